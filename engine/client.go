@@ -1,0 +1,417 @@
+package engine
+
+import (
+	"fmt"
+)
+
+// maxRedo bounds how often a client with on_refused "retry" starts its job
+// again, so that a run stays small whatever the scenario.
+const maxRedo = 5
+
+// client is one worker: a goroutine running the scenario's steps and, while
+// it holds the lock, a second one renewing it. Both belong to one group, so
+// a pause freezes them together and a crash ends them together.
+type client struct {
+	w      *world
+	cfg    *Client
+	g      *group
+	clock  nodeClock
+	reqID  uint64
+	delays map[string][]int64 // armed delay faults by message kind, in order
+
+	// What the client believes about its lock.
+	holding  bool
+	token    int64
+	leaseEnd int64 // by the client's own clock
+	renewer  *actor
+	lost     bool // a write, renewal, check or its own clock said the lock is gone
+	since    int64
+	beliefs  []span
+
+	lastRead int64
+	done     bool
+}
+
+// span is a half-open interval of simulated time.
+type span struct{ from, to int64 }
+
+func newClient(w *world, cfg *Client) *client {
+	return &client{w: w, cfg: cfg, g: &group{name: cfg.Name}, delays: map[string][]int64{}}
+}
+
+func (c *client) start() {
+	c.w.s.spawn(c.g, c.cfg.Start.MS(), c.work)
+}
+
+func (c *client) now() int64 { return c.clock.at(c.w.s.now) }
+
+func (c *client) emit(e Event) {
+	e.Actor = c.cfg.Name
+	c.w.emit(e)
+}
+
+// work runs the steps and follows on_refused.
+func (c *client) work(a *actor) {
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			c.emit(Event{Kind: KindRetrying, Attempt: attempt, Message: "takes the lock again and redoes the job"})
+		}
+		if c.runSteps(a) {
+			c.finish("")
+			return
+		}
+		if c.cfg.OnRefused != OnRefusedRetry || attempt >= maxRedo {
+			c.finish("it lost the lock")
+			return
+		}
+		c.lost = false
+	}
+}
+
+// finish ends the worker. A client that ends while holding the lock stops
+// renewing it: its process is gone, like a crash that happened to be clean.
+func (c *client) finish(gaveUp string) {
+	c.stopHolding()
+	c.done = true
+	if gaveUp != "" {
+		c.emit(Event{Kind: KindGaveUp, Reason: gaveUp})
+		return
+	}
+	c.emit(Event{Kind: KindDone})
+}
+
+// runSteps runs the job once; it returns false when the lock was lost.
+func (c *client) runSteps(a *actor) bool {
+	for _, st := range c.cfg.Steps {
+		c.step(a, st)
+		if c.lost {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *client) step(a *actor, st Step) {
+	w := c.w
+	switch st.Do {
+	case StepAcquire:
+		c.acquire(a)
+	case StepRead:
+		var r row
+		c.send(a, MsgRead, func() {
+			var err error
+			if r, err = w.store.get(); err != nil {
+				w.fail(fmt.Errorf("storage read: %w", err))
+			}
+		})
+		c.lastRead = r.Value
+		c.emit(Event{Kind: KindRead, Value: ptr(r.Value), Fence: ptr(r.Fence)})
+	case StepWork:
+		c.emit(Event{Kind: KindWork, For: st.For.MS(), Until: w.s.now + st.For.MS()})
+		a.sleep(st.For.MS())
+	case StepCheck:
+		r, node, ok := c.call(a, OpCheck, c.token)
+		switch {
+		case !ok:
+			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: "no lock server answered"})
+		case r.OK:
+			c.emit(Event{Kind: KindCheckOK, Token: c.token, LeaseUntil: r.LeaseUntil, Node: node})
+		default:
+			c.emit(Event{Kind: KindCheckFailed, Token: c.token, Node: node, Reason: r.Reason})
+			c.loseLock("the lock service says it no longer holds the lock: " + r.Reason)
+		}
+	case StepWrite:
+		c.write(a, st)
+	case StepRelease:
+		if !c.holding {
+			return
+		}
+		tok := c.token
+		r, node, ok := c.call(a, OpRelease, tok)
+		c.stopHolding()
+		switch {
+		case !ok:
+			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: "no lock server answered; the lease will run out"})
+		case r.OK:
+			c.emit(Event{Kind: KindReleased, Token: tok, Node: node})
+		default:
+			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: r.Reason})
+		}
+	case StepPause:
+		c.pause(a, st.For.MS())
+	case StepCrash:
+		c.emit(Event{Kind: KindCrashed, Message: "the client dies without releasing"})
+		c.endBelief()
+		c.holding = false
+		c.done = true
+		w.s.killGroup(c.g, a)
+	case StepClaim:
+		c.claim(a)
+	case StepSend:
+		c.sendSMS(a, st)
+	}
+}
+
+// pause freezes every goroutine of the client, renewals included, until
+// now+d. Called by the client itself (a pause step) or by a fault.
+func (c *client) pause(self *actor, d int64) {
+	w := c.w
+	until := w.s.now + d
+	c.emit(Event{Kind: KindPauseStart, Until: until, For: d})
+	w.s.pause(c.g, until)
+	w.s.atFirst(until, func() {
+		if !c.done && c.g.pausedUntil == until {
+			c.emit(Event{Kind: KindPauseEnd})
+		}
+	})
+	if self != nil {
+		self.sleep(0) // parks; the wake-up is deferred to the pause's end
+	}
+}
+
+func (c *client) acquire(a *actor) {
+	if c.holding {
+		return
+	}
+	for {
+		sent := c.now()
+		r, node, ok := c.call(a, OpAcquire, 0)
+		switch {
+		case !ok:
+			c.emit(Event{Kind: KindUnavailable, Message: "acquire", Reason: "no lock server answered"})
+		case r.OK:
+			c.holding, c.token, c.leaseEnd = true, r.Token, sent+c.w.sc.Lock.Lease.MS()
+			c.since = c.w.s.now
+			c.emit(Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node})
+			if every := c.cfg.RenewEvery.MS(); every > 0 {
+				c.renewer = c.w.s.spawn(c.g, c.w.s.now+every, c.renewLoop(r.Token, every))
+			}
+			return
+		default:
+			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: r.Reason})
+		}
+		a.sleep(c.cfg.RetryEvery.MS())
+	}
+}
+
+// renewLoop renews the lease every period while the client holds token.
+// The client counts the lock as lost when the service refuses, or when its
+// own clock says the lease ran out without a successful renewal; a renewal
+// that gets no answer is tried again at the next tick.
+func (c *client) renewLoop(token, every int64) func(a *actor) {
+	return func(a *actor) {
+		for {
+			if !c.holding || c.token != token {
+				return
+			}
+			if c.now() >= c.leaseEnd {
+				c.renewer = nil
+				c.loseLock(fmt.Sprintf("its own clock says the lease ran out at %s with no renewal", FormatMS(c.leaseEnd)))
+				return
+			}
+			sent := c.now()
+			r, node, ok := c.call(a, OpRenew, token)
+			if !c.holding || c.token != token {
+				return
+			}
+			switch {
+			case !ok:
+				c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; trying again at the next tick"})
+			case r.OK:
+				c.leaseEnd = sent + c.w.sc.Lock.Lease.MS()
+				c.emit(Event{Kind: KindRenewed, Token: token, LeaseUntil: r.LeaseUntil, Node: node})
+			default:
+				c.emit(Event{Kind: KindRenewRefused, Token: token, Node: node, Reason: r.Reason})
+				c.renewer = nil
+				c.loseLock("the lock service refused the renewal: " + r.Reason)
+				return
+			}
+			a.sleep(every)
+		}
+	}
+}
+
+func (c *client) write(a *actor, st Step) {
+	value := c.lastRead
+	if st.Add != nil {
+		value += *st.Add
+	} else if st.Set != nil {
+		value = *st.Set
+	}
+	token := c.token
+	c.emit(Event{Kind: KindWriteSent, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set})
+	var rows int64
+	c.send(a, MsgWrite, func() { rows = c.storeWrite(value, token, st) })
+	if rows == 0 {
+		c.loseLock(fmt.Sprintf("the storage refused its write with token %d", token))
+	}
+}
+
+// storeWrite runs on arrival at the storage: one SQL statement.
+func (c *client) storeWrite(value, token int64, st Step) int64 {
+	w := c.w
+	before, err := w.store.get()
+	if err != nil {
+		w.fail(fmt.Errorf("storage read: %w", err))
+		return 0
+	}
+	query, rows, err := w.store.write(value, token, w.sc.Fencing)
+	if err != nil {
+		w.fail(fmt.Errorf("storage write: %w", err))
+		return 0
+	}
+	e := Event{Actor: "storage", Client: c.cfg.Name, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set, SQL: query, Rows: ptr(rows)}
+	if rows == 0 {
+		e.Kind = KindWriteRefused
+		e.Fence = ptr(before.Fence)
+		e.Reason = fmt.Sprintf("token %d < %d, the highest token accepted", token, before.Fence)
+		w.stats.WritesRefused++
+		w.emit(e)
+		return 0
+	}
+	e.Kind = KindWriteAccepted
+	if w.sc.Fencing {
+		e.Fence = ptr(token)
+	} else {
+		e.Fence = ptr(before.Fence)
+	}
+	w.stats.WritesAccepted++
+	if st.Add != nil {
+		w.expected += *st.Add
+	} else {
+		w.expected = value
+	}
+	if !w.ledger.validHolder(c.cfg.Name, w.s.now) {
+		w.stats.StaleWritesAccepted++
+		e.Reason = "stale: the lock service does not count this client as the holder now"
+	}
+	w.emit(e)
+	return rows
+}
+
+func (c *client) claim(a *actor) {
+	w := c.w
+	c.send(a, MsgWrite, func() {
+		before, err := w.store.get()
+		if err != nil {
+			w.fail(fmt.Errorf("storage read: %w", err))
+			return
+		}
+		query, rows, err := w.store.claimRow(c.cfg.Name)
+		if err != nil {
+			w.fail(fmt.Errorf("storage claim: %w", err))
+			return
+		}
+		e := Event{Actor: "storage", Client: c.cfg.Name, SQL: query, Rows: ptr(rows)}
+		if rows == 1 {
+			e.Kind = KindClaimWon
+			w.stats.ClaimsWon++
+		} else {
+			e.Kind, e.Holder = KindClaimLost, before.Owner
+			e.Reason = "already claimed by " + before.Owner
+			w.stats.ClaimsLost++
+		}
+		w.emit(e)
+	})
+}
+
+func (c *client) sendSMS(a *actor, st Step) {
+	w := c.w
+	c.send(a, MsgSend, func() {
+		msg := st.Message
+		if msg == "" {
+			msg = "sms"
+		}
+		e := Event{Actor: "sms", Client: c.cfg.Name, Message: msg}
+		if w.sms.deliver(msg, st.IdempotencyKey) {
+			e.Kind = KindSMSSent
+			w.stats.SideEffects++
+		} else {
+			e.Kind, e.Reason = KindSMSDropped, "repeat of idempotency key "+st.IdempotencyKey
+		}
+		w.emit(e)
+	})
+}
+
+// call sends one command to the lock service and waits for its answer.
+func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
+	c.reqID++
+	cmd := Command{Op: op, Lock: c.w.lockName, Client: c.cfg.Name, Token: token, Lease: c.w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+	kind := map[Op]string{OpAcquire: MsgAcquire, OpRenew: MsgRenew, OpRelease: MsgRelease, OpCheck: MsgCheck}[op]
+	c.send(a, kind, func() { r, node, ok = c.w.serve(cmd) })
+	return r, node, ok
+}
+
+// send delivers a message of the given kind: the network holds it for the
+// latency (plus any armed delay), deliver runs on arrival, and the client
+// blocks until the answer has travelled back. The message is the network's
+// from the moment it leaves: a pause or crash of the client does not stop
+// its delivery.
+func (c *client) send(a *actor, kind string, deliver func()) {
+	w := c.w
+	lat := w.sc.Lock.Latency.MS()
+	d := lat
+	if q := c.delays[kind]; len(q) > 0 {
+		d += q[0]
+		c.delays[kind] = q[1:]
+		c.emit(Event{Kind: KindDelayed, Message: kind, For: q[0], Until: w.s.now + d})
+	}
+	w.s.at(w.s.now+d, func() {
+		deliver()
+		w.s.wakeAt(a, w.s.now+lat)
+	})
+	a.park()
+}
+
+// loseLock records that the client learned it no longer holds the lock.
+func (c *client) loseLock(reason string) {
+	c.lost = true
+	if !c.holding {
+		return
+	}
+	c.emit(Event{Kind: KindLockLost, Token: c.token, Reason: reason})
+	c.stopHolding()
+}
+
+// stopHolding ends the client's belief and its renewals.
+func (c *client) stopHolding() {
+	if !c.holding {
+		return
+	}
+	c.endBelief()
+	c.holding = false
+	if c.renewer != nil {
+		c.w.s.killActor(c.renewer)
+		c.renewer = nil
+	}
+}
+
+func (c *client) endBelief() {
+	if c.holding {
+		c.beliefs = append(c.beliefs, span{c.since, c.w.s.now})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// smsProvider is an external service that cannot check tokens. It drops a
+// message whose idempotency key it has seen.
+type smsProvider struct {
+	keys map[string]bool
+	sent map[string]int
+}
+
+func newSMSProvider() *smsProvider {
+	return &smsProvider{keys: map[string]bool{}, sent: map[string]int{}}
+}
+
+func (p *smsProvider) deliver(msg, key string) bool {
+	if key != "" {
+		if p.keys[key] {
+			return false
+		}
+		p.keys[key] = true
+	}
+	p.sent[msg]++
+	return true
+}

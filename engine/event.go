@@ -1,0 +1,90 @@
+package engine
+
+// Event is one entry of the timeline. Every event has T, Actor and Kind; the
+// other fields depend on the kind (see the Kind constants).
+type Event struct {
+	T     int64  `json:"t"`
+	Actor string `json:"actor"`
+	Kind  string `json:"kind"`
+
+	Client     string `json:"client,omitempty"`
+	Node       string `json:"node,omitempty"`
+	Holder     string `json:"holder,omitempty"`
+	Token      int64  `json:"token,omitempty"`
+	LeaseUntil int64  `json:"lease_until,omitempty"`
+	Until      int64  `json:"until,omitempty"`
+	For        int64  `json:"for,omitempty"`
+	Value      *int64 `json:"value,omitempty"`
+	Fence      *int64 `json:"fence,omitempty"`
+	Add        *int64 `json:"add,omitempty"`
+	Set        *int64 `json:"set,omitempty"`
+	SQL        string `json:"sql,omitempty"`
+	Rows       *int64 `json:"rows,omitempty"`
+	Message    string `json:"message,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Attempt    int    `json:"attempt,omitempty"`
+}
+
+// Event kinds. Client events have the client as actor; storage events have
+// "storage"; lock-service events have the node.
+const (
+	KindGranted        = "granted"         // token, lease_until, node
+	KindAcquireRefused = "acquire_refused" // holder, node, reason
+	KindRenewed        = "renewed"         // token, lease_until, node
+	KindRenewRefused   = "renew_refused"   // token, node, reason
+	KindReleased       = "released"        // token, node
+	KindReleaseRefused = "release_refused" // token, node, reason
+	KindCheckOK        = "check_ok"        // token, lease_until, node
+	KindCheckFailed    = "check_failed"    // token, node, reason
+	KindUnavailable    = "unavailable"     // message (the operation), reason: no lock server answered
+	KindRead           = "read"            // value, fence
+	KindWork           = "work"            // for, until
+	KindWriteSent      = "write_sent"      // token, add or set
+	KindWriteAccepted  = "write_accepted"  // storage: client, token, value, fence, sql, rows
+	KindWriteRefused   = "write_refused"   // storage: client, token, value, fence, sql, rows, reason
+	KindClaimWon       = "claim_won"       // storage: client, sql, rows
+	KindClaimLost      = "claim_lost"      // storage: client, holder, sql, rows
+	KindSMSSent        = "sms_sent"        // provider: client, message
+	KindSMSDropped     = "sms_dropped"     // provider: client, message, reason
+	KindPauseStart     = "pause_start"     // until
+	KindPauseEnd       = "pause_end"
+	KindDelayed        = "message_delayed" // message (kind), for
+	KindLockLost       = "lock_lost"       // token, reason
+	KindGaveUp         = "gave_up"         // reason
+	KindRetrying       = "retrying"        // attempt
+	KindCrashed        = "crashed"
+	KindDone           = "done"
+	KindLeader         = "leader"        // a node serves as leader or primary
+	KindLeaseExpired   = "lease_expired" // node: holder, token
+	KindTruncated      = "truncated"     // the run hit the event limit
+)
+
+// Summary condenses a run. It is computed from the lock service's own record
+// of grants and expiries in true simulated time, not from what clients
+// believe, except for OverlapMS which is about belief.
+type Summary struct {
+	FinalValue           int64 `json:"final_value"`
+	ExpectedValue        int64 `json:"expected_value"`
+	LostUpdate           bool  `json:"lost_update"`
+	WritesAccepted       int   `json:"writes_accepted"`
+	WritesRefused        int   `json:"writes_refused"`
+	StaleWritesAccepted  int   `json:"stale_writes_accepted"`
+	OverlapMS            int64 `json:"overlap_ms"`
+	DoubleGrants         int   `json:"double_grants"`
+	DuplicateTokens      int   `json:"duplicate_tokens"`
+	UnavailableMS        int64 `json:"unavailable_ms"`
+	SideEffects          int   `json:"side_effects"`
+	DuplicateSideEffects int   `json:"duplicate_side_effects"`
+	ClaimsWon            int   `json:"claims_won"`
+	ClaimsLost           int   `json:"claims_lost"`
+	Grants               int   `json:"grants"`
+	EndMS                int64 `json:"end_ms"`
+	Truncated            bool  `json:"truncated"`
+	Safe                 bool  `json:"safe"`
+}
+
+// Result is a finished run: the timeline and its summary.
+type Result struct {
+	Events  []Event `json:"events"`
+	Summary Summary `json:"summary"`
+}

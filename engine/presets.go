@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"embed"
+	"fmt"
+	"strings"
+)
+
+//go:embed presets/*.json
+var presetFiles embed.FS
+
+// presetOrder is the order presets are listed in: from the simplest failure
+// to the designs people argue about.
+var presetOrder = []string{
+	"paused-holder",
+	"renew-more-often",
+	"check-then-write",
+	"delayed-write",
+	"nightly-total",
+	"crashed-holder",
+	"long-job",
+	"ride-claim",
+}
+
+// Preset is a named scenario that ships with the project.
+type Preset struct {
+	Name     string   `json:"name"`
+	Title    string   `json:"title"`
+	Watch    string   `json:"watch"`
+	Scenario Scenario `json:"scenario"`
+}
+
+// Presets lists every preset, in teaching order. Each call returns fresh
+// copies that the caller may change.
+func Presets() []Preset {
+	out := make([]Preset, 0, len(presetOrder))
+	for _, name := range presetOrder {
+		p, err := LoadPreset(name)
+		if err != nil {
+			panic(err) // the embedded files are tested; a bad one is a build defect
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// PresetNames lists the preset names in order.
+func PresetNames() []string { return append([]string(nil), presetOrder...) }
+
+// LoadPreset returns the named preset, validated.
+func LoadPreset(name string) (Preset, error) {
+	known := false
+	for _, n := range presetOrder {
+		known = known || n == name
+	}
+	if !known {
+		return Preset{}, fieldErr("preset", "unknown preset %q: use one of %s", name, strings.Join(presetOrder, ", "))
+	}
+	data, err := presetFiles.ReadFile("presets/" + name + ".json")
+	if err != nil {
+		return Preset{}, fmt.Errorf("preset %s: %w", name, err)
+	}
+	sc, err := DecodeScenario(data)
+	if err != nil {
+		return Preset{}, fmt.Errorf("preset %s: %w", name, err)
+	}
+	if _, err := Prepare(sc); err != nil {
+		return Preset{}, fmt.Errorf("preset %s: %w", name, err)
+	}
+	return Preset{Name: name, Title: sc.Title, Watch: sc.Watch, Scenario: sc}, nil
+}

@@ -1,0 +1,119 @@
+package engine
+
+// Scenario is the one input of the engine: who asks for the lock, what they
+// do, which lock service they ask, what the storage checks and which faults
+// strike when. Its JSON form is the contract of SCENARIOS.md.
+type Scenario struct {
+	Title   string   `json:"title,omitempty"`
+	Watch   string   `json:"watch,omitempty"` // what a learner should look for (presets)
+	Seed    int64    `json:"seed"`
+	Fencing bool     `json:"fencing"`
+	Until   Duration `json:"until,omitzero"`
+	Lock    Lock     `json:"lock"`
+	Storage Storage  `json:"storage"`
+	Clients []Client `json:"clients"`
+	Faults  []Fault  `json:"faults,omitempty"`
+}
+
+// Backend names.
+const (
+	BackendRaft         = "raft"
+	BackendSingle       = "single"
+	BackendAsyncReplica = "async-replica"
+	BackendRedlock      = "redlock"
+)
+
+// Lock describes the lock service.
+type Lock struct {
+	Backend        string   `json:"backend,omitempty"`
+	Nodes          int      `json:"nodes,omitempty"`
+	Lease          Duration `json:"lease,omitzero"`
+	FirstToken     int64    `json:"first_token,omitempty"`
+	ReplicationLag Duration `json:"replication_lag,omitzero"`
+	PersistEvery   Duration `json:"persist_every,omitzero"`
+	Election       Duration `json:"election,omitzero"`
+	Latency        Duration `json:"latency,omitzero"`
+	// Name is the lock every client asks for; it defaults to the storage key.
+	Name string `json:"name,omitempty"`
+}
+
+// Storage is the one record the clients read and write.
+type Storage struct {
+	Key     string `json:"key,omitempty"`
+	Initial int64  `json:"initial"`
+}
+
+// On-refused policies.
+const (
+	OnRefusedStop  = "stop"
+	OnRefusedRetry = "retry"
+)
+
+// Client is one worker and the steps it runs in order.
+type Client struct {
+	Name       string   `json:"name"`
+	Start      Duration `json:"start,omitzero"`
+	RenewEvery Duration `json:"renew_every,omitzero"`
+	RetryEvery Duration `json:"retry_every,omitzero"`
+	OnRefused  string   `json:"on_refused,omitempty"`
+	Steps      []Step   `json:"steps"`
+}
+
+// Step kinds.
+const (
+	StepAcquire = "acquire"
+	StepRead    = "read"
+	StepWork    = "work"
+	StepCheck   = "check"
+	StepWrite   = "write"
+	StepRelease = "release"
+	StepPause   = "pause"
+	StepCrash   = "crash"
+	StepClaim   = "claim"
+	StepSend    = "send"
+)
+
+// Step is one action of a client.
+type Step struct {
+	Do  string   `json:"do"`
+	For Duration `json:"for,omitzero"`
+	// Add writes the value read plus Add; Set writes a constant.
+	Add *int64 `json:"add,omitempty"`
+	Set *int64 `json:"set,omitempty"`
+	// Message names what a send step sends (one SMS per message is intended);
+	// IdempotencyKey lets the provider drop repeats.
+	Message        string `json:"message,omitempty"`
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+}
+
+// Fault kinds.
+const (
+	FaultPause     = "pause"
+	FaultDelay     = "delay"
+	FaultCrash     = "crash"
+	FaultRestart   = "restart"
+	FaultPartition = "partition"
+	FaultClockJump = "clock_jump"
+)
+
+// Message kinds a delay fault can hold back.
+const (
+	MsgWrite   = "write"
+	MsgRenew   = "renew"
+	MsgRelease = "release"
+	MsgAcquire = "acquire"
+	MsgRead    = "read"
+	MsgCheck   = "check"
+	MsgSend    = "send"
+)
+
+// Fault is something that strikes at an absolute simulated time.
+type Fault struct {
+	At     Duration `json:"at"`
+	Do     string   `json:"do"`
+	Target string   `json:"target"`
+	For    Duration `json:"for,omitzero"`
+	By     Duration `json:"by,omitzero"`
+	// Kind is the message kind a delay holds back.
+	Kind string `json:"kind,omitempty"`
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
+)
+
+// The SQL the storage runs. Events carry these exact statements.
+const (
+	sqlCreate     = `CREATE TABLE records (key TEXT PRIMARY KEY, value INTEGER NOT NULL, fence INTEGER NOT NULL DEFAULT 0, owner TEXT)`
+	sqlInsert     = `INSERT INTO records (key, value) VALUES (?, ?)`
+	sqlRead       = `SELECT value, fence, COALESCE(owner, '') FROM records WHERE key = ?`
+	sqlFenced     = `UPDATE records SET value = ?, fence = ? WHERE key = ? AND fence <= ?`
+	sqlPlainWrite = `UPDATE records SET value = ? WHERE key = ?`
+	sqlClaim      = `UPDATE records SET owner = ? WHERE key = ? AND owner IS NULL`
+)
+
+// store is the run's record storage: one row in a real, in-memory SQLite
+// database. A fenced write is one conditional UPDATE; the rows it changed
+// decide whether it was accepted.
+type store struct {
+	db  *sql.DB
+	key string
+	ctx context.Context
+
+	read, fenced, plain, claim *sql.Stmt
+}
+
+// row is the record as stored.
+type row struct {
+	Value int64
+	Fence int64
+	Owner string
+}
+
+func openStore(key string, initial int64) (*store, error) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	// Every connection to ":memory:" is its own database: keep exactly one.
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	st := &store{db: db, key: key, ctx: context.Background()}
+	if err := st.init(initial); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: %w", err)
+	}
+	return st, nil
+}
+
+func (st *store) init(initial int64) error {
+	if _, err := st.db.ExecContext(st.ctx, sqlCreate); err != nil {
+		return err
+	}
+	if _, err := st.db.ExecContext(st.ctx, sqlInsert, st.key, initial); err != nil {
+		return err
+	}
+	var err error
+	prep := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var s *sql.Stmt
+		s, err = st.db.PrepareContext(st.ctx, q)
+		return s
+	}
+	st.read, st.fenced, st.plain, st.claim = prep(sqlRead), prep(sqlFenced), prep(sqlPlainWrite), prep(sqlClaim)
+	return err
+}
+
+// get reads the record.
+func (st *store) get() (row, error) {
+	var r row
+	err := st.read.QueryRowContext(st.ctx, st.key).Scan(&r.Value, &r.Fence, &r.Owner)
+	return r, err
+}
+
+// write stores value. With fencing it passes token and the database refuses
+// it when a higher token was stored; it returns the statement and the rows
+// changed.
+func (st *store) write(value, token int64, fencing bool) (query string, rows int64, err error) {
+	var res sql.Result
+	if fencing {
+		query = sqlFenced
+		res, err = st.fenced.ExecContext(st.ctx, value, token, st.key, token)
+	} else {
+		query = sqlPlainWrite
+		res, err = st.plain.ExecContext(st.ctx, value, st.key)
+	}
+	if err != nil {
+		return query, 0, err
+	}
+	rows, err = res.RowsAffected()
+	return query, rows, err
+}
+
+// claimRow sets the owner if nobody owns the record yet.
+func (st *store) claimRow(owner string) (query string, rows int64, err error) {
+	res, err := st.claim.ExecContext(st.ctx, owner, st.key)
+	if err != nil {
+		return sqlClaim, 0, err
+	}
+	rows, err = res.RowsAffected()
+	return sqlClaim, rows, err
+}
+
+func (st *store) close() error {
+	for _, s := range []*sql.Stmt{st.read, st.fenced, st.plain, st.claim} {
+		if s != nil {
+			s.Close()
+		}
+	}
+	return st.db.Close()
+}

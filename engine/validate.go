@@ -1,0 +1,346 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Bounds that keep one run small. Every number a scenario can carry has one.
+const (
+	MaxClients      = 10
+	MaxSteps        = 50
+	MaxFaults       = 50
+	MaxNodes        = 5
+	MaxEvents       = 10000
+	MaxUntil        = 3600_000 // 1 h of simulated time, in ms
+	MaxTitle        = 200
+	MaxName         = 32
+	MaxAmount       = 1_000_000_000_000
+	MaxScenarioSize = 64 << 10 // bytes of JSON or YAML
+	minLease        = 100
+	minPeriod       = 10
+	maxLatency      = 10_000
+	maxLag          = 60_000
+)
+
+// Defaults filled in by Prepare.
+const (
+	DefaultLease      = 10_000
+	DefaultFirstToken = 33
+	DefaultNodes      = 3
+	DefaultUntil      = 60_000
+	DefaultRetryEvery = 1_000
+	DefaultElection   = 1_000
+	DefaultKey        = "account-42"
+	DefaultRedlockN   = 5
+)
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// Prepare returns a copy of sc with defaults filled in, or the first
+// validation error, which names the field and the bound.
+func Prepare(sc Scenario) (Scenario, error) {
+	n := normalize(sc)
+	if err := validate(&n); err != nil {
+		return Scenario{}, err
+	}
+	return n, nil
+}
+
+// normalize fills in defaults without judging anything.
+func normalize(sc Scenario) Scenario {
+	n := sc
+	n.Clients = slices.Clone(sc.Clients)
+	for i := range n.Clients {
+		n.Clients[i].Steps = slices.Clone(sc.Clients[i].Steps)
+	}
+	n.Faults = slices.Clone(sc.Faults)
+	if n.Lock.Backend == "" {
+		n.Lock.Backend = BackendRaft
+	}
+	if n.Lock.Nodes == 0 {
+		switch n.Lock.Backend {
+		case BackendRaft:
+			n.Lock.Nodes = DefaultNodes
+		case BackendRedlock:
+			n.Lock.Nodes = DefaultRedlockN
+		case BackendAsyncReplica:
+			n.Lock.Nodes = 2
+		default:
+			n.Lock.Nodes = 1
+		}
+	}
+	if !n.Lock.Lease.IsSet() {
+		n.Lock.Lease = Ms(DefaultLease)
+	}
+	if n.Lock.FirstToken == 0 {
+		n.Lock.FirstToken = DefaultFirstToken
+	}
+	if !n.Lock.Election.IsSet() {
+		n.Lock.Election = Ms(DefaultElection)
+	}
+	if !n.Lock.Latency.IsSet() {
+		n.Lock.Latency = Ms(0)
+	}
+	if n.Storage.Key == "" {
+		n.Storage.Key = DefaultKey
+	}
+	if n.Lock.Name == "" {
+		n.Lock.Name = n.Storage.Key
+	}
+	if !n.Until.IsSet() {
+		n.Until = Ms(DefaultUntil)
+	}
+	for i := range n.Clients {
+		c := &n.Clients[i]
+		if !c.Start.IsSet() {
+			c.Start = Ms(0)
+		}
+		if !c.RetryEvery.IsSet() {
+			c.RetryEvery = Ms(DefaultRetryEvery)
+		}
+		if c.OnRefused == "" {
+			c.OnRefused = OnRefusedStop
+		}
+	}
+	return n
+}
+
+func validate(sc *Scenario) error {
+	if len(sc.Title) > MaxTitle {
+		return fieldErr("title", "must be at most %d characters", MaxTitle)
+	}
+	if len(sc.Watch) > 4*MaxTitle {
+		return fieldErr("watch", "must be at most %d characters", 4*MaxTitle)
+	}
+	if err := sc.Until.check("until", 1000, MaxUntil); err != nil {
+		return err
+	}
+	if err := validateLock(sc); err != nil {
+		return err
+	}
+	if err := validateName("storage.key", sc.Storage.Key, 64); err != nil {
+		return err
+	}
+	if err := checkAmount("storage.initial", sc.Storage.Initial); err != nil {
+		return err
+	}
+	if len(sc.Clients) == 0 {
+		return fieldErr("clients", "at least one client is needed")
+	}
+	if len(sc.Clients) > MaxClients {
+		return fieldErr("clients", "at most %d clients, not %d", MaxClients, len(sc.Clients))
+	}
+	seen := map[string]bool{}
+	for i, c := range sc.Clients {
+		p := fmt.Sprintf("clients[%d]", i)
+		if err := validateClient(sc, p, c); err != nil {
+			return err
+		}
+		if seen[c.Name] {
+			return fieldErr(p+".name", "%q is used by another client", c.Name)
+		}
+		seen[c.Name] = true
+	}
+	if len(sc.Faults) > MaxFaults {
+		return fieldErr("faults", "at most %d faults, not %d", MaxFaults, len(sc.Faults))
+	}
+	for i, f := range sc.Faults {
+		if err := validateFault(sc, fmt.Sprintf("faults[%d]", i), f, sc.Until.MS()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateLock(sc *Scenario) error {
+	l := &sc.Lock
+	switch l.Backend {
+	case BackendRaft:
+		if l.Nodes != 1 && l.Nodes != 3 && l.Nodes != 5 {
+			return fieldErr("lock.nodes", "a raft group has 1, 3 or 5 nodes, not %d", l.Nodes)
+		}
+	case BackendSingle:
+		if l.Nodes != 1 {
+			return fieldErr("lock.nodes", "the single backend has exactly 1 node, not %d", l.Nodes)
+		}
+	case BackendAsyncReplica, BackendRedlock:
+		return fieldErr("lock.backend", "%q is not available yet: use \"raft\" or \"single\"", l.Backend)
+	default:
+		return fieldErr("lock.backend", "unknown backend %q: use \"raft\" or \"single\"", l.Backend)
+	}
+	if err := l.Lease.check("lock.lease", minLease, MaxUntil); err != nil {
+		return err
+	}
+	if l.FirstToken < 1 || l.FirstToken > MaxAmount {
+		return fieldErr("lock.first_token", "must be between 1 and %d, not %d", int64(MaxAmount), l.FirstToken)
+	}
+	if err := l.ReplicationLag.check("lock.replication_lag", 0, maxLag); err != nil {
+		return err
+	}
+	if err := l.PersistEvery.check("lock.persist_every", minPeriod, MaxUntil); err != nil {
+		return err
+	}
+	if err := l.Election.check("lock.election", 0, maxLag); err != nil {
+		return err
+	}
+	if err := l.Latency.check("lock.latency", 0, maxLatency); err != nil {
+		return err
+	}
+	return validateName("lock.name", l.Name, 64)
+}
+
+var stepKinds = []string{StepAcquire, StepRead, StepWork, StepCheck, StepWrite, StepRelease, StepPause, StepCrash, StepClaim, StepSend}
+
+func validateClient(sc *Scenario, p string, c Client) error {
+	if c.Name == "" {
+		return fieldErr(p+".name", "is required")
+	}
+	if err := validateName(p+".name", c.Name, MaxName); err != nil {
+		return err
+	}
+	if err := c.Start.check(p+".start", 0, sc.Until.MS()); err != nil {
+		return err
+	}
+	if err := c.RenewEvery.check(p+".renew_every", minPeriod, MaxUntil); err != nil {
+		return err
+	}
+	if err := c.RetryEvery.check(p+".retry_every", minPeriod, MaxUntil); err != nil {
+		return err
+	}
+	if c.OnRefused != OnRefusedStop && c.OnRefused != OnRefusedRetry {
+		return fieldErr(p+".on_refused", "must be \"stop\" or \"retry\", not %q", c.OnRefused)
+	}
+	if len(c.Steps) == 0 {
+		return fieldErr(p+".steps", "at least one step is needed")
+	}
+	if len(c.Steps) > MaxSteps {
+		return fieldErr(p+".steps", "at most %d steps, not %d", MaxSteps, len(c.Steps))
+	}
+	read := false
+	for j, st := range c.Steps {
+		sp := fmt.Sprintf("%s.steps[%d]", p, j)
+		if err := validateStep(sp, st, read); err != nil {
+			return err
+		}
+		read = read || st.Do == StepRead
+	}
+	return nil
+}
+
+func validateStep(sp string, st Step, read bool) error {
+	if !slices.Contains(stepKinds, st.Do) {
+		return fieldErr(sp+".do", "unknown step %q: use one of %s", st.Do, strings.Join(stepKinds, ", "))
+	}
+	needsFor := st.Do == StepWork || st.Do == StepPause
+	if needsFor {
+		if !st.For.IsSet() {
+			return fieldErr(sp+".for", "is required for a %s step", st.Do)
+		}
+		if err := st.For.check(sp+".for", 1, MaxUntil); err != nil {
+			return err
+		}
+	} else if st.For.IsSet() {
+		return fieldErr(sp+".for", "only a work or pause step takes a duration")
+	}
+	if st.Do == StepWrite {
+		switch {
+		case st.Add == nil && st.Set == nil:
+			return fieldErr(sp, "a write needs \"add\" or \"set\"")
+		case st.Add != nil && st.Set != nil:
+			return fieldErr(sp, "a write takes \"add\" or \"set\", not both")
+		case st.Add != nil && !read:
+			return fieldErr(sp+".add", "adds to the value read: put a read step before it")
+		}
+	} else if st.Add != nil || st.Set != nil {
+		return fieldErr(sp, "only a write step takes \"add\" or \"set\"")
+	}
+	for _, v := range []*int64{st.Add, st.Set} {
+		if v != nil {
+			if err := checkAmount(sp, *v); err != nil {
+				return err
+			}
+		}
+	}
+	if st.Do != StepSend && (st.Message != "" || st.IdempotencyKey != "") {
+		return fieldErr(sp, "only a send step takes \"message\" or \"idempotency_key\"")
+	}
+	if len(st.Message) > 64 || len(st.IdempotencyKey) > 64 {
+		return fieldErr(sp, "message and idempotency_key must be at most 64 characters")
+	}
+	return nil
+}
+
+var faultKinds = []string{FaultPause, FaultDelay, FaultCrash, FaultRestart, FaultPartition, FaultClockJump}
+
+// Message kinds a delay can hold back: the contract's four and the
+// engine's other messages.
+var delayKinds = []string{MsgWrite, MsgRenew, MsgRelease, MsgAcquire, MsgRead, MsgCheck, MsgSend}
+
+// validateFault checks one fault against the scenario; until bounds "at".
+func validateFault(sc *Scenario, p string, f Fault, until int64) error {
+	if err := f.At.check(p+".at", 0, until); err != nil {
+		return err
+	}
+	if !f.At.IsSet() {
+		return fieldErr(p+".at", "is required")
+	}
+	switch f.Do {
+	case FaultPause, FaultDelay:
+	case FaultCrash, FaultRestart, FaultPartition, FaultClockJump:
+		return fieldErr(p+".do", "%q is not available yet: use \"pause\" or \"delay\"", f.Do)
+	default:
+		return fieldErr(p+".do", "unknown fault %q: use one of %s", f.Do, strings.Join(faultKinds, ", "))
+	}
+	if f.Target == "" {
+		return fieldErr(p+".target", "is required: name a client")
+	}
+	if !slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == f.Target }) {
+		return fieldErr(p+".target", "no client is named %q", f.Target)
+	}
+	switch f.Do {
+	case FaultPause:
+		if !f.For.IsSet() {
+			return fieldErr(p+".for", "is required for a pause")
+		}
+		if err := f.For.check(p+".for", 1, MaxUntil); err != nil {
+			return err
+		}
+		if f.By.IsSet() || f.Kind != "" {
+			return fieldErr(p, "a pause takes \"for\", not \"by\" or \"kind\"")
+		}
+	case FaultDelay:
+		if !f.By.IsSet() {
+			return fieldErr(p+".by", "is required for a delay")
+		}
+		if err := f.By.check(p+".by", 1, MaxUntil); err != nil {
+			return err
+		}
+		if !slices.Contains(delayKinds, f.Kind) {
+			return fieldErr(p+".kind", "must be one of %s, not %q", strings.Join(delayKinds, ", "), f.Kind)
+		}
+		if f.For.IsSet() {
+			return fieldErr(p+".for", "a delay takes \"by\", not \"for\"")
+		}
+	}
+	return nil
+}
+
+func validateName(path, name string, max int) error {
+	if len(name) > max {
+		return fieldErr(path, "must be at most %d characters", max)
+	}
+	if !nameRE.MatchString(name) {
+		return fieldErr(path, "%q must be letters, digits, '-' or '_'", name)
+	}
+	return nil
+}
+
+func checkAmount(path string, v int64) error {
+	if v < -MaxAmount || v > MaxAmount {
+		return fieldErr(path, "must be between -%d and %d", int64(MaxAmount), int64(MaxAmount))
+	}
+	return nil
+}
