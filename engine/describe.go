@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Describe says what an event means in one short line of plain words.
+func Describe(e Event) string {
+	switch e.Kind {
+	case KindLeader:
+		return e.Message
+	case KindGranted:
+		return fmt.Sprintf("granted token %d, lease until %s (%s)", e.Token, FormatMS(e.LeaseUntil), e.Node)
+	case KindAcquireRefused:
+		return "asked for the lock: refused, " + e.Reason
+	case KindRenewed:
+		return fmt.Sprintf("renewed token %d, lease until %s", e.Token, FormatMS(e.LeaseUntil))
+	case KindRenewRefused:
+		return "renewal refused: " + e.Reason
+	case KindReleased:
+		return fmt.Sprintf("released token %d", e.Token)
+	case KindReleaseRefused:
+		return "release refused: " + e.Reason
+	case KindCheckOK:
+		return fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
+	case KindCheckFailed:
+		return "checked: no longer holds the lock, " + e.Reason
+	case KindUnavailable:
+		return fmt.Sprintf("%s got no answer: %s", e.Message, e.Reason)
+	case KindRead:
+		return fmt.Sprintf("read value %s (fence %d)", num(deref(e.Value)), deref(e.Fence))
+	case KindWork:
+		return fmt.Sprintf("works for %s (until %s)", FormatMS(e.For), FormatMS(e.Until))
+	case KindWriteSent:
+		return fmt.Sprintf("sends a write of %s with token %d", num(deref(e.Value)), e.Token)
+	case KindWriteAccepted:
+		s := fmt.Sprintf("accepted %s's write of %s (token %d), rows changed: %d", e.Client, num(deref(e.Value)), e.Token, deref(e.Rows))
+		if e.Reason != "" {
+			s += "; " + e.Reason
+		}
+		return s
+	case KindWriteRefused:
+		return fmt.Sprintf("refused %s's write of %s: %s, rows changed: %d", e.Client, num(deref(e.Value)), e.Reason, deref(e.Rows))
+	case KindClaimWon:
+		return fmt.Sprintf("%s's claim changed 1 row: %s owns it", e.Client, e.Client)
+	case KindClaimLost:
+		return fmt.Sprintf("%s's claim changed 0 rows: %s", e.Client, e.Reason)
+	case KindSMSSent:
+		return fmt.Sprintf("sent SMS %q for %s", e.Message, e.Client)
+	case KindSMSDropped:
+		return fmt.Sprintf("dropped SMS %q from %s: %s", e.Message, e.Client, e.Reason)
+	case KindPauseStart:
+		return fmt.Sprintf("freezes (stop-the-world pause) until %s", FormatMS(e.Until))
+	case KindPauseEnd:
+		return "wakes up from the pause, unaware of the time lost"
+	case KindDelayed:
+		return fmt.Sprintf("the network holds its %s message for %s (arrives at %s)", e.Message, FormatMS(e.For), FormatMS(e.Until))
+	case KindLockLost:
+		return fmt.Sprintf("learns it lost the lock (token %d): %s", e.Token, e.Reason)
+	case KindGaveUp:
+		return "gives up the job: " + e.Reason
+	case KindRetrying:
+		return fmt.Sprintf("retry %d: %s", e.Attempt, e.Message)
+	case KindCrashed:
+		return e.Message
+	case KindDone:
+		return "finished its job"
+	case KindLeaseExpired:
+		return fmt.Sprintf("the lease of %s (token %d) ran out", e.Holder, e.Token)
+	case KindTruncated:
+		return e.Message
+	}
+	if e.Message != "" {
+		return e.Kind + ": " + e.Message
+	}
+	return e.Kind
+}
+
+// Verdict says in words what a run's summary means.
+func Verdict(s Summary) string {
+	var parts []string
+	switch {
+	case s.StaleWritesAccepted > 0 && s.LostUpdate:
+		parts = append(parts, fmt.Sprintf("stale write accepted: %s stale write(s) landed and %s was lost (final %s, expected %s)",
+			num(int64(s.StaleWritesAccepted)), num(abs(s.ExpectedValue-s.FinalValue)), num(s.FinalValue), num(s.ExpectedValue)))
+	case s.StaleWritesAccepted > 0:
+		parts = append(parts, fmt.Sprintf("stale write accepted: %d write(s) landed from a client whose lease had ended", s.StaleWritesAccepted))
+	case s.LostUpdate:
+		parts = append(parts, fmt.Sprintf("update lost: final %s, expected %s", num(s.FinalValue), num(s.ExpectedValue)))
+	case s.WritesRefused > 0:
+		parts = append(parts, fmt.Sprintf("every stale write was refused (%d refused); final %s as expected", s.WritesRefused, num(s.FinalValue)))
+	case s.ClaimsWon > 0:
+		parts = append(parts, fmt.Sprintf("%d claim won, %d changed 0 rows", s.ClaimsWon, s.ClaimsLost))
+	default:
+		parts = append(parts, fmt.Sprintf("no stale write; final %s as expected", num(s.FinalValue)))
+	}
+	if s.DoubleGrants > 0 {
+		parts = append(parts, fmt.Sprintf("the lock was granted twice at once %d time(s)", s.DoubleGrants))
+	}
+	if s.DuplicateTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d token(s) handed out twice: fencing cannot tell those holders apart", s.DuplicateTokens))
+	}
+	if s.OverlapMS > 0 {
+		parts = append(parts, fmt.Sprintf("two clients believed they held the lock for %s", FormatMS(s.OverlapMS)))
+	}
+	if s.UnavailableMS > 0 {
+		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(s.UnavailableMS)))
+	}
+	if s.DuplicateSideEffects > 0 {
+		parts = append(parts, fmt.Sprintf("%d side effect(s) happened twice", s.DuplicateSideEffects))
+	}
+	if s.Truncated {
+		parts = append(parts, "the run was cut off at the event limit")
+	}
+	verdict := "UNSAFE"
+	if s.Safe {
+		verdict = "SAFE"
+	}
+	return verdict + ": " + strings.Join(parts, "; ")
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// num formats an integer with thousands separators (42,000).
+func num(v int64) string {
+	s := fmt.Sprint(abs(v))
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
