@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -42,7 +44,7 @@ func DecodeScenario(data []byte) (Scenario, error) {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sc); err != nil {
-		return sc, decodeErr(err)
+		return sc, decodeErr(err, trimmed)
 	}
 	if dec.More() {
 		return sc, fieldErr("scenario", "has more than one JSON value")
@@ -50,17 +52,24 @@ func DecodeScenario(data []byte) (Scenario, error) {
 	return sc, nil
 }
 
-// decodeErr turns a JSON decoding error into one that names the field.
-func decodeErr(err error) error {
+// decodeErr turns a JSON decoding error into one that names the field,
+// list indices included.
+func decodeErr(err error, data []byte) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &te):
-		field := te.Field
+		field := pathAt(data, te.Offset)
 		if field == "" {
 			field = "scenario"
 		}
-		return fieldErr(field, "must be %s, not %s", jsonKind(te.Type.Kind().String()), te.Value)
+		kind := jsonKind(te.Type.Kind().String())
+		if kind == "a number" && strings.HasPrefix(te.Value, "number") {
+			return fieldErr(field, "must be a whole number between -%d and %d, not %s", int64(MaxAmount), int64(MaxAmount), strings.TrimPrefix(te.Value, "number "))
+		}
+		return fieldErr(field, "must be %s, not %s", kind, te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fieldErr("scenario", "is not valid JSON: it ends too early")
 	case errors.As(err, &se):
 		return fieldErr("scenario", "is not valid JSON at byte %d: %v", se.Offset, se)
 	case strings.HasPrefix(err.Error(), "json: unknown field "):
@@ -84,4 +93,65 @@ func jsonKind(k string) string {
 		return "an object"
 	}
 	return fmt.Sprintf("a %s", k)
+}
+
+// pathAt names the JSON value that ends at byte offset of data, like
+// "clients[1].steps[0].set", by walking the tokens up to it.
+func pathAt(data []byte, offset int64) string {
+	type frame struct {
+		array bool
+		index int
+		key   string
+		isKey bool // the next string in this object is a key
+	}
+	var stack []frame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			if f.array {
+				b.WriteString("[" + strconv.Itoa(f.index) + "]")
+			} else if f.key != "" {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.key)
+			}
+		}
+		return b.String()
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return path()
+		}
+		d, isDelim := tok.(json.Delim)
+		closing := isDelim && (d == '}' || d == ']')
+		top := len(stack) - 1
+		switch {
+		case closing:
+			stack = stack[:top]
+		case top >= 0 && !stack[top].array && stack[top].isKey:
+			stack[top].key, stack[top].isKey = tok.(string), false
+			continue
+		case top >= 0 && stack[top].array:
+			stack[top].index++ // a value starts: the list's next element
+		}
+		if isDelim && !closing {
+			if d == '{' {
+				stack = append(stack, frame{isKey: true})
+			} else {
+				stack = append(stack, frame{array: true, index: -1})
+			}
+			continue
+		}
+		// A value (or a container) just ended.
+		if dec.InputOffset() >= offset {
+			return path()
+		}
+		if n := len(stack); n > 0 && !stack[n-1].array {
+			stack[n-1].isKey = true
+		}
+	}
 }

@@ -97,7 +97,9 @@ func (r *Run) Pause() { r.send(control{op: "pause"}) }
 // Resume continues a paused run.
 func (r *Run) Resume() { r.send(control{op: "resume"}) }
 
-// Step runs a paused run until its next event, then pauses again.
+// Step runs a paused run until something happens (the next simulation
+// step that emits events; one actor's turn can emit several at the same
+// instant), then pauses again.
 func (r *Run) Step() { r.send(control{op: "step"}) }
 
 // Stop ends the run early.
@@ -226,9 +228,16 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 			stepping, paused = false, true
 		}
 	}
-	end := s.now
+	// The run ends at its last event, or at "until" when work was still
+	// due after it (a lease still running, a client still waiting).
+	end := int64(0)
+	if n := len(w.events); n > 0 {
+		end = w.events[n-1].T
+	}
 	if next, ok := s.peek(); ok && next > until && stopErr == nil {
 		end = until
+	} else if stopErr != nil {
+		end = s.now
 	}
 	internal := errors.Join(w.err, s.err)
 	summary, serr := w.summarize(end)

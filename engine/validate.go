@@ -257,11 +257,14 @@ func validateStep(sp string, st Step, read bool) error {
 	} else if st.Add != nil || st.Set != nil {
 		return fieldErr(sp, "only a write step takes \"add\" or \"set\"")
 	}
-	for _, v := range []*int64{st.Add, st.Set} {
-		if v != nil {
-			if err := checkAmount(sp, *v); err != nil {
-				return err
-			}
+	if st.Add != nil {
+		if err := checkAmount(sp+".add", *st.Add); err != nil {
+			return err
+		}
+	}
+	if st.Set != nil {
+		if err := checkAmount(sp+".set", *st.Set); err != nil {
+			return err
 		}
 	}
 	if st.Do != StepSend && (st.Message != "" || st.IdempotencyKey != "") {

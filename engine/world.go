@@ -83,9 +83,11 @@ func (w *world) startService() (err error) {
 
 // begin schedules the clients and the scenario's faults.
 func (w *world) begin() {
-	if w.svc != nil && w.usesLock() {
-		w.emit(Event{Actor: w.svc.serving(), Kind: KindLeader, Node: w.svc.serving(),
-			Message: fmt.Sprintf("%s serves the lock (%s, %d node(s))", w.svc.serving(), w.sc.Lock.Backend, len(w.svc.nodeNames()))})
+	if w.svc != nil {
+		w.s.atFirst(0, func() {
+			w.emit(Event{Actor: w.svc.serving(), Kind: KindLeader, Node: w.svc.serving(),
+				Message: fmt.Sprintf("%s serves the lock (%s, %d node(s))", w.svc.serving(), w.sc.Lock.Backend, len(w.svc.nodeNames()))})
+		})
 	}
 	for _, c := range w.clients {
 		c.start()

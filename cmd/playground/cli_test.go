@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+)
+
+func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(context.Background(), args, func(string) string { return "" }, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func TestRunPresetJSON(t *testing.T) {
+	out, _, err := runCLI(t, "run", "--preset", "nightly-total", "--fencing", "off", "--format", "json")
+	if err != nil {
+		t.Fatalf("an unsafe outcome is a result, not an error: %v", err)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("output is not the contract's JSON: %v\n%s", err, out)
+	}
+	if res.Summary.FinalValue != 42000 || res.Summary.ExpectedValue != 45000 || res.Summary.Safe {
+		t.Errorf("summary: %+v", res.Summary)
+	}
+	if !strings.Contains(out, `"sql": "UPDATE records SET value = ? WHERE key = ?"`) {
+		t.Errorf("the SQL should be printed as is, without HTML escapes")
+	}
+}
+
+func TestRunPresetText(t *testing.T) {
+	out, _, err := runCLI(t, "run", "--preset", "paused-holder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasPrefix(last, "SAFE: every stale write was refused") {
+		t.Errorf("verdict line: %q", last)
+	}
+	if !strings.Contains(out, "refused client-1's write of 42,000: token 33 < 34") {
+		t.Errorf("the timeline should say why the write was refused:\n%s", out)
+	}
+}
+
+func TestRunOverrides(t *testing.T) {
+	out, _, err := runCLI(t, "run", "--preset", "crashed-holder", "--set", "lock.lease=600s", "--set", "until=700s", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res engine.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Events {
+		if e.Actor == "client-2" && e.Kind == engine.KindGranted && e.T != 600000 {
+			t.Errorf("with a 600 s lease client-2 should wait 600 s, got %d ms", e.T)
+		}
+	}
+}
+
+func TestRunConfigFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.yaml")
+	yaml := "title: mine\nfencing: true\nclients:\n  - name: c1\n    steps: [{do: acquire}, {do: read}, {do: write, add: 5}, {do: release}]\n"
+	if err := os.WriteFile(file, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "run", "--config", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "mine (fencing on)") || !strings.Contains(out, "SAFE") {
+		t.Errorf("output:\n%s", out)
+	}
+}
+
+func TestBadInputExits2(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"clients":[{"name":"a","steps":[{"do":"work","for":"-1s"}]}]}`), 0o600)
+	cases := []struct {
+		args []string
+		says string
+	}{
+		{[]string{"run", "--preset", "nope"}, `unknown preset "nope"`},
+		{[]string{"run", "--config", filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{"run", "--config", bad}, "clients[0].steps[0].for: must be positive"},
+		{[]string{"run", "--preset", "paused-holder", "--fencing", "maybe"}, "--fencing: must be on or off"},
+		{[]string{"run", "--preset", "paused-holder", "--set", "lock.lease"}, "path=value"},
+		{[]string{"run", "--preset", "paused-holder", "--set", "lock.lease=5ms"}, "lock.lease: must be between 100ms"},
+		{[]string{"run", "--preset", "paused-holder", "--format", "xml"}, "--format"},
+		{[]string{"run"}, "give --preset NAME or --config FILE"},
+		{[]string{"run", "--preset", "a", "--config", "b"}, "not both"},
+		{[]string{"run", "--bogus"}, "flag provided but not defined"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+	}
+	for _, tc := range cases {
+		_, _, err := runCLI(t, tc.args...)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%v: got %v, want a usage error saying %q", tc.args, err, tc.says)
+		}
+	}
+}
+
+func TestPresetsCommand(t *testing.T) {
+	out, _, err := runCLI(t, "presets", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct{ Name, Title, Watch string }
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != len(engine.PresetNames()) || list[0].Name != "paused-holder" || list[0].Watch == "" {
+		t.Errorf("presets: %+v", list)
+	}
+	text, _, err := runCLI(t, "presets")
+	if err != nil || !strings.Contains(text, "ride-claim") {
+		t.Errorf("text listing: %v\n%s", err, text)
+	}
+}
