@@ -1,22 +1,43 @@
 package engine
 
+import (
+	"fmt"
+	"sort"
+)
+
 // lockService is how lock commands reach the copies of the one lock state
 // machine. Backends differ only here: Raft commits on a majority before
-// answering, a single server applies locally. Faults on lock nodes (a later
-// addition: crashes, partitions, failover) belong to the service, never to
-// the clients, which only see answers or silence.
+// answering, a single server applies locally (and may save now and then),
+// an asynchronous replica gets each change after the primary answered, and
+// Redlock's servers know nothing of one another. Faults on lock nodes
+// belong to the service, never to the clients, which only see answers or
+// silence.
 //
 // Every method runs on the scheduler's goroutine (the baton holder), so a
-// backend may block in real time (waiting for a Raft commit) while simulated
-// time stands still.
+// backend may block in real time (waiting for a Raft commit or election)
+// while simulated time stands still.
 type lockService interface {
 	// serve applies cmd at the node that serves it, stamping cmd.Now with
 	// that node's clock. ok is false when no lock server could answer.
 	serve(cmd Command) (r Reply, node string, ok bool)
-	// nodeNames lists the nodes in order, for lanes and state panels.
+	// nodeNames lists the nodes in order.
 	nodeNames() []string
 	// serving names the node that answers now ("" when none).
 	serving() string
+	// available reports whether a request would be answered now.
+	available() bool
+	// record returns the lock's entry as the service itself records it now,
+	// and the clock that judges it (for stale-write and expiry checks).
+	record(lock string) (e lockEntry, held bool, clock *nodeClock)
+	// node returns the named node's simulated state, or nil.
+	node(name string) *simNode
+	// crash stops a node, restart starts it again, partition cuts it off
+	// from everyone and heal reconnects it. The world has checked that the
+	// node exists and that the fault makes sense now.
+	crash(n *simNode)
+	restart(n *simNode)
+	partition(n *simNode)
+	heal(n *simNode)
 	// close stops everything the service started and waits for it.
 	close() error
 }
@@ -29,22 +50,89 @@ type nodeClock struct {
 
 func (c *nodeClock) at(trueNow int64) int64 { return trueNow + c.offset }
 
-// singleService is one lock server with no copies.
-type singleService struct {
-	w     *world
-	fsm   *LockFSM
-	clock nodeClock
+// simNode is one lock server as the simulation sees it: up or down, cut
+// off or not, its clock, and (for every backend but Raft, which keeps its
+// own) its copy of the lock state machine.
+type simNode struct {
+	name   string
+	fsm    *LockFSM
+	clock  nodeClock
+	down   bool
+	cutOff bool
+	// What a single server saved last (persist_every), and when.
+	saved   fsmState
+	savedAt int64
+	hasSave bool
 }
 
-func newSingleService(w *world) *singleService {
-	return &singleService{w: w, fsm: NewLockFSM(w.sc.Lock.FirstToken)}
+// reachable reports whether clients and peers can talk to the node.
+func (n *simNode) reachable() bool { return !n.down && !n.cutOff }
+
+func newSimNodes(count int, first int64) []*simNode {
+	nodes := make([]*simNode, count)
+	for i := range nodes {
+		nodes[i] = &simNode{name: fmt.Sprintf("node-%d", i+1), fsm: NewLockFSM(first)}
+	}
+	return nodes
 }
 
-func (s *singleService) serve(cmd Command) (Reply, string, bool) {
-	cmd.Now = s.clock.at(s.w.s.now)
-	return s.fsm.Apply(cmd), "node-1", true
+func names(nodes []*simNode) []string {
+	out := make([]string, len(nodes))
+	for i, n := range nodes {
+		out[i] = n.name
+	}
+	return out
 }
 
-func (s *singleService) nodeNames() []string { return []string{"node-1"} }
-func (s *singleService) serving() string     { return "node-1" }
-func (s *singleService) close() error        { return nil }
+func findNode(nodes []*simNode, name string) *simNode {
+	for _, n := range nodes {
+		if n.name == name {
+			return n
+		}
+	}
+	return nil
+}
+
+// forgetLost ends, in the world's record, every open grant that the
+// service no longer has after it lost state (a restart from an old save, a
+// promoted replica that never got the copy).
+func (w *world) forgetLost(st fsmState, reason string) {
+	for _, g := range w.ledger.grants {
+		if g.released || w.s.now >= g.end {
+			continue
+		}
+		e, ok := st.Locks[w.lockName]
+		if !ok || e.Holder != g.client || e.Token != g.token {
+			g.end = w.s.now
+			g.forgotten = true
+			g.gen++
+			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
+		}
+	}
+}
+
+// persistLoop saves a single server's state every period while it is up.
+func (w *world) persistLoop(n *simNode, every int64) {
+	var tick func()
+	tick = func() {
+		if w.allDone() {
+			return // nothing can change any more: the run may end
+		}
+		if !n.down {
+			n.saved, n.savedAt, n.hasSave = n.fsm.state(), w.s.now, true
+		}
+		w.s.at(w.s.now+every, tick)
+	}
+	n.saved, n.savedAt, n.hasSave = n.fsm.state(), 0, true
+	w.s.at(every, tick)
+}
+
+// sortedNames lists a map's keys in order.
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

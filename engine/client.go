@@ -17,6 +17,9 @@ type client struct {
 	g      *group
 	clock  nodeClock
 	reqID  uint64
+	// nodeTokens are the per-server grants a Redlock client holds, by
+	// server index.
+	nodeTokens []int64
 	delays map[string][]int64 // armed delay faults by message kind, in order
 
 	// What the client believes about its lock.
@@ -97,15 +100,7 @@ func (c *client) step(a *actor, st Step) {
 	case StepAcquire:
 		c.acquire(a)
 	case StepRead:
-		var r row
-		c.send(a, MsgRead, func() {
-			var err error
-			if r, err = w.store.get(); err != nil {
-				w.fail(fmt.Errorf("storage read: %w", err))
-			}
-		})
-		c.lastRead = r.Value
-		c.emit(Event{Kind: KindRead, Value: ptr(r.Value), Fence: ptr(r.Fence)})
+		c.read(a)
 	case StepWork:
 		c.emit(Event{Kind: KindWork, For: st.For.MS(), Until: w.s.now + st.For.MS()})
 		a.sleep(st.For.MS())
@@ -181,8 +176,11 @@ func (c *client) acquire(a *actor) {
 			c.emit(Event{Kind: KindUnavailable, Message: "acquire", Reason: "no lock server answered"})
 		case r.OK:
 			c.holding, c.token, c.leaseEnd = true, r.Token, sent+c.w.sc.Lock.Lease.MS()
+			if c.usesRedlock() {
+				c.leaseEnd = r.LeaseUntil // the validity the client computed itself
+			}
 			c.since = c.w.s.now
-			c.emit(Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node})
+			c.emit(Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason})
 			if every := c.cfg.RenewEvery.MS(); every > 0 {
 				c.renewer = c.w.s.spawn(c.g, c.w.s.now+every, c.renewLoop(r.Token, every))
 			}
@@ -219,7 +217,10 @@ func (c *client) renewLoop(token, every int64) func(a *actor) {
 				c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; trying again at the next tick"})
 			case r.OK:
 				c.leaseEnd = sent + c.w.sc.Lock.Lease.MS()
-				c.emit(Event{Kind: KindRenewed, Token: token, LeaseUntil: r.LeaseUntil, Node: node})
+				if c.usesRedlock() {
+					c.leaseEnd = r.LeaseUntil
+				}
+				c.emit(Event{Kind: KindRenewed, Token: token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason})
 			default:
 				c.emit(Event{Kind: KindRenewRefused, Token: token, Node: node, Reason: r.Reason})
 				c.renewer = nil
@@ -281,10 +282,11 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 	} else {
 		w.expected = value
 	}
-	if !w.ledger.validHolder(c.cfg.Name, w.s.now) {
+	if !w.holds(c.cfg.Name, token) && w.ledger.supersededBy(c.cfg.Name) {
 		w.stats.StaleWritesAccepted++
-		e.Reason = "stale: the lock service does not count this client as the holder now"
+		e.Reason = "stale: the lock service no longer counts this client as holder, and a newer holder had already begun"
 	}
+	w.ledger.touched(c.cfg.Name, token)
 	w.emit(e)
 	return rows
 }
@@ -333,13 +335,58 @@ func (c *client) sendSMS(a *actor, st Step) {
 	})
 }
 
+// msgKind is the message kind of a lock command, for delay faults.
+var msgKind = map[Op]string{OpAcquire: MsgAcquire, OpRenew: MsgRenew, OpRelease: MsgRelease, OpCheck: MsgCheck}
+
 // call sends one command to the lock service and waits for its answer.
+// Under Redlock the client itself asks every server (redlockclient.go).
 func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
+	if rl, isRedlock := c.w.svc.(*redlockService); isRedlock {
+		return c.quorumCall(a, rl, op)
+	}
+	w := c.w
 	c.reqID++
-	cmd := Command{Op: op, Lock: c.w.lockName, Client: c.cfg.Name, Token: token, Lease: c.w.sc.Lock.Lease.MS(), ReqID: c.reqID}
-	kind := map[Op]string{OpAcquire: MsgAcquire, OpRenew: MsgRenew, OpRelease: MsgRelease, OpCheck: MsgCheck}[op]
-	c.send(a, kind, func() { r, node, ok = c.w.serve(cmd) })
+	cmd := Command{Op: op, Lock: w.lockName, Client: c.cfg.Name, Token: token, Lease: w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+	callAt := w.history.tick()
+	c.send(a, msgKind[op], func() { r, node, ok = w.serve(cmd) })
+	if ok {
+		w.history.record(cmd, r, callAt, w.history.tick())
+	}
 	return r, node, ok
+}
+
+// read reads the record. With fencing, a holder's read carries its token
+// too: the storage raises its fence to it, so that an older holder's write
+// cannot land between this holder's read and its write.
+func (c *client) read(a *actor) {
+	w := c.w
+	fenced := w.sc.Fencing && c.holding && c.token > 0
+	var r row
+	var query string
+	rows := int64(1)
+	c.send(a, MsgRead, func() {
+		var err error
+		if fenced {
+			if query, rows, err = w.store.raiseFence(c.token); err != nil {
+				w.fail(fmt.Errorf("storage fence: %w", err))
+				return
+			}
+		}
+		if r, err = w.store.get(); err != nil {
+			w.fail(fmt.Errorf("storage read: %w", err))
+		}
+		if rows == 1 && c.holding {
+			w.ledger.touched(c.cfg.Name, c.token)
+		}
+	})
+	if rows == 0 {
+		c.emit(Event{Kind: KindReadRefused, Token: c.token, Fence: ptr(r.Fence), SQL: query, Rows: ptr(rows),
+			Reason: fmt.Sprintf("token %d < %d: a newer holder has begun", c.token, r.Fence)})
+		c.loseLock(fmt.Sprintf("the storage refused its read with token %d", c.token))
+		return
+	}
+	c.lastRead = r.Value
+	c.emit(Event{Kind: KindRead, Value: ptr(r.Value), Fence: ptr(r.Fence), Token: c.token, SQL: query})
 }
 
 // send delivers a message of the given kind: the network holds it for the
@@ -390,6 +437,12 @@ func (c *client) endBelief() {
 	if c.holding {
 		c.beliefs = append(c.beliefs, span{c.since, c.w.s.now})
 	}
+}
+
+// usesRedlock reports whether the client asks Redlock servers itself.
+func (c *client) usesRedlock() bool {
+	_, ok := c.w.svc.(*redlockService)
+	return ok
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -11,15 +11,21 @@ func Describe(e Event) string {
 	case KindLeader:
 		return e.Message
 	case KindGranted:
+		if e.Token == 0 {
+			return fmt.Sprintf("holds the lock until %s by its own clock: %s", FormatMS(e.LeaseUntil), e.Message)
+		}
 		return fmt.Sprintf("granted token %d, lease until %s (%s)", e.Token, FormatMS(e.LeaseUntil), e.Node)
 	case KindAcquireRefused:
 		return "asked for the lock: refused, " + e.Reason
 	case KindRenewed:
+		if e.Token == 0 {
+			return fmt.Sprintf("renewed, until %s by its own clock: %s", FormatMS(e.LeaseUntil), e.Message)
+		}
 		return fmt.Sprintf("renewed token %d, lease until %s", e.Token, FormatMS(e.LeaseUntil))
 	case KindRenewRefused:
 		return "renewal refused: " + e.Reason
 	case KindReleased:
-		return fmt.Sprintf("released token %d", e.Token)
+		return "released " + tokenWords(e.Token)
 	case KindReleaseRefused:
 		return "release refused: " + e.Reason
 	case KindCheckOK:
@@ -29,13 +35,16 @@ func Describe(e Event) string {
 	case KindUnavailable:
 		return fmt.Sprintf("%s got no answer: %s", e.Message, e.Reason)
 	case KindRead:
+		if e.SQL != "" {
+			return fmt.Sprintf("read value %s; its token %d is now the fence", num(deref(e.Value)), e.Token)
+		}
 		return fmt.Sprintf("read value %s (fence %d)", num(deref(e.Value)), deref(e.Fence))
 	case KindWork:
 		return fmt.Sprintf("works for %s (until %s)", FormatMS(e.For), FormatMS(e.Until))
 	case KindWriteSent:
-		return fmt.Sprintf("sends a write of %s with token %d", num(deref(e.Value)), e.Token)
+		return fmt.Sprintf("sends a write of %s with %s", num(deref(e.Value)), tokenWords(e.Token))
 	case KindWriteAccepted:
-		s := fmt.Sprintf("accepted %s's write of %s (token %d), rows changed: %d", e.Client, num(deref(e.Value)), e.Token, deref(e.Rows))
+		s := fmt.Sprintf("accepted %s's write of %s (%s), rows changed: %d", e.Client, num(deref(e.Value)), tokenWords(e.Token), deref(e.Rows))
 		if e.Reason != "" {
 			s += "; " + e.Reason
 		}
@@ -67,9 +76,22 @@ func Describe(e Event) string {
 	case KindDone:
 		return "finished its job"
 	case KindLeaseExpired:
+		if e.Token == 0 {
+			return fmt.Sprintf("%s's lease ran out on all but a minority of servers", e.Holder)
+		}
 		return fmt.Sprintf("the lease of %s (token %d) ran out", e.Holder, e.Token)
-	case KindTruncated:
+	case KindTruncated, KindNodeCrashed, KindNodeRestarted, KindSteppedDown, KindRejoined, KindHealed, KindClockJump:
 		return e.Message
+	case KindPartitioned:
+		return fmt.Sprintf("%s, until %s", e.Message, FormatMS(e.Until))
+	case KindNoLeader:
+		return e.Message + e.Reason
+	case KindGrantForgotten:
+		return fmt.Sprintf("forgot %s's grant of token %d: %s", e.Holder, e.Token, e.Reason)
+	case KindFaultIgnored:
+		return fmt.Sprintf("fault %q did nothing: %s", e.Message, e.Reason)
+	case KindReadRefused:
+		return fmt.Sprintf("read refused: %s, rows changed: %d", e.Reason, deref(e.Rows))
 	}
 	if e.Message != "" {
 		return e.Kind + ": " + e.Message
@@ -118,6 +140,14 @@ func Verdict(s Summary) string {
 		verdict = "SAFE"
 	}
 	return verdict + ": " + strings.Join(parts, "; ")
+}
+
+// tokenWords names a token, or says there is none (Redlock).
+func tokenWords(t int64) string {
+	if t == 0 {
+		return "no token"
+	}
+	return fmt.Sprintf("token %d", t)
 }
 
 func deref[T any](p *T) T {

@@ -23,6 +23,7 @@ type Event struct {
 	Message    string `json:"message,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	Attempt    int    `json:"attempt,omitempty"`
+	By         int64  `json:"by,omitempty"` // a clock jump, signed
 }
 
 // Event kinds. Client events have the client as actor; storage events have
@@ -37,7 +38,8 @@ const (
 	KindCheckOK        = "check_ok"        // token, lease_until, node
 	KindCheckFailed    = "check_failed"    // token, node, reason
 	KindUnavailable    = "unavailable"     // message (the operation), reason: no lock server answered
-	KindRead           = "read"            // value, fence
+	KindRead           = "read"            // value, fence; with fencing, token and the sql that raised the fence
+	KindReadRefused    = "read_refused"    // token, fence, sql, rows: a newer holder's token is stored
 	KindWork           = "work"            // for, until
 	KindWriteSent      = "write_sent"      // token, add or set
 	KindWriteAccepted  = "write_accepted"  // storage: client, token, value, fence, sql, rows
@@ -57,6 +59,18 @@ const (
 	KindLeader         = "leader"        // a node serves as leader or primary
 	KindLeaseExpired   = "lease_expired" // node: holder, token
 	KindTruncated      = "truncated"     // the run hit the event limit
+
+	// Lock-server faults and what follows them (actor: the node).
+	KindNodeCrashed    = "node_crashed"
+	KindNodeRestarted  = "node_restarted"   // message: what it came back with
+	KindPartitioned    = "partitioned"      // until
+	KindHealed         = "partition_healed" //
+	KindSteppedDown    = "stepped_down"     // a cut-off leader gives up leading
+	KindNoLeader       = "no_leader"        // reason: nobody can serve
+	KindRejoined       = "rejoined"         // a node comes back as a replica
+	KindGrantForgotten = "grant_forgotten"  // holder, token, reason: the service lost a grant
+	KindClockJump      = "clock_jump"       // by (signed ms); actor: a node or a client
+	KindFaultIgnored   = "fault_ignored"    // reason: the fault could not apply then
 )
 
 // Summary condenses a run. It is computed from the lock service's own record
@@ -87,4 +101,15 @@ type Summary struct {
 type Result struct {
 	Events  []Event `json:"events"`
 	Summary Summary `json:"summary"`
+
+	history *History
+}
+
+// History returns the run's lock-service operations for a linearizability
+// check (empty under Redlock, whose servers are not one lock).
+func (r *Result) History() *History {
+	if r.history == nil {
+		return &History{}
+	}
+	return r.history
 }

@@ -1,8 +1,10 @@
 package engine
 
-// ledger is the lock service's own record of grants, renewals, releases and
-// expiries, kept in true simulated time. The summary is judged against it,
-// never against what clients believe.
+// ledger is the world's account of the grants the lock service made, kept
+// in true simulated time: when each began, when the service stopped
+// counting it (its lease ran out by the service's clock, it was released,
+// or the service lost it), and when it was meant to end. The summary's
+// double grants and duplicate tokens are judged against it.
 type ledger struct {
 	grants []*grantRec
 	tokens map[int64]bool
@@ -11,18 +13,24 @@ type ledger struct {
 // grantRec is one grant and how long it lasted.
 type grantRec struct {
 	client string
-	token  int64
+	token  int64 // 0 under Redlock, which has none
 	node   string
 	start  int64
-	// end is when the service stops counting the grant: its lease end by
-	// the serving node's clock (converted to true time), or its release.
-	end int64
+	lease  int64
+	// leaseUntil is the lease end by the service's clock; end is when the
+	// service stops counting the grant, in true time.
+	leaseUntil int64
+	end        int64
 	// trueEnd is when the grant was meant to end in true time: the last
 	// renewal plus the lease, or its release. Clock faults move end, not this.
-	trueEnd  int64
-	released bool
-	gen      int // bumps on every change, so stale expiry timers do nothing
+	trueEnd   int64
+	released  bool
+	forgotten bool
+	accessed  bool // its holder read or wrote the storage under it
+	gen       int  // bumps on every change, so stale expiry timers do nothing
 }
+
+func (g *grantRec) open(now int64) bool { return !g.released && !g.forgotten && now < g.end }
 
 func (l *ledger) find(client string, token int64) *grantRec {
 	for i := len(l.grants) - 1; i >= 0; i-- {
@@ -33,45 +41,56 @@ func (l *ledger) find(client string, token int64) *grantRec {
 	return nil
 }
 
-func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
+// add records a new grant made now, counting double grants and duplicate
+// tokens.
+func (l *ledger) add(w *world, g *grantRec) {
 	now := w.s.now
-	if g := l.find(cmd.Client, r.Token); g != nil && !g.released && now < g.end {
+	if old := l.find(g.client, g.token); old != nil && old.open(now) {
 		return // the holder asked again and got its own grant back
 	}
 	if l.tokens == nil {
 		l.tokens = map[int64]bool{}
 	}
-	if l.tokens[r.Token] {
-		w.stats.DuplicateTokens++
+	if g.token != 0 {
+		if l.tokens[g.token] {
+			w.stats.DuplicateTokens++
+		}
+		l.tokens[g.token] = true
 	}
-	l.tokens[r.Token] = true
 	for _, h := range l.grants {
-		if h.client != cmd.Client && h.start <= now && now < h.trueEnd {
+		if h.client != g.client && h.start <= now && now < h.trueEnd {
 			w.stats.DoubleGrants++
 			break
 		}
 	}
-	g := &grantRec{client: cmd.Client, token: r.Token, node: node, start: now,
-		end: w.trueTime(node, r.LeaseUntil), trueEnd: now + cmd.Lease}
+	g.start = now
 	l.grants = append(l.grants, g)
 	w.stats.Grants++
 	l.watch(w, g)
 }
 
+// grant records a grant of a leader-based service (Raft, single, replica).
+func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
+	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
+		trueEnd: w.s.now + cmd.Lease}
+	g.end = w.serviceEnd(g)
+	l.add(w, g)
+}
+
 func (l *ledger) renew(w *world, cmd Command, r Reply, node string) {
 	g := l.find(cmd.Client, cmd.Token)
-	if g == nil {
+	if g == nil || g.forgotten {
 		return
 	}
-	g.node = node
-	g.end = w.trueTime(node, r.LeaseUntil)
+	g.node, g.leaseUntil = node, r.LeaseUntil
+	g.end = w.serviceEnd(g)
 	g.trueEnd = w.s.now + cmd.Lease
 	g.gen++
 	l.watch(w, g)
 }
 
-func (l *ledger) release(w *world, cmd Command) {
-	g := l.find(cmd.Client, cmd.Token)
+func (l *ledger) release(w *world, client string, token int64) {
+	g := l.find(client, token)
 	if g == nil {
 		return
 	}
@@ -82,22 +101,70 @@ func (l *ledger) release(w *world, cmd Command) {
 	g.gen++
 }
 
+// rewatch recomputes when open grants end after the service's clock
+// changed (a clock jump, a new leader with another clock).
+func (l *ledger) rewatch(w *world) {
+	for _, g := range l.grants {
+		if g.open(w.s.now) {
+			if end := w.serviceEnd(g); end != g.end {
+				g.end = end
+				g.gen++
+				l.watch(w, g)
+			}
+		}
+	}
+}
+
 // watch schedules the lease_expired event for the grant's current end.
 func (l *ledger) watch(w *world, g *grantRec) {
 	gen := g.gen
 	w.s.at(g.end, func() {
-		if g.gen != gen || g.released {
+		if g.gen != gen || g.released || g.forgotten {
 			return
 		}
-		w.emit(Event{Actor: g.node, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: g.node})
+		actor := g.node
+		if actor == "" {
+			actor = "redlock"
+		}
+		w.emit(Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: g.node})
 	})
 }
 
-// validHolder reports whether client held an unexpired grant at time t by
-// the service's record.
-func (l *ledger) validHolder(client string, t int64) bool {
+// latest returns the client's most recent grant.
+func (l *ledger) latest(client string) *grantRec {
+	for i := len(l.grants) - 1; i >= 0; i-- {
+		if l.grants[i].client == client {
+			return l.grants[i]
+		}
+	}
+	return nil
+}
+
+// touched marks that a client used the storage under its current grant.
+func (l *ledger) touched(client string, token int64) {
+	g := l.find(client, token)
+	if token == 0 {
+		g = l.latest(client)
+	}
+	if g != nil {
+		g.accessed = true
+	}
+}
+
+// supersededBy reports whether another client, granted the lock after
+// client's own latest grant, had already used the storage: the one case in
+// which a write from a client the service no longer counts as holder
+// breaks mutual exclusion (a write before the next holder begins is merely
+// ordered before its work).
+func (l *ledger) supersededBy(client string) bool {
+	own := l.latest(client)
+	after := own == nil
 	for _, g := range l.grants {
-		if g.client == client && g.start <= t && t < g.end {
+		if g == own {
+			after = true
+			continue
+		}
+		if after && g.client != client && g.accessed {
 			return true
 		}
 	}

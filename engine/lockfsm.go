@@ -191,17 +191,19 @@ func (f *LockFSM) state() fsmState {
 	return st
 }
 
-// restore replaces the machine's state.
+// restore replaces the machine's state with a copy of st.
 func (f *LockFSM) restore(st fsmState) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.locks, f.next, f.last, f.seen = st.Locks, st.Next, st.Last, st.Seen
-	if f.locks == nil {
-		f.locks = map[string]lockEntry{}
+	f.locks = make(map[string]lockEntry, len(st.Locks))
+	for k, v := range st.Locks {
+		f.locks[k] = v
 	}
-	if f.seen == nil {
-		f.seen = map[string]seenReq{}
+	f.seen = make(map[string]seenReq, len(st.Seen))
+	for k, v := range st.Seen {
+		f.seen[k] = v
 	}
+	f.next, f.last = st.Next, st.Last
 }
 
 // locksSorted lists the lock names in order (deterministic iteration).

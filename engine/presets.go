@@ -19,6 +19,13 @@ var presetOrder = []string{
 	"nightly-total",
 	"crashed-holder",
 	"long-job",
+	"clock-jump",
+	"lock-server-down",
+	"restart-forgets",
+	"async-failover",
+	"raft-failover",
+	"redlock-clock-jump",
+	"sms-reminder",
 	"ride-claim",
 }
 

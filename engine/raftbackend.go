@@ -61,22 +61,33 @@ func (s fsmSnapshot) Persist(sink raft.SnapshotSink) error {
 
 func (s fsmSnapshot) Release() {}
 
-// raftNode is one voter of the group.
+// raftNode is one voter of the group: its simulated state (clock, up or
+// down, cut off) and the real Raft instance with its stores, kept across a
+// crash so that a restarted node rejoins with its log.
 type raftNode struct {
-	name  string
+	*simNode
 	r     *raft.Raft
-	fsm   *LockFSM
+	store *raft.InmemStore
+	snaps *raft.InmemSnapshotStore
 	trans *raft.InmemTransport
-	clock nodeClock
 }
 
 // raftService is a real hashicorp/raft group of 1, 3 or 5 voters on the
 // in-memory transport and stores. A command is applied through the leader
 // and answered only once a majority stored it.
+//
+// Which node leads, and when a successor serves after a crash or a cut,
+// is decided by the simulation (lock.election after the fault, the
+// lowest-numbered node that can reach a majority), and the real group is
+// then made to agree: Raft elects whoever times out first on the wall
+// clock, and the timeline must not depend on that race.
 type raftService struct {
 	w      *world
 	nodes  []*raftNode
-	leader int // index of the node the simulation treats as leader
+	leader int // index of the node the simulation treats as leader, -1 while none serves
+	// electing is set while a successor is due, so that faults in between
+	// do not schedule a second election.
+	electing bool
 }
 
 func raftConfig(id string) *raft.Config {
@@ -100,32 +111,21 @@ func startRaft(w *world, n int, firstToken int64) (svc *raftService, err error) 
 		}
 	}()
 	var servers []raft.Server
-	for i := range n {
-		name := fmt.Sprintf("node-%d", i+1)
-		addr, trans := raft.NewInmemTransport(raft.ServerAddress(name))
-		svc.nodes = append(svc.nodes, &raftNode{name: name, trans: trans, fsm: NewLockFSM(firstToken)})
-		servers = append(servers, raft.Server{ID: raft.ServerID(name), Address: addr})
+	for _, sn := range newSimNodes(n, firstToken) {
+		addr, trans := raft.NewInmemTransport(raft.ServerAddress(sn.name))
+		svc.nodes = append(svc.nodes, &raftNode{simNode: sn, trans: trans, store: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()})
+		servers = append(servers, raft.Server{ID: raft.ServerID(sn.name), Address: addr})
 	}
-	for _, a := range svc.nodes {
-		for _, b := range svc.nodes {
-			if a != b {
-				a.trans.Connect(b.trans.LocalAddr(), b.trans)
-			}
-		}
-	}
+	svc.connectAll()
 	configuration := raft.Configuration{Servers: servers}
 	for _, nd := range svc.nodes {
 		conf := raftConfig(nd.name)
-		store := raft.NewInmemStore()
-		snaps := raft.NewInmemSnapshotStore()
-		if err := raft.BootstrapCluster(conf, store, store, snaps, nd.trans, configuration); err != nil {
+		if err := raft.BootstrapCluster(conf, nd.store, nd.store, nd.snaps, nd.trans, configuration); err != nil {
 			return svc, fmt.Errorf("raft bootstrap %s: %w", nd.name, err)
 		}
-		r, err := raft.NewRaft(conf, raftFSM{nd.fsm}, store, store, snaps, nd.trans)
-		if err != nil {
-			return svc, fmt.Errorf("raft start %s: %w", nd.name, err)
+		if err := svc.startNode(nd); err != nil {
+			return svc, err
 		}
-		nd.r = r
 	}
 	if err := svc.settleLeader(0, raftStartWait); err != nil {
 		return svc, err
@@ -133,9 +133,41 @@ func startRaft(w *world, n int, firstToken int64) (svc *raftService, err error) 
 	return svc, nil
 }
 
+// startNode starts (or restarts) the real Raft instance of a node on its
+// stores, with a fresh state machine that Raft fills from the log.
+func (s *raftService) startNode(nd *raftNode) error {
+	r, err := raft.NewRaft(raftConfig(nd.name), raftFSM{nd.fsm}, nd.store, nd.store, nd.snaps, nd.trans)
+	if err != nil {
+		return fmt.Errorf("raft start %s: %w", nd.name, err)
+	}
+	nd.r = r
+	return nil
+}
+
+// connectAll links every pair of reachable nodes, both ways.
+func (s *raftService) connectAll() {
+	for _, a := range s.nodes {
+		for _, b := range s.nodes {
+			if a != b && a.reachable() && b.reachable() {
+				a.trans.Connect(b.trans.LocalAddr(), b.trans)
+			}
+		}
+	}
+}
+
+// cut unlinks a node from every other, both ways (InmemTransport's
+// Disconnect cuts one direction only).
+func (s *raftService) cut(nd *raftNode) {
+	nd.trans.DisconnectAll()
+	for _, o := range s.nodes {
+		if o != nd {
+			o.trans.Disconnect(nd.trans.LocalAddr())
+		}
+	}
+}
+
 // settleLeader waits until the group has a leader and, if it is not the
-// wanted node, transfers leadership to it: Raft elects whoever times out
-// first, and the timeline must not depend on that race.
+// wanted node, transfers leadership to it.
 func (s *raftService) settleLeader(want int, wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	target := s.nodes[want]
@@ -154,20 +186,38 @@ func (s *raftService) settleLeader(want int, wait time.Duration) error {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return errors.New("raft: the lock group elected no leader in time")
+	return fmt.Errorf("raft: the lock group elected no leader in %s", wait)
 }
 
-// realLeader is the index of the node that believes it leads, or -1.
+// realLeader is the index of a reachable node that believes it leads, or -1.
 func (s *raftService) realLeader() int {
 	for i, nd := range s.nodes {
-		if nd.r != nil && nd.r.State() == raft.Leader {
+		if nd.reachable() && nd.r != nil && nd.r.State() == raft.Leader {
 			return i
 		}
 	}
 	return -1
 }
 
+// quorum reports whether the leader can reach a majority.
+func (s *raftService) quorum() bool {
+	up := 0
+	for _, nd := range s.nodes {
+		if nd.reachable() {
+			up++
+		}
+	}
+	return up > len(s.nodes)/2
+}
+
+func (s *raftService) available() bool {
+	return s.leader >= 0 && s.nodes[s.leader].reachable() && s.quorum()
+}
+
 func (s *raftService) serve(cmd Command) (Reply, string, bool) {
+	if !s.available() {
+		return Reply{}, "", false
+	}
 	nd := s.nodes[s.leader]
 	cmd.Now = nd.clock.at(s.w.s.now)
 	data := EncodeCommand(cmd)
@@ -202,20 +252,161 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 }
 
 func (s *raftService) nodeNames() []string {
-	names := make([]string, len(s.nodes))
+	out := make([]string, len(s.nodes))
 	for i, nd := range s.nodes {
-		names[i] = nd.name
+		out[i] = nd.name
 	}
-	return names
+	return out
 }
 
-func (s *raftService) serving() string { return s.nodes[s.leader].name }
+func (s *raftService) serving() string {
+	if !s.available() {
+		return ""
+	}
+	return s.nodes[s.leader].name
+}
 
-// close shuts every node down and waits for it, then closes the transports.
+// record reads the lock from the leader's state machine, or, while none
+// serves, from the most advanced reachable copy (what a successor will
+// have: every committed grant).
+func (s *raftService) record(lock string) (lockEntry, bool, *nodeClock) {
+	var best *raftNode
+	if s.leader >= 0 && s.nodes[s.leader].reachable() {
+		best = s.nodes[s.leader]
+	} else {
+		for _, nd := range s.nodes {
+			if nd.reachable() && (best == nil || nd.fsm.NextToken() > best.fsm.NextToken()) {
+				best = nd
+			}
+		}
+	}
+	if best == nil {
+		best = s.nodes[0]
+	}
+	h, tok, until, ok := best.fsm.Entry(lock)
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &best.clock
+}
+
+func (s *raftService) node(name string) *simNode {
+	for _, nd := range s.nodes {
+		if nd.name == name {
+			return nd.simNode
+		}
+	}
+	return nil
+}
+
+func (s *raftService) raftNode(n *simNode) *raftNode {
+	for _, nd := range s.nodes {
+		if nd.simNode == n {
+			return nd
+		}
+	}
+	return nil
+}
+
+// crash really shuts the node down (and waits for it); its stores survive
+// for a restart.
+func (s *raftService) crash(n *simNode) {
+	nd := s.raftNode(n)
+	wasLeading := s.available()
+	n.down = true
+	s.cut(nd)
+	if err := nd.r.Shutdown().Error(); err != nil {
+		s.w.fail(fmt.Errorf("raft shutdown %s: %w", nd.name, err))
+	}
+	s.afterChange(wasLeading)
+}
+
+// restart starts the node again on its stores: it rejoins with its log.
+func (s *raftService) restart(n *simNode) {
+	nd := s.raftNode(n)
+	wasLeading := s.available()
+	n.down = false
+	nd.trans.Close()
+	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
+	nd.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
+	s.connectAll()
+	if err := s.startNode(nd); err != nil {
+		s.w.fail(err)
+		return
+	}
+	s.afterChange(wasLeading)
+}
+
+// partition cuts the node off from every other node and from clients.
+func (s *raftService) partition(n *simNode) {
+	wasLeading := s.available()
+	n.cutOff = true
+	s.cut(s.raftNode(n))
+	s.afterChange(wasLeading)
+}
+
+func (s *raftService) heal(n *simNode) {
+	wasLeading := s.available()
+	n.cutOff = false
+	s.connectAll()
+	s.afterChange(wasLeading)
+}
+
+// afterChange reacts to a fault: when the leader is lost, the service is
+// unavailable until a successor is elected lock.election later; when a
+// group without a leader regains a majority, an election is due too.
+func (s *raftService) afterChange(wasLeading bool) {
+	w := s.w
+	if s.leader >= 0 && !s.nodes[s.leader].reachable() {
+		old := s.nodes[s.leader]
+		s.leader = -1
+		if old.cutOff {
+			w.nodeEvent(old.name, KindSteppedDown, "is cut off from the majority: it steps down and can answer nobody")
+		}
+	}
+	if s.available() && !wasLeading {
+		// The leader kept its place while the group had no majority; the
+		// real one may have stepped down meanwhile: make them agree again.
+		if err := s.settleLeader(s.leader, raftStartWait); err != nil {
+			s.w.fail(err)
+		}
+		return
+	}
+	if s.available() || s.electing || !s.quorum() {
+		if wasLeading && !s.available() && !s.quorum() {
+			w.nodeEvent(s.nodes[max(s.leader, 0)].name, KindNoLeader, "no majority is reachable: the group cannot commit")
+		}
+		return
+	}
+	s.electing = true
+	w.s.at(w.s.now+w.sc.Lock.Election.MS(), s.elect)
+}
+
+// elect makes the lowest-numbered node that can reach a majority the
+// leader, in the simulation and in the real group.
+func (s *raftService) elect() {
+	s.electing = false
+	if s.available() || !s.quorum() {
+		return
+	}
+	want := -1
+	for i, nd := range s.nodes {
+		if nd.reachable() {
+			want = i
+			break
+		}
+	}
+	if err := s.settleLeader(want, raftStartWait); err != nil {
+		s.w.fail(err)
+		return
+	}
+	s.w.nodeEvent(s.nodes[want].name, KindLeader, "is elected leader; it has every committed grant")
+	s.w.leaderChanged()
+}
+
+// close shuts every running node down and waits for it, then closes the
+// transports.
 func (s *raftService) close() error {
 	var errs []error
 	for _, nd := range s.nodes {
-		if nd.r != nil {
+		if nd.r != nil && !nd.down {
 			if err := nd.r.Shutdown().Error(); err != nil {
 				errs = append(errs, err)
 			}

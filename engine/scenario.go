@@ -107,6 +107,10 @@ const (
 	MsgSend    = "send"
 )
 
+// TargetLeader aims a crash or partition at whichever node leads (or is
+// primary) when the fault strikes.
+const TargetLeader = "leader"
+
 // Fault is something that strikes at an absolute simulated time.
 type Fault struct {
 	At     Duration `json:"at"`

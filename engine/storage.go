@@ -16,6 +16,7 @@ const (
 	sqlFenced     = `UPDATE records SET value = ?, fence = ? WHERE key = ? AND fence <= ?`
 	sqlPlainWrite = `UPDATE records SET value = ? WHERE key = ?`
 	sqlClaim      = `UPDATE records SET owner = ? WHERE key = ? AND owner IS NULL`
+	sqlRaiseFence = `UPDATE records SET fence = ? WHERE key = ? AND fence <= ?`
 )
 
 // store is the run's record storage: one row in a real, in-memory SQLite
@@ -26,7 +27,7 @@ type store struct {
 	key string
 	ctx context.Context
 
-	read, fenced, plain, claim *sql.Stmt
+	read, fenced, plain, claim, raise *sql.Stmt
 }
 
 // row is the record as stored.
@@ -69,7 +70,7 @@ func (st *store) init(initial int64) error {
 		s, err = st.db.PrepareContext(st.ctx, q)
 		return s
 	}
-	st.read, st.fenced, st.plain, st.claim = prep(sqlRead), prep(sqlFenced), prep(sqlPlainWrite), prep(sqlClaim)
+	st.read, st.fenced, st.plain, st.claim, st.raise = prep(sqlRead), prep(sqlFenced), prep(sqlPlainWrite), prep(sqlClaim), prep(sqlRaiseFence)
 	return err
 }
 
@@ -99,6 +100,16 @@ func (st *store) write(value, token int64, fencing bool) (query string, rows int
 	return query, rows, err
 }
 
+// raiseFence records token as the highest seen, unless a higher one was.
+func (st *store) raiseFence(token int64) (query string, rows int64, err error) {
+	res, err := st.raise.ExecContext(st.ctx, token, st.key, token)
+	if err != nil {
+		return sqlRaiseFence, 0, err
+	}
+	rows, err = res.RowsAffected()
+	return sqlRaiseFence, rows, err
+}
+
 // claimRow sets the owner if nobody owns the record yet.
 func (st *store) claimRow(owner string) (query string, rows int64, err error) {
 	res, err := st.claim.ExecContext(st.ctx, owner, st.key)
@@ -110,7 +121,7 @@ func (st *store) claimRow(owner string) (query string, rows int64, err error) {
 }
 
 func (st *store) close() error {
-	for _, s := range []*sql.Stmt{st.read, st.fenced, st.plain, st.claim} {
+	for _, s := range []*sql.Stmt{st.read, st.fenced, st.plain, st.claim, st.raise} {
 		if s != nil {
 			s.Close()
 		}

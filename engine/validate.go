@@ -152,7 +152,7 @@ func validate(sc *Scenario) error {
 			return err
 		}
 	}
-	return nil
+	return checkFaultOrder(sc)
 }
 
 func validateLock(sc *Scenario) error {
@@ -166,10 +166,19 @@ func validateLock(sc *Scenario) error {
 		if l.Nodes != 1 {
 			return fieldErr("lock.nodes", "the single backend has exactly 1 node, not %d", l.Nodes)
 		}
-	case BackendAsyncReplica, BackendRedlock:
-		return fieldErr("lock.backend", "%q is not available yet: use \"raft\" or \"single\"", l.Backend)
+	case BackendAsyncReplica:
+		if l.Nodes != 2 {
+			return fieldErr("lock.nodes", "async-replica has a primary and one replica: 2 nodes, not %d", l.Nodes)
+		}
+	case BackendRedlock:
+		if l.Nodes < 1 || l.Nodes > MaxNodes {
+			return fieldErr("lock.nodes", "redlock uses 1 to %d independent servers, not %d", MaxNodes, l.Nodes)
+		}
+		if sc.Fencing {
+			return fieldErr("fencing", "Redlock hands out no fencing token, so the storage has nothing to check: set fencing to false")
+		}
 	default:
-		return fieldErr("lock.backend", "unknown backend %q: use \"raft\" or \"single\"", l.Backend)
+		return fieldErr("lock.backend", "unknown backend %q: use %s", l.Backend, strings.Join(backends, ", "))
 	}
 	if err := l.Lease.check("lock.lease", minLease, MaxUntil); err != nil {
 		return err
@@ -180,8 +189,14 @@ func validateLock(sc *Scenario) error {
 	if err := l.ReplicationLag.check("lock.replication_lag", 0, maxLag); err != nil {
 		return err
 	}
+	if l.ReplicationLag.IsSet() && l.Backend != BackendAsyncReplica {
+		return fieldErr("lock.replication_lag", "only the async-replica backend copies changes later")
+	}
 	if err := l.PersistEvery.check("lock.persist_every", minPeriod, MaxUntil); err != nil {
 		return err
+	}
+	if l.PersistEvery.IsSet() && l.Backend != BackendSingle && l.Backend != BackendRedlock {
+		return fieldErr("lock.persist_every", "only single and redlock servers save now and then; %s keeps every change", l.Backend)
 	}
 	if err := l.Election.check("lock.election", 0, maxLag); err != nil {
 		return err
@@ -191,6 +206,8 @@ func validateLock(sc *Scenario) error {
 	}
 	return validateName("lock.name", l.Name, 64)
 }
+
+var backends = []string{BackendRaft, BackendSingle, BackendAsyncReplica, BackendRedlock}
 
 var stepKinds = []string{StepAcquire, StepRead, StepWork, StepCheck, StepWrite, StepRelease, StepPause, StepCrash, StepClaim, StepSend}
 
@@ -290,42 +307,110 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 	if !f.At.IsSet() {
 		return fieldErr(p+".at", "is required")
 	}
-	switch f.Do {
-	case FaultPause, FaultDelay:
-	case FaultCrash, FaultRestart, FaultPartition, FaultClockJump:
-		return fieldErr(p+".do", "%q is not available yet: use \"pause\" or \"delay\"", f.Do)
-	default:
+	if !slices.Contains(faultKinds, f.Do) {
 		return fieldErr(p+".do", "unknown fault %q: use one of %s", f.Do, strings.Join(faultKinds, ", "))
 	}
 	if f.Target == "" {
-		return fieldErr(p+".target", "is required: name a client")
+		return fieldErr(p+".target", "is required: name a client or a lock node")
 	}
-	if !slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == f.Target }) {
-		return fieldErr(p+".target", "no client is named %q", f.Target)
-	}
+	isClient := slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == f.Target })
 	switch f.Do {
-	case FaultPause:
-		if !f.For.IsSet() {
-			return fieldErr(p+".for", "is required for a pause")
+	case FaultPause, FaultDelay:
+		if !isClient {
+			return fieldErr(p+".target", "no client is named %q", f.Target)
 		}
-		if err := f.For.check(p+".for", 1, MaxUntil); err != nil {
+	case FaultClockJump:
+		if !isClient {
+			if err := checkNodeTarget(sc, p, f, false); err != nil {
+				return err
+			}
+		}
+	default:
+		if isClient {
+			return fieldErr(p+".target", "%s aims at a lock node (node-1...) or the leader, not the client %q", f.Do, f.Target)
+		}
+		if err := checkNodeTarget(sc, p, f, f.Do != FaultRestart); err != nil {
 			return err
 		}
-		if f.By.IsSet() || f.Kind != "" {
-			return fieldErr(p, "a pause takes \"for\", not \"by\" or \"kind\"")
+	}
+	durations := map[string]bool{"for": f.For.IsSet(), "by": f.By.IsSet(), "kind": f.Kind != ""}
+	want := map[string][]string{FaultPause: {"for"}, FaultPartition: {"for"}, FaultDelay: {"by", "kind"}, FaultClockJump: {"by"}}[f.Do]
+	for _, field := range []string{"for", "by", "kind"} {
+		needed := slices.Contains(want, field)
+		switch {
+		case needed && !durations[field]:
+			return fieldErr(p+"."+field, "is required for a %s", f.Do)
+		case !needed && durations[field]:
+			return fieldErr(p+"."+field, "a %s takes no %q", f.Do, field)
 		}
+	}
+	switch f.Do {
+	case FaultPause, FaultPartition:
+		return f.For.check(p+".for", 1, MaxUntil)
 	case FaultDelay:
-		if !f.By.IsSet() {
-			return fieldErr(p+".by", "is required for a delay")
-		}
 		if err := f.By.check(p+".by", 1, MaxUntil); err != nil {
 			return err
 		}
 		if !slices.Contains(delayKinds, f.Kind) {
 			return fieldErr(p+".kind", "must be one of %s, not %q", strings.Join(delayKinds, ", "), f.Kind)
 		}
-		if f.For.IsSet() {
-			return fieldErr(p+".for", "a delay takes \"by\", not \"for\"")
+	case FaultClockJump:
+		if err := f.By.check(p+".by", -MaxUntil, MaxUntil); err != nil {
+			return err
+		}
+		if f.By.MS() == 0 {
+			return fieldErr(p+".by", "a clock jump of 0 changes nothing")
+		}
+	}
+	return nil
+}
+
+// checkNodeTarget checks a fault aimed at a lock node ("leader" allowed
+// when leaderOK).
+func checkNodeTarget(sc *Scenario, p string, f Fault, leaderOK bool) error {
+	if !usesLock(sc) {
+		return fieldErr(p+".target", "no client uses the lock service, so there is no lock node to aim at")
+	}
+	if f.Target == TargetLeader {
+		switch {
+		case !leaderOK:
+			return fieldErr(p+".target", "%s needs a node by name (node-1 to node-%d), not the leader", f.Do, sc.Lock.Nodes)
+		case sc.Lock.Backend == BackendRedlock:
+			return fieldErr(p+".target", "redlock servers have no leader: name one, node-1 to node-%d", sc.Lock.Nodes)
+		}
+		return nil
+	}
+	var n int
+	if _, err := fmt.Sscanf(f.Target, "node-%d", &n); err != nil || f.Target != fmt.Sprintf("node-%d", n) || n < 1 || n > sc.Lock.Nodes {
+		return fieldErr(p+".target", "no client or lock node is named %q (the nodes are node-1 to node-%d)", f.Target, sc.Lock.Nodes)
+	}
+	if f.Do == FaultPartition && sc.Lock.Nodes == 1 {
+		return fieldErr(p+".target", "%s is the only lock server: it has no peer to be cut off from; crash it instead", f.Target)
+	}
+	return nil
+}
+
+// checkFaultOrder replays the node faults in time order and refuses a
+// restart of a node that is not down then.
+func checkFaultOrder(sc *Scenario) error {
+	idx := make([]int, len(sc.Faults))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return int(sc.Faults[a].At.MS() - sc.Faults[b].At.MS()) })
+	down := map[string]bool{}
+	leaderCrashed := false
+	for _, i := range idx {
+		f := sc.Faults[i]
+		switch {
+		case f.Do == FaultCrash && f.Target == TargetLeader:
+			leaderCrashed = true
+		case f.Do == FaultCrash:
+			down[f.Target] = true
+		case f.Do == FaultRestart && !down[f.Target] && !leaderCrashed:
+			return fieldErr(fmt.Sprintf("faults[%d].target", i), "%s is not down at %s: a restart must follow a crash of that node", f.Target, f.At)
+		case f.Do == FaultRestart:
+			down[f.Target] = false
 		}
 	}
 	return nil

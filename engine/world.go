@@ -22,9 +22,9 @@ type world struct {
 	sms      *smsProvider
 	clients  []*client
 	byName   map[string]*client
-	faultSeq int
 
 	ledger   ledger
+	history  history
 	expected int64 // what the value would be had every accepted write been based on a fresh read
 	unavail  availability
 	stats    Summary // counters kept as the run goes
@@ -49,11 +49,10 @@ func newWorld(sc Scenario, sink func(Event), maxEvents int) (w *world, err error
 	if w.store, err = openStore(sc.Storage.Key, sc.Storage.Initial); err != nil {
 		return w, err
 	}
-	if !w.usesLock() {
-		// A scenario without lock steps (conditional updates only) starts no
-		// lock service at all.
-	} else if err := w.startService(); err != nil {
-		return w, err
+	if usesLock(&sc) {
+		if err := w.startService(); err != nil {
+			return w, err
+		}
 	}
 	for i := range sc.Clients {
 		c := newClient(w, &sc.Clients[i])
@@ -64,19 +63,22 @@ func newWorld(sc Scenario, sink func(Event), maxEvents int) (w *world, err error
 }
 
 // startService starts the scenario's lock service.
-func (w *world) startService() (err error) {
-	sc := w.sc
-	switch sc.Lock.Backend {
+func (w *world) startService() error {
+	switch w.sc.Lock.Backend {
 	case BackendRaft:
-		var svc *raftService
-		if svc, err = startRaft(w, sc.Lock.Nodes, sc.Lock.FirstToken); err != nil {
+		svc, err := startRaft(w, w.sc.Lock.Nodes, w.sc.Lock.FirstToken)
+		if err != nil {
 			return err
 		}
 		w.svc = svc
 	case BackendSingle:
 		w.svc = newSingleService(w)
+	case BackendAsyncReplica:
+		w.svc = newAsyncService(w)
+	case BackendRedlock:
+		w.svc = newRedlockService(w)
 	default:
-		return fmt.Errorf("lock.backend: %q is not available", sc.Lock.Backend)
+		return fmt.Errorf("lock.backend: %q is not available", w.sc.Lock.Backend)
 	}
 	return nil
 }
@@ -85,21 +87,25 @@ func (w *world) startService() (err error) {
 func (w *world) begin() {
 	if w.svc != nil {
 		w.s.atFirst(0, func() {
-			w.emit(Event{Actor: w.svc.serving(), Kind: KindLeader, Node: w.svc.serving(),
-				Message: fmt.Sprintf("%s serves the lock (%s, %d node(s))", w.svc.serving(), w.sc.Lock.Backend, len(w.svc.nodeNames()))})
+			if lead := w.svc.serving(); lead != "" {
+				w.nodeEvent(lead, KindLeader, fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames())))
+			} else {
+				w.emit(Event{Actor: "redlock", Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", len(w.svc.nodeNames()), len(w.svc.nodeNames())/2+1)})
+			}
 		})
 	}
 	for _, c := range w.clients {
 		c.start()
 	}
 	for _, f := range w.sc.Faults {
-		w.scheduleFault(f)
+		w.s.at(f.At.MS(), func() { w.applyFault(f) })
 	}
 }
 
-// usesLock reports whether any client talks to the lock service.
-func (w *world) usesLock() bool {
-	for _, c := range w.sc.Clients {
+// usesLock reports whether any client talks to the lock service (or a
+// fault aims at a lock node).
+func usesLock(sc *Scenario) bool {
+	for _, c := range sc.Clients {
 		for _, st := range c.Steps {
 			switch st.Do {
 			case StepAcquire, StepCheck, StepRelease:
@@ -128,6 +134,11 @@ func (w *world) emit(e Event) {
 	}
 }
 
+// nodeEvent emits an event of a lock node.
+func (w *world) nodeEvent(node, kind, msg string) {
+	w.emit(Event{Actor: node, Kind: kind, Node: node, Message: msg})
+}
+
 // fail records an internal error; the run stops at the next item.
 func (w *world) fail(err error) {
 	if w.err == nil {
@@ -135,10 +146,10 @@ func (w *world) fail(err error) {
 	}
 }
 
-// serve sends a command to the lock service and keeps the service's record
-// of grants and expiries in true time.
+// serve sends a command to the lock service and keeps the ledger.
 func (w *world) serve(cmd Command) (Reply, string, bool) {
 	r, node, ok := w.svc.serve(cmd)
+	w.noteAvailability()
 	if !ok {
 		return r, node, false
 	}
@@ -148,28 +159,51 @@ func (w *world) serve(cmd Command) (Reply, string, bool) {
 	case cmd.Op == OpRenew && r.OK:
 		w.ledger.renew(w, cmd, r, node)
 	case cmd.Op == OpRelease && r.OK:
-		w.ledger.release(w, cmd)
+		w.ledger.release(w, cmd.Client, cmd.Token)
 	}
 	return r, node, true
 }
 
-// trueTime converts a node's clock reading to true simulated time.
-func (w *world) trueTime(node string, nodeTime int64) int64 {
-	return nodeTime - w.nodeOffset(node)
+// serviceEnd is when the service stops counting grant g, in true time.
+func (w *world) serviceEnd(g *grantRec) int64 {
+	if rl, ok := w.svc.(*redlockService); ok {
+		return rl.majorityEnd(w.lockName, g.client)
+	}
+	_, _, clk := w.svc.record(w.lockName)
+	return g.leaseUntil - clk.offset
 }
 
-func (w *world) nodeOffset(node string) int64 {
-	switch s := w.svc.(type) {
-	case *singleService:
-		return s.clock.offset
-	case *raftService:
-		for _, nd := range s.nodes {
-			if nd.name == node {
-				return nd.clock.offset
-			}
+// holds reports whether the service's own record counts client as the
+// holder now (with token, when it has one).
+func (w *world) holds(client string, token int64) bool {
+	if w.svc == nil {
+		return false
+	}
+	e, held, clk := w.svc.record(w.lockName)
+	return held && e.Holder == client && (token == 0 || e.Token == token) && clk.at(w.s.now) < e.LeaseUntil
+}
+
+// leaderChanged re-judges open leases by the new leader's clock.
+func (w *world) leaderChanged() {
+	w.ledger.rewatch(w)
+	w.noteAvailability()
+}
+
+// noteAvailability records whether any lock server can answer now.
+func (w *world) noteAvailability() {
+	if w.svc != nil {
+		w.unavail.set(w.s.now, w.svc.available())
+	}
+}
+
+// allDone reports whether every client has finished.
+func (w *world) allDone() bool {
+	for _, c := range w.clients {
+		if !c.done {
+			return false
 		}
 	}
-	return 0
+	return true
 }
 
 // close releases everything the run started.

@@ -1,0 +1,172 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// history records every answered lock-service operation with its call and
+// return in simulated order, for a linearizability check against a
+// lease-lock model. Operations that got no answer were never applied and
+// are left out. Timestamps are a counter that follows the simulation's
+// order, finer than its milliseconds (many things happen at one instant).
+type history struct {
+	clock   int64
+	ops     []porcupine.Operation
+	clients map[string]int
+}
+
+// lockInput and lockOutput are one operation's call and answer.
+type lockInput struct {
+	Op     string `json:"op"`
+	Client string `json:"client"`
+	Token  int64  `json:"token,omitempty"`
+	Lease  int64  `json:"lease,omitempty"`
+}
+
+type lockOutput struct {
+	OK         bool   `json:"ok"`
+	Token      int64  `json:"token,omitempty"`
+	LeaseUntil int64  `json:"lease_until,omitempty"`
+	Holder     string `json:"holder,omitempty"`
+	Now        int64  `json:"now"` // when the service applied it, by its clock
+}
+
+func (h *history) tick() int64 {
+	h.clock++
+	return h.clock
+}
+
+func (h *history) record(cmd Command, r Reply, call, ret int64) {
+	if h.clients == nil {
+		h.clients = map[string]int{}
+	}
+	id, ok := h.clients[cmd.Client]
+	if !ok {
+		id = len(h.clients)
+		h.clients[cmd.Client] = id
+	}
+	h.ops = append(h.ops, porcupine.Operation{
+		ClientId: id,
+		Input:    lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease},
+		Call:     call,
+		Output:   lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now},
+		Return:   ret,
+	})
+}
+
+// lockState is the model's state: one lease lock.
+type lockState struct {
+	Holder     string
+	Token      int64
+	LeaseUntil int64
+	Next       int64 // the next token; 0 until the first grant shows it
+	Last       int64 // the latest time an operation was applied at
+}
+
+// LeaseLockModel is the sequential specification of a lease lock with
+// fencing tokens: a grant only when the lock is free or its lease ran out,
+// tokens that grow by one with every grant, renew, release and check only
+// with the current token, and time that never runs backwards.
+var LeaseLockModel = porcupine.Model{
+	Init: func() any { return lockState{} },
+	Step: func(state, input, output any) (bool, any) {
+		s, in, out := state.(lockState), input.(lockInput), output.(lockOutput)
+		if out.Now < s.Last {
+			return false, s
+		}
+		held := s.Holder != "" && out.Now < s.LeaseUntil
+		mine := s.Holder == in.Client && s.Token == in.Token
+		next := s
+		next.Last = out.Now
+		switch in.Op {
+		case "acquire":
+			switch {
+			case held && s.Holder != in.Client:
+				return !out.OK, next
+			case held:
+				return out.OK && out.Token == s.Token, next
+			case !out.OK:
+				return false, s
+			case s.Next != 0 && out.Token != s.Next:
+				return false, s
+			}
+			next.Holder, next.Token, next.LeaseUntil, next.Next = in.Client, out.Token, out.Now+in.Lease, out.Token+1
+			return out.LeaseUntil == next.LeaseUntil, next
+		case "renew":
+			if !(held && mine) {
+				return !out.OK, next
+			}
+			next.LeaseUntil = out.Now + in.Lease
+			return out.OK && out.LeaseUntil == next.LeaseUntil, next
+		case "release":
+			if !mine || s.Holder == "" {
+				return !out.OK, next
+			}
+			next.Holder, next.Token, next.LeaseUntil = "", 0, 0
+			return out.OK, next
+		case "check":
+			return out.OK == (held && mine), next
+		}
+		return false, s
+	},
+	DescribeOperation: func(input, output any) string {
+		in, out := input.(lockInput), output.(lockOutput)
+		switch {
+		case !out.OK:
+			return fmt.Sprintf("%s(%s, %d) at %s → refused", in.Op, in.Client, in.Token, FormatMS(out.Now))
+		case in.Op == "acquire":
+			return fmt.Sprintf("acquire(%s) at %s → token %d until %s", in.Client, FormatMS(out.Now), out.Token, FormatMS(out.LeaseUntil))
+		}
+		return fmt.Sprintf("%s(%s, %d) at %s → ok", in.Op, in.Client, in.Token, FormatMS(out.Now))
+	},
+	DescribeState: func(state any) string {
+		s := state.(lockState)
+		if s.Holder == "" {
+			return fmt.Sprintf("free (next token %d)", s.Next)
+		}
+		return fmt.Sprintf("%s holds token %d until %s", s.Holder, s.Token, FormatMS(s.LeaseUntil))
+	},
+}
+
+// History is the record of a run's lock-service operations.
+type History struct {
+	ops []porcupine.Operation
+}
+
+// Len is the number of operations recorded.
+func (h *History) Len() int { return len(h.ops) }
+
+// Linearizable checks the history against LeaseLockModel. It reports false
+// also when the check did not finish within timeout.
+func (h *History) Linearizable(timeout time.Duration) bool {
+	return porcupine.CheckOperationsTimeout(LeaseLockModel, h.ops, timeout) == porcupine.Ok
+}
+
+// WriteHTML writes porcupine's visualisation of the history: the
+// operations on a time line per client and the longest linearizable
+// prefix.
+func (h *History) WriteHTML(w io.Writer, timeout time.Duration) error {
+	_, info := porcupine.CheckOperationsVerbose(LeaseLockModel, h.ops, timeout)
+	return porcupine.Visualize(LeaseLockModel, info, w)
+}
+
+// MarshalJSON writes the operations: client, call, return, input, output.
+func (h *History) MarshalJSON() ([]byte, error) {
+	type op struct {
+		Client int        `json:"client"`
+		Call   int64      `json:"call"`
+		Return int64      `json:"return"`
+		Input  lockInput  `json:"input"`
+		Output lockOutput `json:"output"`
+	}
+	out := make([]op, len(h.ops))
+	for i, o := range h.ops {
+		out[i] = op{o.ClientId, o.Call, o.Return, o.Input.(lockInput), o.Output.(lockOutput)}
+	}
+	return json.Marshal(out)
+}

@@ -1,0 +1,113 @@
+package engine
+
+import "sort"
+
+// redlockService is N independent lock servers that know nothing of one
+// another. A client holds the lock when a majority granted it within the
+// lease (the client-side algorithm is in redlockclient.go). The servers'
+// counters are private: there is no token a storage could check.
+type redlockService struct {
+	w     *world
+	nodes []*simNode
+}
+
+func newRedlockService(w *world) *redlockService {
+	s := &redlockService{w: w, nodes: newSimNodes(w.sc.Lock.Nodes, w.sc.Lock.FirstToken)}
+	if every := w.sc.Lock.PersistEvery.MS(); every > 0 {
+		for _, n := range s.nodes {
+			w.persistLoop(n, every)
+		}
+	}
+	return s
+}
+
+func (s *redlockService) majority() int { return len(s.nodes)/2 + 1 }
+
+// serveNode applies cmd at one server.
+func (s *redlockService) serveNode(i int, cmd Command) (Reply, bool) {
+	n := s.nodes[i]
+	if !n.reachable() {
+		return Reply{}, false
+	}
+	cmd.Now = n.clock.at(s.w.s.now)
+	return n.fsm.Apply(cmd), true
+}
+
+// serve is not how Redlock clients talk (they ask every server in turn);
+// it answers from the first reachable server for completeness.
+func (s *redlockService) serve(cmd Command) (Reply, string, bool) {
+	for i, n := range s.nodes {
+		if r, ok := s.serveNode(i, cmd); ok {
+			return r, n.name, true
+		}
+	}
+	return Reply{}, "", false
+}
+
+func (s *redlockService) nodeNames() []string { return names(s.nodes) }
+func (s *redlockService) serving() string     { return "" }
+
+// available: a lock can be had only while a majority of servers answer.
+func (s *redlockService) available() bool {
+	up := 0
+	for _, n := range s.nodes {
+		if n.reachable() {
+			up++
+		}
+	}
+	return up >= s.majority()
+}
+
+// holders counts, for each client, the servers whose own clock says it
+// holds an unexpired lease now.
+func (s *redlockService) holders(lock string) map[string]int {
+	out := map[string]int{}
+	for _, n := range s.nodes {
+		h, _, until, ok := n.fsm.Entry(lock)
+		if ok && n.clock.at(s.w.s.now) < until {
+			out[h]++
+		}
+	}
+	return out
+}
+
+// record names the client a majority of servers count as holder, if any.
+func (s *redlockService) record(lock string) (lockEntry, bool, *nodeClock) {
+	for _, h := range sortedNames(s.holders(lock)) {
+		if s.holders(lock)[h] >= s.majority() {
+			return lockEntry{Holder: h, LeaseUntil: 1 << 62}, true, &nodeClock{}
+		}
+	}
+	return lockEntry{}, false, &nodeClock{}
+}
+
+// majorityEnd is when fewer than a majority of servers still count
+// client's lease, in true time (each judges by its own clock).
+func (s *redlockService) majorityEnd(lock, client string) int64 {
+	var ends []int64
+	for _, n := range s.nodes {
+		if h, _, until, ok := n.fsm.Entry(lock); ok && h == client {
+			ends = append(ends, until-n.clock.offset)
+		}
+	}
+	if len(ends) < s.majority() {
+		return s.w.s.now
+	}
+	sort.Slice(ends, func(i, j int) bool { return ends[i] > ends[j] })
+	return ends[s.majority()-1]
+}
+
+func (s *redlockService) node(name string) *simNode { return findNode(s.nodes, name) }
+
+func (s *redlockService) crash(n *simNode)     { n.down = true }
+func (s *redlockService) partition(n *simNode) { n.cutOff = true }
+func (s *redlockService) heal(n *simNode)      { n.cutOff = false }
+
+func (s *redlockService) restart(n *simNode) {
+	n.down = false
+	if s.w.sc.Lock.PersistEvery.IsSet() && n.hasSave {
+		n.fsm.restore(n.saved)
+	}
+}
+
+func (s *redlockService) close() error { return nil }

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// quorumCall runs one lock operation the Redlock way: the client asks
+// every server in turn and counts. It holds the lock when a majority
+// granted it and the time spent, by its own clock, leaves some of the lease
+// after a drift allowance. A failed acquire gives back what it got. The
+// answer carries no token: there is none to fence with.
+func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string, bool) {
+	w := c.w
+	lease := w.sc.Lock.Lease.MS()
+	start := c.now()
+	var granted, answered []string
+	holder := ""
+	if len(c.nodeTokens) != len(rl.nodes) {
+		c.nodeTokens = make([]int64, len(rl.nodes))
+	}
+	for i, n := range rl.nodes {
+		if op != OpAcquire && c.nodeTokens[i] == 0 {
+			continue // this server never granted it: nothing to renew, check or release
+		}
+		r, ok := c.nodeCall(a, rl, i, op, c.nodeTokens[i])
+		if !ok {
+			continue
+		}
+		answered = append(answered, n.name)
+		switch {
+		case r.OK:
+			granted = append(granted, n.name)
+			if op == OpAcquire {
+				c.nodeTokens[i] = r.Token
+			}
+		case holder == "":
+			holder = r.Holder
+		}
+		if op == OpRelease || (!r.OK && op != OpCheck) {
+			c.nodeTokens[i] = 0
+		}
+	}
+	need := rl.majority()
+	elapsed := c.now() - start
+	validity := lease - elapsed - (lease/100 + 2) // Redlock's drift allowance: 1% plus 2 ms
+	summary := fmt.Sprintf("%d of %d servers (%s)", len(granted), len(rl.nodes), strings.Join(granted, ", "))
+	if op == OpRelease {
+		w.ledger.release(w, c.cfg.Name, 0)
+		return Reply{OK: true, Reason: summary}, "", true
+	}
+	if len(granted) >= need && validity > 0 {
+		r := Reply{OK: true, LeaseUntil: c.now() + validity, Reason: "granted by " + summary}
+		switch op {
+		case OpAcquire:
+			w.ledger.add(w, &grantRec{client: c.cfg.Name, lease: validity, trueEnd: w.s.now + validity,
+				end: rl.majorityEnd(w.lockName, c.cfg.Name)})
+		case OpRenew:
+			if g := w.ledger.latest(c.cfg.Name); g != nil && !g.released {
+				g.trueEnd = w.s.now + validity
+				g.end = rl.majorityEnd(w.lockName, c.cfg.Name)
+				g.gen++
+				w.ledger.watch(w, g)
+			}
+		}
+		return r, "", true
+	}
+	if op == OpAcquire {
+		// Give back the minority it got, so others need not wait for it.
+		for i, tok := range c.nodeTokens {
+			if tok != 0 {
+				c.nodeCall(a, rl, i, OpRelease, tok)
+				c.nodeTokens[i] = 0
+			}
+		}
+	}
+	r := Reply{Holder: holder, Reason: fmt.Sprintf("only %s agreed; %d are needed", summary, need)}
+	if len(granted) >= need {
+		r.Reason = fmt.Sprintf("a majority agreed, but too late: %s of the %s lease was left", FormatMS(max(validity, 0)), FormatMS(lease))
+	}
+	return r, "", len(answered) >= need
+}
+
+// nodeCall sends one command to one Redlock server.
+func (c *client) nodeCall(a *actor, rl *redlockService, i int, op Op, token int64) (r Reply, ok bool) {
+	w := c.w
+	c.reqID++
+	cmd := Command{Op: op, Lock: w.lockName, Client: c.cfg.Name, Token: token, Lease: w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+	c.send(a, msgKind[op], func() {
+		r, ok = rl.serveNode(i, cmd)
+		w.noteAvailability()
+	})
+	return r, ok
+}

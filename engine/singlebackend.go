@@ -1,0 +1,63 @@
+package engine
+
+// singleService is one lock server with no copies. With persist_every set
+// it saves its state that often, and a restart brings back only what was
+// saved; without it, a restart loses nothing.
+type singleService struct {
+	w *world
+	n *simNode
+}
+
+func newSingleService(w *world) *singleService {
+	s := &singleService{w: w, n: newSimNodes(1, w.sc.Lock.FirstToken)[0]}
+	if every := w.sc.Lock.PersistEvery.MS(); every > 0 {
+		w.persistLoop(s.n, every)
+	}
+	return s
+}
+
+func (s *singleService) serve(cmd Command) (Reply, string, bool) {
+	if !s.n.reachable() {
+		return Reply{}, s.n.name, false
+	}
+	cmd.Now = s.n.clock.at(s.w.s.now)
+	return s.n.fsm.Apply(cmd), s.n.name, true
+}
+
+func (s *singleService) nodeNames() []string { return []string{s.n.name} }
+
+func (s *singleService) serving() string {
+	if !s.n.reachable() {
+		return ""
+	}
+	return s.n.name
+}
+
+func (s *singleService) available() bool { return s.n.reachable() }
+
+func (s *singleService) record(lock string) (lockEntry, bool, *nodeClock) {
+	h, tok, until, ok := s.n.fsm.Entry(lock)
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &s.n.clock
+}
+
+func (s *singleService) node(name string) *simNode {
+	if name == s.n.name {
+		return s.n
+	}
+	return nil
+}
+
+func (s *singleService) crash(n *simNode)     { n.down = true }
+func (s *singleService) partition(n *simNode) { n.cutOff = true }
+func (s *singleService) heal(n *simNode)      { n.cutOff = false }
+
+// restart brings the server back with what it saved, when it saves.
+func (s *singleService) restart(n *simNode) {
+	n.down = false
+	if s.w.sc.Lock.PersistEvery.IsSet() && n.hasSave {
+		n.fsm.restore(n.saved)
+		s.w.forgetLost(n.saved, "the server restarted from the state it saved at "+FormatMS(n.savedAt)+" and forgot this grant")
+	}
+}
+
+func (s *singleService) close() error { return nil }
