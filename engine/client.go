@@ -12,15 +12,15 @@ const maxRedo = 5
 // it holds the lock, a second one renewing it. Both belong to one group, so
 // a pause freezes them together and a crash ends them together.
 type client struct {
-	w      *world
-	cfg    *Client
-	g      *group
-	clock  nodeClock
-	reqID  uint64
+	w     *world
+	cfg   *Client
+	g     *group
+	clock nodeClock
+	reqID uint64
 	// nodeTokens are the per-server grants a Redlock client holds, by
 	// server index.
 	nodeTokens []int64
-	delays map[string][]int64 // armed delay faults by message kind, in order
+	delays     map[string][]int64 // armed delay faults by message kind, in order
 
 	// What the client believes about its lock.
 	holding  bool
