@@ -149,3 +149,21 @@ func heapInUse() int64 {
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapInuse)
 }
+
+// BenchmarkChaos measures chaos throughput: random schedules generated,
+// run and checked (safety and linearizability) a second, with the default
+// workers, including shrinking the first violation of the batch.
+func BenchmarkChaos(b *testing.B) {
+	for _, backend := range []string{BackendRaft, BackendSingle, BackendAsyncReplica, BackendRedlock} {
+		b.Run(backend, func(b *testing.B) {
+			const runs = 50
+			for b.Loop() {
+				opt := ChaosOptions{Runs: runs, Seed: 1, Backend: backend, Fencing: backend != BackendRedlock, Examples: 1}
+				if _, err := Chaos(context.Background(), opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(runs*b.N)/b.Elapsed().Seconds(), "schedules/s")
+		})
+	}
+}

@@ -405,6 +405,11 @@ func (s *raftService) elect() {
 // transports.
 func (s *raftService) close() error {
 	var errs []error
+	// Unlink everyone first: a call to a peer that has already stopped
+	// would otherwise wait out the transport's 500 ms timeout.
+	for _, nd := range s.nodes {
+		nd.trans.DisconnectAll()
+	}
 	for _, nd := range s.nodes {
 		if nd.r != nil && !nd.down {
 			if err := nd.r.Shutdown().Error(); err != nil {

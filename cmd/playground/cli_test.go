@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,5 +129,65 @@ func TestPresetsCommand(t *testing.T) {
 	text, _, err := runCLI(t, "presets")
 	if err != nil || !strings.Contains(text, "ride-claim") {
 		t.Errorf("text listing: %v\n%s", err, text)
+	}
+}
+
+func TestChaosCommand(t *testing.T) {
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "chaos", "--runs", "40", "--seed", "3", "--backend", "async-replica", "--format", "json", "--save", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep engine.ChaosReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Runs != 40 || rep.Violations == 0 || len(rep.Examples) == 0 {
+		t.Fatalf("an asynchronous replica should fail some schedules: %+v", rep)
+	}
+	// The saved example is runnable with run --config and still fails.
+	file := filepath.Join(dir, fmt.Sprintf("chaos-%d.json", rep.Examples[0].Seed))
+	text, _, err := runCLI(t, "run", "--config", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "UNSAFE") {
+		t.Errorf("the saved example should still fail:\n%s", text)
+	}
+	for _, bad := range [][]string{
+		{"chaos", "--runs", "0"},
+		{"chaos", "--backend", "etcd"},
+		{"chaos", "--fencing", "sometimes"},
+	} {
+		var ue *usageError
+		if _, _, err := runCLI(t, bad...); !errors.As(err, &ue) {
+			t.Errorf("%v: got %v, want a usage error", bad, err)
+		}
+	}
+}
+
+func TestRunHistory(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ preset, file, says string }{
+		{"raft-failover", "h.json", "linearizable"},
+		{"async-failover", "h.html", "NOT linearizable"},
+	} {
+		path := filepath.Join(dir, tc.file)
+		_, stderr, err := runCLI(t, "run", "--preset", tc.preset, "--history", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(stderr, tc.says+";") {
+			t.Errorf("%s: %q", tc.preset, stderr)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil || len(data) < 100 {
+			t.Errorf("%s: history file: %v (%d bytes)", tc.preset, err, len(data))
+		}
+	}
+	var ops []map[string]any
+	data, _ := os.ReadFile(filepath.Join(dir, "h.json"))
+	if err := json.Unmarshal(data, &ops); err != nil || len(ops) == 0 || ops[0]["input"] == nil {
+		t.Errorf("JSON history: %v %v", err, ops)
 	}
 }

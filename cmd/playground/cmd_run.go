@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/leaselab/playground/engine"
 )
@@ -27,6 +29,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	config := fs.String("config", "", "run the scenario in `FILE` (JSON or YAML; - for standard input)")
 	fencing := fs.String("fencing", "", "override fencing: on or off")
 	format := fs.String("format", "text", "output format: text or json")
+	history := fs.String("history", "", "write the run's lock operations to `FILE` for a linearizability check: .html (porcupine's visualisation) or .json")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a field, as `path=value` (lock.lease=20s, clients[1].renew_every=1s); repeatable")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -57,12 +60,20 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *format != "text" && *format != "json" {
 		return usagef("--format: must be text or json, not %q", *format)
 	}
+	if ext := filepath.Ext(*history); *history != "" && ext != ".html" && ext != ".json" {
+		return usagef("--history: the file must end in .html or .json, not %q", ext)
+	}
 	if _, err := engine.Prepare(sc); err != nil {
 		return &usageError{err}
 	}
 	res, err := engine.Execute(ctx, sc)
 	if err != nil {
 		return err
+	}
+	if *history != "" {
+		if err := writeHistory(*history, res.History(), stderr); err != nil {
+			return err
+		}
 	}
 	if *format == "json" {
 		return writeJSON(stdout, res)
@@ -132,6 +143,32 @@ func writeTimeline(w io.Writer, sc engine.Scenario, res *engine.Result) error {
 		s.FinalValue, s.ExpectedValue, s.WritesAccepted, s.WritesRefused, s.StaleWritesAccepted, engine.FormatMS(s.OverlapMS), s.DoubleGrants, s.DuplicateTokens)
 	_, err := fmt.Fprintln(w, engine.Verdict(s))
 	return err
+}
+
+// writeHistory saves a run's lock operations and says whether they are
+// linearizable against the lease-lock model.
+func writeHistory(name string, h *engine.History, stderr io.Writer) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if filepath.Ext(name) == ".html" {
+		err = h.WriteHTML(f, 10*time.Second)
+	} else {
+		err = json.NewEncoder(f).Encode(h)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--history: %w", err)
+	}
+	verdict := "linearizable"
+	if !h.Linearizable(10 * time.Second) {
+		verdict = "NOT linearizable"
+	}
+	fmt.Fprintf(stderr, "lock history: %d operations, %s; written to %s\n", h.Len(), verdict, name)
+	return nil
 }
 
 func onOff(b bool) string {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/leaselab/playground/engine"
 )
 
 // usageError is bad input from the user: the command exits with status 2.
@@ -26,6 +28,7 @@ Usage:
   playground run --preset NAME       run a preset and print its timeline
   playground run --config FILE       run a scenario file (JSON or YAML)
   playground presets                 list the presets
+  playground chaos --runs N          random fault schedules, checked for safety
 
 Run "playground COMMAND -h" for a command's flags.
 `
@@ -43,6 +46,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runCmd(ctx, args, stdout, stderr)
 	case "presets":
 		return presetsCmd(args, stdout, stderr)
+	case "chaos":
+		return chaosCmd(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -50,6 +55,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fmt.Fprint(stderr, usage)
 	return usagef("unknown command %q", cmd)
 }
+
+// asField reports whether err is a field-naming validation error.
+func asField(err error, fe **engine.FieldError) bool { return errors.As(err, fe) }
 
 // parseFlags parses a subcommand's flags; -h prints its help and succeeds.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (help bool, err error) {
