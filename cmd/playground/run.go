@@ -26,6 +26,9 @@ Usage:
   playground run --preset NAME       run a preset and print its timeline
   playground run --config FILE       run a scenario file (JSON or YAML)
   playground presets                 list the presets
+  playground exercises [--verify]    list the exercises, or check them against their own answers
+  playground check --exercise ID --answer TEXT
+                                     grade an answer to an exercise
 
 Run "playground COMMAND -h" for a command's flags.
 `
@@ -43,6 +46,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return runCmd(ctx, args, stdout, stderr)
 	case "presets":
 		return presetsCmd(args, stdout, stderr)
+	case "exercises":
+		return exercisesCmd(ctx, args, getenv, stdout, stderr)
+	case "check":
+		return checkCmd(ctx, args, getenv, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
