@@ -215,3 +215,18 @@ func TestBadRequestsAreInputErrors(t *testing.T) {
 		t.Errorf("an unknown exercise: %v, want ErrUnknown", err)
 	}
 }
+
+func TestVariantForIsStableAndNeverTheNotes(t *testing.T) {
+	a, b := lessons.VariantFor("class-7/asha"), lessons.VariantFor("class-7/ravi")
+	if a != lessons.VariantFor("class-7/asha") {
+		t.Error("the same learner got two variants")
+	}
+	if a == b {
+		t.Error("two learners got the same variant")
+	}
+	for _, v := range []int{a, b, lessons.VariantFor("")} {
+		if v < 1 || v > lessons.MaxVariant {
+			t.Errorf("variant %d is out of 1..%d", v, lessons.MaxVariant)
+		}
+	}
+}

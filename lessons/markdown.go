@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -70,9 +71,16 @@ var markdown = goldmark.New(
 	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(playgroundRenderer{}, 100))),
 )
 
+// markdownMu serialises rendering: goldmark does not document its parser
+// and renderer as safe for concurrent use, and prompts are rendered per
+// request. A prompt takes microseconds, so the lock costs nothing.
+var markdownMu sync.Mutex
+
 // renderMarkdown renders a short piece (a prompt, a solution) that has no
 // playground markers.
 func renderMarkdown(src string) (string, error) {
+	markdownMu.Lock()
+	defer markdownMu.Unlock()
 	var buf bytes.Buffer
 	if err := markdown.Convert([]byte(src), &buf); err != nil {
 		return "", err
@@ -91,6 +99,8 @@ type Heading struct {
 // its node (parsing and checking the marker on the way), and renders it.
 // lineOffset is the line the body starts on in the file, minus one.
 func renderLesson(file string, body []byte, lineOffset int, presets []string) (string, []Playground, []Heading, []error) {
+	markdownMu.Lock()
+	defer markdownMu.Unlock()
 	doc := markdown.Parser().Parse(text.NewReader(body))
 	var errs []error
 	var pgs []Playground
