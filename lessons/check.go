@@ -194,11 +194,10 @@ func (ex *Exercise) checkNumber(r *Result, answer string, env map[string]float64
 			return nil
 		}
 	}
-	r.Feedback = fmt.Sprintf("Not quite: %s is not it.", got.read)
 	if got.value > want {
-		r.Feedback += " It is too high."
+		r.Feedback = fmt.Sprintf("Not quite: %s is too high.", got.read)
 	} else {
-		r.Feedback += " It is too low."
+		r.Feedback = fmt.Sprintf("Not quite: %s is too low.", got.read)
 	}
 	return nil
 }
@@ -236,6 +235,13 @@ func (ex *Exercise) parseChoice(answer string) ([]string, error) {
 			if tok == "" {
 				continue
 			}
+			if ex.option(tok) == nil && ex.spec.Multiple && ex.allKeys(tok) {
+				// "abd": letters typed together.
+				for _, r := range tok {
+					keys = append(keys, string(r))
+				}
+				continue
+			}
 			if ex.option(tok) == nil {
 				return nil, formatErrorf("%q is not one of the options: answer with their letters, like %q.", clip(tok), ex.exampleKeys())
 			}
@@ -251,6 +257,16 @@ func (ex *Exercise) parseChoice(answer string) ([]string, error) {
 		return nil, formatErrorf("Pick one option, not %d.", len(keys))
 	}
 	return keys, nil
+}
+
+// allKeys reports whether every letter of s is an option key.
+func (ex *Exercise) allKeys(s string) bool {
+	for _, r := range s {
+		if ex.option(string(r)) == nil {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func (ex *Exercise) aliasKey(s string) string {

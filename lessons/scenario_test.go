@@ -14,8 +14,8 @@ func TestScenarioAnswersAreGradedByRealRuns(t *testing.T) {
 	c := mustCatalog(t)
 
 	good := check(t, c, "long-job-config", `{"lock.lease":"30s","clients[client-1].renew_every":"10s"}`)
-	if !good.Correct || len(good.Runs) != 3 {
-		t.Fatalf("lease 30 s renewed every 10 s should pass all 3 runs: %+v", good.Runs)
+	if !good.Correct || len(good.Runs) != 4 {
+		t.Fatalf("lease 30 s renewed every 10 s should pass all 4 runs: %+v", good.Runs)
 	}
 
 	// A lease longer than the job needs no renewal but blocks too long
@@ -104,4 +104,20 @@ func hasEvent(events []engine.Event, kind, actor string) bool {
 		}
 	}
 	return false
+}
+
+// TestRenewalNeedsRoomForALateMessage: renewing every half lease keeps a
+// healthy job's lock only while every renewal is on time.
+func TestRenewalNeedsRoomForALateMessage(t *testing.T) {
+	c := mustCatalog(t)
+	r := check(t, c, "long-job-config", `{"lock.lease":"30s","clients[client-1].renew_every":"15s"}`)
+	if r.Correct {
+		t.Fatal("renewing every 15 s under a 30 s lease passed although a 17 s late renewal loses the lease")
+	}
+	if r.Timeline.Name != "a renewal 17 s late" || !strings.Contains(r.Feedback, "half lease") {
+		t.Errorf("failing run %q, feedback %q", r.Timeline.Name, r.Feedback)
+	}
+	if !hasEvent(r.Timeline.Events, engine.KindDelayed, "client-1") {
+		t.Error("the failing timeline does not show the late renewal")
+	}
 }
