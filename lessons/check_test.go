@@ -230,3 +230,21 @@ func TestVariantForIsStableAndNeverTheNotes(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeAttemptFromAWebRequest(t *testing.T) {
+	a, err := lessons.DecodeAttempt("outlive-lease", strings.NewReader(`{"answer":"50 runs","variant":3}`))
+	if err != nil || a.Exercise != "outlive-lease" || a.Answer != "50 runs" || a.Variant != 3 {
+		t.Fatalf("DecodeAttempt = %+v, %v", a, err)
+	}
+	var ie *lessons.InputError
+	for _, body := range []string{
+		`{"answer":50}`,
+		`{"answer":"50","colour":"red"}`,
+		`not json`,
+		`{"answer":"` + strings.Repeat("x", lessons.MaxRequestSize) + `"}`,
+	} {
+		if _, err := lessons.DecodeAttempt("outlive-lease", strings.NewReader(body)); !errors.As(err, &ie) {
+			t.Errorf("DecodeAttempt(%.30q) = %v, want an InputError", body, err)
+		}
+	}
+}
