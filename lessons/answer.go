@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxAnswerLen bounds an answer in bytes; a longer one is refused with a
@@ -86,6 +87,13 @@ func parseNumber(answer, unit string, words []string) (parsedNumber, error) {
 			if strings.HasPrefix(s, w) {
 				s, changed = strings.TrimSpace(s[len(w):]), true
 			}
+		}
+	}
+	if unit == UnitSeconds {
+		// A Go-style duration: "1m30s", "15m", "900s".
+		if d, err := time.ParseDuration(strings.ReplaceAll(s, " ", "")); err == nil && strings.ContainsAny(s, "hms") {
+			v := d.Seconds()
+			return parsedNumber{v, formatNumber(v) + " s", 0.001}, nil
 		}
 	}
 	currency := false

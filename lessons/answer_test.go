@@ -36,6 +36,8 @@ func TestParseNumberReadsWhatPeopleType(t *testing.T) {
 		{"15 minutes", UnitSeconds, nil, 900},
 		{"400 ms", UnitSeconds, nil, 0.4},
 		{"1 h", UnitSeconds, nil, 3600},
+		{"1m30s", UnitSeconds, nil, 90},
+		{"15m", UnitSeconds, nil, 900},
 	}
 	for _, tt := range tests {
 		got, err := parseNumber(tt.answer, tt.unit, tt.words)

@@ -21,6 +21,7 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	answer := fs.String("answer", "", "the answer, as you would type it (\"50 runs\", \"Rs 42,000\", b, a JSON object of settings)")
 	variant := fs.Int("variant", 0, "the variant: 0 is the notes' own numbers")
 	tries := fs.Int("tries", 0, "wrong tries so far (unlocks hints)")
+	solution := fs.Bool("solution", false, "print the exercise for the variant and its worked solution instead of grading an answer")
 	format := fs.String("format", "text", "output format: text or json")
 	dir := lessonsFlag(fs, getenv)
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -36,6 +37,9 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	if *solution {
+		return printSolution(stdout, c, *id, *variant, *format)
+	}
 	res, err := c.CheckAttempt(ctx, lessons.Attempt{Exercise: *id, Answer: *answer, Variant: *variant, Tries: *tries})
 	var inputErr *lessons.InputError
 	switch {
@@ -48,6 +52,31 @@ func checkCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return writeJSON(stdout, res)
 	}
 	return writeResult(stdout, res)
+}
+
+// printSolution shows an exercise's prompt and worked solution: the
+// solution "on request".
+func printSolution(w io.Writer, c *lessons.Catalog, id string, variant int, format string) error {
+	ex, err := c.Exercise(id)
+	if err != nil {
+		return &usageError{err}
+	}
+	p, err := ex.Prompt(variant)
+	if err != nil {
+		return &usageError{err}
+	}
+	md, _, err := ex.Solution(variant)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		return writeJSON(w, struct {
+			Prompt   lessons.Prompt `json:"prompt"`
+			Solution string         `json:"solution"`
+		}{p, md})
+	}
+	fmt.Fprintf(w, "%s\n\n%s\n\nSolution:\n%s\n", p.Title, strings.TrimSpace(p.Text), strings.TrimSpace(md))
+	return nil
 }
 
 // writeResult prints a verdict for a person: the feedback first, then what

@@ -61,6 +61,16 @@ func TestCheckTextShowsTheTimelineOfAPrediction(t *testing.T) {
 	}
 }
 
+func TestSolutionOnRequest(t *testing.T) {
+	out, err := runCLI(t, nil, "check", "--exercise", "crash-wait", "--solution", "--variant", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "15-minute") || !strings.Contains(out, "**45**") {
+		t.Errorf("the solution for variant 0 does not work the notes' numbers:\n%s", out)
+	}
+}
+
 func TestCheckBadInputExitsTwo(t *testing.T) {
 	for _, args := range [][]string{
 		{"check", "--answer", "50"},
