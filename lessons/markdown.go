@@ -56,8 +56,8 @@ func writePlayground(w util.BufWriter, pg Playground) {
 	}
 	w.WriteString(">\n")
 	fmt.Fprintf(w, "<figcaption>%s</figcaption>\n", html.EscapeString(pg.Caption))
-	fmt.Fprintf(w, `<p class="playground-fallback">Run it yourself: <code>playground run --preset %s</code>, or open <a href="/playground?preset=%s">%s</a> in the playground.</p>`+"\n",
-		html.EscapeString(pg.Preset), html.EscapeString(pg.Preset), html.EscapeString(pg.Title))
+	fmt.Fprintf(w, `<p class="playground-fallback">Run it yourself: <code>%s</code>, or open <a href="/playground?preset=%s">%s</a> in the playground.</p>`+"\n",
+		html.EscapeString(pg.Command()), html.EscapeString(pg.Preset), html.EscapeString(pg.Title))
 	w.WriteString("</figure>\n")
 }
 

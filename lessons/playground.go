@@ -43,6 +43,20 @@ type playgroundSpec struct {
 	Caption  string         `yaml:"caption"`
 }
 
+// Command is the command line that runs the playground as the lesson sets
+// it up, for readers without JavaScript and for the terminal.
+func (pg Playground) Command() string {
+	cmd := "playground run --preset " + pg.Preset
+	for _, k := range sortedKeys(pg.Set) {
+		if k == "fencing" && (pg.Set[k] == "true" || pg.Set[k] == "false") {
+			cmd += " --fencing " + map[string]string{"true": "on", "false": "off"}[pg.Set[k]]
+			continue
+		}
+		cmd += " --set '" + k + "=" + pg.Set[k] + "'"
+	}
+	return cmd
+}
+
 // parsePlayground reads and checks one marker: the preset must be one the
 // lesson lists and the engine has, and every control and setting must be a
 // field the engine accepts.

@@ -47,3 +47,14 @@ func TestPlaygroundsShowWhatTheirLessonsClaim(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaygroundCommandReproducesTheSetup(t *testing.T) {
+	c := mustCatalog(t)
+	l, err := c.Lesson("redlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := l.Playgrounds[0].Command(), "playground run --preset paused-holder --fencing off --set 'lock.nodes=5'"; got != want {
+		t.Errorf("Command() = %q, want %q", got, want)
+	}
+}
