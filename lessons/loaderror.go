@@ -46,11 +46,13 @@ func yamlErrors(file string, offset int, err error) []error {
 			msg = fmt.Sprintf("unknown field %q", f[1])
 		} else if t := yamlTypeRE.FindStringSubmatch(msg); t != nil {
 			msg = fmt.Sprintf("%q is a %s, but a %s is needed here", t[2], yamlKind(t[1]), goKind(t[3]))
+		} else {
+			msg = "YAML: " + msg
 		}
 		out = append(out, &LoadError{File: file, Line: n + offset, Msg: msg})
 	}
 	if len(out) == 0 {
-		out = append(out, &LoadError{File: file, Line: offset + 1, Msg: strings.TrimPrefix(err.Error(), "yaml: ")})
+		out = append(out, &LoadError{File: file, Line: offset + 1, Msg: "YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")})
 	}
 	return out
 }
