@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"sort"
@@ -402,12 +403,45 @@ func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, 
 	return nil
 }
 
+// predictRun runs a prediction's scenario for a variant. A run is
+// deterministic, so the result is kept: a class answering the same variant
+// costs one run, not one per learner. The cache is small and simply
+// emptied when full, since variants beyond a class's few are rare.
 func (ex *Exercise) predictRun(ctx context.Context, env map[string]float64) (*Timeline, map[string]float64, error) {
 	sc, err := ex.baseScenario(env)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: base scenario: %w", ex.ID, err)
 	}
-	return execute(ctx, ex.spec.Scenario.Preset, sc)
+	raw, err := json.Marshal(sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := string(raw)
+	ex.cacheMu.Lock()
+	c, ok := ex.cache[key]
+	ex.cacheMu.Unlock()
+	if ok {
+		return c.tl, maps.Clone(c.m), nil
+	}
+	tl, m, err := execute(ctx, ex.spec.Scenario.Preset, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	ex.cacheMu.Lock()
+	if ex.cache == nil || len(ex.cache) >= predictCacheSize {
+		ex.cache = map[string]cachedRun{}
+	}
+	ex.cache[key] = cachedRun{tl, maps.Clone(m)}
+	ex.cacheMu.Unlock()
+	return tl, m, nil
+}
+
+// predictCacheSize bounds the runs kept per prediction exercise.
+const predictCacheSize = 64
+
+type cachedRun struct {
+	tl *Timeline // shared: callers must not modify it
+	m  map[string]float64
 }
 
 // parseSettings reads a scenario answer: a JSON object of field paths to

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -46,6 +47,9 @@ type Exercise struct {
 	options     []compiledOption
 	runs        []compiledRun
 	allowed     map[string]bool
+
+	cacheMu sync.Mutex
+	cache   map[string]cachedRun // predict runs by scenario and parameters
 }
 
 // exerciseFile is the YAML form of an exercise (see doc.go for every field).

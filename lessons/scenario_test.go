@@ -1,6 +1,7 @@
 package lessons_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -119,5 +120,23 @@ func TestRenewalNeedsRoomForALateMessage(t *testing.T) {
 	}
 	if !hasEvent(r.Timeline.Events, engine.KindDelayed, "client-1") {
 		t.Error("the failing timeline does not show the late renewal")
+	}
+}
+
+// TestPredictionRunsAreReused: the same variant's run is kept, and a
+// different variant gets its own.
+func TestPredictionRunsAreReused(t *testing.T) {
+	c := mustCatalog(t)
+	a := check(t, c, "nightly-total-predict", "Rs 42,000")
+	b := check(t, c, "nightly-total-predict", "Rs 1")
+	if a.Timeline != b.Timeline {
+		t.Error("the same variant ran the engine twice")
+	}
+	other, err := c.Check(context.Background(), "nightly-total-predict", "Rs 1", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Timeline == a.Timeline || other.Timeline.Summary.FinalValue == a.Timeline.Summary.FinalValue {
+		t.Errorf("variant 3 reused variant 0's run (final %d)", other.Timeline.Summary.FinalValue)
 	}
 }
