@@ -29,6 +29,9 @@ Usage:
   playground run --config FILE       run a scenario file (JSON or YAML)
   playground presets                 list the presets
   playground chaos --runs N          random fault schedules, checked for safety
+  playground exercises [--verify]    list the exercises, or check them against their own answers
+  playground check --exercise ID --answer TEXT
+                                     grade an answer to an exercise
 
 Run "playground COMMAND -h" for a command's flags.
 `
@@ -48,6 +51,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return presetsCmd(args, stdout, stderr)
 	case "chaos":
 		return chaosCmd(ctx, args, stdout, stderr)
+	case "exercises":
+		return exercisesCmd(ctx, args, getenv, stdout, stderr)
+	case "check":
+		return checkCmd(ctx, args, getenv, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil

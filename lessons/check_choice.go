@@ -1,0 +1,154 @@
+package lessons
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+var choiceSepRE = regexp.MustCompile(`\s*(?:,|;|\band\b|&|\+|/)\s*|\s+`)
+
+// parseChoice reads option keys ("b", "a, c", "A and C") or an option's
+// aliases ("refused", "0 rows").
+func (ex *Exercise) parseChoice(answer string) ([]string, error) {
+	s := strings.ToLower(strings.TrimSpace(answer))
+	s = strings.TrimRight(s, ".!")
+	if s == "" {
+		return nil, formatErrorf("Pick an option first.")
+	}
+	// A whole alias first: "0 rows" must not be read as two words.
+	for _, o := range ex.options {
+		for _, al := range o.Aliases {
+			if s == strings.ToLower(al) {
+				return []string{o.Key}, nil
+			}
+		}
+	}
+	var keys []string
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if k := ex.aliasKey(part); k != "" {
+			keys = append(keys, k)
+			continue
+		}
+		for _, tok := range choiceSepRE.Split(part, -1) {
+			tok = strings.Trim(tok, "()[]. ")
+			if tok == "" {
+				continue
+			}
+			if ex.option(tok) == nil && ex.spec.Multiple && ex.allKeys(tok) {
+				// "abd": letters typed together.
+				for _, r := range tok {
+					keys = append(keys, string(r))
+				}
+				continue
+			}
+			if ex.option(tok) == nil {
+				return nil, formatErrorf("%q is not one of the options: answer with their letters, like %q.", clip(tok), ex.exampleKeys())
+			}
+			keys = append(keys, tok)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, formatErrorf("Pick an option first.")
+	}
+	sort.Strings(keys)
+	keys = uniq(keys)
+	if len(keys) > 1 && !ex.spec.Multiple {
+		return nil, formatErrorf("Pick one option, not %d.", len(keys))
+	}
+	return keys, nil
+}
+
+// allKeys reports whether every letter of s is an option key.
+func (ex *Exercise) allKeys(s string) bool {
+	for _, r := range s {
+		if ex.option(string(r)) == nil {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func (ex *Exercise) aliasKey(s string) string {
+	for _, o := range ex.options {
+		for _, al := range o.Aliases {
+			if s == strings.ToLower(al) {
+				return o.Key
+			}
+		}
+	}
+	return ""
+}
+
+func (ex *Exercise) exampleKeys() string {
+	if ex.spec.Multiple {
+		return "a, c"
+	}
+	return "b"
+}
+
+func uniq(s []string) []string {
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// checkChoice grades chosen keys against correct ones (the exercise's, or
+// the options that held on a real run).
+func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64, correct []string) error {
+	keys, err := ex.parseChoice(answer)
+	if err != nil {
+		return formatProblem(r, err)
+	}
+	if correct == nil {
+		correct = append([]string(nil), ex.spec.Correct...)
+	}
+	sort.Strings(correct)
+	r.Read = strings.Join(keys, ", ")
+	if strings.Join(keys, ",") == strings.Join(correct, ",") {
+		r.Correct = true
+		r.Expected = strings.Join(correct, ", ")
+		r.Feedback = "Right."
+		if len(correct) == 1 {
+			if o := ex.option(correct[0]); o.Feedback != "" {
+				r.Feedback += " " + fill(o.Feedback, env)
+			}
+		}
+		if ex.spec.Success != "" {
+			r.Feedback += " " + fill(ex.spec.Success, env)
+		}
+		return nil
+	}
+	var notes []string
+	for _, k := range keys {
+		if !contains(correct, k) {
+			if o := ex.option(k); o.Feedback != "" {
+				notes = append(notes, fmt.Sprintf("(%s) %s", k, fill(o.Feedback, env)))
+			} else {
+				notes = append(notes, fmt.Sprintf("(%s) is not right.", k))
+			}
+		}
+	}
+	if ex.spec.Multiple {
+		found := 0
+		for _, k := range keys {
+			if contains(correct, k) {
+				found++
+			}
+		}
+		if found < len(correct) {
+			notes = append(notes, fmt.Sprintf("You have %d of the %d right options.", found, len(correct)))
+		}
+	}
+	r.Feedback = "Not quite. " + strings.Join(notes, " ")
+	return nil
+}

@@ -1,0 +1,161 @@
+package lessons
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// parseSettings reads a scenario answer: a JSON object of field paths to
+// values, limited to the fields the exercise allows.
+func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
+	s := strings.TrimSpace(answer)
+	if s == "" {
+		return nil, formatErrorf(`Give your settings as a JSON object, like {"lock.lease":"30s"}.`)
+	}
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(strings.NewReader(s))
+	if err := dec.Decode(&raw); err != nil || dec.More() {
+		return nil, formatErrorf(`I could not read the settings as one JSON object (like {"lock.lease":"30s","fencing":false}).`)
+	}
+	if len(raw) > maxSettings {
+		return nil, formatErrorf("That is %d settings; at most %d are taken.", len(raw), maxSettings)
+	}
+	out := map[string]string{}
+	for k, v := range raw {
+		if !ex.allowed[k] {
+			return nil, formatErrorf("%q cannot be changed in this exercise; you may set %s.", clip(k), strings.Join(ex.spec.Allowed, ", "))
+		}
+		var str string
+		if json.Unmarshal(v, &str) == nil {
+			if strings.TrimSpace(str) == "" {
+				continue // an empty form field leaves the setting as it is
+			}
+			out[k] = strings.TrimSpace(str)
+		} else {
+			out[k] = string(bytes.TrimSpace(v))
+		}
+	}
+	return out, nil
+}
+
+// checkScenario applies the learner's settings to the base scenario, runs
+// every fault schedule with every seed, and tests each run's goal. A
+// failure is shown with the shortest failing timeline, the easiest to read.
+func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string, env map[string]float64) error {
+	settings, err := ex.parseSettings(answer)
+	if err != nil {
+		return formatProblem(r, err)
+	}
+	base, err := ex.baseScenario(env)
+	if err != nil {
+		return fmt.Errorf("%s: base scenario: %w", ex.ID, err)
+	}
+	learner := base
+	for _, k := range sortedKeys(settings) {
+		if learner, err = engine.SetField(learner, k, settings[k]); err != nil {
+			return formatProblem(r, &formatError{err.Error()})
+		}
+	}
+	if _, err := engine.Prepare(learner); err != nil {
+		return formatProblem(r, &formatError{err.Error()})
+	}
+	r.Read = canonicalSettings(settings)
+	seeds := ex.spec.Seeds
+	if len(seeds) == 0 {
+		seeds = []int64{learner.Seed}
+	}
+	var failed *Timeline
+	var failedRun *compiledRun
+	var failedMeasures map[string]float64
+	for i := range ex.runs {
+		run := &ex.runs[i]
+		name := fill(run.Name, env)
+		sc, err := applySet(learner, run.Set, env)
+		if err != nil {
+			return fmt.Errorf("%s: run %q: %w", ex.ID, name, err)
+		}
+		for _, seed := range seeds {
+			sc.Seed = seed
+			if _, err := engine.Prepare(sc); err != nil {
+				// The learner's settings clash with this schedule (a lease
+				// beyond the run's end): say so in their terms.
+				return formatProblem(r, &formatError{fmt.Sprintf("With the run %q these settings are not valid: %v", name, err)})
+			}
+			tl, m, err := execute(ctx, name, sc)
+			if err != nil {
+				return err
+			}
+			for k, v := range env {
+				m[k] = v
+			}
+			pass, err := run.goal.truth(m)
+			if err != nil {
+				return err
+			}
+			pass = pass && !tl.Summary.Truncated
+			r.Runs = append(r.Runs, RunReport{Name: name, Seed: seed, Passed: pass, Goal: run.Goal,
+				Explain: fill(run.Explain, env), Events: len(tl.Events), Summary: tl.Summary})
+			if !pass && (failed == nil || len(tl.Events) < len(failed.Events)) {
+				failed, failedRun, failedMeasures = tl, run, m
+			}
+			if r.Timeline == nil {
+				r.Timeline = tl
+			}
+		}
+	}
+	if failed == nil {
+		r.Correct = true
+		r.Feedback = fmt.Sprintf("Every run passed (%d).", len(r.Runs))
+		if ex.spec.Success != "" {
+			r.Feedback += " " + fill(ex.spec.Success, env)
+		}
+		return nil
+	}
+	r.Timeline = failed
+	passed := 0
+	for _, rr := range r.Runs {
+		if rr.Passed {
+			passed++
+		}
+	}
+	r.Feedback = fmt.Sprintf("%d of %d runs passed. The run %q fails: %s", passed, len(r.Runs), fill(failedRun.Name, env), fill(failedRun.Explain, env))
+	if failed.Summary.Truncated {
+		r.Feedback += " (The run hit the engine's event limit: renewing that often makes too many events.)"
+	}
+	r.Feedback += " Measured: " + describeMeasures(failedRun.goal, failedMeasures) + "."
+	r.Feedback += " What happened: " + failed.Verdict
+	for _, w := range ex.wrong {
+		if ws, err := ex.parseSettings(fill(w.Answer, env)); err == nil && canonicalSettings(ws) == r.Read {
+			r.Feedback = fill(w.Feedback, env) + " " + r.Feedback
+		}
+	}
+	return nil
+}
+
+// describeMeasures lists the values a goal read, so a learner sees by how
+// much a run missed ("blocked_after_crash_ms = 74,000").
+func describeMeasures(goal *expr, m map[string]float64) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, v := range goal.vars {
+		if !seen[v] {
+			seen[v] = true
+			parts = append(parts, v+" = "+formatNumber(m[v]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// canonicalSettings writes settings in one stable form, to compare them.
+func canonicalSettings(s map[string]string) string {
+	var parts []string
+	for _, k := range sortedKeys(s) {
+		parts = append(parts, k+"="+s[k])
+	}
+	return strings.Join(parts, ", ")
+}

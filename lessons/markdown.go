@@ -1,0 +1,182 @@
+package lessons
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html"
+	"strings"
+	"sync"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// kindPlayground is the AST node a ```playground block becomes.
+var kindPlayground = ast.NewNodeKind("Playground")
+
+// playgroundNode stands in the lesson's tree where a playground marker was.
+type playgroundNode struct {
+	ast.BaseBlock
+	pg Playground
+}
+
+func (n *playgroundNode) Kind() ast.NodeKind { return kindPlayground }
+
+func (n *playgroundNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Preset": n.pg.Preset}, nil)
+}
+
+// playgroundRenderer writes a playground marker as a <figure> the web layer
+// turns into a live playground. Without JavaScript it still says which
+// preset to run and how.
+type playgroundRenderer struct{}
+
+func (playgroundRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(kindPlayground, func(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			writePlayground(w, node.(*playgroundNode).pg)
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+func writePlayground(w util.BufWriter, pg Playground) {
+	controls, _ := json.Marshal(pg.Controls)
+	set, _ := json.Marshal(pg.Set)
+	fmt.Fprintf(w, `<figure class="playground" id="%s" data-testid="playground" data-preset="%s" data-controls="%s"`,
+		html.EscapeString(pg.ID), html.EscapeString(pg.Preset), html.EscapeString(string(controls)))
+	if len(pg.Set) > 0 {
+		fmt.Fprintf(w, ` data-set="%s"`, html.EscapeString(string(set)))
+	}
+	w.WriteString(">\n")
+	fmt.Fprintf(w, "<figcaption>%s</figcaption>\n", html.EscapeString(pg.Caption))
+	fmt.Fprintf(w, `<p class="playground-fallback">Run it yourself: <code>%s</code>, or open <a href="/playground?preset=%s">%s</a> in the playground.</p>`+"\n",
+		html.EscapeString(pg.Command()), html.EscapeString(pg.Preset), html.EscapeString(pg.Title))
+	w.WriteString("</figure>\n")
+}
+
+// markdown is the one goldmark instance: GitHub-flavoured Markdown (tables,
+// strikethrough, autolinks), heading ids for links into a lesson, and the
+// playground renderer. Raw HTML stays off, so a lesson folder cannot put
+// script on the page.
+var markdown = goldmark.New(
+	goldmark.WithExtensions(extension.GFM, extension.Typographer),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(playgroundRenderer{}, 100))),
+)
+
+// markdownMu serialises rendering: goldmark does not document its parser
+// and renderer as safe for concurrent use, and prompts are rendered per
+// request. A prompt takes microseconds, so the lock costs nothing.
+var markdownMu sync.Mutex
+
+// renderMarkdown renders a short piece (a prompt, a solution) that has no
+// playground markers.
+func renderMarkdown(src string) (string, error) {
+	markdownMu.Lock()
+	defer markdownMu.Unlock()
+	var buf bytes.Buffer
+	if err := markdown.Convert([]byte(src), &buf); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// Heading is a section of a lesson, for a table of contents.
+type Heading struct {
+	Level int    `json:"level"`
+	ID    string `json:"id"`
+	Text  string `json:"text"`
+}
+
+// renderLesson parses a lesson body, replaces each playground marker with
+// its node (parsing and checking the marker on the way), and renders it.
+// lineOffset is the line the body starts on in the file, minus one.
+func renderLesson(file string, body []byte, lineOffset int, presets []string) (string, []Playground, []Heading, []error) {
+	markdownMu.Lock()
+	defer markdownMu.Unlock()
+	doc := markdown.Parser().Parse(text.NewReader(body))
+	var errs []error
+	var pgs []Playground
+	var heads []Heading
+	var markers []*ast.FencedCodeBlock
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock:
+			if string(n.Language(body)) == "playground" {
+				markers = append(markers, n)
+			}
+		case *ast.Heading:
+			id, _ := n.AttributeString("id")
+			idb, _ := id.([]byte)
+			heads = append(heads, Heading{Level: n.Level, ID: string(idb), Text: plainText(n, body)})
+		}
+		return ast.WalkContinue, nil
+	})
+	for i, m := range markers {
+		line := lineOffset + 1 + bytes.Count(body[:blockStart(m, body)], []byte("\n"))
+		var src strings.Builder
+		for j := 0; j < m.Lines().Len(); j++ {
+			seg := m.Lines().At(j)
+			src.Write(seg.Value(body))
+		}
+		pg, err := parsePlayground(src.String(), presets)
+		if err != nil {
+			errs = append(errs, &LoadError{File: file, Line: line, Msg: "playground marker: " + err.Error()})
+			continue
+		}
+		pg.ID = fmt.Sprintf("playground-%d", i+1)
+		pgs = append(pgs, pg)
+		m.Parent().ReplaceChild(m.Parent(), m, &playgroundNode{pg: pg})
+	}
+	if len(errs) > 0 {
+		return "", nil, nil, errs
+	}
+	var buf bytes.Buffer
+	if err := markdown.Renderer().Render(&buf, body, doc); err != nil {
+		return "", nil, nil, []error{&LoadError{File: file, Msg: err.Error()}}
+	}
+	return buf.String(), pgs, heads, nil
+}
+
+// blockStart is the byte offset of a fenced block's opening fence: its
+// first content line, minus the fence line. An empty block has no lines, so
+// its info string is used.
+func blockStart(m *ast.FencedCodeBlock, body []byte) int {
+	if m.Info != nil {
+		return m.Info.Segment.Start
+	}
+	if m.Lines().Len() > 0 {
+		start := m.Lines().At(0).Start
+		return max(0, bytes.LastIndexByte(body[:max(0, start-1)], '\n')+1)
+	}
+	return 0
+}
+
+// plainText is a heading's text without markup.
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			if t, ok := c.(*ast.Text); ok {
+				b.Write(t.Segment.Value(src))
+				if t.SoftLineBreak() {
+					b.WriteByte(' ')
+				}
+			} else if s, ok := c.(*ast.String); ok {
+				b.Write(s.Value)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}

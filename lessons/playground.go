@@ -1,0 +1,125 @@
+package lessons
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// Playground is an embedded playground in a lesson: a preset, the controls
+// the lesson wants the learner to touch, and optional starting changes.
+//
+// In Markdown it is a fenced block with the info string "playground",
+// holding YAML:
+//
+//	```playground
+//	preset: paused-holder
+//	controls: [fencing, clients[client-1].renew_every]
+//	set: {fencing: false}
+//	caption: Run it with fencing off, then on.
+//	```
+//
+// controls and set use the field paths of engine.SetField. The rendered
+// page has, in its place, a <figure class="playground"> with data-preset,
+// data-controls (a JSON list) and data-set (a JSON object) for the web layer
+// to turn into a live playground.
+type Playground struct {
+	ID       string            `json:"id"` // playground-1, playground-2... in the lesson
+	Preset   string            `json:"preset"`
+	Title    string            `json:"title"` // the preset's title
+	Controls []string          `json:"controls"`
+	Set      map[string]string `json:"set,omitempty"`
+	Caption  string            `json:"caption"`
+}
+
+type playgroundSpec struct {
+	Preset   string         `yaml:"preset"`
+	Controls []string       `yaml:"controls"`
+	Set      map[string]any `yaml:"set"`
+	Caption  string         `yaml:"caption"`
+}
+
+// Command is the command line that runs the playground as the lesson sets
+// it up, for readers without JavaScript and for the terminal.
+func (pg Playground) Command() string {
+	cmd := "playground run --preset " + pg.Preset
+	for _, k := range sortedKeys(pg.Set) {
+		if k == "fencing" && (pg.Set[k] == "true" || pg.Set[k] == "false") {
+			cmd += " --fencing " + map[string]string{"true": "on", "false": "off"}[pg.Set[k]]
+			continue
+		}
+		cmd += " --set '" + k + "=" + pg.Set[k] + "'"
+	}
+	return cmd
+}
+
+// parsePlayground reads and checks one marker: the preset must be one the
+// lesson lists and the engine has, and every control and setting must be a
+// field the engine accepts.
+func parsePlayground(src string, lessonPresets []string) (Playground, error) {
+	var spec playgroundSpec
+	dec := yaml.NewDecoder(strings.NewReader(src))
+	dec.KnownFields(true)
+	if err := dec.Decode(&spec); err != nil {
+		return Playground{}, fmt.Errorf("%s", strings.ReplaceAll(strings.TrimPrefix(err.Error(), "yaml: "), "\n", " "))
+	}
+	if spec.Preset == "" {
+		return Playground{}, fmt.Errorf("preset is required")
+	}
+	if !slices.Contains(lessonPresets, spec.Preset) {
+		return Playground{}, fmt.Errorf("preset %q is not in the lesson's presets (front matter)", spec.Preset)
+	}
+	p, err := engine.LoadPreset(spec.Preset)
+	if err != nil {
+		return Playground{}, err
+	}
+	pg := Playground{Preset: spec.Preset, Title: p.Title, Controls: spec.Controls, Caption: spec.Caption}
+	sc := p.Scenario
+	if len(spec.Set) > 0 {
+		pg.Set = map[string]string{}
+		for _, k := range sortedKeys(spec.Set) {
+			v, err := fillValue(spec.Set[k], nil)
+			if err != nil {
+				return Playground{}, err
+			}
+			if sc, err = engine.SetField(sc, k, v); err != nil {
+				return Playground{}, fmt.Errorf("set: %w", err)
+			}
+			pg.Set[k] = v
+		}
+		if _, err := engine.Prepare(sc); err != nil {
+			return Playground{}, fmt.Errorf("set: %w", err)
+		}
+	}
+	for _, c := range spec.Controls {
+		if err := checkPath(sc, c); err != nil {
+			return Playground{}, fmt.Errorf("control %q: %w", c, err)
+		}
+	}
+	return pg, nil
+}
+
+// checkPath reports whether path names a field a learner can set on sc. It
+// tries a few plausible values (a duration, a boolean, a number, the
+// backend name) and accepts the path if one of them gives a valid scenario.
+// Doing this through the engine, rather than with a list kept here, means a
+// field the engine adds later is accepted without a change in this package.
+func checkPath(sc engine.Scenario, path string) error {
+	var first error
+	for _, v := range []string{"10s", "true", "1", `"raft"`, `"retry"`} {
+		next, err := engine.SetField(sc, path, v)
+		if err == nil {
+			if _, err = engine.Prepare(next); err == nil {
+				return nil
+			}
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,0 +1,142 @@
+package lessons_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// TestScenarioAnswersAreGradedByRealRuns runs learners' settings through
+// the engine: settings that work pass every run; settings that fail are
+// shown the shortest failing timeline.
+func TestScenarioAnswersAreGradedByRealRuns(t *testing.T) {
+	c := mustCatalog(t)
+
+	good := check(t, c, "long-job-config", `{"lock.lease":"30s","clients[client-1].renew_every":"10s"}`)
+	if !good.Correct || len(good.Runs) != 4 {
+		t.Fatalf("lease 30 s renewed every 10 s should pass all 4 runs: %+v", good.Runs)
+	}
+
+	// A lease longer than the job needs no renewal but blocks too long
+	// after a crash: both crash runs fail, the healthy one passes.
+	long := check(t, c, "long-job-config", `{"lock.lease":"120s"}`)
+	if long.Correct {
+		t.Fatal("a 120 s lease passed although a crash then blocks the lock for 120 s")
+	}
+	passed := map[string]bool{}
+	for _, r := range long.Runs {
+		passed[r.Name] = r.Passed
+	}
+	if !passed["healthy"] || passed["crash at 46 s"] || passed["crash at 86 s"] {
+		t.Errorf("runs of a 120 s lease: %v, want only healthy to pass", passed)
+	}
+	if !strings.Contains(long.Feedback, "crash then blocks the lock") || !strings.Contains(long.Feedback, "blocked_after_crash_ms = 74,000") {
+		t.Errorf("feedback does not explain the failure with its measure: %q", long.Feedback)
+	}
+	tl := long.Timeline
+	if tl == nil || !strings.HasPrefix(tl.Name, "crash at") {
+		t.Fatalf("no failing timeline shown: %+v", tl)
+	}
+	for _, r := range long.Runs {
+		if !r.Passed && r.Events < len(tl.Events) {
+			t.Errorf("the timeline shown has %d events but the failing run %q has %d: not the shortest", len(tl.Events), r.Name, r.Events)
+		}
+	}
+	if !hasEvent(tl.Events, engine.KindCrashed, "client-1") {
+		t.Error("the failing timeline does not show client-1's crash")
+	}
+
+	// No renewal: the healthy job loses its lock at 30 s.
+	none := check(t, c, "long-job-config", `{"lock.lease":"30s"}`)
+	if none.Correct || none.Timeline == nil || none.Timeline.Name != "healthy" {
+		t.Errorf("a 30 s lease without renewal should fail the healthy run: %+v", none.Runs)
+	}
+	if !hasEvent(none.Timeline.Events, engine.KindGranted, "client-2") {
+		t.Error("the healthy run's timeline does not show client-2 becoming a second holder")
+	}
+}
+
+func TestMakeStaleWriteLand(t *testing.T) {
+	c := mustCatalog(t)
+	land := check(t, c, "make-stale-write-land", `{"fencing":false,"faults[0].for":"15s"}`)
+	if !land.Correct {
+		t.Fatalf("fencing off and a 15 s pause should land a stale write: %s", land.Feedback)
+	}
+	if land.Runs[0].Summary.StaleWritesAccepted != 1 || land.Runs[1].Summary.WritesRefused != 1 {
+		t.Errorf("want one stale write landed, then refused with fencing on: %+v", land.Runs)
+	}
+	for answer, why := range map[string]string{
+		`{"fencing":false}`:       "2 s pause",
+		`{"faults[0].for":"15s"}`: "fencing is still on",
+	} {
+		r := check(t, c, "make-stale-write-land", answer)
+		if r.Correct || !strings.Contains(r.Feedback, why) {
+			t.Errorf("%s: correct=%v feedback %q, want a failure mentioning %q", answer, r.Correct, r.Feedback, why)
+		}
+	}
+}
+
+func TestPredictionIsGradedAgainstTheRun(t *testing.T) {
+	c := mustCatalog(t)
+	r := check(t, c, "nightly-total-predict", "45000")
+	if r.Correct {
+		t.Fatal("the true total (45,000) was accepted as the prediction; the run ends at 42,000")
+	}
+	if r.Expected != "Rs 42,000" || r.Timeline == nil || r.Timeline.Summary.FinalValue != 42000 {
+		t.Fatalf("the real outcome is not shown after the run: expected %q, timeline %v", r.Expected, r.Timeline != nil)
+	}
+	if !hasEvent(r.Timeline.Events, engine.KindWriteAccepted, "storage") {
+		t.Error("the timeline does not show the writes")
+	}
+	// Another variant: the prediction follows that variant's numbers.
+	ex, _ := c.Exercise("nightly-total-predict")
+	p, _ := ex.Prompt(3)
+	if p.Text == "" || strings.Contains(p.Text, "{") {
+		t.Fatalf("variant 3 prompt: %q", p.Text)
+	}
+}
+
+func hasEvent(events []engine.Event, kind, actor string) bool {
+	for _, e := range events {
+		if e.Kind == kind && e.Actor == actor {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRenewalNeedsRoomForALateMessage: renewing every half lease keeps a
+// healthy job's lock only while every renewal is on time.
+func TestRenewalNeedsRoomForALateMessage(t *testing.T) {
+	c := mustCatalog(t)
+	r := check(t, c, "long-job-config", `{"lock.lease":"30s","clients[client-1].renew_every":"15s"}`)
+	if r.Correct {
+		t.Fatal("renewing every 15 s under a 30 s lease passed although a 17 s late renewal loses the lease")
+	}
+	if r.Timeline.Name != "a renewal 17 s late" || !strings.Contains(r.Feedback, "half lease") {
+		t.Errorf("failing run %q, feedback %q", r.Timeline.Name, r.Feedback)
+	}
+	if !hasEvent(r.Timeline.Events, engine.KindDelayed, "client-1") {
+		t.Error("the failing timeline does not show the late renewal")
+	}
+}
+
+// TestPredictionRunsAreReused: the same variant's run is kept, and a
+// different variant gets its own.
+func TestPredictionRunsAreReused(t *testing.T) {
+	c := mustCatalog(t)
+	a := check(t, c, "nightly-total-predict", "Rs 42,000")
+	b := check(t, c, "nightly-total-predict", "Rs 1")
+	if a.Timeline != b.Timeline {
+		t.Error("the same variant ran the engine twice")
+	}
+	other, err := c.Check(context.Background(), "nightly-total-predict", "Rs 1", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Timeline == a.Timeline || other.Timeline.Summary.FinalValue == a.Timeline.Summary.FinalValue {
+		t.Errorf("variant 3 reused variant 0's run (final %d)", other.Timeline.Summary.FinalValue)
+	}
+}
