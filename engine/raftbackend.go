@@ -88,6 +88,13 @@ type raftService struct {
 	// electing is set while a successor is due, so that faults in between
 	// do not schedule a second election.
 	electing bool
+	// last is the lock table as of the last answer, copied from the node
+	// that applied it. The record is always read from here, never from a
+	// node's live copy: a follower (or a node that just lost leadership on
+	// the wall clock) applies committed entries on Raft's own schedule, and
+	// the timeline must not depend on that.
+	last      map[string]lockEntry
+	lastClock *nodeClock
 }
 
 func raftConfig(id string) *raft.Config {
@@ -228,6 +235,7 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 		if err == nil {
 			switch resp := f.Response().(type) {
 			case Reply:
+				s.remember(nd, cmd.Lock)
 				// The timeline names the node the simulation treats as
 				// leader, whoever committed it in wall-clock time.
 				return resp, s.serving(), true
@@ -266,25 +274,28 @@ func (s *raftService) serving() string {
 	return s.nodes[s.leader].name
 }
 
-// record reads the lock from the leader's state machine, or, while none
-// serves, from the most advanced reachable copy (what a successor will
-// have: every committed grant).
+// record reads the lock as the group last committed it, judged by the
+// clock of the node that leads (or led last).
 func (s *raftService) record(lock string) (lockEntry, bool, *nodeClock) {
-	var best *raftNode
-	if s.leader >= 0 && s.nodes[s.leader].reachable() {
-		best = s.nodes[s.leader]
+	e, ok := s.last[lock]
+	clk := &s.nodes[max(s.leader, 0)].clock
+	if !s.available() && s.lastClock != nil {
+		clk = s.lastClock
+	}
+	return e, ok, clk
+}
+
+// remember copies a node's record of lock after it applied a command.
+func (s *raftService) remember(nd *raftNode, lock string) {
+	if s.last == nil {
+		s.last = map[string]lockEntry{}
+	}
+	if h, tok, until, ok := nd.fsm.Entry(lock); ok {
+		s.last[lock] = lockEntry{Holder: h, Token: tok, LeaseUntil: until}
 	} else {
-		for _, nd := range s.nodes {
-			if nd.reachable() && (best == nil || nd.fsm.NextToken() > best.fsm.NextToken()) {
-				best = nd
-			}
-		}
+		delete(s.last, lock)
 	}
-	if best == nil {
-		best = s.nodes[0]
-	}
-	h, tok, until, ok := best.fsm.Entry(lock)
-	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &best.clock
+	s.lastClock = &nd.clock
 }
 
 func (s *raftService) node(name string) *simNode {
@@ -397,6 +408,7 @@ func (s *raftService) elect() {
 		s.w.fail(err)
 		return
 	}
+	s.remember(s.nodes[want], s.w.lockName)
 	s.w.nodeEvent(s.nodes[want].name, KindLeader, "is elected leader; it has every committed grant")
 	s.w.leaderChanged()
 }
