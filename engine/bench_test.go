@@ -32,7 +32,7 @@ func BenchmarkPreset(b *testing.B) {
 // benchGroup starts a 3-node Raft lock group outside any scenario.
 func benchGroup(b *testing.B) *raftService {
 	b.Helper()
-	w := &world{s: newScheduler()}
+	w := &world{ctx: context.Background(), s: newScheduler()}
 	svc, err := startRaft(w, 3, 33)
 	if err != nil {
 		b.Fatal(err)

@@ -191,7 +191,9 @@ func (s *raftService) settleLeader(want int, wait time.Duration) error {
 			f := s.nodes[cur].r.LeadershipTransferToServer(raft.ServerID(target.name), target.trans.LocalAddr())
 			_ = f.Error() // a failed transfer is retried by the loop
 		}
-		time.Sleep(time.Millisecond)
+		if !s.w.pause(time.Millisecond) {
+			return s.w.ctx.Err()
+		}
 	}
 	return fmt.Errorf("raft: the lock group elected no leader in %s", wait)
 }
@@ -251,7 +253,9 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 			s.w.fail(fmt.Errorf("raft apply: %w", err))
 			return Reply{}, nd.name, false
 		}
-		time.Sleep(time.Millisecond)
+		if !s.w.pause(time.Millisecond) {
+			return Reply{}, nd.name, false
+		}
 		if i := s.realLeader(); i >= 0 {
 			nd = s.nodes[i]
 			data = EncodeCommand(cmd) // a fresh buffer: the log keeps the old one

@@ -1,14 +1,17 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // world is everything one run owns: the scheduler, the lock service, the
 // storage, the clients and the record of what happened.
 type world struct {
-	sc        Scenario // normalised and valid
+	ctx       context.Context // the run's: waits in real time give up when it ends
+	sc        Scenario        // normalised and valid
 	s         *scheduler
 	events    []Event
 	sink      func(Event)
@@ -30,8 +33,9 @@ type world struct {
 	stats    Summary // counters kept as the run goes
 }
 
-func newWorld(sc Scenario, sink func(Event), maxEvents int) (w *world, err error) {
+func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int) (w *world, err error) {
 	w = &world{
+		ctx:       ctx,
 		sc:        sc,
 		s:         newScheduler(),
 		sink:      sink,
@@ -137,6 +141,19 @@ func (w *world) emit(e Event) {
 // nodeEvent emits an event of a lock node.
 func (w *world) nodeEvent(node, kind, msg string) {
 	w.emit(Event{Actor: node, Kind: kind, Node: node, Message: msg})
+}
+
+// pause waits d of real time (Raft settling on the wall clock); it returns
+// false, at once, when the run's context ends.
+func (w *world) pause(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-w.ctx.Done():
+		return false
+	}
 }
 
 // fail records an internal error; the run stops at the next item.
