@@ -198,8 +198,8 @@ func TestPlaygroundMarkersAreParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Playgrounds) != 4 {
-		t.Fatalf("%d playgrounds, want 4", len(l.Playgrounds))
+	if len(l.Playgrounds) != 7 {
+		t.Fatalf("%d playgrounds, want 7", len(l.Playgrounds))
 	}
 	pg := l.Playgrounds[0]
 	if pg.Preset != "paused-holder" || !slices.Equal(pg.Controls, []string{"fencing", "faults[0].for"}) || pg.Set["fencing"] != "false" || pg.ID != "playground-1" {
