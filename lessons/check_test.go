@@ -54,6 +54,9 @@ func TestNotesAnswersPass(t *testing.T) {
 		{"majority-size", "2"},
 		{"redlock-pause", "b"},
 		{"flash-sale-statement", "b"},
+		{"raft-failover-predict", "c"},
+		{"raft-failover-predict", "client-2 waits"},
+		{"sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-7","clients[client-2].steps[1].idempotency_key":"reminder-7"}`},
 	}
 	for _, tt := range tests {
 		r := check(t, c, tt.id, tt.answer)
@@ -90,6 +93,11 @@ func TestCommonMistakesGetTheirFeedback(t *testing.T) {
 		{"duplicate-token-backend", `{"lock.nodes":5}`, "majority has stored it"},
 		{"duplicate-token-backend", `{"lock.backend":"async-replica"}`, "inside the lag"},
 		{"majority-size", "3", "size of a majority"},
+		{"raft-failover-predict", "a", "majority of the group had stored it"},
+		{"raft-failover-predict", "b", "refuses client-2"},
+		{"sms-once", `{"fencing":false}`, "checks no token"},
+		{"sms-once", `{"lock.lease":"30s"}`, "only changes the order"},
+		{"sms-once", `{"clients[client-1].steps[2].idempotency_key":"attempt-1","clients[client-2].steps[1].idempotency_key":"attempt-2"}`, "not from the sender or the attempt"},
 	}
 	for _, tt := range tests {
 		r := check(t, c, tt.id, tt.answer)

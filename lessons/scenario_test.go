@@ -170,3 +170,21 @@ func TestPredictionRunsAreReused(t *testing.T) {
 		t.Errorf("variant 3 reused variant 0's run (final %d)", other.Timeline.Summary.FinalValue)
 	}
 }
+
+// TestSMSOnceNeedsOneKeyOnBothSends: the same idempotency key on both sends
+// passes both pauses, and the timeline shows the provider dropping the
+// repeat; a key on one send only still sends twice.
+func TestSMSOnceNeedsOneKeyOnBothSends(t *testing.T) {
+	c := mustCatalog(t)
+	r := check(t, c, "sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-order-7","clients[client-2].steps[1].idempotency_key":"reminder-order-7"}`)
+	if !r.Correct || len(r.Runs) != 2 {
+		t.Fatalf("the same key on both sends should pass both pauses: %s", r.Feedback)
+	}
+	if !hasEvent(r.Timeline.Events, engine.KindSMSDropped, "sms") {
+		t.Error("the timeline does not show the provider dropping the repeat")
+	}
+	one := check(t, c, "sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-order-7"}`)
+	if one.Correct || !strings.Contains(one.Feedback, "Only one send carries the key") || one.Timeline.Summary.SideEffects != 2 {
+		t.Errorf("a key on one send passed, or got no feedback: %q", one.Feedback)
+	}
+}
