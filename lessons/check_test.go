@@ -47,14 +47,16 @@ func TestNotesAnswersPass(t *testing.T) {
 		{"renew-faster", "b"},
 		{"four-failures", "a, b, c, d"},
 		{"four-failures", "pause, late message, clocks, failover"},
-		{"duplicate-token-backend", "c"},
-		{"duplicate-token-backend", "async-replica"},
+		{"duplicate-token-backend", `{"lock.backend":"async-replica","lock.replication_lag":"400ms"}`},
 		{"long-job-config", `{"lock.lease":"30s","clients[client-1].renew_every":"10s"}`},
 		{"make-stale-write-land", `{"fencing":false,"faults[0].for":"15s"}`},
 		{"save-work-or-protect-data", "b, d"},
 		{"majority-size", "2"},
 		{"redlock-pause", "b"},
 		{"flash-sale-statement", "b"},
+		{"raft-failover-predict", "c"},
+		{"raft-failover-predict", "client-2 waits"},
+		{"sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-7","clients[client-2].steps[1].idempotency_key":"reminder-7"}`},
 	}
 	for _, tt := range tests {
 		r := check(t, c, tt.id, tt.answer)
@@ -88,8 +90,14 @@ func TestCommonMistakesGetTheirFeedback(t *testing.T) {
 		{"renew-faster", "a", "runs nothing, renewals included"},
 		{"four-failures", "a, b, c, e", "fencing doing its job"},
 		{"four-failures", "a, b", "2 of the 4"},
-		{"duplicate-token-backend", "a", "majority stored it"},
+		{"duplicate-token-backend", `{"lock.nodes":5}`, "majority has stored it"},
+		{"duplicate-token-backend", `{"lock.backend":"async-replica"}`, "inside the lag"},
 		{"majority-size", "3", "size of a majority"},
+		{"raft-failover-predict", "a", "majority of the group had stored it"},
+		{"raft-failover-predict", "b", "refuses client-2"},
+		{"sms-once", `{"fencing":false}`, "checks no token"},
+		{"sms-once", `{"lock.lease":"30s"}`, "only changes the order"},
+		{"sms-once", `{"clients[client-1].steps[2].idempotency_key":"attempt-1","clients[client-2].steps[1].idempotency_key":"attempt-2"}`, "not from the sender or the attempt"},
 	}
 	for _, tt := range tests {
 		r := check(t, c, tt.id, tt.answer)
@@ -112,7 +120,8 @@ func TestUnreadableAnswersCostNoTry(t *testing.T) {
 		{"outlive-lease", "forty"},
 		{"outlive-lease", "50 s"},
 		{"four-failures", "z"},
-		{"duplicate-token-backend", "a, c"},
+		{"duplicate-token-backend", `{"lock.backend":"redlock"}`},
+		{"duplicate-token-backend", `{"fencing":false}`},
 		{"long-job-config", "lease 30s please"},
 		{"long-job-config", `{"lock.backend":"single"}`},
 		{"long-job-config", `{"lock.lease":"-5s"}`},

@@ -35,11 +35,15 @@
 //	controls: [fencing, "clients[client-1].renew_every"]
 //	set: {fencing: false}
 //	caption: Run it with fencing off, then on.
+//	expect: stale_writes_accepted >= 1
 //	```
 //
 // It renders as <figure class="playground" data-preset data-controls
 // data-set> with a caption and a plain-HTML fallback, and is listed in
-// Lesson.Playgrounds.
+// Lesson.Playgrounds. expect (optional, not rendered) states what the text
+// around it claims the run shows, over the same measures as an exercise
+// goal; Verify runs the playground and reports a claim the engine does not
+// bear out.
 //
 // # Exercise files
 //

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,9 +22,14 @@ import (
 //	controls: [fencing, clients[client-1].renew_every]
 //	set: {fencing: false}
 //	caption: Run it with fencing off, then on.
+//	expect: stale_writes_accepted >= 1
 //	```
 //
-// controls and set use the field paths of engine.SetField. The rendered
+// controls and set use the field paths of engine.SetField. expect, if
+// given, is what the lesson says the run shows, as a condition over the
+// run's measures (the names an exercise goal may read); it is not shown on
+// the page, but the catalog's self-check runs the playground and tests it,
+// so the text cannot drift from what the engine does. The rendered
 // page has, in its place, a <figure class="playground"> with data-preset,
 // data-controls (a JSON list) and data-set (a JSON object) for the web layer
 // to turn into a live playground.
@@ -34,6 +40,9 @@ type Playground struct {
 	Controls []string          `json:"controls"`
 	Set      map[string]string `json:"set,omitempty"`
 	Caption  string            `json:"caption"`
+	Expect   string            `json:"-"` // what the lesson claims the run shows
+
+	expect *expr
 }
 
 type playgroundSpec struct {
@@ -41,6 +50,7 @@ type playgroundSpec struct {
 	Controls []string       `yaml:"controls"`
 	Set      map[string]any `yaml:"set"`
 	Caption  string         `yaml:"caption"`
+	Expect   string         `yaml:"expect"`
 }
 
 // Command is the command line that runs the playground as the lesson sets
@@ -100,7 +110,58 @@ func parsePlayground(src string, lessonPresets []string) (Playground, error) {
 			return Playground{}, fmt.Errorf("control %q: %w", c, err)
 		}
 	}
+	if spec.Expect != "" {
+		f, err := compileExpr(spec.Expect)
+		if err != nil {
+			return Playground{}, fmt.Errorf("expect: %w", err)
+		}
+		for _, v := range f.vars {
+			if !slices.Contains(metricList, v) {
+				return Playground{}, fmt.Errorf("expect: %q is not a run measure", v)
+			}
+		}
+		pg.Expect, pg.expect = spec.Expect, f
+	}
 	return pg, nil
+}
+
+// scenario is the playground as the lesson sets it up: the preset with the
+// marker's settings.
+func (pg Playground) scenario() (engine.Scenario, error) {
+	p, err := engine.LoadPreset(pg.Preset)
+	if err != nil {
+		return engine.Scenario{}, err
+	}
+	sc := p.Scenario
+	for _, k := range sortedKeys(pg.Set) {
+		if sc, err = engine.SetField(sc, k, pg.Set[k]); err != nil {
+			return sc, fmt.Errorf("set %s: %w", k, err)
+		}
+	}
+	return sc, nil
+}
+
+// CheckExpect runs the playground and tests its expect condition. It
+// returns the run, and an error saying what was measured when the run does
+// not show what the lesson claims. A playground without expect only has to
+// run.
+func (pg Playground) CheckExpect(ctx context.Context) (*Timeline, error) {
+	sc, err := pg.scenario()
+	if err != nil {
+		return nil, err
+	}
+	tl, m, err := execute(ctx, pg.Preset, sc)
+	if err != nil || pg.expect == nil {
+		return tl, err
+	}
+	ok, err := pg.expect.truth(m)
+	if err != nil {
+		return tl, err
+	}
+	if !ok {
+		return tl, fmt.Errorf("the lesson expects %s, but the run measured %s: %s", pg.Expect, describeMeasures(pg.expect, m), tl.Verdict)
+	}
+	return tl, nil
 }
 
 // checkPath reports whether path names a field a learner can set on sc. It

@@ -2,13 +2,16 @@ package lessons_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/lessons"
 )
 
 // TestPlaygroundsShowWhatTheirLessonsClaim runs every embedded playground as
-// the lesson sets it up. Where a lesson starts a playground with fencing
+// the lesson sets it up. Where a playground states what it shows (expect),
+// the run must show it. Where a lesson starts a playground with fencing
 // off, it does so to show a failure: the run must be unsafe, and switching
 // fencing on (the lesson's fix) must make it safe.
 func TestPlaygroundsShowWhatTheirLessonsClaim(t *testing.T) {
@@ -29,6 +32,9 @@ func TestPlaygroundsShowWhatTheirLessonsClaim(t *testing.T) {
 			res, err := engine.Execute(ctx, sc)
 			if err != nil {
 				t.Fatalf("%s %s: %v", l.Slug, pg.ID, err)
+			}
+			if _, err := pg.CheckExpect(ctx); err != nil {
+				t.Errorf("%s %s (%s): %v", l.Slug, pg.ID, pg.Preset, err)
 			}
 			if pg.Set["fencing"] != "false" {
 				continue
@@ -56,5 +62,30 @@ func TestPlaygroundCommandReproducesTheSetup(t *testing.T) {
 	}
 	if got, want := l.Playgrounds[0].Command(), "playground run --preset paused-holder --fencing off --set 'lock.nodes=5'"; got != want {
 		t.Errorf("Command() = %q, want %q", got, want)
+	}
+}
+
+// TestPlaygroundExpectIsChecked: a claim the run does not bear out is
+// reported with what was measured, and a claim over a name that is not a
+// measure does not load.
+func TestPlaygroundExpectIsChecked(t *testing.T) {
+	lesson := func(expect string) map[string]string {
+		return map[string]string{"01-lesson.md": "---\ntitle: A\norder: 1\nsummary: s\nquestion: q?\npresets: [paused-holder]\nexercises: [ex-one]\n---\n\n## One\n\n" +
+			"```playground\npreset: paused-holder\nset: {fencing: false}\nexpect: " + expect + "\ncaption: c\n```\n\n## Two\n"}
+	}
+	c, err := lessons.Load(folder(lesson("stale_writes_accepted == 0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := c.Lessons()[0].Playgrounds[0]
+	if _, err := pg.CheckExpect(context.Background()); err == nil || !strings.Contains(err.Error(), "stale_writes_accepted = 1") {
+		t.Errorf("a false claim was not reported with its measure: %v", err)
+	}
+	rep := c.Verify(context.Background(), 1, 1)
+	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "playground-1") {
+		t.Errorf("Verify does not report the false claim: %q", rep.Problems)
+	}
+	if _, err := lessons.Load(folder(lesson("stale_writes >= 1"))); err == nil || !strings.Contains(err.Error(), "not a run measure") {
+		t.Errorf("an expect over an unknown name loaded: %v", err)
 	}
 }

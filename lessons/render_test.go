@@ -168,8 +168,13 @@ func TestExerciseFormsFitTheirKind(t *testing.T) {
 	if boxes := find(form("four-failures"), "input", "type", "checkbox"); len(boxes) != 7 {
 		t.Errorf("four-failures: %d checkboxes, want 7", len(boxes))
 	}
-	if radios := find(form("duplicate-token-backend"), "input", "type", "radio"); len(radios) != 4 {
-		t.Errorf("duplicate-token-backend: %d radio buttons, want 4", len(radios))
+	var backendPaths []string
+	for _, s := range find(form("duplicate-token-backend"), "input", "data-testid", "setting") {
+		p, _ := attr(s, "data-path")
+		backendPaths = append(backendPaths, p)
+	}
+	if !slices.Equal(backendPaths, []string{"lock.backend", "lock.nodes", "lock.replication_lag"}) {
+		t.Errorf("duplicate-token-backend settings %q", backendPaths)
 	}
 	settings := find(form("long-job-config"), "input", "data-testid", "setting")
 	var paths []string
@@ -198,8 +203,8 @@ func TestPlaygroundMarkersAreParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Playgrounds) != 4 {
-		t.Fatalf("%d playgrounds, want 4", len(l.Playgrounds))
+	if len(l.Playgrounds) != 7 {
+		t.Fatalf("%d playgrounds, want 7", len(l.Playgrounds))
 	}
 	pg := l.Playgrounds[0]
 	if pg.Preset != "paused-holder" || !slices.Equal(pg.Controls, []string{"fencing", "faults[0].for"}) || pg.Set["fencing"] != "false" || pg.ID != "playground-1" {

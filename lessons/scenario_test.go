@@ -78,6 +78,36 @@ func TestMakeStaleWriteLand(t *testing.T) {
 	}
 }
 
+// TestDuplicateTokenBackend: only an asynchronous copy that lags behind the
+// crash hands the same token to two clients, and then fencing, on the whole
+// time, lets the stale write through.
+func TestDuplicateTokenBackend(t *testing.T) {
+	c := mustCatalog(t)
+	r := check(t, c, "duplicate-token-backend", `{"lock.backend":"async-replica","lock.replication_lag":"400ms"}`)
+	if !r.Correct || r.Timeline == nil {
+		t.Fatalf("an async replica with a 400 ms lag should hand out token 33 twice: %s", r.Feedback)
+	}
+	if !r.Timeline.Scenario.Fencing || r.Timeline.Summary.DuplicateTokens != 1 || r.Timeline.Summary.StaleWritesAccepted != 1 {
+		t.Errorf("want fencing on, one duplicate token and one stale write: %+v", r.Timeline.Summary)
+	}
+	holders := map[string]bool{}
+	for _, e := range r.Timeline.Events {
+		if e.Kind == engine.KindGranted && e.Token == 33 {
+			holders[e.Actor] = true
+		}
+	}
+	if !holders["client-1"] || !holders["client-2"] {
+		t.Errorf("token 33 was granted to %v, want both clients", holders)
+	}
+	// The starting point, a Raft group, is safe: the answer must change it.
+	if r := check(t, c, "duplicate-token-backend", `{}`); r.Correct || r.Timeline.Summary.DuplicateTokens != 0 {
+		t.Errorf("the Raft group handed out a token twice: %+v", r.Runs)
+	}
+	if r := check(t, c, "duplicate-token-backend", `{"lock.backend":"async-replica","lock.replication_lag":"100ms"}`); r.Correct || !strings.Contains(r.Feedback, "before the crash") {
+		t.Errorf("a copy that arrives before the crash passed, or got no feedback: %q", r.Feedback)
+	}
+}
+
 func TestPredictionIsGradedAgainstTheRun(t *testing.T) {
 	c := mustCatalog(t)
 	r := check(t, c, "nightly-total-predict", "45000")
@@ -138,5 +168,23 @@ func TestPredictionRunsAreReused(t *testing.T) {
 	}
 	if other.Timeline == a.Timeline || other.Timeline.Summary.FinalValue == a.Timeline.Summary.FinalValue {
 		t.Errorf("variant 3 reused variant 0's run (final %d)", other.Timeline.Summary.FinalValue)
+	}
+}
+
+// TestSMSOnceNeedsOneKeyOnBothSends: the same idempotency key on both sends
+// passes both pauses, and the timeline shows the provider dropping the
+// repeat; a key on one send only still sends twice.
+func TestSMSOnceNeedsOneKeyOnBothSends(t *testing.T) {
+	c := mustCatalog(t)
+	r := check(t, c, "sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-order-7","clients[client-2].steps[1].idempotency_key":"reminder-order-7"}`)
+	if !r.Correct || len(r.Runs) != 2 {
+		t.Fatalf("the same key on both sends should pass both pauses: %s", r.Feedback)
+	}
+	if !hasEvent(r.Timeline.Events, engine.KindSMSDropped, "sms") {
+		t.Error("the timeline does not show the provider dropping the repeat")
+	}
+	one := check(t, c, "sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-order-7"}`)
+	if one.Correct || !strings.Contains(one.Feedback, "Only one send carries the key") || one.Timeline.Summary.SideEffects != 2 {
+		t.Errorf("a key on one send passed, or got no feedback: %q", one.Feedback)
 	}
 }

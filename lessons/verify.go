@@ -21,7 +21,8 @@ func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
 // Verify checks the catalog against itself: for many variants of every
 // exercise, its own answer must pass and each named wrong answer must fail
 // with its own feedback; a prediction's formula must agree with what the
-// engine really does; every embedded preset must exist. Exercises that run
+// engine really does; every embedded preset must exist, and every
+// playground with an expect condition must show it. Exercises that run
 // the engine are checked on fewer variants (engineVariants), since each
 // costs real runs.
 func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) VerifyReport {
@@ -33,6 +34,14 @@ func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) Veri
 		for _, p := range l.Presets {
 			if _, err := engine.LoadPreset(p); err != nil {
 				problem("%s: preset %q: %v", l.File, p, err)
+			}
+		}
+		for _, pg := range l.Playgrounds {
+			if pg.Expect == "" {
+				continue
+			}
+			if _, err := pg.CheckExpect(ctx); err != nil {
+				problem("%s: %s (%s): %v", l.File, pg.ID, pg.Preset, err)
 			}
 		}
 	}
