@@ -65,6 +65,17 @@ type simNode struct {
 	hasSave bool
 }
 
+// restartFromSave brings a crashed server back up, from its last save
+// when it saves (persists); it reports whether state was restored.
+func (n *simNode) restartFromSave(persists bool) bool {
+	n.down = false
+	if !persists || !n.hasSave {
+		return false
+	}
+	n.fsm.restore(n.saved)
+	return true
+}
+
 // reachable reports whether clients and peers can talk to the node.
 func (n *simNode) reachable() bool { return !n.down && !n.cutOff }
 

@@ -103,10 +103,11 @@ func (s *redlockService) crash(n *simNode)     { n.down = true }
 func (s *redlockService) partition(n *simNode) { n.cutOff = true }
 func (s *redlockService) heal(n *simNode)      { n.cutOff = false }
 
+// restart brings a server back with what it saved, when it saves; the
+// grants it forgot may leave a client short of its majority.
 func (s *redlockService) restart(n *simNode) {
-	n.down = false
-	if s.w.sc.Lock.PersistEvery.IsSet() && n.hasSave {
-		n.fsm.restore(n.saved)
+	if n.restartFromSave(s.w.sc.Lock.PersistEvery.IsSet()) {
+		s.w.ledger.rewatch(s.w)
 	}
 }
 

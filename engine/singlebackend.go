@@ -53,9 +53,7 @@ func (s *singleService) heal(n *simNode)      { n.cutOff = false }
 
 // restart brings the server back with what it saved, when it saves.
 func (s *singleService) restart(n *simNode) {
-	n.down = false
-	if s.w.sc.Lock.PersistEvery.IsSet() && n.hasSave {
-		n.fsm.restore(n.saved)
+	if n.restartFromSave(s.w.sc.Lock.PersistEvery.IsSet()) {
 		s.w.forgetLost(n.saved, "the server restarted from the state it saved at "+FormatMS(n.savedAt)+" and forgot this grant")
 	}
 }
