@@ -17,10 +17,13 @@ type Hub struct {
 	mu     sync.Mutex
 	subs   map[int64]map[chan classroom.Change]struct{}
 	closed bool
+	done   chan struct{} // closed by Close, so no subscriber's goroutine outlives the hub
 }
 
 // NewHub returns an empty hub.
-func NewHub() *Hub { return &Hub{subs: map[int64]map[chan classroom.Change]struct{}{}} }
+func NewHub() *Hub {
+	return &Hub{subs: map[int64]map[chan classroom.Change]struct{}{}, done: make(chan struct{})}
+}
 
 // Subscribe registers a subscriber to a class until ctx ends.
 func (h *Hub) Subscribe(ctx context.Context, classID int64) (<-chan classroom.Change, error) {
@@ -35,7 +38,10 @@ func (h *Hub) Subscribe(ctx context.Context, classID int64) (<-chan classroom.Ch
 	}
 	h.subs[classID][ch] = struct{}{}
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-h.done:
+		}
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		if _, ok := h.subs[classID][ch]; ok {
@@ -81,7 +87,11 @@ func (h *Hub) PublishAll(kind string) {
 func (h *Hub) Close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closed {
+		return
+	}
 	h.closed = true
+	close(h.done)
 	for id, set := range h.subs {
 		for ch := range set {
 			close(ch)
