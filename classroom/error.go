@@ -13,7 +13,7 @@ const (
 	EFORBIDDEN    = "forbidden"    // 403: a credential, but not for this
 	ENOTFOUND     = "not_found"    // 404: no such class or learner
 	ECONFLICT     = "conflict"     // 409: a name already taken, joining closed
-	ELIMIT        = "limit"        // 429/403: a limit of the shared server is reached
+	ELIMIT        = "limit"        // 403: a storage limit of the shared server is reached
 	EINTERNAL     = "internal"     // 500: everything else
 )
 
