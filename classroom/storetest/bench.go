@@ -19,6 +19,29 @@ const benchLearners = 60
 func Bench(b *testing.B, h Harness) {
 	b.Run("Record", func(b *testing.B) { benchRecord(b, h, false) })
 	b.Run("RecordAndProgress", func(b *testing.B) { benchRecord(b, h, true) })
+	b.Run("Dashboard", func(b *testing.B) { benchDashboard(b, h) })
+}
+
+// benchDashboard measures what a live dashboard pays per change: the whole
+// class read again, for a lecture of benchLearners learners who each tried
+// 12 exercises 4 times.
+func benchDashboard(b *testing.B, h Harness) {
+	ctx := context.Background()
+	s := h.MustNew(b, classroom.Options{})
+	nc := mustCreate(b, s, "Bench")
+	for i := range benchLearners {
+		sess := mustJoin(b, s, nc.Class.Code, fmt.Sprintf("learner %d", i))
+		for k := range 48 {
+			mustRecord(b, s, sess.Token, classroom.Attempt{Exercise: fmt.Sprintf("ex-%d", k%12), Answer: fmt.Sprint(k % 5), Graded: true, Correct: k >= 36})
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := s.Dashboard(ctx, nc.Class.Code, nc.TeacherKey); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "reads/s")
 }
 
 func benchRecord(b *testing.B, h Harness, read bool) {
