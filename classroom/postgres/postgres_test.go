@@ -121,3 +121,47 @@ func TestMigrations(t *testing.T) {
 		t.Fatal("a database with an unknown schema version was accepted")
 	}
 }
+
+// TestListenerReconnects cuts the LISTEN connection from the server side,
+// as a PostgreSQL restart or failover would: subscribers are told to
+// reload (changes may have been lost meanwhile), and later changes arrive.
+func TestListenerReconnects(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addr := newSchema(t)
+	s, err := postgres.Open(ctx, addr, classroom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	nc, err := s.CreateClass(ctx, "Failover")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := s.Subscribe(ctx, nc.Class.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var killed int
+	err = s.SQL().QueryRowContext(ctx, `SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE pid <> pg_backend_pid() AND query LIKE 'LISTEN %' AND query LIKE '%' || current_schema() || '%'`).Scan(&killed)
+	if err != nil || killed != 1 {
+		t.Fatalf("terminated %d listener connections, %v; want 1", killed, err)
+	}
+	wait := func(kind string) {
+		t.Helper()
+		select {
+		case c := <-ch:
+			if c.Kind != kind {
+				t.Fatalf("change %+v, want %s", c, kind)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no %s change within 10s", kind)
+		}
+	}
+	wait(classroom.ChangeResync)
+	if _, err := s.Join(ctx, nc.Class.Code, "Ana"); err != nil {
+		t.Fatal(err)
+	}
+	wait(classroom.ChangeJoin)
+}

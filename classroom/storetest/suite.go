@@ -33,6 +33,7 @@ func Run(t *testing.T, h Harness) {
 		{"Export", testExport},
 		{"Reopen", testReopen},
 		{"Durability", testDurability},
+		{"Close", testClose},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, h) })
