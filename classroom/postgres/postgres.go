@@ -14,7 +14,7 @@ import (
 	"io/fs"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/stdlib"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/internal/sqlstore"
@@ -91,5 +91,3 @@ func Open(ctx context.Context, url string, opts classroom.Options) (*sqlstore.DB
 	s.OnClose(l.stop)
 	return s, nil
 }
-
-var _ = stdlib.GetDefaultDriver // the pgx driver registers itself as "pgx"

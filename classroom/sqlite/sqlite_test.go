@@ -45,6 +45,15 @@ func TestCreatedOnFirstStart(t *testing.T) {
 	if err := db.QueryRow("PRAGMA synchronous").Scan(&sync); err != nil || sync != "2" {
 		t.Fatalf("synchronous %q %v, want 2 (FULL)", sync, err)
 	}
+	var busy, fk int
+	if err := db.QueryRow("PRAGMA busy_timeout").Scan(&busy); err != nil || busy < 1000 {
+		t.Fatalf("busy_timeout %d %v: another process's write would fail at once", busy, err)
+	}
+	// Removing a learner relies on ON DELETE CASCADE, which SQLite enforces
+	// only with foreign keys on.
+	if err := db.QueryRow("PRAGMA foreign_keys").Scan(&fk); err != nil || fk != 1 {
+		t.Fatalf("foreign_keys %d %v", fk, err)
+	}
 }
 
 func TestMigrations(t *testing.T) {

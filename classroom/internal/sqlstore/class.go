@@ -75,6 +75,10 @@ func (s *DB) classByCode(ctx context.Context, q querier, code, lock string) (*cl
 	if code == "" {
 		return nil, classroom.Errorf(classroom.EINVALID, "code: must not be empty")
 	}
+	if len(code) > 4*classroom.CodeLen {
+		// No such code exists; a megabyte of URL need not reach the database.
+		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has that code; check it with your teacher")
+	}
 	c, err := scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE code = ?`+lock), code))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has the code %s; check it with your teacher", code)
