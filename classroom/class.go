@@ -1,0 +1,129 @@
+package classroom
+
+import (
+	"fmt"
+	"time"
+)
+
+// Class is one class: what a teacher creates and learners join.
+type Class struct {
+	// ID never changes; Code does when the teacher rotates it, so
+	// subscriptions and references use the ID.
+	ID   int64  `json:"-"`
+	Code string `json:"code"`
+	Name string `json:"name"`
+	// JoinOpen is false once the teacher closes joining; learners already in
+	// keep working.
+	JoinOpen  bool      `json:"join_open"`
+	CreatedAt time.Time `json:"created_at"`
+	// Scenario is what the teacher pushed to every learner's playground, or
+	// nil.
+	Scenario *Scenario `json:"scenario,omitempty"`
+	// TeacherKeyHash is the SHA-256 of the teacher key (see HashSecret).
+	TeacherKeyHash []byte `json:"-"`
+}
+
+// NewClass is a class just created, with the one copy of its teacher key
+// that will ever exist outside the teacher's hands.
+type NewClass struct {
+	Class      *Class
+	TeacherKey string
+}
+
+// Learner is one person in a class, known by a display name and a session.
+type Learner struct {
+	ID       int64     `json:"id"`
+	ClassID  int64     `json:"-"`
+	Name     string    `json:"name"`
+	JoinedAt time.Time `json:"joined_at"`
+}
+
+// VariantKey is a stable key to draw this learner's exercise variants from
+// (lessons.VariantFor(l.VariantKey())): seeded by class and learner, so two
+// learners side by side get different numbers, and the same learner gets
+// the same numbers on every page load.
+func (l *Learner) VariantKey() string { return fmt.Sprintf("class-%d/learner-%d", l.ClassID, l.ID) }
+
+// Session is a learner who just joined, with their session token: the value
+// of the session cookie, which the store keeps only hashed.
+type Session struct {
+	Learner *Learner
+	Class   *Class
+	Token   string
+}
+
+// Scenario is what a teacher pushes: a preset name or a scenario document
+// (JSON, checked by the web layer against the engine), exactly one of them.
+type Scenario struct {
+	Preset   string    `json:"preset,omitempty"`
+	JSON     string    `json:"json,omitempty"`
+	PushedAt time.Time `json:"pushed_at"`
+}
+
+// Attempt is one recorded check of one exercise by one learner.
+type Attempt struct {
+	ID        int64  `json:"id"`
+	ClassID   int64  `json:"-"`
+	LearnerID int64  `json:"learner_id"`
+	Exercise  string `json:"exercise"`
+	Variant   int    `json:"variant"`
+	Answer    string `json:"answer"`
+	Correct   bool   `json:"correct"`
+	// Graded is false for an open answer that nobody graded (a text
+	// exercise): it counts as attempted, never as correct or wrong.
+	Graded   bool   `json:"graded"`
+	Feedback string `json:"feedback"`
+	// FormatError is the checker's complaint about an unreadable answer.
+	// Such a check costs no try and is not stored: see Store.Record.
+	FormatError string    `json:"format_error,omitempty"`
+	At          time.Time `json:"at"`
+	// Try is this attempt's number for the learner and exercise, from 1.
+	Try int `json:"try"`
+}
+
+// Progress is one learner's standing on one exercise.
+type Progress struct {
+	LearnerID   int64  `json:"learner_id"`
+	LearnerName string `json:"learner"`
+	Exercise    string `json:"exercise"`
+	// Tries counts the recorded attempts (format errors excluded).
+	Tries   int  `json:"tries"`
+	Correct bool `json:"correct"`
+	// TriesToCorrect is the number of the first correct try, 0 if none.
+	TriesToCorrect int       `json:"tries_to_correct"`
+	LastVariant    int       `json:"last_variant"`
+	FirstAt        time.Time `json:"first_at"`
+	LastAt         time.Time `json:"last_at"`
+}
+
+// WrongAnswer is a wrong answer to an exercise and how often it was given.
+type WrongAnswer struct {
+	Exercise string `json:"exercise"`
+	Answer   string `json:"answer"`
+	// Learners counts the learners who gave it, so one learner resending
+	// it does not make it look common; Attempts counts every time.
+	Learners int `json:"learners"`
+	Attempts int `json:"attempts"`
+}
+
+// Change says that something in a class changed; a subscriber reloads what
+// it shows rather than applying the change, so a dropped or merged Change
+// loses nothing.
+type Change struct {
+	ClassID   int64  `json:"class_id"`
+	Kind      string `json:"kind"`
+	LearnerID int64  `json:"learner_id,omitempty"`
+}
+
+// Change kinds.
+const (
+	ChangeAttempt  = "attempt"
+	ChangeJoin     = "join"
+	ChangeRemove   = "remove"
+	ChangeScenario = "scenario"
+	ChangeCode     = "code"
+	ChangeJoining  = "joining"
+	// ChangeResync follows a lost connection to the database's
+	// notifications: changes may have been missed, reload.
+	ChangeResync = "resync"
+)

@@ -1,0 +1,112 @@
+// Package classroom is the model of a class run on the playground: classes,
+// learners, their attempts at exercises and the progress those add up to,
+// and the scenario a teacher pushes. It holds the domain types, the Store
+// interface, the error codes, the secrets and the CSV exports, and imports
+// nothing outside the standard library. The stores are subpackages, one per
+// database, and pass one test suite (storetest):
+//
+//   - classroom/sqlite: a file, classroom.db in the data folder (--data,
+//     PLAYGROUND_DATA, default ./playground-data), WAL mode, synchronous
+//     FULL, created on first start. The default: nothing to install.
+//   - classroom/postgres: DATABASE_URL=postgres://..., shared by several
+//     replicas; changes reach them all through LISTEN/NOTIFY.
+//   - classroom/store: Open(ctx, Config) picks one of the two and migrates
+//     it; this is what a server calls at start-up.
+//
+// Schema migrations are embedded .sql files per dialect, recorded in a
+// schema_migrations table, applied in one transaction at start-up, and
+// skipped when already there; a database from a newer binary is refused.
+//
+// # Who may do what
+//
+// Every Store method that reveals or changes a class checks the credential
+// it is handed, so a handler passes on what the request carried and maps
+// the error's code; it decides nothing itself.
+//
+//   - A teacher key is 256 random bits, given once by CreateClass and kept
+//     only as its SHA-256 (see HashSecret for why not bcrypt), compared in
+//     constant time. Only it opens the class's dashboard and exports, and
+//     only it rotates the code, closes joining, removes a learner or
+//     pushes a scenario.
+//   - A learner's session token (the session cookie) is 256 random bits,
+//     also kept hashed. It records checks and reads that learner's own
+//     progress, nobody else's.
+//   - A join code is CodeLen characters from CodeAlphabet (no 0, O, 1, I),
+//     from crypto/rand, unique. Codes are read case-insensitively.
+//
+// Names (class and learner) are trimmed, 1 to MaxNameLen characters, with
+// no control characters, and stored exactly as typed: "<script>" is a name
+// like any other, and escaping it is the job of whatever displays it. The
+// CSV writers neutralise names that a spreadsheet would run as formulas.
+// Learner names are unique in a class, ignoring case, so that dashboard
+// rows and export rows can be told apart (ECONFLICT names the clash); a
+// learner who lost their cookie joins under another name, or the teacher
+// removes the old one.
+//
+// # Errors
+//
+// Errors meant for users are *Error values with a code and a message that
+// names the field and the limit ("name: must be at most 40 characters (it
+// has 52)"). ErrorCode and ErrorMessage read any error; anything that is
+// not an *Error is EINTERNAL with the message "Internal error.", so a SQL
+// error never reaches a page. The statuses to map them to:
+//
+//	EINVALID 400, EUNAUTHORIZED 401, EFORBIDDEN 403, ENOTFOUND 404,
+//	ECONFLICT 409, ELIMIT 403 (a storage limit: retrying later does not
+//	help, unlike the web layer's rate limits, which are 429), EINTERNAL 500
+//
+// # For the web layer: one call per endpoint
+//
+//	store.Open(ctx, store.Config{DatabaseURL, DataDir})  at start-up; Close on shutdown
+//	POST /api/classes {"name"}            CreateClass -> {"code": nc.Class.Code, "teacher_key": nc.TeacherKey}
+//	POST /api/classes/{code}/join {"name"}  Join -> set sess.Token as the HttpOnly, SameSite session cookie
+//	any learner page                      Learner(token) -> the learner, their class, its pushed Scenario;
+//	                                      lessons.VariantFor(l.VariantKey()) is their variant
+//	POST /api/exercises/{id}/check        Catalog.Check, then Record(token, Attempt{Exercise, Variant,
+//	                                      Answer, Correct, Graded, Feedback, FormatError} from the Result)
+//	a learner's own progress              LearnerProgress(code, Credentials{Session: token}, learnerID)
+//	teacher requests                      Teacher(code, key) to authenticate; TeacherClass(key) finds the
+//	                                      class of a teacher link after its code was rotated
+//	/class/{code}/teacher                 Dashboard(code, key): learners, progress, Stats(exercises) for
+//	                                      attempted/correct/tries, Wrong for the common wrong answers
+//	live updates                          Subscribe(ctx, class.ID), after Teacher; reload Dashboard on each
+//	                                      Change (a slow reader's changes merge; never blocks writers)
+//	push a scenario                       PushScenario(code, key, Scenario{Preset} or {JSON}); {} clears
+//	GET .../progress.csv and wide CSV     Dashboard, then WriteProgressCSV / WriteWideCSV(w, d, catalog order)
+//	rotate the code, close joining        RotateCode(code, key), SetJoinOpen(code, key, open)
+//	remove a learner                      RemoveLearner(code, key, learnerID)
+//	/healthz                              Ping
+//
+// # Attempts and progress
+//
+// Record stores an attempt and bumps the learner's progress on that
+// exercise in one transaction, and returns only once it is durable: an
+// acknowledged check survives a SIGKILL of the server (tested by killing a
+// child process mid-stream). A check with a FormatError ("forty" for a
+// number) costs no try, so it is neither stored nor counted: Record
+// authenticates the learner and returns it with Try 0. Storing it would
+// also let a client fill the database outside the attempt limit.
+//
+// An ungraded attempt (an open text answer) counts as attempted, never as
+// correct or wrong. Progress keeps the tries, whether any was correct, the
+// number of the first correct try and the times of the first and last.
+//
+// # Limits
+//
+// Limits (DefaultLimits: 1000 classes, 500 learners a class, 200 attempts
+// per learner and exercise) bound what a shared server stores; reaching
+// one is an ELIMIT error saying which limit and its value. Limits are
+// exact under concurrency: SQLite writes one transaction at a time, and on
+// PostgreSQL joins lock the class row, creations take an advisory lock and
+// attempts lock their progress row.
+//
+// # Live updates
+//
+// Subscribe delivers a Change (class, kind, learner) after every committed
+// write to the class. On SQLite the store publishes it in-process after
+// commit; on PostgreSQL the writing transaction sends it with pg_notify, so
+// it reaches every replica on commit and never for a rolled-back write, and
+// a listener on each replica hands it to local subscribers. After the
+// listener loses its connection and reconnects it sends ChangeResync,
+// since notifications may have been missed.
+package classroom

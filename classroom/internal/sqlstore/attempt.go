@@ -1,0 +1,75 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// Record implements classroom.Store.
+//
+// The progress row is bumped before the attempt is inserted: its upsert
+// both counts the try and, on PostgreSQL, locks the learner's row for that
+// exercise, so concurrent checks of one exercise get distinct try numbers
+// and cannot pass the attempt limit together.
+func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*classroom.Attempt, error) {
+	if err := classroom.CheckAttempt(&a); err != nil {
+		return nil, err
+	}
+	if a.FormatError != "" {
+		// An unreadable answer costs no try, so it is not stored either:
+		// storing it would let a client fill the database outside the
+		// attempt limit. The session is still checked.
+		l, err := s.learnerBySession(ctx, s.db, token, "")
+		if err != nil {
+			return nil, err
+		}
+		a.ClassID, a.LearnerID, a.Correct, a.Try, a.At = l.ClassID, l.ID, false, 0, fromMS(s.nowMS())
+		return &a, nil
+	}
+	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		// Shared lock: a concurrent RemoveLearner waits for this attempt
+		// rather than deadlocking with it over the progress row.
+		l, err := s.learnerBySession(ctx, tx, token, s.d.ShareRow)
+		if err != nil {
+			return err
+		}
+		a.ClassID, a.LearnerID = l.ClassID, l.ID
+		now := s.nowMS()
+		a.At = fromMS(now)
+		firstCorrect := 0
+		if a.Correct {
+			firstCorrect = 1
+		}
+		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO progress
+			(learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at)
+			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
+			ON CONFLICT (learner_id, exercise) DO UPDATE SET
+				tries = progress.tries + 1,
+				correct = progress.correct OR excluded.correct,
+				tries_to_correct = CASE WHEN progress.tries_to_correct = 0 AND excluded.correct
+					THEN progress.tries + 1 ELSE progress.tries_to_correct END,
+				last_variant = excluded.last_variant,
+				last_at = excluded.last_at
+			RETURNING tries`),
+			l.ID, a.Exercise, l.ClassID, a.Correct, firstCorrect, a.Variant, now, now).Scan(&a.Try); err != nil {
+			return err
+		}
+		if a.Try > s.limits.MaxAttemptsPerExercise {
+			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.limits.MaxAttemptsPerExercise)
+		}
+		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, now).Scan(&a.ID); err != nil {
+			return err
+		}
+		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("record", err)
+	}
+	return &a, nil
+}

@@ -1,0 +1,102 @@
+package sqlstore
+
+import (
+	"context"
+	"sort"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// progress reads progress rows matching where (over progress p), with
+// each learner's name, ordered by learner then first attempt.
+func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classroom.Progress, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT p.learner_id, l.name, p.exercise, p.tries, p.correct,
+			p.tries_to_correct, p.last_variant, p.first_at, p.last_at
+		FROM progress p JOIN learners l ON l.id = p.learner_id
+		WHERE `+where+` ORDER BY p.learner_id, p.first_at, p.exercise`), args...)
+	if err != nil {
+		return nil, wrap("read progress", err)
+	}
+	defer rows.Close()
+	ps := []classroom.Progress{}
+	for rows.Next() {
+		var p classroom.Progress
+		var first, last int64
+		if err := rows.Scan(&p.LearnerID, &p.LearnerName, &p.Exercise, &p.Tries, &p.Correct,
+			&p.TriesToCorrect, &p.LastVariant, &first, &last); err != nil {
+			return nil, wrap("read progress", err)
+		}
+		p.FirstAt, p.LastAt = fromMS(first), fromMS(last)
+		ps = append(ps, p)
+	}
+	return ps, wrap("read progress", rows.Err())
+}
+
+// Dashboard implements classroom.Store.
+//
+// It reads without a transaction (a SQLite read transaction would hold up
+// writers' turns for nothing). Progress is read before learners, so every
+// learner a progress row names is in the list unless removed meanwhile,
+// and the CSV writers iterate learners, so such a row simply drops out.
+func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashboard, error) {
+	c, err := s.Teacher(ctx, code, key)
+	if err != nil {
+		return nil, err
+	}
+	d := &classroom.Dashboard{Class: c}
+	if d.Progress, err = s.progress(ctx, `p.class_id = ?`, c.ID); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, p := range d.Progress {
+		if !seen[p.Exercise] {
+			seen[p.Exercise] = true
+			d.Exercises = append(d.Exercises, p.Exercise)
+		}
+	}
+	sort.Strings(d.Exercises)
+	if d.Wrong, err = s.wrongAnswers(ctx, c.ID); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
+	if err != nil {
+		return nil, wrap("read learners", err)
+	}
+	defer rows.Close()
+	d.Learners = []classroom.Learner{}
+	for rows.Next() {
+		l := classroom.Learner{ClassID: c.ID}
+		var joined int64
+		if err := rows.Scan(&l.ID, &l.Name, &joined); err != nil {
+			return nil, wrap("read learners", err)
+		}
+		l.JoinedAt = fromMS(joined)
+		d.Learners = append(d.Learners, l)
+	}
+	return d, wrap("read learners", rows.Err())
+}
+
+// wrongAnswers counts the class's graded wrong answers. The count is
+// bounded by the attempt limits, and a partial index holds just these
+// rows.
+func (s *DB) wrongAnswers(ctx context.Context, classID int64) (map[string][]classroom.WrongAnswer, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT exercise, answer, COUNT(DISTINCT learner_id), COUNT(*)
+		FROM attempts WHERE class_id = ? AND graded AND NOT correct
+		GROUP BY exercise, answer`), classID)
+	if err != nil {
+		return nil, wrap("read wrong answers", err)
+	}
+	defer rows.Close()
+	var all []classroom.WrongAnswer
+	for rows.Next() {
+		var w classroom.WrongAnswer
+		if err := rows.Scan(&w.Exercise, &w.Answer, &w.Learners, &w.Attempts); err != nil {
+			return nil, wrap("read wrong answers", err)
+		}
+		all = append(all, w)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, wrap("read wrong answers", err)
+	}
+	return classroom.TopWrong(all, classroom.MaxWrongAnswers), nil
+}

@@ -1,0 +1,147 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// Join implements classroom.Store.
+func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, error) {
+	name, err := classroom.CleanName("name", name)
+	if err != nil {
+		return nil, err
+	}
+	token := classroom.NewSecret()
+	sess := &classroom.Session{Token: token}
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		// The locked class row makes joins to one class take turns, so the
+		// count and the name check below cannot race another join.
+		c, err := s.classByCode(ctx, tx, code, s.d.LockRow)
+		if err != nil {
+			return err
+		}
+		if !c.JoinOpen {
+			return classroom.Errorf(classroom.ECONFLICT, "class %s is closed for joining; ask your teacher", c.Code)
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM learners WHERE class_id = ?`), c.ID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= s.limits.MaxLearnersPerClass {
+			return classroom.Errorf(classroom.ELIMIT, "class %s is full: it has %d learners, the limit", c.Code, s.limits.MaxLearnersPerClass)
+		}
+		var taken int
+		err = tx.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM learners WHERE class_id = ? AND name_key = ?`), c.ID, classroom.NameKey(name)).Scan(&taken)
+		if err == nil {
+			return classroom.Errorf(classroom.ECONFLICT, "name: %q is already taken in this class; choose another", name)
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(s.nowMS())}
+		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at)
+			VALUES (?, ?, ?, ?, ?) RETURNING id`), c.ID, name, classroom.NameKey(name), classroom.HashSecret(token), l.JoinedAt.UnixMilli()).Scan(&l.ID); err != nil {
+			return err
+		}
+		sess.Learner, sess.Class = l, c
+		changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeJoin, LearnerID: l.ID})
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("join", err)
+	}
+	return sess, nil
+}
+
+// learnerBySession reads the learner of a session token, or EUNAUTHORIZED.
+func (s *DB) learnerBySession(ctx context.Context, q querier, token, lock string) (*classroom.Learner, error) {
+	if token == "" {
+		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "join a class first")
+	}
+	var l classroom.Learner
+	var joined int64
+	err := q.QueryRowContext(ctx, s.d.q(`SELECT id, class_id, name, joined_at FROM learners WHERE session_hash = ?`+lock),
+		classroom.HashSecret(token)).Scan(&l.ID, &l.ClassID, &l.Name, &joined)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your session has ended (or you were removed from the class); join again")
+	}
+	if err != nil {
+		return nil, wrap("read learner", err)
+	}
+	l.JoinedAt = fromMS(joined)
+	return &l, nil
+}
+
+// Learner implements classroom.Store.
+func (s *DB) Learner(ctx context.Context, token string) (*classroom.Learner, *classroom.Class, error) {
+	l, err := s.learnerBySession(ctx, s.db, token, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := scanClass(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID))
+	if err != nil {
+		return nil, nil, wrap("read class", err)
+	}
+	return l, c, nil
+}
+
+// RemoveLearner implements classroom.Store.
+func (s *DB) RemoveLearner(ctx context.Context, code, key string, learnerID int64) error {
+	c, err := s.Teacher(ctx, code, key)
+	if err != nil {
+		return err
+	}
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		// Attempts and progress go with the learner (ON DELETE CASCADE).
+		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM learners WHERE id = ? AND class_id = ?`), learnerID, c.ID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return classroom.Errorf(classroom.ENOTFOUND, "learner %d is not in class %s", learnerID, c.Code)
+		}
+		changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeRemove, LearnerID: learnerID})
+		return nil
+	})
+	return wrap("remove learner", err)
+}
+
+// LearnerProgress implements classroom.Store.
+func (s *DB) LearnerProgress(ctx context.Context, code string, creds classroom.Credentials, learnerID int64) ([]classroom.Progress, error) {
+	if creds.TeacherKey == "" && creds.Session == "" {
+		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "join the class, or use its teacher key")
+	}
+	c, err := s.classByCode(ctx, s.db, code, "")
+	if err != nil {
+		return nil, err
+	}
+	allowed := classroom.SecretMatches(creds.TeacherKey, c.TeacherKeyHash)
+	if !allowed && creds.Session != "" {
+		l, err := s.learnerBySession(ctx, s.db, creds.Session, "")
+		if err != nil && classroom.ErrorCode(err) != classroom.EUNAUTHORIZED {
+			return nil, err
+		}
+		allowed = err == nil && l.ClassID == c.ID && l.ID == learnerID
+	}
+	if !allowed {
+		return nil, classroom.Errorf(classroom.EFORBIDDEN, "only the teacher and the learner themselves may see a learner's progress")
+	}
+	ps, err := s.progress(ctx, `p.class_id = ? AND p.learner_id = ?`, c.ID, learnerID)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		var one int
+		err := s.db.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM learners WHERE id = ? AND class_id = ?`), learnerID, c.ID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, classroom.Errorf(classroom.ENOTFOUND, "learner %d is not in class %s", learnerID, c.Code)
+		} else if err != nil {
+			return nil, wrap("read learner", err)
+		}
+	}
+	return ps, nil
+}

@@ -1,0 +1,153 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// DB is a classroom.Store on a database/sql handle.
+type DB struct {
+	db      *sql.DB
+	d       *Dialect
+	limits  classroom.Limits
+	now     func() time.Time
+	hub     *Hub
+	writeMu sync.Mutex
+
+	// onClose runs before the database closes (the postgres listener).
+	onClose func()
+}
+
+var _ classroom.Store = (*DB)(nil)
+
+// New wraps an open, migrated database.
+func New(db *sql.DB, d *Dialect, opts classroom.Options) *DB {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &DB{db: db, d: d, limits: opts.Limits.WithDefaults(), now: now, hub: NewHub()}
+}
+
+// Hub is where changes are fanned out; the postgres listener publishes to
+// it.
+func (s *DB) Hub() *Hub { return s.hub }
+
+// SQL returns the underlying handle, for tests and benchmarks.
+func (s *DB) SQL() *sql.DB { return s.db }
+
+// OnClose sets a function Close runs first.
+func (s *DB) OnClose(f func()) { s.onClose = f }
+
+// Close stops the listener, closes subscribers' channels, then the
+// database, in that order so that no notification arrives at a closed hub
+// and no query at a closed pool.
+func (s *DB) Close() error {
+	if s.onClose != nil {
+		s.onClose()
+	}
+	s.hub.Close()
+	return s.db.Close()
+}
+
+// Ping implements classroom.Store.
+func (s *DB) Ping(ctx context.Context) error {
+	var one int
+	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("classroom store: %w", err)
+	}
+	return nil
+}
+
+// Subscribe implements classroom.Store.
+func (s *DB) Subscribe(ctx context.Context, classID int64) (<-chan classroom.Change, error) {
+	return s.hub.Subscribe(ctx, classID)
+}
+
+// write runs f in a transaction and commits, then publishes the changes f
+// reported. A retryable failure (a PostgreSQL deadlock) runs f again; an
+// *classroom.Error from f is returned as it is.
+func (s *DB) write(ctx context.Context, f func(tx *sql.Tx, changed func(classroom.Change)) error) error {
+	if s.d.SerializeWrites {
+		s.writeMu.Lock()
+		defer s.writeMu.Unlock()
+	}
+	var err error
+	for try := 0; try < 5; try++ {
+		var changes []classroom.Change
+		err = s.tx(ctx, func(tx *sql.Tx) error {
+			return f(tx, func(c classroom.Change) { changes = append(changes, c) })
+		}, &changes)
+		if err == nil {
+			if s.d.NotifyChannel == "" {
+				for _, c := range changes {
+					s.hub.Publish(c)
+				}
+			}
+			return nil
+		}
+		if s.d.Retryable == nil || !s.d.Retryable(err) {
+			return err
+		}
+	}
+	return err
+}
+
+func (s *DB) tx(ctx context.Context, f func(tx *sql.Tx) error, changes *[]classroom.Change) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	if s.d.NotifyChannel != "" {
+		for _, c := range *changes {
+			// pg_notify in the transaction: delivered to every listener
+			// on commit, and never for a rolled-back write.
+			if _, err := tx.ExecContext(ctx, s.d.q(`SELECT pg_notify(?, ?)`), s.d.NotifyChannel, EncodeChange(c)); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Commit()
+}
+
+// EncodeChange is a change as a notification payload.
+func EncodeChange(c classroom.Change) string {
+	return strconv.FormatInt(c.ClassID, 10) + " " + c.Kind + " " + strconv.FormatInt(c.LearnerID, 10)
+}
+
+// DecodeChange reads a notification payload.
+func DecodeChange(p string) (classroom.Change, error) {
+	var c classroom.Change
+	_, err := fmt.Sscanf(p, "%d %s %d", &c.ClassID, &c.Kind, &c.LearnerID)
+	return c, err
+}
+
+func (s *DB) nowMS() int64 { return s.now().UnixMilli() }
+
+func fromMS(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
+}
+
+// wrap marks a database error with what was being done, keeping
+// *classroom.Error values as they are.
+func wrap(op string, err error) error {
+	var ce *classroom.Error
+	if err == nil || errors.As(err, &ce) {
+		return err
+	}
+	return fmt.Errorf("classroom store: %s: %w", op, err)
+}

@@ -1,0 +1,124 @@
+package classroom
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps classes, learners, attempts and progress. Every method that
+// reveals or changes a class checks the credential it is given, so a
+// handler passes along what the request carried and maps the error code;
+// it never decides who may see what.
+//
+// A method that writes returns only once the write is durable (committed,
+// and on SQLite synced to the write-ahead log): an acknowledged attempt
+// survives a SIGKILL of the server.
+type Store interface {
+	// CreateClass creates a class open for joining, with a fresh join code
+	// and teacher key. EINVALID for a bad name, ELIMIT at Limits.MaxClasses.
+	CreateClass(ctx context.Context, name string) (*NewClass, error)
+
+	// Teacher returns the class with this join code if key is its teacher
+	// key: EUNAUTHORIZED without a key, ENOTFOUND for an unknown code,
+	// EFORBIDDEN for a wrong key or another class's key.
+	Teacher(ctx context.Context, code, key string) (*Class, error)
+	// TeacherClass returns the class whose teacher key this is, whatever
+	// its current code: how a teacher link finds its class after the code
+	// was rotated. EUNAUTHORIZED if it is nobody's key.
+	TeacherClass(ctx context.Context, key string) (*Class, error)
+
+	// Join adds a learner to the class with this code and starts their
+	// session. ENOTFOUND for an unknown code, ECONFLICT when joining is
+	// closed or the name is taken in the class, ELIMIT at
+	// Limits.MaxLearnersPerClass, EINVALID for a bad name.
+	Join(ctx context.Context, code, name string) (*Session, error)
+	// Learner returns the learner whose session token this is and their
+	// class: EUNAUTHORIZED for no token, an unknown one, or a removed
+	// learner's.
+	Learner(ctx context.Context, token string) (*Learner, *Class, error)
+
+	// Record stores a graded check for the learner of this session token
+	// and returns it with its ID, time and try number. A check with a
+	// FormatError costs no try and is not stored: it is returned as it is
+	// with Try 0. ELIMIT once the learner has Limits.MaxAttemptsPerExercise
+	// attempts at the exercise.
+	Record(ctx context.Context, token string, a Attempt) (*Attempt, error)
+
+	// LearnerProgress returns one learner's progress, in exercise order
+	// of first attempt. Allowed to the class's teacher (creds.TeacherKey)
+	// and to that learner (creds.Session); EFORBIDDEN for anyone else.
+	LearnerProgress(ctx context.Context, code string, creds Credentials, learnerID int64) ([]Progress, error)
+	// Dashboard returns the whole class's progress for its teacher: what
+	// the live dashboard and both CSV exports show.
+	Dashboard(ctx context.Context, code, key string) (*Dashboard, error)
+
+	// PushScenario sets the scenario every learner's playground offers;
+	// an empty Scenario clears it.
+	PushScenario(ctx context.Context, code, key string, s Scenario) (*Class, error)
+	// RotateCode gives the class a new join code; the old one stops
+	// working for joining and for teacher URLs, sessions keep working.
+	RotateCode(ctx context.Context, code, key string) (*Class, error)
+	// SetJoinOpen opens or closes joining.
+	SetJoinOpen(ctx context.Context, code, key string, open bool) (*Class, error)
+	// RemoveLearner deletes a learner with their attempts and progress;
+	// their session stops working. ENOTFOUND if not in this class.
+	RemoveLearner(ctx context.Context, code, key string, learnerID int64) error
+
+	// Subscribe returns a channel that receives a Change whenever the class
+	// changes, from this process or (on PostgreSQL) any replica sharing
+	// the database. Changes may be merged when the reader is slow. The
+	// channel is closed when ctx ends or the store closes. It does not
+	// check credentials: a Change carries no data, call Dashboard for it.
+	Subscribe(ctx context.Context, classID int64) (<-chan Change, error)
+
+	// Ping checks that the store answers a query, for /healthz.
+	Ping(ctx context.Context) error
+	// Close stops the change listener, then closes the database.
+	Close() error
+}
+
+// Credentials is what a request carried: a teacher key (Authorization:
+// Bearer, or the teacher link's cookie) and a learner session token (the
+// session cookie). Either may be empty.
+type Credentials struct {
+	TeacherKey string
+	Session    string
+}
+
+// Limits bound what one shared server stores. Zero values take the
+// defaults of DefaultLimits.
+type Limits struct {
+	MaxClasses             int
+	MaxLearnersPerClass    int
+	MaxAttemptsPerExercise int
+}
+
+// DefaultLimits returns limits for a server a few lectures share: a big
+// lecture hall fits in a class, and a learner who sends 200 checks of one
+// exercise is stuck or scripting.
+func DefaultLimits() Limits {
+	return Limits{MaxClasses: 1000, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200}
+}
+
+// WithDefaults fills zero fields from DefaultLimits.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxClasses <= 0 {
+		l.MaxClasses = d.MaxClasses
+	}
+	if l.MaxLearnersPerClass <= 0 {
+		l.MaxLearnersPerClass = d.MaxLearnersPerClass
+	}
+	if l.MaxAttemptsPerExercise <= 0 {
+		l.MaxAttemptsPerExercise = d.MaxAttemptsPerExercise
+	}
+	return l
+}
+
+// Options are what both stores take besides where the database is.
+type Options struct {
+	Limits Limits
+	// Now is the clock; nil means time.Now. Tests set it to get fixed
+	// times in exports.
+	Now func() time.Time
+}
