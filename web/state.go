@@ -58,7 +58,7 @@ func NewState(sc engine.Scenario) State {
 	if name == "" {
 		name = sc.Storage.Key
 	}
-	s := State{Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
+	s := State{Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
 	if usesLock(sc) {
 		role := "server"
 		if sc.Lock.Backend == engine.BackendRaft && sc.Lock.Nodes > 1 {

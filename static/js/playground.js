@@ -394,7 +394,17 @@ function scrubTo(t) {
   el.scrub.value = t;
   el.scrub.setAttribute('aria-valuetext', formatMS(t));
   showState(stateAt(run.sc, run.events, t));
-  for (const tr of el.log.rows) tr.classList.toggle('future', +tr.dataset.t > t);
+  let current = null;
+  for (const tr of el.log.rows) {
+    const future = +tr.dataset.t > t;
+    tr.classList.toggle('future', future);
+    if (!future) current = tr;
+  }
+  // Keep the moment shown in view inside the log, without moving the page.
+  if (current) {
+    const wrap = el.log.closest('.log-wrap');
+    wrap.scrollTop = current.offsetTop - wrap.clientHeight / 2;
+  }
   draw();
 }
 

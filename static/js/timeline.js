@@ -91,7 +91,7 @@ function drawClient(out, l, x, compact) {
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
     out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease"><title>token ${s.token}: granted at ${formatMS(s.from)}, lease until ${formatMS(s.until)}${s.how ? ', ' + s.how : ''}</title></rect>`);
-    for (const r of s.renewals) out.push(`<line x1="${x(r)}" y1="${top + 3}" x2="${x(r)}" y2="${top + h - 3}" class="renew-tick"/>`);
+    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick"><title>renewed at ${formatMS(r)}</title></path>`);
     const label = `token ${s.token} · until ${formatMS(s.until)}`;
     if (!compact && w > label.length * 6.3) out.push(`<text x="${x(s.from) + 5}" y="${top + 15}" class="lease-label">${label}</text>`);
     else if (!compact) out.push(`<text x="${x(s.from) + 2}" y="${top - 1}" class="lease-label-out">${s.token}</text>`);
