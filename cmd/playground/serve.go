@@ -41,11 +41,29 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` allowed to open websockets, comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
+	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
 		return err
 	}
+	if *check {
+		return healthcheck(ctx, *addr)
+	}
 	if len(ef.errs) > 0 {
 		return &usageError{ef.errs[0]}
+	}
+	// In a Config zero means "the default"; on the command line it is a
+	// mistake.
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{
+		{"max-live-runs", float64(cfg.MaxLiveRuns)}, {"max-connections", float64(cfg.MaxConnections)},
+		{"max-message-bytes", float64(cfg.MaxMessageBytes)}, {"max-body-bytes", float64(cfg.MaxBodyBytes)},
+		{"message-rate", cfg.MessageRate},
+	} {
+		if b.v <= 0 {
+			return usagef("--%s: must be positive, not %g", b.name, b.v)
+		}
 	}
 	switch *logFormat {
 	case "text":
@@ -98,6 +116,32 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	return errors.Join(errHTTP, errRuns)
+}
+
+// healthcheck asks a running server for /healthz.
+func healthcheck(ctx context.Context, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--addr: %v", err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: /healthz answered %s", res.Status)
+	}
+	return nil
 }
 
 // displayAddr turns ":8080" into "localhost:8080" for a clickable link.

@@ -1,6 +1,6 @@
 // The same fold as web/state.go: what the lock service and the storage look
-// like after a prefix of the events. Kept in step with the Go version by
-// web/state_test.go, which runs both on every preset.
+// like after a prefix of the events. TestE2EStateFoldMatchesGo runs both on
+// every preset's events and compares them after each event.
 
 const NODE = /^node-[0-9]+$/;
 
