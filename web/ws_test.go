@@ -65,7 +65,7 @@ func (c *wsClient) until(typ string) []web.ServerMessage {
 	}
 }
 
-func preset(t *testing.T, name string, fencing bool) json.RawMessage {
+func preset(t testing.TB, name string, fencing bool) json.RawMessage {
 	t.Helper()
 	p, err := engine.LoadPreset(name)
 	if err != nil {
