@@ -95,7 +95,7 @@ func (b *browser) tab(path string) context.Context {
 	}); err != nil {
 		b.t.Fatal(err)
 	}
-	b.do(ctx, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.ID("timeline")))
+	b.do(ctx, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.ID("main")))
 	b.t.Cleanup(func() {
 		b.mu.Lock()
 		defer b.mu.Unlock()
@@ -303,4 +303,48 @@ func TestE2EStateFoldMatchesGo(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestE2ELiveControlsAndCompare(t *testing.T) {
+	b := startBrowser(t)
+	home := b.tab("/")
+	if n := run(b, home, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=preset-card]').length`)); n != len(engine.PresetNames()) {
+		t.Errorf("%d preset cards", n)
+	}
+	b.screenshot(home, "05-home")
+
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.do(ctx, choose("#speed", "2"), chromedp.Click(chromedp.ID("run")))
+	// Live: pause once client-1 is frozen, check the controls, inject a
+	// fault with a live button, then let it finish at full speed.
+	run(b, ctx, chromedp.Poll[bool](`[...document.querySelectorAll('#event-log tbody tr')].some(r => r.textContent.includes('freezes'))`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	b.do(ctx, chromedp.Click(chromedp.ID("pause")))
+	enabled := `['pause','step','resume','stop'].map(id => !document.getElementById(id).disabled).join()`
+	if got := run(b, ctx, chromedp.Evaluate[string](enabled)); got != "false,true,true,true" {
+		t.Errorf("pause, step, resume, stop enabled = %s while paused", got)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#live-faults button[data-do=pause][data-target=client-2]`)))
+	b.screenshot(ctx, "06-live-paused")
+	b.do(ctx, choose("#speed", "0"), chromedp.Click(chromedp.ID("resume")))
+	// Frozen, client-2 never takes the lock, so no newer token exists when
+	// client-1 writes late: fencing has nothing to refuse it with, and the
+	// page must say so.
+	b.waitVerdict(ctx, "stale write accepted")
+	headline := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]")))
+	if !strings.Contains(headline, "no newer token") {
+		t.Errorf("headline %q does not explain why fencing let it through", headline)
+	}
+	log := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('event-log').textContent`))
+	if !strings.Contains(log, "client-2freezes") {
+		t.Errorf("the live pause of client-2 is not in the event log")
+	}
+
+	b.do(ctx, chromedp.Click(chromedp.ID("compare")))
+	run(b, ctx, chromedp.Poll[bool](`document.querySelector('[data-testid=compare-off]').textContent.includes('UNSAFE')`, chromedp.WithPollingInterval(50*time.Millisecond)))
+	on := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-on]")))
+	off := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-off]")))
+	if !strings.Contains(on, "every stale write was refused") || !strings.Contains(off, "stale write accepted") {
+		t.Errorf("compare: on %q, off %q", on, off)
+	}
+	b.screenshot(ctx, "07-compare")
 }

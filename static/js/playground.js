@@ -348,11 +348,17 @@ function showState(s) {
 
 /** headline tells the story of the worst write in one sentence. */
 function headline(events, s) {
-  const stale = events.find(e => e.kind === 'write_accepted' && /^stale/.test(e.reason || ''));
-  if (stale) {
-    const before = events.filter(e => e.kind === 'write_accepted' && e.t <= stale.t && e.client !== stale.client).pop();
+  const i = events.findIndex(e => e.kind === 'write_accepted' && /^stale/.test(e.reason || ''));
+  if (i >= 0) {
+    const stale = events[i], earlier = events.slice(0, i);
+    const before = earlier.filter(e => e.kind === 'write_accepted' && e.client !== stale.client).pop();
     const lost = Math.abs(s.expected_value - s.final_value);
-    return `${stale.client} overwrote ${before ? before.client + "'s write" : 'the record'} with a stale token (${stale.token})` + (lost ? `: ${num(lost)} lost.` : '.');
+    if (!before) {
+      const newer = earlier.some(e => e.kind === 'granted' && e.token > stale.token);
+      return `${stale.client}'s write landed after its lease had ended (token ${stale.token})` +
+        (newer ? '.' : ': no newer token had been handed out yet, so fencing had nothing to refuse it with.');
+    }
+    return `${stale.client} overwrote ${before.client}'s write with a stale token (${stale.token})` + (lost ? `: ${num(lost)} lost.` : '.');
   }
   const refused = events.filter(e => e.kind === 'write_refused');
   if (refused.length) return `The storage refused ${refused.map(e => `${e.client}'s write (${e.reason.replace(/, the highest.*$/, '')})`).join(' and ')}.`;
