@@ -246,3 +246,21 @@ func TestHealthzAndStatic(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaygroundSpeedMenuKeepsASharedSpeed(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	_, body := get(t, ts.URL+"/playground?preset=paused-holder&speed=3")
+	options := findAll(oneByTestID(t, parseHTML(t, body), "speed"), func(n *html.Node) bool { return n.Data == "option" })
+	var values []string
+	selected := ""
+	for _, o := range options {
+		v, _ := attr(o, "value")
+		values = append(values, v)
+		if _, ok := attr(o, "selected"); ok {
+			selected = v
+		}
+	}
+	if strings.Join(values, ",") != "1,2,3,5,10,50,0" || selected != "3" {
+		t.Errorf("speed options %v, selected %q; want 3 added in order and selected", values, selected)
+	}
+}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,8 +13,8 @@ import (
 // playground is about.
 const defaultPreset = "paused-holder"
 
-// defaultSpeed lets a 20 s story play in about 5 s.
-const defaultSpeed = 4
+// defaultSpeed lets a 20 s story play in about 4 s.
+const defaultSpeed = 5
 
 func (s *Server) home(c echo.Context) error {
 	return s.render(c, http.StatusOK, HomePage(s.page("Home"), engine.Presets()))
@@ -28,6 +29,16 @@ type PlaygroundData struct {
 	Error    string // bad query input, shown above the controls
 	Presets  []engine.Preset
 	Catalog  Catalog
+}
+
+// speeds is the speed menu: the catalog's, and a shared link's own speed.
+func (d PlaygroundData) speeds() []float64 {
+	out := slices.Clone(d.Catalog.Speeds)
+	if !slices.Contains(out, d.Speed) {
+		out = append(out[:len(out)-1], d.Speed, out[len(out)-1]) // "as fast as possible" stays last
+		slices.Sort(out[:len(out)-1])
+	}
+	return out
 }
 
 func (s *Server) playground(c echo.Context) error {

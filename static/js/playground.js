@@ -281,7 +281,8 @@ function setButtons() {
 }
 
 function setStatus(text, isError) {
-  el.status.textContent = text;
+  const badge = run?.live ? (run.paused ? 'PAUSED' : 'LIVE') : '';
+  el.status.innerHTML = (badge ? `<span class="state-badge">${badge}</span>` : '') + esc(text);
   el.status.classList.toggle('error', !!isError);
 }
 
