@@ -29,6 +29,12 @@ type Config struct {
 	// WriteTimeout bounds one websocket write: a browser that stops reading
 	// for longer is dropped and its run cancelled, never allowed to stall it.
 	WriteTimeout time.Duration
+	// MaxRunTime bounds the wall time of one live run, pauses included, so
+	// that a forgotten paused tab cannot hold a slot for ever.
+	MaxRunTime time.Duration
+	// PingInterval is how often an idle websocket is pinged; a browser that
+	// does not answer within twice that is gone, and its run is ended.
+	PingInterval time.Duration
 	// AllowedOrigins are extra origins (scheme://host[:port]) allowed to open
 	// a websocket besides the server's own.
 	AllowedOrigins []string
@@ -44,6 +50,8 @@ const (
 	DefaultMaxBodyBytes    = 72 << 10
 	DefaultRunTimeout      = 30 * time.Second
 	DefaultWriteTimeout    = 10 * time.Second
+	DefaultMaxRunTime      = 20 * time.Minute
+	DefaultPingInterval    = 20 * time.Second
 )
 
 // withDefaults returns the config with zero bounds replaced by defaults.
@@ -72,6 +80,12 @@ func (c Config) withDefaults() Config {
 	if c.WriteTimeout == 0 {
 		c.WriteTimeout = DefaultWriteTimeout
 	}
+	if c.MaxRunTime == 0 {
+		c.MaxRunTime = DefaultMaxRunTime
+	}
+	if c.PingInterval == 0 {
+		c.PingInterval = DefaultPingInterval
+	}
 	return c
 }
 
@@ -93,6 +107,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("run-timeout: must be between 1s and 10m, not %s", c.RunTimeout)
 	case c.WriteTimeout < 100*time.Millisecond || c.WriteTimeout > time.Minute:
 		return fmt.Errorf("write-timeout: must be between 100ms and 1m, not %s", c.WriteTimeout)
+	case c.MaxRunTime < time.Second || c.MaxRunTime > 24*time.Hour:
+		return fmt.Errorf("max-run-time: must be between 1s and 24h, not %s", c.MaxRunTime)
+	case c.PingInterval < 10*time.Millisecond || c.PingInterval > 10*time.Minute:
+		return fmt.Errorf("ping-interval: must be between 10ms and 10m, not %s", c.PingInterval)
 	}
 	return nil
 }

@@ -111,6 +111,11 @@ func (ss *session) serve() {
 func (ss *session) readLoop() {
 	cfg := ss.srv.cfg
 	ss.conn.SetReadLimit(cfg.MaxMessageBytes)
+	// A browser that vanished without closing (a dropped network) stops
+	// answering pings: the read deadline then ends the session and its run.
+	alive := func() error { return ss.conn.SetReadDeadline(time.Now().Add(2 * cfg.PingInterval)) }
+	_ = alive()
+	ss.conn.SetPongHandler(func(string) error { return alive() })
 	bucket := newBucket(cfg.MessageRate, 2*cfg.MessageRate)
 	msgs := make(chan []byte)
 	readErr := make(chan error, 1)
@@ -122,6 +127,7 @@ func (ss *session) readLoop() {
 				readErr <- err
 				return
 			}
+			_ = alive()
 			if typ != websocket.TextMessage {
 				data = nil // a binary frame is answered as malformed
 			}
@@ -289,8 +295,11 @@ func (ss *session) start(m ClientMessage) {
 			ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
 		}
 	}
-	run, err := engine.Start(ss.ctx, sc, engine.Options{Speed: speed, Sink: sink})
+	limit := ss.srv.cfg.MaxRunTime
+	runCtx, cancelRun := context.WithTimeout(ss.ctx, limit)
+	run, err := engine.Start(runCtx, sc, engine.Options{Speed: speed, Sink: sink})
 	if err != nil {
+		cancelRun()
 		ss.srv.runs.release()
 		ss.sendError(err)
 		return
@@ -300,8 +309,12 @@ func (ss *session) start(m ClientMessage) {
 	go func() {
 		defer close(done)
 		defer ss.srv.runs.release()
+		defer cancelRun()
 		res, err := run.Wait()
-		stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled))
+		if errors.Is(err, context.DeadlineExceeded) {
+			ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})
+		}
+		stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 		if err != nil && !stopped {
 			ss.log.Error("live run failed", slog.Any("err", err))
 			ss.send(ServerMessage{Type: MsgError, Code: "internal", Message: "internal error: the run failed; sorry, it has been logged"})
@@ -369,6 +382,8 @@ func (ss *session) writer() {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
+	ping := time.NewTicker(ss.srv.cfg.PingInterval)
+	defer ping.Stop()
 	for {
 		ss.mu.Lock()
 		batch, closing := ss.queue, ss.closing
@@ -396,7 +411,15 @@ func (ss *session) writer() {
 			return
 		}
 		if len(batch) == 0 {
-			<-ss.wake
+			select {
+			case <-ss.wake:
+			case <-ping.C:
+				if err := ss.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(ss.srv.cfg.WriteTimeout)); err != nil {
+					ss.cancel()
+					ss.drain()
+					return
+				}
+			}
 		}
 	}
 }

@@ -407,3 +407,37 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestWebsocketBrowserThatStopsAnsweringIsDropped(t *testing.T) {
+	ts, srv := startServer(t, web.Config{PingInterval: 50 * time.Millisecond})
+	c := dial(t, ts.URL, nil)
+	// Answer no pings: gorilla answers them only while reading.
+	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
+	waitFor(t, func() bool { return srv.LiveRuns() == 1 })
+	c.send(map[string]any{"type": "pause"})
+	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
+}
+
+func TestWebsocketRunWallTimeIsBounded(t *testing.T) {
+	ts, srv := startServer(t, web.Config{MaxRunTime: time.Second})
+	c := dial(t, ts.URL, nil)
+	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
+	c.send(map[string]any{"type": "pause"})
+	var gotErr bool
+	for {
+		m := c.recv()
+		if m.Type == web.MsgError && m.Code == "too_long" && strings.Contains(m.Message, "at most 1s") {
+			gotErr = true
+		}
+		if m.Type == web.MsgSummary {
+			if !m.Stopped {
+				t.Error("summary of a run past its time is not marked stopped")
+			}
+			break
+		}
+	}
+	if !gotErr {
+		t.Error("no too_long error before the summary")
+	}
+	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
+}

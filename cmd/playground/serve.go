@@ -38,6 +38,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.intVar(&cfg.MaxConnections, "max-connections", "PLAYGROUND_MAX_CONNECTIONS", web.DefaultMaxConnections, "open websockets")
 	ef.int64Var(&cfg.MaxMessageBytes, "max-message-bytes", "PLAYGROUND_MAX_MESSAGE_BYTES", web.DefaultMaxMessageBytes, "bytes in one websocket message")
 	ef.int64Var(&cfg.MaxBodyBytes, "max-body-bytes", "PLAYGROUND_MAX_BODY_BYTES", web.DefaultMaxBodyBytes, "bytes in a POST body")
+	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` allowed to open websockets, comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
@@ -59,7 +60,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	}{
 		{"max-live-runs", float64(cfg.MaxLiveRuns)}, {"max-connections", float64(cfg.MaxConnections)},
 		{"max-message-bytes", float64(cfg.MaxMessageBytes)}, {"max-body-bytes", float64(cfg.MaxBodyBytes)},
-		{"message-rate", cfg.MessageRate},
+		{"message-rate", cfg.MessageRate}, {"max-run-time", cfg.MaxRunTime.Seconds()},
 	} {
 		if b.v <= 0 {
 			return usagef("--%s: must be positive, not %g", b.name, b.v)
@@ -171,7 +172,7 @@ func envDefault[T any](e *envFlags, name, envName string, def T, parse func(stri
 	}
 	x, err := parse(v)
 	if err != nil {
-		e.errs = append(e.errs, fmt.Errorf("%s (for --%s): %q is not a number", envName, name, v))
+		e.errs = append(e.errs, fmt.Errorf("%s (for --%s): %q is not valid: %v", envName, name, v, err))
 		return def
 	}
 	return x
@@ -184,6 +185,10 @@ func (e *envFlags) intVar(p *int, name, envName string, def int, usage string) {
 func (e *envFlags) int64Var(p *int64, name, envName string, def int64, usage string) {
 	parse := func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
 	e.fs.Int64Var(p, name, envDefault(e, name, envName, def, parse), usage+" (env "+envName+")")
+}
+
+func (e *envFlags) durationVar(p *time.Duration, name, envName string, def time.Duration, usage string) {
+	e.fs.DurationVar(p, name, envDefault(e, name, envName, def, time.ParseDuration), usage+" (env "+envName+")")
 }
 
 func (e *envFlags) floatVar(p *float64, name, envName string, def float64, usage string) {

@@ -79,8 +79,9 @@ func TestServeBadConfigNamesTheFlag(t *testing.T) {
 		{[]string{"--max-live-runs", "0"}, nil, "--max-live-runs: must be positive"},
 		{[]string{"--max-live-runs", "20000"}, nil, "max-live-runs: must be between 1 and 10000"},
 		{[]string{"--message-rate", "5000"}, nil, "message-rate: must be between 1 and 1000"},
-		{nil, map[string]string{"PLAYGROUND_MAX_LIVE_RUNS": "many"}, `PLAYGROUND_MAX_LIVE_RUNS (for --max-live-runs): "many" is not a number`},
+		{nil, map[string]string{"PLAYGROUND_MAX_LIVE_RUNS": "many"}, `PLAYGROUND_MAX_LIVE_RUNS (for --max-live-runs): "many" is not valid`},
 		{[]string{"--log-format", "xml"}, nil, "--log-format: must be text or json"},
+		{[]string{"--max-run-time", "0s"}, nil, "--max-run-time: must be positive"},
 		{[]string{"--addr", "nope"}, nil, "--addr"},
 	} {
 		getenv := func(k string) string { return tc.env[k] }

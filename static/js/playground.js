@@ -191,12 +191,13 @@ const session = new Session({
     run.verdict = m.verdict;
     run.stopped = m.stopped;
     showVerdict();
-    setStatus(m.stopped ? `Stopped at ${formatMS(run.end)}. Drag the playhead to see any moment.` : `Finished at ${formatMS(run.end)} of simulated time. Drag the playhead (or use the arrow keys on it) to see any moment.`);
+    setStatus(run.note ? run.note : m.stopped ? `Stopped at ${formatMS(run.end)}. Drag the playhead to see any moment.` : `Finished at ${formatMS(run.end)} of simulated time. Drag the playhead (or use the arrow keys on it) to see any moment.`);
     finishScrub();
     setButtons();
     if (pendingStart) { pendingStart = false; start(); }
   },
   error(m) {
+    if (m.code === 'too_long' && run) { run.note = m.message[0].toUpperCase() + m.message.slice(1) + '.'; return; }
     const field = m.field ? ` (${m.field})` : '';
     setStatus((m.code === 'busy' ? 'Busy, try again in a minute: ' : 'Error: ') + m.message + (m.message.includes(m.field || '\u0000') ? '' : field), true);
     if (m.code === 'invalid' || m.code === 'bad_message') {
