@@ -348,3 +348,60 @@ func TestE2ELiveControlsAndCompare(t *testing.T) {
 	}
 	b.screenshot(ctx, "07-compare")
 }
+
+func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	scenario := func() engine.Scenario {
+		t.Helper()
+		var sc engine.Scenario
+		text := run(b, ctx, chromedp.Value(chromedp.ID("json")))
+		if err := json.Unmarshal([]byte(text), &sc); err != nil {
+			t.Fatalf("JSON editor: %v\n%s", err, text)
+		}
+		return sc
+	}
+	// Controls write the JSON.
+	b.do(ctx, choose("#lease", "20"), choose("#renew", ""))
+	sc := scenario()
+	if sc.Lock.Lease.MS() != 20000 || sc.Clients[0].RenewEvery.IsSet() || sc.Clients[1].RenewEvery.IsSet() {
+		t.Errorf("after lease 20 and renewal off: lease %s, renew %s/%s", sc.Lock.Lease, sc.Clients[0].RenewEvery, sc.Clients[1].RenewEvery)
+	}
+	// The fault list: add one, move it up, remove the other.
+	b.do(ctx, chromedp.Click(chromedp.ID("add-fault")))
+	if n := len(scenario().Faults); n != 2 {
+		t.Fatalf("%d faults after add, want 2", n)
+	}
+	b.do(ctx, choose("#f1-do", "delay"))
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label="Move fault 2 up"]`)))
+	sc = scenario()
+	if sc.Faults[0].Do != "delay" || sc.Faults[0].Kind != "write" || sc.Faults[1].Do != "pause" {
+		t.Errorf("after moving the delay up: %+v", sc.Faults)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label="Remove fault 2"]`)))
+	if sc = scenario(); len(sc.Faults) != 1 || sc.Faults[0].Do != "delay" {
+		t.Errorf("after removing the pause: %+v", sc.Faults)
+	}
+	// The JSON writes the controls.
+	b.do(ctx, chromedp.Click(chromedp.CSS("#json-details summary")))
+	edit := func(from, to string) {
+		b.do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById('json'); e.focus(); e.value = e.value.replace(%q, %q); e.dispatchEvent(new Event('input')); })()`, from, to)))
+	}
+	edit(`"fencing": true`, `"fencing": false`)
+	run(b, ctx, chromedp.Poll[bool](`!document.getElementById('fencing').checked`, chromedp.WithPollingTimeout(3*time.Second)))
+	edit(`"lease": "20s"`, `"lease": "20s",`)
+	msg := run(b, ctx, chromedp.Poll[string](`document.getElementById('json-error').textContent || false`, chromedp.WithPollingTimeout(3*time.Second)))
+	if !strings.Contains(msg, "Not valid JSON") {
+		t.Errorf("JSON error %q", msg)
+	}
+	edit(`"lease": "20s",`, `"lease": "20s"`)
+	// A scenario the engine refuses is reported with its field.
+	edit(`"lease": "20s"`, `"lease": "50ms"`)
+	run(b, ctx, chromedp.Poll[bool](`document.getElementById('lease').value === '0.05'`, chromedp.WithPollingTimeout(3*time.Second)))
+	b.do(ctx, chromedp.Click(chromedp.ID("run")))
+	status := run(b, ctx, chromedp.Poll[string](`(document.getElementById('status').textContent.match(/lock\.lease.*/) || [false])[0]`, chromedp.WithPollingTimeout(5*time.Second)))
+	if !strings.Contains(status, "lock.lease: must be between 100ms") {
+		t.Errorf("status %q, want the engine's lock.lease error", status)
+	}
+	b.screenshot(ctx, "08-json-error")
+}

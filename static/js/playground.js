@@ -198,13 +198,22 @@ const session = new Session({
   },
   error(m) {
     if (m.code === 'too_long' && run) { run.note = m.message[0].toUpperCase() + m.message.slice(1) + '.'; return; }
-    const field = m.field ? ` (${m.field})` : '';
-    setStatus((m.code === 'busy' ? 'Busy, try again in a minute: ' : 'Error: ') + m.message + (m.message.includes(m.field || '\u0000') ? '' : field), true);
-    if (m.code === 'invalid' || m.code === 'bad_message') {
-      if (m.field && m.field !== 'type') el.jsonError.textContent = m.message;
-      if (run && !run.events.length && run.live && m.field !== 'fault' && m.field !== 'speed') { run.live = false; setButtons(); }
+    // A start the server refused leaves no run on screen; an error about a
+    // live control (a fault, the speed) leaves the run going.
+    const aboutLive = m.field === 'fault' || (m.field || '').startsWith('fault.') || m.field === 'speed';
+    if (run?.live && !run.events.length && !aboutLive && m.code !== 'no_run') {
+      run = null;
+      draw();
+      setButtons();
     }
-    if (m.code === 'busy' && run) { run.live = false; setButtons(); }
+    if ((m.code === 'internal' || m.code === 'shutdown') && run?.live) {
+      run.live = false;
+      run.end = Math.max(1000, ...run.events.map(e => e.t));
+      setButtons();
+    }
+    if ((m.code === 'invalid' || m.code === 'bad_message') && m.field && !aboutLive && m.field !== 'type') el.jsonError.textContent = m.message;
+    const field = m.field && !m.message.includes(m.field) ? ` (${m.field})` : '';
+    setStatus((m.code === 'busy' ? 'Busy, try again in a minute: ' : 'Error: ') + m.message + field, true);
   },
   closed(e) {
     if (run?.live) {
