@@ -112,7 +112,11 @@ function controlEdited(e) {
       break;
     }
     case el.speed:
-      if (run?.live) session.send({ type: 'speed', speed: +el.speed.value });
+      if (run?.live) {
+        run.anchor = { sim: simNow(), wall: performance.now() };
+        run.speed = +el.speed.value;
+        session.send({ type: 'speed', speed: run.speed });
+      }
       return;
     default: return;
   }
@@ -174,7 +178,7 @@ const session = new Session({
     if (!run?.live) return;
     run.events.push(m.event);
     run.texts.push(m.text);
-    run.lastWall = performance.now();
+    run.anchor = { sim: m.event.t, wall: performance.now() };
     appendLog(m.event, m.text);
     draw();
   },
@@ -256,7 +260,7 @@ async function start() {
   }
   const speed = +el.speed.value;
   run = { sc: normalised(sc), events: [], texts: [], summary: null, state: null, live: true, paused: false,
-    speed, startWall: performance.now(), lastWall: performance.now(), domain: parseDuration(sc.until || '60s') || 60000 };
+    speed, anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: parseDuration(sc.until || '60s') || 60000 };
   el.log.innerHTML = '';
   el.verdict.innerHTML = '';
   el.verdict.className = 'verdict';
@@ -274,8 +278,8 @@ async function start() {
 function control(type) {
   if (!run?.live) return;
   session.send({ type });
-  if (type === 'pause' || type === 'step') run.paused = true;
-  if (type === 'resume') { run.paused = false; run.lastWall = performance.now(); }
+  if (type === 'pause' || type === 'step') { run.anchor = { sim: simNow(), wall: performance.now() }; run.paused = true; }
+  if (type === 'resume') { run.paused = false; run.anchor.wall = performance.now(); }
   setStatus({ pause: 'Paused. Step runs to the next event; Resume continues.', step: 'Stepped to the next event.', resume: 'Running…', stop: 'Stopping…' }[type]);
   setButtons();
 }
@@ -303,8 +307,12 @@ function simNow() {
   if (!run) return 0;
   const last = run.events.length ? run.events[run.events.length - 1].t : 0;
   if (!run.live) return run.end ?? last;
-  if (run.paused || !run.speed || reduceMotion.matches) return last;
-  return Math.min(Math.max(last, (performance.now() - run.startWall - 80) * run.speed), run.domain);
+  if (run.paused || !run.speed || reduceMotion.matches) return Math.max(last, run.paused ? run.anchor.sim : 0);
+  // Between events simulated time runs at the speed; the playhead never
+  // steps back when an event arrives a little late.
+  const est = run.anchor.sim + (performance.now() - run.anchor.wall) * run.speed;
+  run.shown = Math.min(Math.max(run.shown, last, est), run.domain);
+  return run.shown;
 }
 
 let frame = 0;
