@@ -55,8 +55,11 @@ func classify(err error) (int, apiError) {
 		return http.StatusServiceUnavailable, apiError{Error: errBusy.Error()}
 	case errors.As(err, &he):
 		msg := http.StatusText(he.Code)
-		if m, ok := he.Message.(string); ok {
+		if m, ok := he.Message.(string); ok && m != "" {
 			msg = m
+		}
+		if msg == "" {
+			msg = "request failed"
 		}
 		return he.Code, apiError{Error: strings.ToLower(msg[:1]) + msg[1:]}
 	}

@@ -113,7 +113,23 @@ func (ss *session) readLoop() {
 	ss.conn.SetReadLimit(cfg.MaxMessageBytes)
 	// A browser that vanished without closing (a dropped network) stops
 	// answering pings: the read deadline then ends the session and its run.
-	alive := func() error { return ss.conn.SetReadDeadline(time.Now().Add(2 * cfg.PingInterval)) }
+	// Once reading stops, nothing may push the deadline out again.
+	var deadlineMu sync.Mutex
+	reading := true
+	alive := func() error {
+		deadlineMu.Lock()
+		defer deadlineMu.Unlock()
+		if !reading {
+			return nil
+		}
+		return ss.conn.SetReadDeadline(time.Now().Add(2 * cfg.PingInterval))
+	}
+	stopReading := func() {
+		deadlineMu.Lock()
+		defer deadlineMu.Unlock()
+		reading = false
+		_ = ss.conn.SetReadDeadline(time.Now())
+	}
 	_ = alive()
 	ss.conn.SetPongHandler(func(string) error { return alive() })
 	bucket := newBucket(cfg.MessageRate, 2*cfg.MessageRate)
@@ -139,18 +155,22 @@ func (ss *session) readLoop() {
 		}
 	}()
 	defer func() {
-		// Unblock the read goroutine: the deferred Close in serve ends the
-		// read, and ctx lets it drop a pending message.
+		// End the read goroutine: the deadline ends a blocked read and ctx
+		// a pending hand-over.
 		ss.cancel()
-		_ = ss.conn.SetReadDeadline(time.Now())
+		stopReading()
 		for range msgs {
 		}
 	}()
 	for {
 		select {
 		case <-ss.ctx.Done():
-			ss.send(ServerMessage{Type: MsgError, Code: "shutdown", Message: "the server is shutting down; your run was stopped"})
-			ss.closeWith(websocket.CloseGoingAway, "server shutting down")
+			// The server is shutting down, or the writer gave up on this
+			// browser (then nothing more can be sent anyway).
+			if ss.srv.ctx.Err() != nil {
+				ss.send(ServerMessage{Type: MsgError, Code: "shutdown", Message: "the server is shutting down; your run was stopped"})
+				ss.closeWith(websocket.CloseGoingAway, "server shutting down")
+			}
 			return
 		case data, ok := <-msgs:
 			if !ok {
