@@ -405,3 +405,26 @@ func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
 	}
 	b.screenshot(ctx, "08-json-error")
 }
+
+// TestE2EEveryPresetRuns runs each preset at full speed in the page and
+// checks that the verdict agrees with the engine's.
+func TestE2EEveryPresetRuns(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	for i, p := range engine.Presets() {
+		res, err := engine.Execute(t.Context(), p.Scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.Verdict(res.Summary)
+		b.do(ctx, choose("#preset", p.Name), choose("#speed", "0"), chromedp.Click(chromedp.ID("run")))
+		got := b.waitVerdict(ctx, want)
+		if got != want {
+			t.Errorf("%s: verdict %q, want %q", p.Name, got, want)
+		}
+		if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#event-log tbody tr').length`)); n != len(res.Events) {
+			t.Errorf("%s: %d rows in the event log, want %d", p.Name, n, len(res.Events))
+		}
+		b.screenshot(ctx, fmt.Sprintf("preset-%02d-%s", i+1, p.Name))
+	}
+}

@@ -4,6 +4,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -139,7 +140,7 @@ func (s *Server) staticFile(c echo.Context) error {
 	} else {
 		c.Response().Header().Set("Cache-Control", "no-cache")
 	}
-	http.ServeContent(c.Response(), c.Request(), name, time.Time{}, bytesReader(data))
+	http.ServeContent(c.Response(), c.Request(), name, time.Time{}, bytes.NewReader(data))
 	return nil
 }
 

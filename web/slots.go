@@ -1,9 +1,6 @@
 package web
 
-import (
-	"bytes"
-	"sync"
-)
+import "sync"
 
 // slots is a counting semaphore that never waits: a caller past the cap is
 // told at once, so it can answer "busy, try again".
@@ -36,5 +33,3 @@ func (s *slots) inUse() int {
 	defer s.mu.Unlock()
 	return s.used
 }
-
-func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

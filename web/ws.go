@@ -208,8 +208,12 @@ func (ss *session) handle(data []byte) {
 		ss.sendErr("", "bad_message", "messages must be JSON text, like {\"type\":\"start\",...}")
 		return
 	}
-	if err := dec.Decode(&m); err != nil {
-		ss.sendErr("", "bad_message", "message is not valid: "+err.Error()+`; send JSON like {"type":"pause"}`)
+	if err := dec.Decode(&m); err != nil || dec.More() {
+		why := "more than one JSON value"
+		if err != nil {
+			why = err.Error()
+		}
+		ss.sendErr("", "bad_message", "message is not valid: "+why+`; send one JSON object like {"type":"pause"}`)
 		return
 	}
 	live := ss.run != nil

@@ -245,6 +245,7 @@ func TestWebsocketBadMessagesGetErrorsNamingTheProblem(t *testing.T) {
 	}{
 		{`{"type":`, "", "bad_message", "not valid"},
 		{`[1,2]`, "", "bad_message", "not valid"},
+		{`{"type":"pause"} {"type":"stop"}`, "", "bad_message", "more than one JSON value"},
 		{`{"type":"dance"}`, "type", "bad_message", "unknown message type"},
 		{`{"type":"pause","extra":1}`, "", "bad_message", "unknown field"},
 		{`{"type":"pause"}`, "type", "no_run", "needs a live run"},

@@ -353,6 +353,7 @@ function showState(s) {
     `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}</li>`).join('')
     : '<li class="muted">no lock service in this scenario</li>';
   const L = s.lock;
+  el.lockRow.closest('table').hidden = !s.nodes.length;
   el.lockRow.innerHTML = `<td>${esc(L.name || '-')}</td><td>${L.holder ? esc(L.holder) : '<em>free</em>'}</td><td>${L.token || '-'}</td><td>${L.holder ? formatMS(L.lease_until) : '-'}</td>`;
   const st = s.storage;
   const outcome = { write_accepted: 'write accepted', write_refused: 'write refused', claim_won: 'claim won', claim_lost: 'claim lost' }[st.outcome] || '';
@@ -384,6 +385,21 @@ function headline(events, s) {
   return '';
 }
 
+/** facts lists the summary's numbers that matter for this kind of run. */
+function facts(s) {
+  const out = [];
+  if (s.writes_accepted || s.writes_refused) {
+    out.push(`final value <strong>${num(s.final_value)}</strong>, expected ${num(s.expected_value)}`);
+    out.push(`writes accepted ${s.writes_accepted}, refused ${s.writes_refused}, stale accepted <strong>${s.stale_writes_accepted}</strong>`);
+  }
+  if (s.claims_won || s.claims_lost) out.push(`claims won ${s.claims_won}, changed 0 rows ${s.claims_lost}`);
+  if (s.grants) out.push(`grants ${s.grants}; two holders believed at once for ${formatMS(s.overlap_ms)}`);
+  if (s.double_grants || s.duplicate_tokens) out.push(`double grants <strong>${s.double_grants}</strong>, duplicate tokens <strong>${s.duplicate_tokens}</strong>`);
+  if (s.unavailable_ms) out.push(`no lock server answered for ${formatMS(s.unavailable_ms)}`);
+  if (s.side_effects) out.push(`side effects ${s.side_effects}, duplicated <strong>${s.duplicate_side_effects}</strong>`);
+  return out.map(f => `<li>${f}</li>`).join('');
+}
+
 function showVerdict() {
   const s = run.summary;
   if (run.stopped) {
@@ -397,10 +413,7 @@ function showVerdict() {
   el.verdict.innerHTML = `<p class="badge"><span aria-hidden="true">${safe ? '✓' : '✗'}</span> ${safe ? 'Safe' : 'Unsafe'}</p>
 ${h ? `<p class="headline" data-testid="verdict-headline">${esc(h)}</p>` : ''}
 <p data-testid="verdict-text">${esc(run.verdict)}</p>
-<ul class="facts">
-<li>final value <strong>${num(s.final_value)}</strong>, expected ${num(s.expected_value)}</li>
-<li>writes accepted ${s.writes_accepted}, refused ${s.writes_refused}, stale accepted <strong>${s.stale_writes_accepted}</strong></li>
-<li>two holders believed at once for ${formatMS(s.overlap_ms)}</li></ul>`;
+<ul class="facts">${facts(s)}</ul>`;
 }
 
 // ---- Scrubbing ----

@@ -136,44 +136,56 @@ function drawNode(out, l, x, compact) {
   }
 }
 
+/** storageMark describes one storage event: its shape, class, label, title. */
+function storageMark(s, mx, my) {
+  const tick = `<circle cx="${mx}" cy="${my}" r="7"/><path d="M${mx - 4} ${my}l3 3l5 -6" class="glyph-line"/>`;
+  const cross = `<rect x="${mx - 7}" y="${my - 7}" width="14" height="14"/><path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="glyph-line"/>`;
+  switch (s.kind) {
+    case 'write_accepted':
+      if (s.stale) {
+        return { cls: 'm-stale', shape: `<path d="M${mx} ${my - 8}L${mx + 8} ${my + 6}L${mx - 8} ${my + 6}z"/><text x="${mx}" y="${my + 4}" class="glyph" text-anchor="middle">!</text>`,
+          label: `${s.client} ${s.token} accepted: stale!`, title: `accepted ${s.client}'s write with token ${s.token}, though its lease had ended: ${s.reason}` };
+      }
+      return { cls: 'm-accepted', shape: tick, label: `${s.client}${s.token ? ' ' + s.token : ''} ✓ ${num(s.value)}`,
+        title: `accepted ${s.client}'s write of ${num(s.value)}${s.token ? ' with token ' + s.token : ''}` };
+    case 'write_refused':
+      return { cls: 'm-refused', shape: cross, label: `${s.client} refused: ${s.reason.replace(/, the highest.*$/, '')}`, title: `refused ${s.client}'s write: ${s.reason}` };
+    case 'claim_won':
+      return { cls: 'm-accepted', shape: tick, label: `${s.client} claims it`, title: `${s.client}'s claim changed 1 row` };
+    default:
+      return { cls: 'm-refused', shape: cross, label: `${s.client}: 0 rows`, title: `${s.client}'s claim changed 0 rows: ${s.reason}` };
+  }
+}
+
 function drawStorage(out, l, marks, x, compact) {
   const rows = [l.y + 22, l.y + 40, l.y + 58];
   const ends = rows.map(() => -Infinity);
+  // Marks at the same moment (five claims at once) sit side by side under
+  // one label that counts them.
+  const groups = [];
   for (const s of marks) {
-    const mx = x(s.t), my = l.y + 14;
-    let cls, shape, label, title;
-    if (s.kind === 'write_accepted' && s.stale) {
-      cls = 'm-stale';
-      shape = `<path d="M${mx} ${my - 8}L${mx + 8} ${my + 6}L${mx - 8} ${my + 6}z"/><text x="${mx}" y="${my + 4}" class="glyph" text-anchor="middle">!</text>`;
-      label = `${s.client} ${s.token} accepted: stale!`;
-      title = `accepted ${s.client}'s write with token ${s.token}, though its lease had ended: ${s.reason}`;
-    } else if (s.kind === 'write_accepted') {
-      cls = 'm-accepted';
-      shape = `<circle cx="${mx}" cy="${my}" r="7"/><path d="M${mx - 4} ${my}l3 3l5 -6" class="glyph-line"/>`;
-      label = `${s.client}${s.token ? ' ' + s.token : ''} ✓ ${num(s.value)}`;
-      title = `accepted ${s.client}'s write of ${num(s.value)}${s.token ? ' with token ' + s.token : ''}`;
-    } else if (s.kind === 'write_refused') {
-      cls = 'm-refused';
-      shape = `<rect x="${mx - 7}" y="${my - 7}" width="14" height="14"/><path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="glyph-line"/>`;
-      label = `${s.client} refused: ${s.reason.replace(/, the highest.*$/, '')}`;
-      title = `refused ${s.client}'s write: ${s.reason}`;
-    } else if (s.kind === 'claim_won') {
-      cls = 'm-accepted';
-      shape = `<circle cx="${mx}" cy="${my}" r="7"/><path d="M${mx - 4} ${my}l3 3l5 -6" class="glyph-line"/>`;
-      label = `${s.client} claims it`;
-      title = `${s.client}'s claim changed 1 row`;
-    } else {
-      cls = 'm-refused';
-      shape = `<rect x="${mx - 7}" y="${my - 7}" width="14" height="14"/><path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="glyph-line"/>`;
-      label = `${s.client}: 0 rows`;
-      title = `${s.client}'s claim changed 0 rows: ${s.reason}`;
-    }
-    out.push(`<g class="${cls}" data-testid="write-mark" data-kind="${s.kind}${s.stale ? '-stale' : ''}"><title>${esc(title)} (${formatMS(s.t)})</title>${shape}</g>`);
+    const g = groups[groups.length - 1];
+    if (g && g[0].t === s.t && s.kind.startsWith('claim') && g[0].kind.startsWith('claim')) g.push(s); else groups.push([s]);
+  }
+  for (const g of groups) {
+    const gx = x(g[0].t);
+    const labels = [];
+    g.forEach((s, k) => {
+      const mx = gx + k * 17, my = l.y + 14;
+      const m = storageMark(s, mx, my);
+      out.push(`<g class="${m.cls}" data-testid="write-mark" data-kind="${s.kind}${s.stale ? '-stale' : ''}"><title>${esc(m.title)} (${formatMS(s.t)})</title>${m.shape}</g>`);
+      labels.push(m);
+    });
     if (compact) continue;
+    let label = labels[0].label, cls = labels[0].cls;
+    if (g.length > 1) {
+      const won = g.filter(s => s.kind === 'claim_won').map(s => s.client);
+      label = `${won.length ? won.join(', ') + ' claims it; ' : ''}${g.length - won.length} change 0 rows`;
+    }
     const wLabel = label.length * 6.1;
-    let r = ends.findIndex(e => e < mx - 4);
+    const lx = Math.min(gx - 6, 1000 - 16 - wLabel);
+    let r = ends.findIndex(e => e < lx);
     if (r < 0) r = ends.indexOf(Math.min(...ends));
-    const lx = Math.min(mx - 6, 1000 - 16 - wLabel);
     ends[r] = lx + wLabel;
     out.push(`<text x="${lx}" y="${rows[r] + 10}" class="mark-label ${cls}-label">${esc(label)}</text>`);
   }
