@@ -428,3 +428,32 @@ func TestE2EEveryPresetRuns(t *testing.T) {
 		b.screenshot(ctx, fmt.Sprintf("preset-%02d-%s", i+1, p.Name))
 	}
 }
+
+// TestE2EOutsideServiceGetsALane opens a shared scenario whose clients
+// send SMS: the provider, neither client nor lock server, gets a lane.
+func TestE2EOutsideServiceGetsALane(t *testing.T) {
+	b := startBrowser(t)
+	sc, err := engine.DecodeScenario([]byte(`{"title":"Two reminders","fencing":true,"until":"30s","lock":{"lease":"5s"},
+		"clients":[{"name":"sender-1","steps":[{"do":"acquire"},{"do":"pause","for":"8s"},{"do":"send","message":"reminder"},{"do":"release"}]},
+		{"name":"sender-2","start":"6s","steps":[{"do":"acquire"},{"do":"send","message":"reminder"},{"do":"release"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.EncodeShare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := b.tab("/playground?speed=0&run=1&s=" + s)
+	b.waitVerdict(ctx, "1 side effect(s) happened twice")
+	if h := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]"))); !strings.Contains(h, "cannot check fencing tokens") {
+		t.Errorf("headline %q", h)
+	}
+	lanes := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline .lane-label')].map(e => e.textContent)`))
+	if strings.Join(lanes, ",") != "sender-1,sender-2,node-1,node-2,node-3,storage,sms" {
+		t.Errorf("lanes %v", lanes)
+	}
+	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=other-mark]').length`)); n != 2 {
+		t.Errorf("%d marks on the sms lane, want 2", n)
+	}
+	b.screenshot(ctx, "09-sms-lane")
+}

@@ -14,8 +14,14 @@ export function buildModel(sc, events, now) {
   for (const e of events) {
     if (isNode(e.actor) && !nodeNames.includes(e.actor)) nodeNames.push(e.actor);
     if (e.node && isNode(e.node) && !nodeNames.includes(e.node)) nodeNames.push(e.node);
-    if (!isNode(e.actor) && e.actor !== 'storage' && e.actor !== 'engine' && e.actor !== 'provider' && !clientNames.includes(e.actor)) clientNames.push(e.actor);
   }
+  // Actors that are neither clients, lock servers nor the storage (the SMS
+  // provider, and whatever the engine adds) get a lane of their own.
+  const otherNames = [];
+  for (const e of events) {
+    if (!isNode(e.actor) && e.actor !== 'storage' && e.actor !== 'engine' && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
+  }
+  const O = Object.fromEntries(otherNames.map(n => [n, []]));
   nodeNames.sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
   const C = Object.fromEntries(clientNames.map(n => [n, { leases: [], beliefs: [], pauses: [], marks: [], lease: null, belief: null }]));
   const N = Object.fromEntries(nodeNames.map(n => [n, { roles: [], marks: [], role: null }]));
@@ -45,6 +51,7 @@ export function buildModel(sc, events, now) {
   };
 
   for (const e of events) {
+    if (O[e.actor]) O[e.actor].push({ t: e.t, kind: e.kind, client: e.client, message: e.message, reason: e.reason });
     const c = C[e.actor];
     switch (e.kind) {
       case 'granted':
@@ -109,6 +116,7 @@ export function buildModel(sc, events, now) {
   return {
     clients: clientNames.map(name => ({ name, ...C[name] })),
     nodes: nodeNames.map(name => ({ name, ...N[name] })),
+    others: otherNames.map(name => ({ name, marks: O[name] })),
     storage, delays,
     overlaps: overlaps(clientNames.map(n => C[n].beliefs)),
   };

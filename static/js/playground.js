@@ -380,6 +380,9 @@ function headline(events, s) {
     }
     return `${stale.client} overwrote ${before.client}'s write with a stale token (${stale.token})` + (lost ? `: ${num(lost)} lost.` : '.');
   }
+  if (s.duplicate_side_effects) {
+    return `${s.duplicate_side_effects === 1 ? 'A side effect' : s.duplicate_side_effects + ' side effects'} happened twice: an outside service such as an SMS provider cannot check fencing tokens.`;
+  }
   const refused = events.filter(e => e.kind === 'write_refused');
   if (refused.length) return `The storage refused ${refused.map(e => `${e.client}'s write (${e.reason.replace(/, the highest.*$/, '')})`).join(' and ')}.`;
   return '';

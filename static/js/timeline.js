@@ -25,6 +25,7 @@ export function render(svg, sc, events, opts) {
   for (const c of m.clients) { lanes.push({ kind: 'client', name: c.name, y, h: LANE.client, data: c }); y += LANE.client; }
   for (const n of m.nodes) { lanes.push({ kind: 'node', name: n.name, y, h: LANE.node, data: n }); y += LANE.node; }
   lanes.push({ kind: 'storage', name: 'storage', y, h: LANE.storage }); y += LANE.storage;
+  for (const o of m.others) { lanes.push({ kind: 'other', name: o.name, y, h: LANE.node, data: o }); y += LANE.node; }
   const H = y + 8;
   const laneOf = name => lanes.find(l => l.name === name);
   const out = [];
@@ -55,6 +56,7 @@ export function render(svg, sc, events, opts) {
   for (const l of lanes) {
     if (l.kind === 'client') drawClient(out, l, x, compact);
     else if (l.kind === 'node') drawNode(out, l, x, compact);
+    else if (l.kind === 'other') drawOther(out, l, x, compact);
   }
   const st = laneOf('storage');
   for (const d of m.delays) {
@@ -132,6 +134,28 @@ function drawNode(out, l, x, compact) {
     } else {
       out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-expired"><title>the lease of ${esc(k.client)} (token ${k.token}) runs out at ${formatMS(k.t)}</title></path>`);
       if (!compact) out.push(`<text x="${mx + 9}" y="${mid + 15}" class="mark-label">lease ${k.token} ends</text>`);
+    }
+  }
+}
+
+// drawOther draws a lane for an outside service: an SMS provider's sends
+// and drops, or any event the timeline has no special mark for.
+function drawOther(out, l, x, compact) {
+  const mid = l.y + l.h / 2;
+  let lastEnd = -Infinity;
+  for (const k of l.data.marks) {
+    const mx = x(k.t);
+    const sent = k.kind === 'sms_sent', dropped = k.kind === 'sms_dropped';
+    const cls = sent ? 'm-accepted' : dropped ? 'm-refused' : 'm-other';
+    const shape = sent ? `<rect x="${mx - 7}" y="${mid - 5}" width="14" height="10"/><path d="M${mx - 7} ${mid - 5}l7 6l7 -6" class="glyph-line"/>`
+      : dropped ? `<rect x="${mx - 7}" y="${mid - 7}" width="14" height="14"/><path d="M${mx - 4} ${mid - 4}l8 8M${mx + 4} ${mid - 4}l-8 8" class="glyph-line"/>`
+      : `<circle cx="${mx}" cy="${mid}" r="4"/>`;
+    const what = sent ? `sent "${k.message}" for ${k.client}` : dropped ? `dropped "${k.message}" from ${k.client}: ${k.reason}` : k.kind.replace(/_/g, ' ');
+    out.push(`<g class="${cls}" data-testid="other-mark"><title>${esc(what)} (${formatMS(k.t)})</title>${shape}</g>`);
+    const label = sent ? `SMS for ${k.client}` : dropped ? `dropped (${k.client})` : k.kind;
+    if (!compact && mx > lastEnd) {
+      out.push(`<text x="${mx + 10}" y="${mid + 4}" class="mark-label ${cls}-label">${esc(label)}</text>`);
+      lastEnd = mx + 10 + label.length * 6.1;
     }
   }
 }
