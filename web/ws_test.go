@@ -442,3 +442,12 @@ func TestWebsocketRunWallTimeIsBounded(t *testing.T) {
 	}
 	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
 }
+
+func TestWebsocketConnectionCapSaysBusy(t *testing.T) {
+	ts, _ := startServer(t, web.Config{MaxConnections: 1})
+	dial(t, ts.URL, nil)
+	_, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/run", nil)
+	if err == nil || res == nil || res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
+		t.Errorf("second connection: %v %+v, want 503 with Retry-After", err, res)
+	}
+}
