@@ -94,9 +94,12 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    32 << 10,
-		ErrorLog:          slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+		// Long enough for POST /api/run at its own timeout; websockets are
+		// hijacked and their deadlines cleared, so this does not cut them.
+		WriteTimeout:   web.DefaultRunTimeout + 15*time.Second,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 32 << 10,
+		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	fmt.Fprintf(stdout, "serving the playground on http://%s\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 1)
