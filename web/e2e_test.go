@@ -266,6 +266,11 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		t.Errorf("storage value at 15s = %q, want 43,000 (client-2's write)", v)
 	}
 	b.screenshot(ctx, "04-keyboard-scrubbed-15s")
+	// A time in the event log moves the playhead there too.
+	b.do(ctx, chromedp.Focus(chromedp.CSS(`#event-log button[data-t="4000"]`)), chromedp.KeyEvent(kb.Enter))
+	if v := run(b, ctx, chromedp.Value(chromedp.ID("scrub"))); v != "4000" {
+		t.Errorf("playhead at %s after choosing the 4s row, want 4000", v)
+	}
 }
 
 // TestE2EStateFoldMatchesGo runs the page's fold (static/js/state.js) on

@@ -78,6 +78,7 @@ function controlEdited(e) {
     case el.preset: {
       const p = data.presets.find(p => p.name === t.value);
       if (!p) return;
+      if (run?.live) session.send({ type: 'stop' });
       sc = clone(p.scenario);
       el.watch.textContent = p.watch;
       history.replaceState(null, '', '/playground?preset=' + encodeURIComponent(p.name));
@@ -344,7 +345,7 @@ function appendLog(e, text) {
   const tr = document.createElement('tr');
   tr.dataset.t = e.t;
   tr.className = 'k-' + e.kind + (e.kind === 'write_accepted' && /^stale/.test(e.reason || '') ? ' stale' : '');
-  tr.innerHTML = `<td>${formatMS(e.t)}</td><td>${esc(e.actor)}</td><td>${esc(text)}</td>`;
+  tr.innerHTML = `<td><button type="button" class="t" data-t="${e.t}" title="Move the playhead here">${formatMS(e.t)}</button></td><td>${esc(e.actor)}</td><td>${esc(text)}</td>`;
   el.log.appendChild(tr);
 }
 
@@ -450,6 +451,10 @@ function scrubTo(t) {
 }
 
 el.scrub.addEventListener('input', () => scrubTo(+el.scrub.value));
+el.log.addEventListener('click', e => {
+  const b = e.target.closest('button[data-t]');
+  if (b && run && !run.live) scrubTo(+b.dataset.t);
+});
 el.svg.addEventListener('pointerdown', e => {
   if (!run || run.live) return;
   const move = ev => {
