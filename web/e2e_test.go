@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -461,4 +462,27 @@ func TestE2EOutsideServiceGetsALane(t *testing.T) {
 		t.Errorf("%d marks on the sms lane, want 2", n)
 	}
 	b.screenshot(ctx, "09-sms-lane")
+}
+
+// TestE2EReducedMotion checks that with prefers-reduced-motion the playhead
+// jumps from event to event instead of gliding between them.
+func TestE2EReducedMotion(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !run(b, ctx, chromedp.Evaluate[bool](`matchMedia('(prefers-reduced-motion: reduce)').matches`)) {
+		t.Fatal("emulation did not take")
+	}
+	// At 1 s a second nothing happens between 0 s and the renewal at 3 s.
+	b.do(ctx, choose("#speed", "1"), chromedp.Click(chromedp.ID("run")))
+	run(b, ctx, chromedp.Poll[bool](`document.querySelectorAll('#event-log tbody tr').length >= 4`))
+	time.Sleep(1200 * time.Millisecond)
+	if got := run(b, ctx, chromedp.TextContent(chromedp.ID("scrub-time"))); got != "0s" {
+		t.Errorf("playhead %q 1.2 s into a run with reduced motion, want 0s (the last event)", got)
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
 }
