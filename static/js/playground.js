@@ -2,10 +2,12 @@
 // a live run over the websocket, the timeline, panels that follow the
 // playhead, the verdict, compare and share.
 
-import { clone, esc, formatMS, num, parseDuration, seconds } from './format.js';
+import { clone, esc, formatMS, parseDuration, seconds } from './format.js';
 import { newState, stateAt } from './state.js';
 import { render } from './timeline.js';
 import { FaultEditor } from './faults.js';
+import { verdictView } from './verdict.js';
+import { renderPanels } from './panels.js';
 import { Session } from './session.js';
 
 const $ = id => document.getElementById(id);
@@ -349,75 +351,14 @@ function appendLog(e, text) {
   el.log.appendChild(tr);
 }
 
-function showState(s) {
-  el.nodesView.innerHTML = s.nodes.length ? s.nodes.map(n =>
-    `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}</li>`).join('')
-    : '<li class="muted">no lock service in this scenario</li>';
-  const L = s.lock;
-  el.lockRow.closest('table').hidden = !s.nodes.length;
-  el.lockRow.innerHTML = `<td>${esc(L.name || '-')}</td><td>${L.holder ? esc(L.holder) : '<em>free</em>'}</td><td>${L.token || '-'}</td><td>${L.holder ? formatMS(L.lease_until) : '-'}</td>`;
-  const st = s.storage;
-  const outcome = { write_accepted: 'write accepted', write_refused: 'write refused', claim_won: 'claim won', claim_lost: 'claim lost' }[st.outcome] || '';
-  el.storageView.innerHTML = `<dt>Row</dt><dd><code>${esc(st.key)}</code></dd>
-<dt>Value</dt><dd data-testid="storage-value">${num(st.value)}</dd>
-<dt>Fence</dt><dd>${st.fence}</dd>${st.owner ? `<dt>Owner</dt><dd>${esc(st.owner)}</dd>` : ''}
-<dt>Last SQL</dt><dd><code class="sql">${st.sql ? esc(st.sql) : '-'}</code></dd>
-<dt>Rows changed</dt><dd>${st.rows ?? '-'}${outcome ? ` <span class="outcome ${st.outcome}">(${esc(st.client)}: ${outcome})</span>` : ''}</dd>`;
-}
+function showState(s) { renderPanels(el, s); }
 
 // ---- Verdict ----
 
-/** headline tells the story of the worst write in one sentence. */
-function headline(events, s) {
-  const i = events.findIndex(e => e.kind === 'write_accepted' && /^stale/.test(e.reason || ''));
-  if (i >= 0) {
-    const stale = events[i], earlier = events.slice(0, i);
-    const before = earlier.filter(e => e.kind === 'write_accepted' && e.client !== stale.client).pop();
-    const lost = Math.abs(s.expected_value - s.final_value);
-    if (!before) {
-      const newer = earlier.some(e => e.kind === 'granted' && e.token > stale.token);
-      return `${stale.client}'s write landed after its lease had ended (token ${stale.token})` +
-        (newer ? '.' : ': no newer token had been handed out yet, so fencing had nothing to refuse it with.');
-    }
-    return `${stale.client} overwrote ${before.client}'s write with a stale token (${stale.token})` + (lost ? `: ${num(lost)} lost.` : '.');
-  }
-  if (s.duplicate_side_effects) {
-    return `${s.duplicate_side_effects === 1 ? 'A side effect' : s.duplicate_side_effects + ' side effects'} happened twice: an outside service such as an SMS provider cannot check fencing tokens.`;
-  }
-  const refused = events.filter(e => e.kind === 'write_refused');
-  if (refused.length) return `The storage refused ${refused.map(e => `${e.client}'s write (${e.reason.replace(/, the highest.*$/, '')})`).join(' and ')}.`;
-  return '';
-}
-
-/** facts lists the summary's numbers that matter for this kind of run. */
-function facts(s) {
-  const out = [];
-  if (s.writes_accepted || s.writes_refused) {
-    out.push(`final value <strong>${num(s.final_value)}</strong>, expected ${num(s.expected_value)}`);
-    out.push(`writes accepted ${s.writes_accepted}, refused ${s.writes_refused}, stale accepted <strong>${s.stale_writes_accepted}</strong>`);
-  }
-  if (s.claims_won || s.claims_lost) out.push(`claims won ${s.claims_won}, changed 0 rows ${s.claims_lost}`);
-  if (s.grants) out.push(`grants ${s.grants}; two holders believed at once for ${formatMS(s.overlap_ms)}`);
-  if (s.double_grants || s.duplicate_tokens) out.push(`double grants <strong>${s.double_grants}</strong>, duplicate tokens <strong>${s.duplicate_tokens}</strong>`);
-  if (s.unavailable_ms) out.push(`no lock server answered for ${formatMS(s.unavailable_ms)}`);
-  if (s.side_effects) out.push(`side effects ${s.side_effects}, duplicated <strong>${s.duplicate_side_effects}</strong>`);
-  return out.map(f => `<li>${f}</li>`).join('');
-}
-
 function showVerdict() {
-  const s = run.summary;
-  if (run.stopped) {
-    el.verdict.className = 'verdict stopped';
-    el.verdict.innerHTML = `<p><strong>Stopped.</strong> The run was stopped before its end; the summary covers what happened so far.</p><p>${esc(run.verdict)}</p>`;
-    return;
-  }
-  const safe = s.safe;
-  el.verdict.className = 'verdict ' + (safe ? 'safe' : 'unsafe');
-  const h = headline(run.events, s);
-  el.verdict.innerHTML = `<p class="badge"><span aria-hidden="true">${safe ? '✓' : '✗'}</span> ${safe ? 'Safe' : 'Unsafe'}</p>
-${h ? `<p class="headline" data-testid="verdict-headline">${esc(h)}</p>` : ''}
-<p data-testid="verdict-text">${esc(run.verdict)}</p>
-<ul class="facts">${facts(s)}</ul>`;
+  const v = verdictView(run);
+  el.verdict.className = 'verdict ' + v.cls;
+  el.verdict.innerHTML = v.html;
 }
 
 // ---- Scrubbing ----
