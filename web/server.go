@@ -122,7 +122,7 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) healthz(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "live_runs": s.runs.inUse()})
+	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "live_runs": s.runs.inUse(), "connections": s.conns.inUse()})
 }
 
 // asset is the URL of a static file, with the version that lets browsers

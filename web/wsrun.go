@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/leaselab/playground/engine"
 )
@@ -147,7 +148,11 @@ func (ss *session) start(m ClientMessage) {
 		defer close(done)
 		defer ss.srv.runs.release()
 		defer cancelRun()
+		began := time.Now()
 		res, err := run.Wait()
+		ss.log.Info("live run ended", slog.String("title", sc.Title), slog.Float64("speed", speed),
+			slog.Duration("wall", time.Since(began)), slog.Int("events", len(res.Events)),
+			slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
 		if errors.Is(err, context.DeadlineExceeded) {
 			ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})
 		}
