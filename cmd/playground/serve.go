@@ -2,14 +2,199 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leaselab/playground/web"
 )
 
-// serveCmd will serve the web playground; until the web server exists it
-// explains what the command line can do.
+// shutdownGrace bounds how long a shutdown waits for requests and live runs
+// to end.
+const shutdownGrace = 10 * time.Second
+
+// serveCmd serves the web playground until ctx is cancelled (SIGINT or
+// SIGTERM), then ends live runs and returns.
 func serveCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	fmt.Fprint(stdout, usage)
-	fmt.Fprintln(stdout, "\nThe web playground is not part of this build yet; the run and presets commands work.")
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	addr := fs.String("addr", env("PLAYGROUND_ADDR", ":8080"), "listen on `host:port` (env PLAYGROUND_ADDR)")
+	var cfg web.Config
+	var origins string
+	ef := &envFlags{fs: fs, getenv: getenv}
+	ef.intVar(&cfg.MaxLiveRuns, "max-live-runs", "PLAYGROUND_MAX_LIVE_RUNS", web.DefaultMaxLiveRuns, "simulations running at once, all users together")
+	ef.intVar(&cfg.MaxConnections, "max-connections", "PLAYGROUND_MAX_CONNECTIONS", web.DefaultMaxConnections, "open websockets")
+	ef.int64Var(&cfg.MaxMessageBytes, "max-message-bytes", "PLAYGROUND_MAX_MESSAGE_BYTES", web.DefaultMaxMessageBytes, "bytes in one websocket message")
+	ef.int64Var(&cfg.MaxBodyBytes, "max-body-bytes", "PLAYGROUND_MAX_BODY_BYTES", web.DefaultMaxBodyBytes, "bytes in a POST body")
+	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
+	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
+	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` allowed to open websockets, comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
+	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
+	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
+	if help, err := parseFlags(fs, args, stderr); help || err != nil {
+		return err
+	}
+	if *check {
+		return healthcheck(ctx, *addr)
+	}
+	if len(ef.errs) > 0 {
+		return &usageError{ef.errs[0]}
+	}
+	// In a Config zero means "the default"; on the command line it is a
+	// mistake.
+	for _, b := range []struct {
+		name string
+		v    float64
+	}{
+		{"max-live-runs", float64(cfg.MaxLiveRuns)}, {"max-connections", float64(cfg.MaxConnections)},
+		{"max-message-bytes", float64(cfg.MaxMessageBytes)}, {"max-body-bytes", float64(cfg.MaxBodyBytes)},
+		{"message-rate", cfg.MessageRate}, {"max-run-time", cfg.MaxRunTime.Seconds()},
+	} {
+		if b.v <= 0 {
+			return usagef("--%s: must be positive, not %g", b.name, b.v)
+		}
+	}
+	switch *logFormat {
+	case "text":
+		cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	case "json":
+		cfg.Logger = slog.New(slog.NewJSONHandler(stderr, nil))
+	default:
+		return usagef("--log-format: must be text or json, not %q", *logFormat)
+	}
+	for _, o := range strings.Split(origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return &usageError{err}
+	}
+	srv, err := web.NewServer(cfg)
+	if err != nil {
+		return &usageError{err}
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		// Long enough for POST /api/run at its own timeout; websockets are
+		// hijacked and their deadlines cleared, so this does not cut them.
+		WriteTimeout:   web.DefaultRunTimeout + 15*time.Second,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 32 << 10,
+		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	fmt.Fprintf(stdout, "serving the playground on http://%s\n", displayAddr(ln.Addr()))
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	cfg.Logger.Info("shutting down: ending live runs")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	// Websockets are hijacked, so http.Server.Shutdown does not wait for
+	// them: end the runs and sessions alongside it.
+	errHTTP := hs.Shutdown(sctx)
+	errRuns := srv.Shutdown(sctx)
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return errors.Join(errHTTP, errRuns)
+}
+
+// healthcheck asks a running server for /healthz.
+func healthcheck(ctx context.Context, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("--addr: %v", err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	if err != nil {
+		return err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("healthcheck: %w", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("healthcheck: /healthz answered %s", res.Status)
+	}
 	return nil
+}
+
+// displayAddr turns ":8080" into "localhost:8080" for a clickable link.
+func displayAddr(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// envFlags defines flags whose defaults come from environment variables.
+// A variable that does not parse is reported, with its name, after parsing.
+type envFlags struct {
+	fs     *flag.FlagSet
+	getenv func(string) string
+	errs   []error
+}
+
+func envDefault[T any](e *envFlags, name, envName string, def T, parse func(string) (T, error)) T {
+	v := e.getenv(envName)
+	if v == "" {
+		return def
+	}
+	x, err := parse(v)
+	if err != nil {
+		e.errs = append(e.errs, fmt.Errorf("%s (for --%s): %q is not valid: %v", envName, name, v, err))
+		return def
+	}
+	return x
+}
+
+func (e *envFlags) intVar(p *int, name, envName string, def int, usage string) {
+	e.fs.IntVar(p, name, envDefault(e, name, envName, def, strconv.Atoi), usage+" (env "+envName+")")
+}
+
+func (e *envFlags) int64Var(p *int64, name, envName string, def int64, usage string) {
+	parse := func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+	e.fs.Int64Var(p, name, envDefault(e, name, envName, def, parse), usage+" (env "+envName+")")
+}
+
+func (e *envFlags) durationVar(p *time.Duration, name, envName string, def time.Duration, usage string) {
+	e.fs.DurationVar(p, name, envDefault(e, name, envName, def, time.ParseDuration), usage+" (env "+envName+")")
+}
+
+func (e *envFlags) floatVar(p *float64, name, envName string, def float64, usage string) {
+	parse := func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+	e.fs.Float64Var(p, name, envDefault(e, name, envName, def, parse), usage+" (env "+envName+")")
 }

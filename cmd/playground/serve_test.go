@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"debug/elf"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func noEnv(string) string { return "" }
+
+// TestServeAnswersAndShutsDown runs the whole program on port 0, polls
+// /healthz, and cancels it the way SIGTERM does.
+func TestServeAnswersAndShutsDown(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the address: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	url := regexp.MustCompile(`http://\S+`).FindString(line)
+	if url == "" {
+		t.Fatalf("no URL in %q", line)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		res, err := http.Get(url + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz never answered 200: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	host := strings.TrimPrefix(url, "http://")
+	if err := run(t.Context(), []string{"serve", "--healthcheck", "--addr", host}, noEnv, io.Discard, io.Discard); err != nil {
+		t.Errorf("--healthcheck against a live server: %v", err)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v after cancel, want nil", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not return after cancel")
+	}
+	if err := run(t.Context(), []string{"serve", "--healthcheck", "--addr", host}, noEnv, io.Discard, io.Discard); err == nil {
+		t.Error("--healthcheck succeeded with no server")
+	}
+}
+
+func TestServeBadConfigNamesTheFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--max-live-runs", "0"}, nil, "--max-live-runs: must be positive"},
+		{[]string{"--max-live-runs", "20000"}, nil, "max-live-runs: must be between 1 and 10000"},
+		{[]string{"--message-rate", "5000"}, nil, "message-rate: must be between 1 and 1000"},
+		{nil, map[string]string{"PLAYGROUND_MAX_LIVE_RUNS": "many"}, `PLAYGROUND_MAX_LIVE_RUNS (for --max-live-runs): "many" is not valid`},
+		{[]string{"--log-format", "xml"}, nil, "--log-format: must be text or json"},
+		{[]string{"--max-run-time", "0s"}, nil, "--max-run-time: must be positive"},
+		{[]string{"--addr", "nope"}, nil, "--addr"},
+	} {
+		getenv := func(k string) string { return tc.env[k] }
+		// Should a bad value be taken, serving stops at the timeout and
+		// the nil error fails the test.
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
+		args := append([]string{"serve", "--addr", "127.0.0.1:0"}, tc.args...)
+		err := run(ctx, args, getenv, io.Discard, io.Discard)
+		cancel()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v %v: error %v, want it to contain %q", tc.args, tc.env, err, tc.want)
+		}
+		var ue *usageError
+		if tc.want != "--addr" && !errors.As(err, &ue) {
+			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
+		}
+	}
+}
+
+// TestDockerfileBuildCommand runs the Dockerfile's go build line, as
+// written, and checks that it makes a static binary: Docker cannot run
+// everywhere the tests do, but its build command can.
+func TestDockerfileBuildCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	data, err := os.ReadFile("../../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "RUN ") && strings.Contains(l, "go build") {
+			line = strings.TrimPrefix(l, "RUN ")
+		}
+	}
+	if !strings.Contains(line, "CGO_ENABLED=0") || !strings.Contains(line, "-o /out/playground") {
+		t.Fatalf("Dockerfile build line %q: want CGO_ENABLED=0 and -o /out/playground", line)
+	}
+	bin := filepath.Join(t.TempDir(), "playground")
+	cmd := exec.Command("sh", "-c", strings.Replace(line, "/out/playground", bin, 1))
+	cmd.Dir = "../.."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", line, err, out)
+	}
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Error("the binary asks for a dynamic loader: it is not static")
+		}
+	}
+	if out, err := exec.Command(bin, "presets").Output(); err != nil || !strings.Contains(string(out), "paused-holder") {
+		t.Errorf("the built binary's presets command: %v %s", err, out)
+	}
+}

@@ -1,0 +1,21 @@
+// The lock service and storage panels: what a State (state.js) looks like
+// in words, at the playhead.
+
+import { esc, formatMS, num } from './format.js';
+
+/** renderPanels shows state s in el.nodesView, el.lockRow and el.storageView. */
+export function renderPanels(el, s) {
+  el.nodesView.innerHTML = s.nodes.length ? s.nodes.map(n =>
+    `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}</li>`).join('')
+    : '<li class="muted">no lock service in this scenario</li>';
+  const L = s.lock;
+  el.lockRow.closest('table').hidden = !s.nodes.length;
+  el.lockRow.innerHTML = `<td>${esc(L.name || '-')}</td><td>${L.holder ? esc(L.holder) : '<em>free</em>'}</td><td>${L.token || '-'}</td><td>${L.holder ? formatMS(L.lease_until) : '-'}</td>`;
+  const st = s.storage;
+  const outcome = { write_accepted: 'write accepted', write_refused: 'write refused', claim_won: 'claim won', claim_lost: 'claim lost' }[st.outcome] || '';
+  el.storageView.innerHTML = `<dt>Row</dt><dd><code>${esc(st.key)}</code></dd>
+<dt>Value</dt><dd data-testid="storage-value">${num(st.value)}</dd>
+<dt>Fence</dt><dd>${st.fence}</dd>${st.owner ? `<dt>Owner</dt><dd>${esc(st.owner)}</dd>` : ''}
+<dt>Last SQL</dt><dd><code class="sql">${st.sql ? esc(st.sql) : '-'}</code></dd>
+<dt>Rows changed</dt><dd>${st.rows ?? '-'}${outcome ? ` <span class="outcome ${st.outcome}">(${esc(st.client)}: ${outcome})</span>` : ''}</dd>`;
+}

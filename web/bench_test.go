@@ -1,0 +1,181 @@
+package web_test
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/leaselab/playground/web"
+)
+
+// BenchmarkLiveSessions opens many websocket sessions at once, each running
+// paused-holder (fencing off) on its own three-node Raft group, paced at
+// benchSpeed simulated seconds per wall second, and reports:
+//
+//   - lag-p50-ms, lag-p99-ms: how late events arrive against the pace. A
+//     session's baseline is its most punctual event, so the figure is the
+//     delay added by a busy server, not by the Raft bootstrap.
+//   - first-event-p50-ms, first-event-p99-ms: from "start" to the first
+//     event (bootstrap included).
+//   - cpu-%-per-session: process CPU (server and test clients) over the
+//     wall time of the sessions, per session, in % of one core.
+//   - heap-KB-per-session: peak heap in use above the idle server, per session.
+//
+// Rerun: go test ./web -run '^$' -bench LiveSessions -benchtime 1x
+func BenchmarkLiveSessions(b *testing.B) {
+	for _, n := range []int{50, 100, 200} {
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) { benchSessions(b, n) })
+	}
+}
+
+const benchSpeed = 10
+
+type sessionStats struct {
+	lags       []float64 // ms
+	firstEvent float64   // ms
+	err        error
+}
+
+func benchSessions(b *testing.B, n int) {
+	ts, _ := startServer(b, web.Config{MaxLiveRuns: 2 * n, MaxConnections: 2 * n})
+	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
+	scenario := preset(b, "paused-holder", false)
+	var lags, firsts []float64
+	var cpu, heap float64
+	for b.Loop() {
+		conns := make([]*websocket.Conn, n)
+		for i := range conns {
+			c, _, err := websocket.DefaultDialer.Dial(url, nil)
+			if err != nil {
+				b.Fatalf("dial %d: %v", i, err)
+			}
+			conns[i] = c
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		baseHeap := ms.HeapInuse
+		peak := baseHeap
+		stopSampling := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stopSampling:
+					return
+				case <-tick.C:
+					var ms runtime.MemStats
+					runtime.ReadMemStats(&ms)
+					peak = max(peak, ms.HeapInuse)
+				}
+			}
+		}()
+		cpu0, wall0 := cpuTime(), time.Now()
+		stats := make([]sessionStats, n)
+		var wg sync.WaitGroup
+		for i, c := range conns {
+			wg.Go(func() { stats[i] = runSession(c, scenario) })
+		}
+		wg.Wait()
+		wall := time.Since(wall0)
+		cpuUsed := cpuTime() - cpu0
+		close(stopSampling)
+		<-sampled
+		for _, c := range conns {
+			c.Close()
+		}
+		for i, s := range stats {
+			if s.err != nil {
+				b.Fatalf("session %d: %v", i, s.err)
+			}
+			lags = append(lags, s.lags...)
+			firsts = append(firsts, s.firstEvent)
+		}
+		cpu = 100 * cpuUsed.Seconds() / wall.Seconds() / float64(n)
+		heap = float64(peak-baseHeap) / 1024 / float64(n)
+	}
+	b.ReportMetric(percentile(lags, 50), "lag-p50-ms")
+	b.ReportMetric(percentile(lags, 99), "lag-p99-ms")
+	b.ReportMetric(percentile(firsts, 50), "first-event-p50-ms")
+	b.ReportMetric(percentile(firsts, 99), "first-event-p99-ms")
+	b.ReportMetric(cpu, "cpu-%-per-session")
+	b.ReportMetric(heap, "heap-KB-per-session")
+	b.ReportMetric(0, "ns/op")
+}
+
+// runSession starts one paced run and times its events until the summary.
+func runSession(c *websocket.Conn, scenario []byte) sessionStats {
+	var st sessionStats
+	start := time.Now()
+	if err := c.WriteJSON(map[string]any{"type": "start", "scenario": rawJSON(scenario), "speed": benchSpeed}); err != nil {
+		return sessionStats{err: err}
+	}
+	type arrival struct {
+		at  time.Duration
+		sim int64
+	}
+	var got []arrival
+	c.SetReadDeadline(time.Now().Add(2 * time.Minute))
+	for {
+		var m web.ServerMessage
+		if err := c.ReadJSON(&m); err != nil {
+			return sessionStats{err: err}
+		}
+		if m.Type == web.MsgError {
+			return sessionStats{err: fmt.Errorf("server: %s", m.Message)}
+		}
+		if m.Type == web.MsgEvent {
+			got = append(got, arrival{time.Since(start), m.Event.T})
+		}
+		if m.Type == web.MsgSummary {
+			break
+		}
+	}
+	if len(got) == 0 {
+		return sessionStats{err: fmt.Errorf("no events")}
+	}
+	st.firstEvent = ms(got[0].at)
+	// The due time of an event is base + sim/speed; the base is where the
+	// most punctual event puts it.
+	due := func(a arrival) float64 { return float64(a.sim) / benchSpeed }
+	base := ms(got[0].at) - due(got[0])
+	for _, a := range got {
+		base = min(base, ms(a.at)-due(a))
+	}
+	for _, a := range got {
+		st.lags = append(st.lags, ms(a.at)-due(a)-base)
+	}
+	return st
+}
+
+type rawJSON []byte
+
+func (j rawJSON) MarshalJSON() ([]byte, error) { return j, nil }
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func percentile(v []float64, p float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	i := int(p / 100 * float64(len(s)-1))
+	return s[i]
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

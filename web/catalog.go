@@ -1,0 +1,101 @@
+package web
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// FaultKind describes one kind of fault the UI offers, in the fault list
+// editor and as a live button. Fields lists the fault's parameters besides
+// "at" and "do".
+type FaultKind struct {
+	Do      string   `json:"do"`
+	Label   string   `json:"label"`
+	Live    string   `json:"live"`    // the live button's words; {target} is replaced
+	Targets string   `json:"targets"` // "client", "node" or "any"
+	Fields  []string `json:"fields"`
+	// Defaults are the values a new fault (and a live button) starts with.
+	Defaults  map[string]string `json:"defaults"`
+	Available bool              `json:"available"`
+}
+
+// BackendKind describes one lock-service backend.
+type BackendKind struct {
+	Name      string `json:"name"`
+	Label     string `json:"label"`
+	Nodes     []int  `json:"nodes"` // the node counts it accepts
+	Available bool   `json:"available"`
+}
+
+// Catalog is everything the controls offer, in one place: adding a backend
+// or fault to the engine shows it here, and in the page, without other
+// changes to the web code.
+type Catalog struct {
+	Faults     []FaultKind   `json:"faults"`
+	Backends   []BackendKind `json:"backends"`
+	DelayKinds []string      `json:"delay_kinds"`
+	Speeds     []float64     `json:"speeds"`
+}
+
+var catalogOnce = sync.OnceValue(buildCatalog)
+
+// TheCatalog returns the controls' catalog, with availability asked of the
+// engine once.
+func TheCatalog() Catalog { return catalogOnce() }
+
+func buildCatalog() Catalog {
+	c := Catalog{
+		Faults: []FaultKind{
+			{Do: engine.FaultPause, Label: "pause (freeze a client)", Live: "Freeze {target} for 15s", Targets: "client", Fields: []string{"target", "for"}, Defaults: map[string]string{"for": "15s"}},
+			{Do: engine.FaultDelay, Label: "delay a message", Live: "Delay {target}'s next write by 10s", Targets: "client", Fields: []string{"target", "kind", "by"}, Defaults: map[string]string{"kind": "write", "by": "10s"}},
+			{Do: engine.FaultCrash, Label: "crash a lock server", Live: "Crash {target}", Targets: "node", Fields: []string{"target"}},
+			{Do: engine.FaultRestart, Label: "restart a lock server", Live: "Restart {target}", Targets: "node", Fields: []string{"target"}},
+			{Do: engine.FaultPartition, Label: "partition a lock server", Live: "Cut off {target} for 10s", Targets: "node", Fields: []string{"target", "for"}, Defaults: map[string]string{"for": "10s"}},
+			{Do: engine.FaultClockJump, Label: "jump a clock", Live: "Jump {target}'s clock 10s ahead", Targets: "any", Fields: []string{"target", "by"}, Defaults: map[string]string{"by": "10s"}},
+		},
+		Backends: []BackendKind{
+			{Name: engine.BackendRaft, Label: "Raft group", Nodes: []int{1, 3, 5}},
+			{Name: engine.BackendSingle, Label: "single server", Nodes: []int{1}},
+			{Name: engine.BackendAsyncReplica, Label: "primary + async replica", Nodes: []int{2}},
+			{Name: engine.BackendRedlock, Label: "Redlock (independent servers)", Nodes: []int{3, 5}},
+		},
+		DelayKinds: []string{engine.MsgWrite, engine.MsgRenew, engine.MsgRelease, engine.MsgAcquire, engine.MsgRead, engine.MsgCheck, engine.MsgSend},
+		Speeds:     []float64{1, 2, 5, 10, 50, 0},
+	}
+	for i := range c.Faults {
+		c.Faults[i].Available = faultAvailable(c.Faults[i].Do)
+	}
+	for i := range c.Backends {
+		c.Backends[i].Available = backendAvailable(c.Backends[i])
+	}
+	return c
+}
+
+// probe is the smallest scenario the engine accepts.
+func probe() engine.Scenario {
+	return engine.Scenario{Clients: []engine.Client{{Name: "client-1", Steps: []engine.Step{{Do: engine.StepAcquire}}}}}
+}
+
+// faultAvailable asks the engine whether it takes a fault of this kind:
+// only an error about "do" itself means it does not.
+func faultAvailable(do string) bool {
+	sc := probe()
+	sc.Faults = []engine.Fault{{At: engine.Sec(1), Do: do, Target: "client-1"}}
+	_, err := engine.Prepare(sc)
+	return !isFieldErr(err, "faults[0].do")
+}
+
+func backendAvailable(b BackendKind) bool {
+	sc := probe()
+	sc.Lock.Backend = b.Name
+	sc.Lock.Nodes = b.Nodes[len(b.Nodes)-1]
+	_, err := engine.Prepare(sc)
+	return !isFieldErr(err, "lock.backend")
+}
+
+func isFieldErr(err error, field string) bool {
+	var fe *engine.FieldError
+	return errors.As(err, &fe) && fe.Field == field
+}

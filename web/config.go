@@ -1,0 +1,116 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+)
+
+// Config is what a Server needs. The zero value of each bound means "use the
+// default"; Validate rejects the rest of what makes no sense.
+type Config struct {
+	// Logger receives request logs and errors; nil discards them.
+	Logger *slog.Logger
+	// MaxLiveRuns bounds the simulations running at once, over websockets
+	// and POST /api/run together. Past it a request is told "busy, try again".
+	MaxLiveRuns int
+	// MaxConnections bounds the open websocket connections.
+	MaxConnections int
+	// MaxMessageBytes bounds one websocket message from the browser.
+	MaxMessageBytes int64
+	// MessageRate bounds the messages a connection may send a second (with
+	// a burst of twice that); a connection that goes over is closed.
+	MessageRate float64
+	// MaxBodyBytes bounds a POST body.
+	MaxBodyBytes int64
+	// RunTimeout bounds the wall time of one POST /api/run.
+	RunTimeout time.Duration
+	// WriteTimeout bounds one websocket write: a browser that stops reading
+	// for longer is dropped and its run cancelled, never allowed to stall it.
+	WriteTimeout time.Duration
+	// MaxRunTime bounds the wall time of one live run, pauses included, so
+	// that a forgotten paused tab cannot hold a slot for ever.
+	MaxRunTime time.Duration
+	// PingInterval is how often an idle websocket is pinged; a browser that
+	// does not answer within twice that is gone, and its run is ended.
+	PingInterval time.Duration
+	// AllowedOrigins are extra origins (scheme://host[:port]) allowed to open
+	// a websocket besides the server's own.
+	AllowedOrigins []string
+}
+
+// Defaults for Config. A live run costs about one Raft group (21
+// goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
+const (
+	DefaultMaxLiveRuns     = 100
+	DefaultMaxConnections  = 400
+	DefaultMaxMessageBytes = 72 << 10 // a 64 KiB scenario and its envelope
+	DefaultMessageRate     = 20
+	DefaultMaxBodyBytes    = 72 << 10
+	DefaultRunTimeout      = 30 * time.Second
+	DefaultWriteTimeout    = 10 * time.Second
+	DefaultMaxRunTime      = 20 * time.Minute
+	DefaultPingInterval    = 20 * time.Second
+)
+
+// withDefaults returns the config with zero bounds replaced by defaults.
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if c.MaxLiveRuns == 0 {
+		c.MaxLiveRuns = DefaultMaxLiveRuns
+	}
+	if c.MaxConnections == 0 {
+		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.MaxMessageBytes == 0 {
+		c.MaxMessageBytes = DefaultMaxMessageBytes
+	}
+	if c.MessageRate == 0 {
+		c.MessageRate = DefaultMessageRate
+	}
+	if c.MaxBodyBytes == 0 {
+		c.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if c.RunTimeout == 0 {
+		c.RunTimeout = DefaultRunTimeout
+	}
+	if c.WriteTimeout == 0 {
+		c.WriteTimeout = DefaultWriteTimeout
+	}
+	if c.MaxRunTime == 0 {
+		c.MaxRunTime = DefaultMaxRunTime
+	}
+	if c.PingInterval == 0 {
+		c.PingInterval = DefaultPingInterval
+	}
+	return c
+}
+
+// Validate reports the first bound that is out of range, naming its flag.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.MaxLiveRuns < 1 || c.MaxLiveRuns > 10000:
+		return fmt.Errorf("max-live-runs: must be between 1 and 10000, not %d", c.MaxLiveRuns)
+	case c.MaxConnections < 1 || c.MaxConnections > 100000:
+		return fmt.Errorf("max-connections: must be between 1 and 100000, not %d", c.MaxConnections)
+	case c.MaxMessageBytes < 1024 || c.MaxMessageBytes > 1<<20:
+		return fmt.Errorf("max-message-bytes: must be between 1024 and 1048576, not %d", c.MaxMessageBytes)
+	case c.MessageRate < 1 || c.MessageRate > 1000:
+		return fmt.Errorf("message-rate: must be between 1 and 1000 a second, not %g", c.MessageRate)
+	case c.MaxBodyBytes < 1024 || c.MaxBodyBytes > 1<<20:
+		return fmt.Errorf("max-body-bytes: must be between 1024 and 1048576, not %d", c.MaxBodyBytes)
+	case c.RunTimeout < time.Second || c.RunTimeout > 10*time.Minute:
+		return fmt.Errorf("run-timeout: must be between 1s and 10m, not %s", c.RunTimeout)
+	case c.WriteTimeout < 100*time.Millisecond || c.WriteTimeout > time.Minute:
+		return fmt.Errorf("write-timeout: must be between 100ms and 1m, not %s", c.WriteTimeout)
+	case c.MaxRunTime < time.Second || c.MaxRunTime > 24*time.Hour:
+		return fmt.Errorf("max-run-time: must be between 1s and 24h, not %s", c.MaxRunTime)
+	case c.PingInterval < 10*time.Millisecond || c.PingInterval > 10*time.Minute:
+		return fmt.Errorf("ping-interval: must be between 10ms and 10m, not %s", c.PingInterval)
+	}
+	return nil
+}

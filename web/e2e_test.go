@@ -1,0 +1,488 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web"
+)
+
+// The browser tests run when PLAYGROUND_E2E=1 and a Chromium is installed
+// (.ci/run installs Debian's). Screenshots of each final state go to
+// PLAYGROUND_E2E_ARTIFACTS, by default e2e-artifacts/ at the repository root.
+
+type browser struct {
+	t      *testing.T
+	base   string
+	ctx    context.Context // the browser; tabs are its children
+	mu     sync.Mutex
+	errors []string // uncaught exceptions in any tab
+}
+
+func chromiumPath() string {
+	if p := os.Getenv("CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func startBrowser(t *testing.T) *browser {
+	t.Helper()
+	if os.Getenv("PLAYGROUND_E2E") != "1" {
+		t.Skip("browser tests run with PLAYGROUND_E2E=1")
+	}
+	path := chromiumPath()
+	if path == "" {
+		t.Skip("no chromium binary found (apt-get install -y chromium)")
+	}
+	ts, _ := startServer(t, web.Config{})
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return &browser{t: t, base: ts.URL, ctx: ctx}
+}
+
+// tab opens a fresh tab at path and fails the test on any uncaught
+// exception in it.
+func (b *browser) tab(path string) context.Context {
+	b.t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	b.t.Cleanup(cancel)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			b.mu.Lock()
+			d := e.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg = d.Exception.Description
+			}
+			b.errors = append(b.errors, fmt.Sprintf("%s:%d: %s", d.URL, d.LineNumber+1, msg))
+			b.mu.Unlock()
+		}
+	}); err != nil {
+		b.t.Fatal(err)
+	}
+	b.do(ctx, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.ID("main")))
+	b.t.Cleanup(func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, e := range b.errors {
+			b.t.Errorf("uncaught exception in the page: %s", e)
+		}
+		b.errors = nil
+	})
+	return ctx
+}
+
+func (b *browser) do(ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, steps...); err != nil {
+		b.t.Fatalf("browser: %v", err)
+	}
+}
+
+func run[T any](b *browser, ctx context.Context, a chromedp.Action[T]) T {
+	b.t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, a)
+	if err != nil {
+		b.t.Fatalf("browser: %v", err)
+	}
+	return v
+}
+
+// waitVerdict waits until the verdict says want and returns it.
+func (b *browser) waitVerdict(ctx context.Context, want string) string {
+	b.t.Helper()
+	js := fmt.Sprintf(`(document.querySelector('[data-testid=verdict-text]')?.textContent || '').includes(%q)`, want)
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		got, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("verdict")))
+		status, _ := chromedp.Run(ctx, chromedp.TextContent(chromedp.ID("status")))
+		b.t.Fatalf("verdict never said %q: verdict %q, status %q (%v)", want, got, status, err)
+	}
+	return run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-text]")))
+}
+
+// screenshot saves the whole page as name.png in the artifact directory
+// (quality 100 makes chromium send a PNG).
+func (b *browser) screenshot(ctx context.Context, name string) {
+	b.t.Helper()
+	dir := os.Getenv("PLAYGROUND_E2E_ARTIFACTS")
+	if dir == "" {
+		dir = filepath.Join("..", "e2e-artifacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	png := run(b, ctx, chromedp.FullScreenshot(100))
+	file := filepath.Join(dir, name+".png")
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot: %s", file)
+}
+
+// choose sets a select or checkbox the way a user's change would.
+func choose(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event('change', {bubbles: true})); })()`, sel, value))
+}
+
+func (b *browser) fencing(ctx context.Context, on bool) {
+	b.t.Helper()
+	if run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) != on {
+		b.do(ctx, chromedp.Click(chromedp.ID("fencing")))
+	}
+}
+
+func TestE2EFencingOffThenOnThenShare(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	b.do(ctx, choose("#preset", "paused-holder"), choose("#speed", "0"))
+	b.fencing(ctx, false)
+	b.do(ctx, chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "stale write accepted")
+	headline := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]")))
+	if !strings.Contains(headline, "client-1 overwrote client-2's write with a stale token (33): 3,000 lost") {
+		t.Errorf("headline %q", headline)
+	}
+	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#event-log tbody tr').length`)); n < 20 {
+		t.Errorf("event log has %d rows", n)
+	}
+	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=overlap]').length`)); n != 1 {
+		t.Errorf("%d overlap spans drawn, want 1", n)
+	}
+	b.screenshot(ctx, "01-fencing-off")
+
+	b.fencing(ctx, true)
+	b.do(ctx, chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "every stale write was refused")
+	if kinds := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-testid=write-mark]')].map(e => e.dataset.kind)`)); strings.Join(kinds, ",") != "write_accepted,write_refused" {
+		t.Errorf("write marks %v, want one accepted, one refused", kinds)
+	}
+	b.screenshot(ctx, "02-fencing-on")
+
+	// The share link, opened in a fresh tab, restores the controls and
+	// gives the same timeline.
+	b.do(ctx, chromedp.Click(chromedp.ID("share")))
+	link := run(b, ctx, chromedp.Value(chromedp.ID("share-link")))
+	if !strings.HasPrefix(link, b.base+"/playground?s=") {
+		t.Fatalf("share link %q", link)
+	}
+	logOf := `[...document.querySelectorAll('#event-log tbody tr')].map(r => r.textContent).join('\n')`
+	want := run(b, ctx, chromedp.Evaluate[string](logOf))
+	wantSVG := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('timeline').innerHTML`))
+	shared := b.tab(strings.TrimPrefix(link, b.base))
+	b.waitVerdict(shared, "every stale write was refused")
+	if got := run(b, shared, chromedp.Evaluate[string](logOf)); got != want {
+		t.Errorf("shared tab's event log differs:\n%s\nwant\n%s", got, want)
+	}
+	if got := run(b, shared, chromedp.Evaluate[string](`document.getElementById('timeline').innerHTML`)); got != wantSVG {
+		t.Error("shared tab's timeline SVG differs from the original's")
+	}
+	if !run(b, shared, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) {
+		t.Error("shared tab lost the fencing setting")
+	}
+	b.screenshot(shared, "03-shared-link")
+}
+
+func TestE2EKeyboardOnly(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	active := `document.activeElement && document.activeElement.id`
+	// tabTo presses Tab until the element with id has the focus.
+	tabTo := func(id string) {
+		t.Helper()
+		for range 60 {
+			if run(b, ctx, chromedp.Evaluate[string](active)) == id {
+				return
+			}
+			b.do(ctx, chromedp.KeyEvent(kb.Tab))
+		}
+		t.Fatalf("Tab never reached #%s", id)
+	}
+	tabTo("fencing")
+	b.do(ctx, chromedp.KeyEvent(" ")) // fencing off
+	if run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) {
+		t.Fatal("space did not switch fencing off")
+	}
+	tabTo("speed")
+	b.do(ctx, chromedp.KeyEvent(kb.End)) // the last speed: as fast as possible
+	if v := run(b, ctx, chromedp.Value(chromedp.ID("speed"))); v != "0" {
+		t.Fatalf("speed %q after End, want 0", v)
+	}
+	// Leave the select, then the page's shortcut R runs.
+	b.do(ctx, chromedp.KeyEvent(kb.Tab))
+	b.do(ctx, chromedp.KeyEvent("r"))
+	b.waitVerdict(ctx, "stale write accepted")
+	// Scrub with the keyboard: Home shows the start, where the record
+	// still holds its initial value and node-1 leads.
+	tabTo("scrub")
+	b.do(ctx, chromedp.KeyEvent(kb.Home))
+	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "40,000" {
+		t.Errorf("storage value at the start = %q, want 40,000", v)
+	}
+	for range 150 { // 150 steps of 100 ms: 15 s, after client-2's write
+		b.do(ctx, chromedp.KeyEvent(kb.ArrowRight))
+	}
+	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "43,000" {
+		t.Errorf("storage value at 15s = %q, want 43,000 (client-2's write)", v)
+	}
+	b.screenshot(ctx, "04-keyboard-scrubbed-15s")
+	// A time in the event log moves the playhead there too.
+	b.do(ctx, chromedp.Focus(chromedp.CSS(`#event-log button[data-t="4000"]`)), chromedp.KeyEvent(kb.Enter))
+	if v := run(b, ctx, chromedp.Value(chromedp.ID("scrub"))); v != "4000" {
+		t.Errorf("playhead at %s after choosing the 4s row, want 4000", v)
+	}
+}
+
+// TestE2EStateFoldMatchesGo runs the page's fold (static/js/state.js) on
+// every preset's events and compares it with web.State at several times.
+func TestE2EStateFoldMatchesGo(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	src := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('script[type=module]').src`))
+	stateURL := strings.TrimSuffix(src, "playground.js") + "state.js"
+	for _, p := range engine.Presets() {
+		for _, fencing := range []bool{false, true} {
+			sc := p.Scenario
+			sc.Fencing = fencing
+			res, err := engine.Execute(t.Context(), sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			norm, _ := engine.Prepare(sc)
+			scJSON, _ := json.Marshal(norm)
+			evJSON, _ := json.Marshal(res.Events)
+			js := fmt.Sprintf(`import(%q).then(m => { const sc = %s, ev = %s; return JSON.stringify(ev.map((e, i) => m.stateAt(sc, ev.slice(0, i + 1), Infinity))); })`, stateURL, scJSON, evJSON)
+			out := run(b, ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+			var got []web.State
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatal(err)
+			}
+			s := web.NewState(norm)
+			for i, e := range res.Events {
+				s.Apply(e)
+				want, _ := json.Marshal(s)
+				have, _ := json.Marshal(got[i])
+				if string(want) != string(have) {
+					t.Fatalf("%s fencing=%v after event %d (%s): JS %s, Go %s", p.Name, fencing, i, e.Kind, have, want)
+				}
+			}
+		}
+	}
+}
+
+func TestE2ELiveControlsAndCompare(t *testing.T) {
+	b := startBrowser(t)
+	home := b.tab("/")
+	if n := run(b, home, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=preset-card]').length`)); n != len(engine.PresetNames()) {
+		t.Errorf("%d preset cards", n)
+	}
+	b.screenshot(home, "05-home")
+
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.do(ctx, choose("#speed", "2"), chromedp.Click(chromedp.ID("run")))
+	// Live: pause once client-1 is frozen, check the controls, inject a
+	// fault with a live button, then let it finish at full speed.
+	run(b, ctx, chromedp.Poll[bool](`[...document.querySelectorAll('#event-log tbody tr')].some(r => r.textContent.includes('freezes'))`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	b.do(ctx, chromedp.Click(chromedp.ID("pause")))
+	enabled := `['pause','step','resume','stop'].map(id => !document.getElementById(id).disabled).join()`
+	if got := run(b, ctx, chromedp.Evaluate[string](enabled)); got != "false,true,true,true" {
+		t.Errorf("pause, step, resume, stop enabled = %s while paused", got)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#live-faults button[data-do=pause][data-target=client-2]`)))
+	b.screenshot(ctx, "06-live-paused")
+	b.do(ctx, choose("#speed", "0"), chromedp.Click(chromedp.ID("resume")))
+	// Frozen, client-2 never takes the lock, so no newer token exists when
+	// client-1 writes late: fencing has nothing to refuse it with, and the
+	// page must say so.
+	b.waitVerdict(ctx, "stale write accepted")
+	headline := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]")))
+	if !strings.Contains(headline, "no newer token") {
+		t.Errorf("headline %q does not explain why fencing let it through", headline)
+	}
+	log := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('event-log').textContent`))
+	if !strings.Contains(log, "client-2freezes") {
+		t.Errorf("the live pause of client-2 is not in the event log")
+	}
+
+	b.do(ctx, chromedp.Click(chromedp.ID("compare")))
+	run(b, ctx, chromedp.Poll[bool](`document.querySelector('[data-testid=compare-off]').textContent.includes('UNSAFE')`, chromedp.WithPollingInterval(50*time.Millisecond)))
+	on := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-on]")))
+	off := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-off]")))
+	if !strings.Contains(on, "every stale write was refused") || !strings.Contains(off, "stale write accepted") {
+		t.Errorf("compare: on %q, off %q", on, off)
+	}
+	b.screenshot(ctx, "07-compare")
+}
+
+func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	scenario := func() engine.Scenario {
+		t.Helper()
+		var sc engine.Scenario
+		text := run(b, ctx, chromedp.Value(chromedp.ID("json")))
+		if err := json.Unmarshal([]byte(text), &sc); err != nil {
+			t.Fatalf("JSON editor: %v\n%s", err, text)
+		}
+		return sc
+	}
+	// Controls write the JSON.
+	b.do(ctx, choose("#lease", "20"), choose("#renew", ""))
+	sc := scenario()
+	if sc.Lock.Lease.MS() != 20000 || sc.Clients[0].RenewEvery.IsSet() || sc.Clients[1].RenewEvery.IsSet() {
+		t.Errorf("after lease 20 and renewal off: lease %s, renew %s/%s", sc.Lock.Lease, sc.Clients[0].RenewEvery, sc.Clients[1].RenewEvery)
+	}
+	// The fault list: add one, move it up, remove the other.
+	b.do(ctx, chromedp.Click(chromedp.ID("add-fault")))
+	if n := len(scenario().Faults); n != 2 {
+		t.Fatalf("%d faults after add, want 2", n)
+	}
+	b.do(ctx, choose("#f1-do", "delay"))
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label="Move fault 2 up"]`)))
+	sc = scenario()
+	if sc.Faults[0].Do != "delay" || sc.Faults[0].Kind != "write" || sc.Faults[1].Do != "pause" {
+		t.Errorf("after moving the delay up: %+v", sc.Faults)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label="Remove fault 2"]`)))
+	if sc = scenario(); len(sc.Faults) != 1 || sc.Faults[0].Do != "delay" {
+		t.Errorf("after removing the pause: %+v", sc.Faults)
+	}
+	// The JSON writes the controls.
+	b.do(ctx, chromedp.Click(chromedp.CSS("#json-details summary")))
+	edit := func(from, to string) {
+		b.do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById('json'); e.focus(); e.value = e.value.replace(%q, %q); e.dispatchEvent(new Event('input')); })()`, from, to)))
+	}
+	edit(`"fencing": true`, `"fencing": false`)
+	run(b, ctx, chromedp.Poll[bool](`!document.getElementById('fencing').checked`, chromedp.WithPollingTimeout(3*time.Second)))
+	edit(`"lease": "20s"`, `"lease": "20s",`)
+	msg := run(b, ctx, chromedp.Poll[string](`document.getElementById('json-error').textContent || false`, chromedp.WithPollingTimeout(3*time.Second)))
+	if !strings.Contains(msg, "Not valid JSON") {
+		t.Errorf("JSON error %q", msg)
+	}
+	edit(`"lease": "20s",`, `"lease": "20s"`)
+	// A scenario the engine refuses is reported with its field.
+	edit(`"lease": "20s"`, `"lease": "50ms"`)
+	run(b, ctx, chromedp.Poll[bool](`document.getElementById('lease').value === '0.05'`, chromedp.WithPollingTimeout(3*time.Second)))
+	b.do(ctx, chromedp.Click(chromedp.ID("run")))
+	status := run(b, ctx, chromedp.Poll[string](`(document.getElementById('status').textContent.match(/lock\.lease.*/) || [false])[0]`, chromedp.WithPollingTimeout(5*time.Second)))
+	if !strings.Contains(status, "lock.lease: must be between 100ms") {
+		t.Errorf("status %q, want the engine's lock.lease error", status)
+	}
+	b.screenshot(ctx, "08-json-error")
+}
+
+// TestE2EEveryPresetRuns runs each preset at full speed in the page and
+// checks that the verdict agrees with the engine's.
+func TestE2EEveryPresetRuns(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	for i, p := range engine.Presets() {
+		res, err := engine.Execute(t.Context(), p.Scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.Verdict(res.Summary)
+		b.do(ctx, choose("#preset", p.Name), choose("#speed", "0"), chromedp.Click(chromedp.ID("run")))
+		got := b.waitVerdict(ctx, want)
+		if got != want {
+			t.Errorf("%s: verdict %q, want %q", p.Name, got, want)
+		}
+		if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#event-log tbody tr').length`)); n != len(res.Events) {
+			t.Errorf("%s: %d rows in the event log, want %d", p.Name, n, len(res.Events))
+		}
+		b.screenshot(ctx, fmt.Sprintf("preset-%02d-%s", i+1, p.Name))
+	}
+}
+
+// TestE2EOutsideServiceGetsALane opens a shared scenario whose clients
+// send SMS: the provider, neither client nor lock server, gets a lane.
+func TestE2EOutsideServiceGetsALane(t *testing.T) {
+	b := startBrowser(t)
+	sc, err := engine.DecodeScenario([]byte(`{"title":"Two reminders","fencing":true,"until":"30s","lock":{"lease":"5s"},
+		"clients":[{"name":"sender-1","steps":[{"do":"acquire"},{"do":"pause","for":"8s"},{"do":"send","message":"reminder"},{"do":"release"}]},
+		{"name":"sender-2","start":"6s","steps":[{"do":"acquire"},{"do":"send","message":"reminder"},{"do":"release"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := web.EncodeShare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := b.tab("/playground?speed=0&run=1&s=" + s)
+	b.waitVerdict(ctx, "1 side effect(s) happened twice")
+	if h := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]"))); !strings.Contains(h, "cannot check fencing tokens") {
+		t.Errorf("headline %q", h)
+	}
+	lanes := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline .lane-label')].map(e => e.textContent)`))
+	if strings.Join(lanes, ",") != "sender-1,sender-2,node-1,node-2,node-3,storage,sms" {
+		t.Errorf("lanes %v", lanes)
+	}
+	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=other-mark]').length`)); n != 2 {
+		t.Errorf("%d marks on the sms lane, want 2", n)
+	}
+	b.screenshot(ctx, "09-sms-lane")
+}
+
+// TestE2EReducedMotion checks that with prefers-reduced-motion the playhead
+// jumps from event to event instead of gliding between them.
+func TestE2EReducedMotion(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !run(b, ctx, chromedp.Evaluate[bool](`matchMedia('(prefers-reduced-motion: reduce)').matches`)) {
+		t.Fatal("emulation did not take")
+	}
+	// At 1 s a second nothing happens between 0 s and the renewal at 3 s.
+	b.do(ctx, choose("#speed", "1"), chromedp.Click(chromedp.ID("run")))
+	run(b, ctx, chromedp.Poll[bool](`document.querySelectorAll('#event-log tbody tr').length >= 4`))
+	time.Sleep(1200 * time.Millisecond)
+	if got := run(b, ctx, chromedp.TextContent(chromedp.ID("scrub-time"))); got != "0s" {
+		t.Errorf("playhead %q 1.2 s into a run with reduced motion, want 0s (the last event)", got)
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+}

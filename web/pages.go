@@ -1,0 +1,77 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// defaultPreset is what /playground opens with: the failure the whole
+// playground is about.
+const defaultPreset = "paused-holder"
+
+// defaultSpeed lets a 20 s story play in about 4 s.
+const defaultSpeed = 5
+
+func (s *Server) home(c echo.Context) error {
+	return s.render(c, http.StatusOK, HomePage(s.page("Home"), engine.Presets()))
+}
+
+// PlaygroundData is everything the playground page starts from.
+type PlaygroundData struct {
+	Preset   string // the chosen preset, "" for a shared scenario
+	Scenario engine.Scenario
+	Speed    float64
+	AutoRun  bool
+	Error    string // bad query input, shown above the controls
+	Presets  []engine.Preset
+	Catalog  Catalog
+}
+
+// speeds is the speed menu: the catalog's, and a shared link's own speed.
+func (d PlaygroundData) speeds() []float64 {
+	out := slices.Clone(d.Catalog.Speeds)
+	if !slices.Contains(out, d.Speed) {
+		out = append(out[:len(out)-1], d.Speed, out[len(out)-1]) // "as fast as possible" stays last
+		slices.Sort(out[:len(out)-1])
+	}
+	return out
+}
+
+func (s *Server) playground(c echo.Context) error {
+	d := PlaygroundData{Preset: defaultPreset, Speed: defaultSpeed, Presets: engine.Presets(), Catalog: TheCatalog()}
+	status := http.StatusOK
+	fail := func(err error) {
+		_, body := classify(err)
+		status, d.Error = http.StatusBadRequest, body.Error
+	}
+	q := c.QueryParams()
+	if sp, err := parseSpeed(q.Get("speed"), defaultSpeed); err != nil {
+		fail(err)
+	} else {
+		d.Speed = sp
+	}
+	switch {
+	case q.Get("s") != "":
+		sc, err := DecodeShare(q.Get("s"))
+		if err != nil {
+			fail(err)
+			break
+		}
+		d.Preset, d.Scenario, d.AutoRun = "", sc, q.Get("run") == "1" && d.Error == ""
+	case q.Get("preset") != "":
+		if _, err := engine.LoadPreset(q.Get("preset")); err != nil {
+			fail(err)
+			break
+		}
+		d.Preset = q.Get("preset")
+	}
+	if d.Preset != "" {
+		p, _ := engine.LoadPreset(d.Preset)
+		d.Scenario = p.Scenario
+	}
+	return s.render(c, status, PlaygroundPage(s.page("Playground"), d))
+}

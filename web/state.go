@@ -1,0 +1,171 @@
+package web
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// State is what the lock service and the storage look like at one moment of
+// a run. It is folded from the events alone, so the browser can rebuild it
+// for any moment after a run (static/js/state.js is the same fold) and the
+// server can send it live.
+type State struct {
+	T       int64       `json:"t"`
+	Nodes   []NodeState `json:"nodes"`
+	Lock    LockRow     `json:"lock"`
+	Storage StorageRow  `json:"storage"`
+}
+
+// NodeState is one lock server and its role: "leader", "follower", "down"
+// or "server" (a backend without roles).
+type NodeState struct {
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+// LockRow is the lock table's one row. An empty Holder means free.
+type LockRow struct {
+	Name       string `json:"name"`
+	Holder     string `json:"holder,omitempty"`
+	Token      int64  `json:"token,omitempty"`
+	LeaseUntil int64  `json:"lease_until,omitempty"`
+	Node       string `json:"node,omitempty"`
+}
+
+// StorageRow is the stored record and the last statement the storage ran.
+type StorageRow struct {
+	Key     string `json:"key"`
+	Value   int64  `json:"value"`
+	Fence   int64  `json:"fence"`
+	Owner   string `json:"owner,omitempty"`
+	SQL     string `json:"sql,omitempty"`
+	Rows    *int64 `json:"rows,omitempty"`
+	Client  string `json:"client,omitempty"`
+	Outcome string `json:"outcome,omitempty"` // the kind of the last storage event
+}
+
+var nodeActor = regexp.MustCompile(`^node-[0-9]+$`)
+
+// IsNode reports whether an actor names a lock server.
+func IsNode(actor string) bool { return nodeActor.MatchString(actor) }
+
+// NewState is the state before the first event of a normalised scenario.
+func NewState(sc engine.Scenario) State {
+	name := sc.Lock.Name
+	if name == "" {
+		name = sc.Storage.Key
+	}
+	s := State{Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
+	if usesLock(sc) {
+		role := "server"
+		if sc.Lock.Backend == engine.BackendRaft && sc.Lock.Nodes > 1 {
+			role = "follower"
+		}
+		for i := 1; i <= sc.Lock.Nodes; i++ {
+			s.Nodes = append(s.Nodes, NodeState{Name: fmt.Sprintf("node-%d", i), Role: role})
+		}
+	}
+	return s
+}
+
+// usesLock reports whether any client asks the lock service for anything;
+// a lock-free scenario (ride-claim) shows no lock nodes.
+func usesLock(sc engine.Scenario) bool {
+	for _, c := range sc.Clients {
+		for _, st := range c.Steps {
+			switch st.Do {
+			case engine.StepAcquire, engine.StepCheck, engine.StepRelease:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Apply folds one event into the state and reports whether anything a
+// panel shows changed.
+func (s *State) Apply(e engine.Event) bool {
+	before := s.clone()
+	s.T = e.T
+	if IsNode(e.Actor) {
+		s.node(e.Actor)
+	}
+	switch e.Kind {
+	case engine.KindLeader:
+		for i := range s.Nodes {
+			if s.Nodes[i].Role == "leader" {
+				s.Nodes[i].Role = "follower"
+			}
+		}
+		s.node(e.Actor).Role = "leader"
+	case engine.KindCrashed:
+		if IsNode(e.Actor) {
+			s.node(e.Actor).Role = "down"
+		}
+	case engine.KindGranted:
+		s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Actor, e.Token, e.LeaseUntil, e.Node
+	case engine.KindRenewed:
+		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {
+			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
+		}
+	case engine.KindReleased:
+		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {
+			s.Lock = LockRow{Name: s.Lock.Name}
+		}
+	case engine.KindLeaseExpired:
+		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
+			s.Lock = LockRow{Name: s.Lock.Name}
+		}
+	case engine.KindWriteAccepted, engine.KindWriteRefused, engine.KindClaimWon, engine.KindClaimLost:
+		st := &s.Storage
+		if e.Kind == engine.KindWriteAccepted {
+			st.Value = deref(e.Value)
+			st.Fence = deref(e.Fence)
+		}
+		if e.Kind == engine.KindClaimWon {
+			st.Owner = e.Client
+		}
+		st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Client, e.Kind
+	}
+	return !s.equal(before)
+}
+
+func (s *State) node(name string) *NodeState {
+	for i := range s.Nodes {
+		if s.Nodes[i].Name == name {
+			return &s.Nodes[i]
+		}
+	}
+	s.Nodes = append(s.Nodes, NodeState{Name: name, Role: "server"})
+	return &s.Nodes[len(s.Nodes)-1]
+}
+
+func (s *State) clone() State {
+	c := *s
+	c.Nodes = slices.Clone(s.Nodes)
+	return c
+}
+
+// equal compares what panels show; the time alone is not a change.
+func (s *State) equal(o State) bool {
+	rows := func(p *int64) int64 {
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	a, b := s.Storage, o.Storage
+	return slices.Equal(s.Nodes, o.Nodes) && s.Lock == o.Lock &&
+		a.Key == b.Key && a.Value == b.Value && a.Fence == b.Fence && a.Owner == b.Owner &&
+		a.SQL == b.SQL && rows(a.Rows) == rows(b.Rows) && a.Client == b.Client && a.Outcome == b.Outcome
+}
+
+func deref(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

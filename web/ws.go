@@ -1,0 +1,192 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/engine"
+)
+
+func (s *Server) checkOrigin(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true // not a browser: origins protect browser users only
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	return slices.ContainsFunc(s.cfg.AllowedOrigins, func(o string) bool { return strings.EqualFold(o, origin) })
+}
+
+func (s *Server) wsRun(c echo.Context) error {
+	r, w := c.Request(), c.Response()
+	if !s.checkOrigin(r) {
+		return &userError{Status: http.StatusForbidden, Field: "Origin", Msg: "this origin may not open a websocket here"}
+	}
+	if !s.conns.tryAcquire() {
+		return errBusy
+	}
+	up := websocket.Upgrader{
+		HandshakeTimeout: 10 * time.Second,
+		ReadBufferSize:   4096, WriteBufferSize: 4096,
+		CheckOrigin: s.checkOrigin,
+	}
+	conn, err := up.Upgrade(w, r, nil)
+	if err != nil {
+		s.conns.release()
+		return nil // the upgrader has answered already
+	}
+	s.sessions.Add(1)
+	defer s.sessions.Done()
+	defer s.conns.release()
+	sess := newSession(s, conn)
+	sess.serve()
+	return nil
+}
+
+// session is one websocket: a reader (the handler's goroutine), one writer
+// goroutine, and at most one live run.
+type session struct {
+	srv  *Server
+	conn *websocket.Conn
+	log  *slog.Logger
+
+	ctx    context.Context // ends when the connection or the server ends
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	queue   []ServerMessage
+	closing bool          // no more messages are queued
+	wake    chan struct{} // the queue has something, or closing
+	writerW sync.WaitGroup
+
+	run     *engine.Run   // the live run, if any (reader goroutine only)
+	runDone chan struct{} // closed when the live run's summary is queued
+}
+
+func newSession(s *Server, conn *websocket.Conn) *session {
+	ctx, cancel := context.WithCancel(s.ctx)
+	return &session{srv: s, conn: conn, log: s.log, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1)}
+}
+
+func (ss *session) serve() {
+	ss.writerW.Add(1)
+	go ss.writer()
+	ss.readLoop()
+	// The reader is done: end the run, let its summary be queued, then
+	// flush and close.
+	ss.cancel()
+	if ss.runDone != nil {
+		<-ss.runDone
+	}
+	ss.closeQueue()
+	ss.writerW.Wait()
+	ss.conn.Close()
+}
+
+// readLoop handles messages until the connection closes or the server
+// shuts down.
+func (ss *session) readLoop() {
+	cfg := ss.srv.cfg
+	ss.conn.SetReadLimit(cfg.MaxMessageBytes)
+	// A browser that vanished without closing (a dropped network) stops
+	// answering pings: the read deadline then ends the session and its run.
+	// Once reading stops, nothing may push the deadline out again.
+	var deadlineMu sync.Mutex
+	reading := true
+	alive := func() error {
+		deadlineMu.Lock()
+		defer deadlineMu.Unlock()
+		if !reading {
+			return nil
+		}
+		return ss.conn.SetReadDeadline(time.Now().Add(2 * cfg.PingInterval))
+	}
+	stopReading := func() {
+		deadlineMu.Lock()
+		defer deadlineMu.Unlock()
+		reading = false
+		_ = ss.conn.SetReadDeadline(time.Now())
+	}
+	_ = alive()
+	ss.conn.SetPongHandler(func(string) error { return alive() })
+	bucket := newBucket(cfg.MessageRate, 2*cfg.MessageRate)
+	msgs := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(msgs)
+		for {
+			typ, data, err := ss.conn.ReadMessage()
+			if err != nil {
+				readErr <- err
+				return
+			}
+			_ = alive()
+			if typ != websocket.TextMessage {
+				data = nil // a binary frame is answered as malformed
+			}
+			select {
+			case msgs <- data:
+			case <-ss.ctx.Done():
+				return
+			}
+		}
+	}()
+	defer func() {
+		// End the read goroutine: the deadline ends a blocked read and ctx
+		// a pending hand-over.
+		ss.cancel()
+		stopReading()
+		for range msgs {
+		}
+	}()
+	for {
+		select {
+		case <-ss.ctx.Done():
+			// The server is shutting down, or the writer gave up on this
+			// browser (then nothing more can be sent anyway).
+			if ss.srv.ctx.Err() != nil {
+				ss.send(ServerMessage{Type: MsgError, Code: "shutdown", Message: "the server is shutting down; your run was stopped"})
+				ss.closeWith(websocket.CloseGoingAway, "server shutting down")
+			}
+			return
+		case data, ok := <-msgs:
+			if !ok {
+				err := <-readErr
+				if errors.Is(err, websocket.ErrReadLimit) {
+					ss.log.Info("websocket message too large", slog.Int64("limit", cfg.MaxMessageBytes))
+				}
+				return
+			}
+			if !bucket.take(time.Now()) {
+				ss.send(ServerMessage{Type: MsgError, Code: "too_fast", Message: fmt.Sprintf("too many messages: at most %g a second; the connection is closed", cfg.MessageRate)})
+				ss.closeWith(websocket.ClosePolicyViolation, "too many messages")
+				return
+			}
+			ss.handle(data)
+		}
+	}
+}
+
+// closeWith queues a close frame after what is queued and stops reading.
+func (ss *session) closeWith(code int, reason string) {
+	ss.mu.Lock()
+	ss.queue = append(ss.queue, ServerMessage{closeCode: code, Message: reason})
+	ss.mu.Unlock()
+	ss.signal()
+}

@@ -1,0 +1,49 @@
+package web
+
+import (
+	"encoding/json"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// Message types of the /ws/run protocol.
+const (
+	// From the browser.
+	MsgStart  = "start"  // scenario, speed
+	MsgInject = "inject" // fault
+	MsgPause  = "pause"
+	MsgResume = "resume"
+	MsgStep   = "step"
+	MsgSpeed  = "speed" // speed
+	MsgStop   = "stop"
+	// From the server.
+	MsgEvent   = "event"   // event, text
+	MsgState   = "state"   // state
+	MsgSummary = "summary" // summary, verdict, stopped
+	MsgError   = "error"   // message, field, code
+)
+
+// ClientMessage is one message from the browser.
+type ClientMessage struct {
+	Type     string          `json:"type"`
+	Scenario json.RawMessage `json:"scenario,omitempty"`
+	Speed    *float64        `json:"speed,omitempty"`
+	Fault    json.RawMessage `json:"fault,omitempty"`
+}
+
+// ServerMessage is one message to the browser. Only the fields of its type
+// are set.
+type ServerMessage struct {
+	Type    string          `json:"type"`
+	Event   *engine.Event   `json:"event,omitempty"`
+	Text    string          `json:"text,omitempty"` // the event in words
+	State   *State          `json:"state,omitempty"`
+	Summary *engine.Summary `json:"summary,omitempty"`
+	Verdict string          `json:"verdict,omitempty"`
+	Stopped bool            `json:"stopped,omitempty"` // the run ended early
+	Message string          `json:"message,omitempty"` // an error in words
+	Field   string          `json:"field,omitempty"`   // the input at fault
+	Code    string          `json:"code,omitempty"`    // "busy", "invalid", "bad_message", "too_fast", "shutdown"
+
+	closeCode int // not sent: a close frame with this code ends the connection
+}
