@@ -386,7 +386,11 @@ func (c *client) read(a *actor) {
 		return
 	}
 	c.lastRead = r.Value
-	c.emit(Event{Kind: KindRead, Value: ptr(r.Value), Fence: ptr(r.Fence), Token: c.token, SQL: query})
+	e := Event{Kind: KindRead, Value: ptr(r.Value), Fence: ptr(r.Fence), Token: c.token, SQL: query}
+	if fenced {
+		e.Rows = ptr(rows)
+	}
+	c.emit(e)
 }
 
 // send delivers a message of the given kind: the network holds it for the

@@ -260,7 +260,8 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "40,000" {
 		t.Errorf("storage value at the start = %q, want 40,000", v)
 	}
-	for range 150 { // 150 steps of 100 ms: 15 s, after client-2's write
+	step := run(b, ctx, chromedp.Evaluate[int](`+document.getElementById('scrub').step`))
+	for range 15000 / step { // to 15 s, after client-2's write
 		b.do(ctx, chromedp.KeyEvent(kb.ArrowRight))
 	}
 	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "43,000" {
@@ -285,6 +286,9 @@ func TestE2EStateFoldMatchesGo(t *testing.T) {
 		for _, fencing := range []bool{false, true} {
 			sc := p.Scenario
 			sc.Fencing = fencing
+			if _, err := engine.Prepare(sc); err != nil {
+				continue // Redlock has no token to fence with
+			}
 			res, err := engine.Execute(t.Context(), sc)
 			if err != nil {
 				t.Fatal(err)
@@ -332,14 +336,10 @@ func TestE2ELiveControlsAndCompare(t *testing.T) {
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#live-faults button[data-do=pause][data-target=client-2]`)))
 	b.screenshot(ctx, "06-live-paused")
 	b.do(ctx, choose("#speed", "0"), chromedp.Click(chromedp.ID("resume")))
-	// Frozen, client-2 never takes the lock, so no newer token exists when
-	// client-1 writes late: fencing has nothing to refuse it with, and the
-	// page must say so.
-	b.waitVerdict(ctx, "stale write accepted")
-	headline := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]")))
-	if !strings.Contains(headline, "no newer token") {
-		t.Errorf("headline %q does not explain why fencing let it through", headline)
-	}
+	// Frozen until after client-1 wakes, client-2 has not begun when
+	// client-1's late write lands: the write is simply ordered before
+	// client-2's work, which reads it. Nothing is lost, and the page says so.
+	b.waitVerdict(ctx, "SAFE")
 	log := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('event-log').textContent`))
 	if !strings.Contains(log, "client-2freezes") {
 		t.Errorf("the live pause of client-2 is not in the event log")

@@ -14,13 +14,15 @@ import (
 // server can send it live.
 type State struct {
 	T       int64       `json:"t"`
+	Backend string      `json:"backend"`
 	Nodes   []NodeState `json:"nodes"`
 	Lock    LockRow     `json:"lock"`
 	Storage StorageRow  `json:"storage"`
 }
 
-// NodeState is one lock server and its role: "leader", "follower", "down"
-// or "server" (a backend without roles).
+// NodeState is one lock server and its role: "leader", "follower" (Raft),
+// "replica" (an asynchronous copy), "server" (a backend without roles),
+// "down" or "cut off".
 type NodeState struct {
 	Name string `json:"name"`
 	Role string `json:"role"`
@@ -58,17 +60,24 @@ func NewState(sc engine.Scenario) State {
 	if name == "" {
 		name = sc.Storage.Key
 	}
-	s := State{Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
+	s := State{Backend: sc.Lock.Backend, Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
 	if usesLock(sc) {
-		role := "server"
-		if sc.Lock.Backend == engine.BackendRaft && sc.Lock.Nodes > 1 {
-			role = "follower"
-		}
 		for i := 1; i <= sc.Lock.Nodes; i++ {
-			s.Nodes = append(s.Nodes, NodeState{Name: fmt.Sprintf("node-%d", i), Role: role})
+			s.Nodes = append(s.Nodes, NodeState{Name: fmt.Sprintf("node-%d", i), Role: s.followerRole()})
 		}
 	}
 	return s
+}
+
+// followerRole is the role of a node that is up but does not lead.
+func (s *State) followerRole() string {
+	switch s.Backend {
+	case engine.BackendRaft:
+		return "follower"
+	case engine.BackendAsyncReplica:
+		return "replica"
+	}
+	return "server"
 }
 
 // usesLock reports whether any client asks the lock service for anything;
@@ -95,15 +104,35 @@ func (s *State) Apply(e engine.Event) bool {
 	}
 	switch e.Kind {
 	case engine.KindLeader:
+		if !IsNode(e.Actor) {
+			break // Redlock's servers have no leader
+		}
 		for i := range s.Nodes {
 			if s.Nodes[i].Role == "leader" {
-				s.Nodes[i].Role = "follower"
+				s.Nodes[i].Role = s.followerRole()
 			}
 		}
 		s.node(e.Actor).Role = "leader"
-	case engine.KindCrashed:
-		if IsNode(e.Actor) {
-			s.node(e.Actor).Role = "down"
+	case engine.KindNodeCrashed:
+		s.node(e.Actor).Role = "down"
+	case engine.KindPartitioned:
+		s.node(e.Actor).Role = "cut off"
+	case engine.KindNodeRestarted, engine.KindHealed:
+		s.node(e.Actor).Role = s.followerRole()
+	case engine.KindRejoined:
+		s.node(e.Actor).Role = "replica"
+	case engine.KindGrantForgotten:
+		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
+			s.Lock = LockRow{Name: s.Lock.Name}
+		}
+	case engine.KindRead, engine.KindReadRefused:
+		// With fencing a holder's read stores its token as the fence.
+		if e.SQL != "" {
+			st := &s.Storage
+			if e.Kind == engine.KindRead {
+				st.Fence = e.Token
+			}
+			st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Actor, e.Kind
 		}
 	case engine.KindGranted:
 		s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Actor, e.Token, e.LeaseUntil, e.Node

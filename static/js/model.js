@@ -2,7 +2,7 @@
 // bars, beliefs, pauses, marks and the spans where two clients believed
 // they held the lock. It is pure data, so the picture and the words agree.
 
-import { isNode, newState } from './state.js';
+import { apply, isNode, newState } from './state.js';
 
 const CLIENT_END = new Set(['lock_lost', 'gave_up', 'done', 'crashed', 'released']);
 
@@ -50,7 +50,15 @@ export function buildModel(sc, events, now) {
     n.role = role ? { role, from: t, to: null } : null;
   };
 
+  // Node roles come from the same fold as the panels, so lanes and panels
+  // agree on who leads, who is down and who is cut off.
+  const folded = newState(sc);
   for (const e of events) {
+    apply(folded, e);
+    for (const n of folded.nodes) {
+      const cur = N[n.name] && N[n.name].role;
+      if (N[n.name] && (!cur || cur.role !== n.role)) setRole(n.name, n.role, e.t);
+    }
     if (O[e.actor]) O[e.actor].push({ t: e.t, kind: e.kind, client: e.client, message: e.message, reason: e.reason });
     const c = C[e.actor];
     switch (e.kind) {
@@ -65,16 +73,18 @@ export function buildModel(sc, events, now) {
       case 'renewed':
         if (c && c.lease && c.lease.token === e.token) { c.lease.until = e.lease_until; c.lease.renewals.push(e.t); }
         break;
+      case 'grant_forgotten': {
+        // The service lost the grant: as far as it knows, the lease is over.
+        const h = C[e.holder];
+        if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'forgotten by the lock service');
+        break;
+      }
       case 'lease_expired': {
         const h = C[e.holder];
         if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'expired');
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'expired', token: e.token, client: e.holder });
         break;
       }
-      case 'leader':
-        for (const n of Object.keys(N)) if (N[n].role && N[n].role.role === 'leader') setRole(n, 'follower', e.t);
-        setRole(e.actor, 'leader', e.t);
-        break;
       case 'pause_start':
         if (c) c.pauses.push({ from: e.t, to: e.until });
         break;
@@ -93,9 +103,6 @@ export function buildModel(sc, events, now) {
       case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost':
         storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '',
           stale: e.kind === 'write_accepted' && /^stale/.test(e.reason || '') });
-        break;
-      case 'crashed':
-        if (isNode(e.actor)) setRole(e.actor, 'down', e.t);
         break;
     }
     // A belief ends when the client learns or stops; the lease itself

@@ -6,7 +6,7 @@ import { esc, formatMS, num } from './format.js';
 /** renderPanels shows state s in el.nodesView, el.lockRow and el.storageView. */
 export function renderPanels(el, s) {
   el.nodesView.innerHTML = s.nodes.length ? s.nodes.map(n =>
-    `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}</li>`).join('')
+    `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■', replica: '○', 'cut off': '⌁' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}</li>`).join('')
     : '<li class="muted">no lock service in this scenario</li>';
   const L = s.lock;
   el.lockRow.closest('table').hidden = !s.nodes.length;

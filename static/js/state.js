@@ -14,12 +14,16 @@ function usesLock(sc) {
 /** newState is the state before the first event of a normalised scenario. */
 export function newState(sc) {
   const lock = sc.lock || {}, storage = sc.storage || {};
-  const s = { t: 0, nodes: [], lock: { name: lock.name || storage.key || '' }, storage: { key: storage.key || '', value: storage.initial || 0, fence: 0 } };
+  const s = { t: 0, backend: lock.backend || '', nodes: [], lock: { name: lock.name || storage.key || '' }, storage: { key: storage.key || '', value: storage.initial || 0, fence: 0 } };
   if (usesLock(sc)) {
-    const role = lock.backend === 'raft' && lock.nodes > 1 ? 'follower' : 'server';
-    for (let i = 1; i <= (lock.nodes || 0); i++) s.nodes.push({ name: 'node-' + i, role });
+    for (let i = 1; i <= (lock.nodes || 0); i++) s.nodes.push({ name: 'node-' + i, role: followerRole(s) });
   }
   return s;
+}
+
+/** followerRole is the role of a node that is up but does not lead. */
+function followerRole(s) {
+  return { raft: 'follower', 'async-replica': 'replica' }[s.backend] || 'server';
 }
 
 function node(s, name) {
@@ -35,11 +39,32 @@ export function apply(s, e) {
   const L = s.lock;
   switch (e.kind) {
     case 'leader':
-      for (const n of s.nodes) if (n.role === 'leader') n.role = 'follower';
+      if (!isNode(e.actor)) break; // Redlock's servers have no leader
+      for (const n of s.nodes) if (n.role === 'leader') n.role = followerRole(s);
       node(s, e.actor).role = 'leader';
       break;
-    case 'crashed':
-      if (isNode(e.actor)) node(s, e.actor).role = 'down';
+    case 'node_crashed':
+      node(s, e.actor).role = 'down';
+      break;
+    case 'partitioned':
+      node(s, e.actor).role = 'cut off';
+      break;
+    case 'node_restarted': case 'partition_healed':
+      node(s, e.actor).role = followerRole(s);
+      break;
+    case 'rejoined':
+      node(s, e.actor).role = 'replica';
+      break;
+    case 'grant_forgotten':
+      if (L.holder === e.holder && L.token === e.token) s.lock = { name: L.name };
+      break;
+    case 'read': case 'read_refused':
+      // With fencing a holder's read stores its token as the fence.
+      if (e.sql) {
+        const st = s.storage;
+        if (e.kind === 'read') st.fence = e.token ?? 0;
+        Object.assign(st, { sql: e.sql, rows: e.rows, client: e.actor, outcome: e.kind });
+      }
       break;
     case 'granted':
       Object.assign(L, { holder: e.actor, token: e.token, lease_until: e.lease_until, node: e.node });

@@ -5,6 +5,9 @@
 import { buildModel } from './model.js';
 import { esc, formatMS, num } from './format.js';
 
+/** tok names a token, or says there is none (Redlock). */
+const tok = t => (t ? `token ${t}` : 'no token');
+
 const W = 1000, LEFT = 118, RIGHT = 16, TOP = 34;
 const LANE = { client: 66, node: 44, storage: 70 };
 
@@ -86,23 +89,23 @@ function drawClient(out, l, x, compact) {
     const lease = c.leases.find(s => s.token === b.token);
     const from = lease ? Math.max(lease.to, b.from) : b.from;
     if (b.to > from) {
-      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief"><title>${esc(c.name)} still believes it holds token ${b.token}, but its lease has ended</title></rect>`);
-      if (!compact && x(b.to) - x(from) > 90) out.push(`<text x="${x(from) + 5}" y="${top + 15}" class="belief-label">believes it holds ${b.token}</text>`);
+      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
+      if (!compact && x(b.to) - x(from) > 90) out.push(`<text x="${x(from) + 5}" y="${top + 15}" class="belief-label">believes it holds ${b.token || 'the lock'}</text>`);
     }
   }
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
-    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease"><title>token ${s.token}: granted at ${formatMS(s.from)}, lease until ${formatMS(s.until)}${s.how ? ', ' + s.how : ''}</title></rect>`);
+    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease"><title>${tok(s.token)}: granted at ${formatMS(s.from)}, lease until ${formatMS(s.until)}${s.how ? ', ' + s.how : ''}</title></rect>`);
     for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick"><title>renewed at ${formatMS(r)}</title></path>`);
-    const label = `token ${s.token} · until ${formatMS(s.until)}`;
+    const label = `${tok(s.token)} · until ${formatMS(s.until)}`;
     if (!compact && w > label.length * 6.3) out.push(`<text x="${x(s.from) + 5}" y="${top + 15}" class="lease-label">${label}</text>`);
-    else if (!compact) out.push(`<text x="${x(s.from) + 2}" y="${top - 1}" class="lease-label-out">${s.token}</text>`);
+    else if (!compact) out.push(`<text x="${x(s.from) + 2}" y="${top - 1}" class="lease-label-out">${s.token || ''}</text>`);
   }
   for (const k of c.marks) {
     const mx = x(k.t), my = band + 8;
     switch (k.kind) {
       case 'sent':
-        out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent"><title>sends a write with token ${k.token} at ${formatMS(k.t)}</title></path>`);
+        out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent"><title>sends a write with ${tok(k.token)} at ${formatMS(k.t)}</title></path>`);
         break;
       case 'acquire_refused': case 'renew_refused': case 'release_refused': case 'check_failed': case 'unavailable':
         out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-refused-ask"><title>${k.kind.replace('_', ' ')} at ${formatMS(k.t)}</title></circle>`);
@@ -168,7 +171,7 @@ function storageMark(s, mx, my) {
     case 'write_accepted':
       if (s.stale) {
         return { cls: 'm-stale', shape: `<path d="M${mx} ${my - 8}L${mx + 8} ${my + 6}L${mx - 8} ${my + 6}z"/><text x="${mx}" y="${my + 4}" class="glyph" text-anchor="middle">!</text>`,
-          label: `${s.client} ${s.token} accepted: stale!`, title: `accepted ${s.client}'s write with token ${s.token}, though its lease had ended: ${s.reason}` };
+          label: `${s.client}${s.token ? ' ' + s.token : ''} accepted: stale!`, title: `accepted ${s.client}'s write with ${tok(s.token)}, though its lease had ended: ${s.reason}` };
       }
       return { cls: 'm-accepted', shape: tick, label: `${s.client}${s.token ? ' ' + s.token : ''} ✓ ${num(s.value)}`,
         title: `accepted ${s.client}'s write of ${num(s.value)}${s.token ? ' with token ' + s.token : ''}` };

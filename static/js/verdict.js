@@ -10,12 +10,13 @@ function headline(events, s) {
     const stale = events[i], earlier = events.slice(0, i);
     const before = earlier.filter(e => e.kind === 'write_accepted' && e.client !== stale.client).pop();
     const lost = Math.abs(s.expected_value - s.final_value);
+    // The same token granted to another client: fencing cannot tell them apart.
+    const twin = earlier.find(e => e.kind === 'granted' && e.actor !== stale.client && stale.token && e.token === stale.token);
+    const why = twin ? `: ${twin.actor} held the same token, so fencing could not tell them apart` : '';
     if (!before) {
-      const newer = earlier.some(e => e.kind === 'granted' && e.token > stale.token);
-      return `${stale.client}'s write landed after its lease had ended (token ${stale.token})` +
-        (newer ? '.' : ': no newer token had been handed out yet, so fencing had nothing to refuse it with.');
+      return `${stale.client}'s write landed after a newer holder had begun (${stale.token ? 'token ' + stale.token : 'no token'})${why}.`;
     }
-    return `${stale.client} overwrote ${before.client}'s write with a stale token (${stale.token})` + (lost ? `: ${num(lost)} lost.` : '.');
+    return `${stale.client} overwrote ${before.client}'s write with a stale ${stale.token ? 'token (' + stale.token + ')' : 'lock (no token)'}${why}` + (lost ? `: ${num(lost)} lost.` : '.');
   }
   if (s.duplicate_side_effects) {
     return `${s.duplicate_side_effects === 1 ? 'A side effect' : s.duplicate_side_effects + ' side effects'} happened twice: an outside service such as an SMS provider cannot check fencing tokens.`;
