@@ -5,6 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // Config is what a Server needs. The zero value of each bound means "use the
@@ -38,6 +41,11 @@ type Config struct {
 	// AllowedOrigins are extra origins (scheme://host[:port]) allowed to open
 	// a websocket besides the server's own.
 	AllowedOrigins []string
+	// Lessons is the lesson and exercise catalog; nil uses the embedded one.
+	Lessons *lessons.Catalog
+	// Classroom stores classes, learners and their attempts; nil runs the
+	// server without classes (lessons and checks still work, unrecorded).
+	Classroom classroom.Store
 }
 
 // Defaults for Config. A live run costs about one Raft group (21

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/static"
 )
 
@@ -43,6 +45,13 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
+	if cfg.Lessons == nil {
+		cat, err := lessons.Default()
+		if err != nil {
+			return nil, fmt.Errorf("lessons: %w", err)
+		}
+		cfg.Lessons = cat
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
 		cfg:    cfg,
