@@ -206,7 +206,7 @@ function drawStorage(out, l, marks, x, compact) {
       const won = g.filter(s => s.kind === 'claim_won').map(s => s.client);
       label = `${won.length ? won.join(', ') + ' claims it; ' : ''}${g.length - won.length} change 0 rows`;
     }
-    const wLabel = label.length * 6.1;
+    const wLabel = label.length * 6.7;
     const lx = Math.min(gx - 6, 1000 - 16 - wLabel);
     let r = ends.findIndex(e => e < lx);
     if (r < 0) r = ends.indexOf(Math.min(...ends));
