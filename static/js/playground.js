@@ -330,7 +330,10 @@ function draw() {
     const now = simNow();
     const domain = run.live ? Math.max(run.domain, now) : niceEnd(run.end);
     const playhead = run.live ? now : +el.scrub.value;
-    render(el.svg, run.sc, run.events, { domain, now: run.live ? now : run.end, playhead });
+    // At the end of a finished run nothing lies in the future: labels
+    // that reach past the last moment stay readable.
+    const fade = run.live || playhead < run.end;
+    render(el.svg, run.sc, run.events, { domain, now: run.live ? now : run.end, playhead, fade });
     el.scrubTime.textContent = formatMS(playhead);
   });
 }
