@@ -204,6 +204,8 @@ const session = new Session({
     if (pendingStart) { pendingStart = false; start(); }
   },
   error(m) {
+    // A control that crossed the run's natural end on the wire: nothing to tell.
+    if (m.code === 'no_run') return;
     if (m.code === 'too_long' && run) { run.note = m.message[0].toUpperCase() + m.message.slice(1) + '.'; return; }
     // A start the server refused leaves no run on screen; an error about a
     // live control (a fault, the speed) leaves the run going.
