@@ -56,6 +56,10 @@ func TestPlaygroundRendersControls(t *testing.T) {
 	if got := text(oneByTestID(t, doc, "watch")); got != p.Watch {
 		t.Errorf("watch text = %q, want the preset's", got)
 	}
+	nav := findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "aria-current"); return n.Data == "a" && v == "page" })
+	if len(nav) != 1 || text(nav[0]) != "Playground" {
+		t.Errorf("navigation marks %d links as the current page, want the Playground link alone", len(nav))
+	}
 	if v, _ := attr(oneByTestID(t, doc, "verdict"), "aria-live"); v != "polite" {
 		t.Errorf("verdict aria-live = %q, want polite", v)
 	}

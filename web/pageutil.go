@@ -29,3 +29,12 @@ func speedLabel(v float64) string {
 }
 
 func speedValue(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// current is the aria-current value of a navigation link: "page" for the
+// page shown, "false" for the others (an empty value would mean nothing).
+func current(here bool) string {
+	if here {
+		return "page"
+	}
+	return "false"
+}

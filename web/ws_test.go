@@ -132,14 +132,20 @@ func TestWebsocketInjectAPauseMidRun(t *testing.T) {
 	var sc engine.Scenario
 	json.Unmarshal(preset(t, "paused-holder", false), &sc)
 	sc.Faults = nil
-	c.send(map[string]any{"type": "start", "scenario": sc, "speed": 5})
+	c.send(map[string]any{"type": "start", "scenario": sc, "speed": 2})
 	for {
 		m := c.recv()
 		if m.Type == web.MsgEvent && m.Event.Kind == engine.KindRenewed && m.Event.Actor == "client-1" {
 			break
 		}
 	}
+	// Pausing first makes the moment of the injection independent of how
+	// busy the machine is: a fault injected while paused strikes at the
+	// paused time (the renewal at 3 s, with half a wall second to spare).
+	c.send(map[string]any{"type": "pause"})
 	c.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-1", "for": "15s"}})
+	c.send(map[string]any{"type": "speed", "speed": 0})
+	c.send(map[string]any{"type": "resume"})
 	msgs := c.until(web.MsgSummary)
 	var pause *engine.Event
 	for _, e := range events(msgs) {

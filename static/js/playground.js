@@ -204,6 +204,8 @@ const session = new Session({
     if (pendingStart) { pendingStart = false; start(); }
   },
   error(m) {
+    // A control that crossed the run's natural end on the wire: nothing to tell.
+    if (m.code === 'no_run') return;
     if (m.code === 'too_long' && run) { run.note = m.message[0].toUpperCase() + m.message.slice(1) + '.'; return; }
     // A start the server refused leaves no run on screen; an error about a
     // live control (a fault, the speed) leaves the run going.
@@ -330,7 +332,10 @@ function draw() {
     const now = simNow();
     const domain = run.live ? Math.max(run.domain, now) : niceEnd(run.end);
     const playhead = run.live ? now : +el.scrub.value;
-    render(el.svg, run.sc, run.events, { domain, now: run.live ? now : run.end, playhead });
+    // At the end of a finished run nothing lies in the future: labels
+    // that reach past the last moment stay readable.
+    const fade = run.live || playhead < run.end;
+    render(el.svg, run.sc, run.events, { domain, now: run.live ? now : run.end, playhead, fade });
     el.scrubTime.textContent = formatMS(playhead);
   });
 }

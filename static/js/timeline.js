@@ -18,9 +18,10 @@ function niceStep(span) {
 }
 
 /** render draws the timeline of sc's events into svg.
- * opts: domain (ms shown), now (ms reached), playhead (ms or null), compact. */
+ * opts: domain (ms shown), now (ms reached), playhead (ms or null), compact,
+ * and fade (dim what lies after the playhead). */
 export function render(svg, sc, events, opts) {
-  const { domain, now, playhead = null, compact = false } = opts;
+  const { domain, now, playhead = null, compact = false, fade = true } = opts;
   const m = buildModel(sc, events, now);
   const x = t => LEFT + (Math.min(t, domain) / domain) * (W - LEFT - RIGHT);
   const lanes = [];
@@ -56,6 +57,9 @@ export function render(svg, sc, events, opts) {
     if (!compact) out.push(`<text x="${x(o.from) + w / 2}" y="${H - 12}" class="overlap-label" text-anchor="middle">⚠ ${o.count} holders · ${formatMS(o.to - o.from)}</text>`);
   }
 
+  // The playhead line goes under the marks, so that it never hides a word.
+  if (playhead !== null) out.push(`<line x1="${x(playhead)}" y1="${TOP - 4}" x2="${x(playhead)}" y2="${H - 8}" class="playhead" data-testid="playhead"/>`);
+
   for (const l of lanes) {
     if (l.kind === 'client') drawClient(out, l, x, compact);
     else if (l.kind === 'node') drawNode(out, l, x, compact);
@@ -71,8 +75,7 @@ export function render(svg, sc, events, opts) {
 
   if (playhead !== null) {
     const px = x(playhead);
-    out.push(`<rect x="${px}" y="${TOP}" width="${Math.max(W - RIGHT - px, 0)}" height="${H - TOP - 8}" class="future"/>`);
-    out.push(`<line x1="${px}" y1="${TOP - 4}" x2="${px}" y2="${H - 8}" class="playhead" data-testid="playhead"/>`);
+    if (fade) out.push(`<rect x="${px}" y="${TOP}" width="${Math.max(W - RIGHT - px, 0)}" height="${H - TOP - 8}" class="future"/>`);
     out.push(`<text x="${Math.min(px + 4, W - 60)}" y="${TOP + 10}" class="playhead-label">${formatMS(playhead)}</text>`);
   }
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
@@ -209,7 +212,7 @@ function drawStorage(out, l, marks, x, compact) {
       const won = g.filter(s => s.kind === 'claim_won').map(s => s.client);
       label = `${won.length ? won.join(', ') + ' claims it; ' : ''}${g.length - won.length} change 0 rows`;
     }
-    const wLabel = label.length * 6.1;
+    const wLabel = label.length * 6.7;
     const lx = Math.min(gx - 6, 1000 - 16 - wLabel);
     let r = ends.findIndex(e => e < lx);
     if (r < 0) r = ends.indexOf(Math.min(...ends));
