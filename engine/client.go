@@ -261,7 +261,7 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 		w.fail(fmt.Errorf("storage write: %w", err))
 		return 0
 	}
-	e := Event{Actor: "storage", Client: c.cfg.Name, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set, SQL: query, Rows: ptr(rows)}
+	e := Event{Actor: ActorStorage, Client: c.cfg.Name, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set, SQL: query, Rows: ptr(rows)}
 	if rows == 0 {
 		e.Kind = KindWriteRefused
 		e.Fence = ptr(before.Fence)
@@ -304,7 +304,7 @@ func (c *client) claim(a *actor) {
 			w.fail(fmt.Errorf("storage claim: %w", err))
 			return
 		}
-		e := Event{Actor: "storage", Client: c.cfg.Name, SQL: query, Rows: ptr(rows)}
+		e := Event{Actor: ActorStorage, Client: c.cfg.Name, SQL: query, Rows: ptr(rows)}
 		if rows == 1 {
 			e.Kind = KindClaimWon
 			w.stats.ClaimsWon++
@@ -324,7 +324,7 @@ func (c *client) sendSMS(a *actor, st Step) {
 		if msg == "" {
 			msg = "sms"
 		}
-		e := Event{Actor: "sms", Client: c.cfg.Name, Message: msg}
+		e := Event{Actor: ActorSMS, Client: c.cfg.Name, Message: msg}
 		if w.sms.deliver(msg, st.IdempotencyKey) {
 			e.Kind = KindSMSSent
 			w.stats.SideEffects++

@@ -26,6 +26,14 @@ type Event struct {
 	By         int64  `json:"by,omitempty"` // a clock jump, signed
 }
 
+// Actors that are neither clients nor lock nodes (node-1, node-2 ...).
+const (
+	ActorStorage = "storage" // the SQL storage: write, claim and fenced-read verdicts
+	ActorSMS     = "sms"     // the SMS provider, an outside service that checks no token
+	ActorEngine  = "engine"  // the simulation itself: truncation, ignored faults
+	ActorRedlock = "redlock" // Redlock's servers together, which have no leader
+)
+
 // Event kinds. Client events have the client as actor; storage events have
 // "storage"; lock-service events have the node.
 const (

@@ -98,7 +98,7 @@ func (w *world) clientFault(c *client, f Fault) {
 }
 
 func (w *world) ignored(f Fault, why string) {
-	w.emit(Event{Actor: "engine", Kind: KindFaultIgnored, Message: f.Do + " " + f.Target, Reason: why})
+	w.emit(Event{Actor: ActorEngine, Kind: KindFaultIgnored, Message: f.Do + " " + f.Target, Reason: why})
 }
 
 func signed(ms int64) string {

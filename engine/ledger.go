@@ -124,7 +124,7 @@ func (l *ledger) watch(w *world, g *grantRec) {
 		}
 		actor := g.node
 		if actor == "" {
-			actor = "redlock"
+			actor = ActorRedlock
 		}
 		w.emit(Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: g.node})
 	})

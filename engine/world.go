@@ -94,7 +94,7 @@ func (w *world) begin() {
 			if lead := w.svc.serving(); lead != "" {
 				w.nodeEvent(lead, KindLeader, fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames())))
 			} else {
-				w.emit(Event{Actor: "redlock", Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", len(w.svc.nodeNames()), len(w.svc.nodeNames())/2+1)})
+				w.emit(Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", len(w.svc.nodeNames()), len(w.svc.nodeNames())/2+1)})
 			}
 		})
 	}
@@ -129,7 +129,7 @@ func (w *world) emit(e Event) {
 	e.T = w.s.now
 	if len(w.events) >= w.maxEvents {
 		w.truncated = true
-		e = Event{T: w.s.now, Actor: "engine", Kind: KindTruncated,
+		e = Event{T: w.s.now, Actor: ActorEngine, Kind: KindTruncated,
 			Message: fmt.Sprintf("the run reached the limit of %d events and was stopped", w.maxEvents)}
 	}
 	w.events = append(w.events, e)
