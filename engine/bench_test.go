@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -33,7 +34,7 @@ func BenchmarkPreset(b *testing.B) {
 func benchGroup(b *testing.B) *raftService {
 	b.Helper()
 	w := &world{ctx: context.Background(), s: newScheduler()}
-	svc, err := startRaft(w, 3, 33)
+	svc, err := startRaft(w, 3, 33, raftFast)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -166,4 +167,49 @@ func BenchmarkChaos(b *testing.B) {
 			b.ReportMetric(float64(runs*b.N)/b.Elapsed().Seconds(), "schedules/s")
 		})
 	}
+}
+
+// BenchmarkIdleGroupCPU reports the CPU an idle live run costs (30 runs
+// started paused, measured over two seconds), fast and watched: the
+// Raft timers are most of it.
+func BenchmarkIdleGroupCPU(b *testing.B) {
+	for _, tc := range []struct {
+		name  string
+		speed float64
+	}{{"fast", 0}, {"watched", 10}} {
+		b.Run(tc.name, func(b *testing.B) {
+			p, err := LoadPreset("paused-holder")
+			if err != nil {
+				b.Fatal(err)
+			}
+			const groups = 30
+			var share float64
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				runs := make([]*Run, 0, groups)
+				for range groups {
+					r, err := Start(ctx, p.Scenario, Options{Paused: true, Speed: tc.speed})
+					if err != nil {
+						b.Fatal(err)
+					}
+					runs = append(runs, r)
+				}
+				time.Sleep(300 * time.Millisecond)
+				c0, w0 := processCPU(), time.Now()
+				time.Sleep(2 * time.Second)
+				share += float64(processCPU()-c0) / float64(time.Since(w0)) / groups
+				cancel()
+				for _, r := range runs {
+					r.Wait()
+				}
+			}
+			b.ReportMetric(100*share/float64(b.N), "cpu-%-per-idle-group")
+		})
+	}
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

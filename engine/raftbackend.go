@@ -13,15 +13,29 @@ import (
 
 // Raft's own timers run on the wall clock: they decide how fast a group
 // elects a leader and commits, never what the timeline says, because
-// simulated time stands still while a command is in flight. 50 ms is the
-// fastest that held steady on a loaded 2-core machine (see DESIGN.md).
+// simulated time stands still while a command is in flight.
+//
+// Two profiles. A run as fast as possible (tests, the checker, chaos) uses
+// 50 ms heartbeat, election and leader-lease timeouts, the fastest that
+// held steady on a loaded 2-core machine (see DESIGN.md). A run paced for
+// watching spends seconds idle between commands, and an idle group's cost
+// is its leader's heartbeats (every tenth of the heartbeat timeout), so it
+// uses 150 ms: a third of the heartbeats, at the price of a slower first
+// election and failover on the wall clock. Both use a 50 ms commit
+// timeout: it only paces how soon followers learn what was committed, and
+// commands are answered by the leader once a majority stored them.
+type raftTiming struct {
+	heartbeat, election, leaderLease, commit time.Duration
+}
+
+var (
+	raftFast    = raftTiming{50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}
+	raftWatched = raftTiming{150 * time.Millisecond, 150 * time.Millisecond, 150 * time.Millisecond, 50 * time.Millisecond}
+)
+
 const (
-	raftHeartbeat   = 50 * time.Millisecond
-	raftElection    = 50 * time.Millisecond
-	raftLeaderLease = 50 * time.Millisecond
-	raftCommit      = 5 * time.Millisecond
-	raftApplyWait   = 5 * time.Second // a command that takes longer is a broken group
-	raftStartWait   = 10 * time.Second
+	raftApplyWait = 5 * time.Second // a command that takes longer is a broken group
+	raftStartWait = 10 * time.Second
 )
 
 // raftFSM adapts LockFSM to raft.FSM. Apply is deterministic and never
@@ -85,6 +99,7 @@ type raftService struct {
 	w      *world
 	nodes  []*raftNode
 	leader int // index of the node the simulation treats as leader, -1 while none serves
+	timing raftTiming
 	// electing is set while a successor is due, so that faults in between
 	// do not schedule a second election.
 	electing bool
@@ -97,21 +112,21 @@ type raftService struct {
 	lastClock *nodeClock
 }
 
-func raftConfig(id string) *raft.Config {
+func raftConfig(id string, t raftTiming) *raft.Config {
 	c := raft.DefaultConfig()
 	c.LocalID = raft.ServerID(id)
-	c.HeartbeatTimeout = raftHeartbeat
-	c.ElectionTimeout = raftElection
-	c.LeaderLeaseTimeout = raftLeaderLease
-	c.CommitTimeout = raftCommit
+	c.HeartbeatTimeout = t.heartbeat
+	c.ElectionTimeout = t.election
+	c.LeaderLeaseTimeout = t.leaderLease
+	c.CommitTimeout = t.commit
 	c.Logger = hclog.New(&hclog.LoggerOptions{Name: id, Level: hclog.Off, Output: io.Discard})
 	return c
 }
 
 // startRaft builds and bootstraps the group, and makes node-1 its leader so
 // that every run starts from the same state.
-func startRaft(w *world, n int, firstToken int64) (svc *raftService, err error) {
-	svc = &raftService{w: w}
+func startRaft(w *world, n int, firstToken int64, timing raftTiming) (svc *raftService, err error) {
+	svc = &raftService{w: w, timing: timing}
 	defer func() {
 		if err != nil {
 			svc.close()
@@ -126,7 +141,7 @@ func startRaft(w *world, n int, firstToken int64) (svc *raftService, err error) 
 	svc.connectAll()
 	configuration := raft.Configuration{Servers: servers}
 	for _, nd := range svc.nodes {
-		conf := raftConfig(nd.name)
+		conf := raftConfig(nd.name, timing)
 		if err := raft.BootstrapCluster(conf, nd.store, nd.store, nd.snaps, nd.trans, configuration); err != nil {
 			return svc, fmt.Errorf("raft bootstrap %s: %w", nd.name, err)
 		}
@@ -143,7 +158,7 @@ func startRaft(w *world, n int, firstToken int64) (svc *raftService, err error) 
 // startNode starts (or restarts) the real Raft instance of a node on its
 // stores, with a fresh state machine that Raft fills from the log.
 func (s *raftService) startNode(nd *raftNode) error {
-	r, err := raft.NewRaft(raftConfig(nd.name), raftFSM{nd.fsm}, nd.store, nd.store, nd.snaps, nd.trans)
+	r, err := raft.NewRaft(raftConfig(nd.name, s.timing), raftFSM{nd.fsm}, nd.store, nd.store, nd.snaps, nd.trans)
 	if err != nil {
 		return fmt.Errorf("raft start %s: %w", nd.name, err)
 	}

@@ -67,7 +67,7 @@ func Start(ctx context.Context, sc Scenario, opt Options) (*Run, error) {
 	if opt.Speed < 0 || opt.Speed > MaxSpeed {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
-	w, err := newWorld(ctx, norm, opt.Sink, MaxEvents)
+	w, err := newWorld(ctx, norm, opt.Sink, MaxEvents, opt.Speed > 0)
 	if err != nil {
 		return nil, err
 	}

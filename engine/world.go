@@ -33,7 +33,7 @@ type world struct {
 	stats    Summary // counters kept as the run goes
 }
 
-func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int) (w *world, err error) {
+func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, watched bool) (w *world, err error) {
 	w = &world{
 		ctx:       ctx,
 		sc:        sc,
@@ -54,7 +54,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int)
 		return w, err
 	}
 	if usesLock(&sc) {
-		if err := w.startService(); err != nil {
+		if err := w.startService(watched); err != nil {
 			return w, err
 		}
 	}
@@ -66,11 +66,16 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int)
 	return w, nil
 }
 
-// startService starts the scenario's lock service.
-func (w *world) startService() error {
+// startService starts the scenario's lock service; a watched (paced) run
+// gets calmer Raft timers.
+func (w *world) startService(watched bool) error {
 	switch w.sc.Lock.Backend {
 	case BackendRaft:
-		svc, err := startRaft(w, w.sc.Lock.Nodes, w.sc.Lock.FirstToken)
+		timing := raftFast
+		if watched {
+			timing = raftWatched
+		}
+		svc, err := startRaft(w, w.sc.Lock.Nodes, w.sc.Lock.FirstToken, timing)
 		if err != nil {
 			return err
 		}
