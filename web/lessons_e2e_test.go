@@ -36,7 +36,7 @@ func (b *browser) waitJS(ctx context.Context, js, what string) {
 	}
 }
 
-// shot saves a screenshot of one element as name.png in the artifact
+// shot saves a screenshot of one element (or, for "", of the viewport) as name.png in the artifact
 // directory: a lesson page is too long for a whole-page picture to be read.
 func (b *browser) shot(ctx context.Context, sel, name string) {
 	b.t.Helper()
@@ -47,7 +47,12 @@ func (b *browser) shot(ctx context.Context, sel, name string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.t.Fatal(err)
 	}
-	png := run(b, ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	var png []byte
+	if sel == "" {
+		png = run(b, ctx, chromedp.CaptureScreenshot())
+	} else {
+		png = run(b, ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	}
 	file := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(file, png, 0o644); err != nil {
 		b.t.Fatal(err)
@@ -75,6 +80,7 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('figure.playground.live').length`)); n != 4 {
 		t.Errorf("%d live playgrounds, want 4", n)
 	}
+	b.shot(ctx, "", "lessons-00-top")
 	fencing := `#playground-1 input[data-path=fencing]`
 	if run(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector(%q).checked`, fencing))) {
 		b.do(ctx, chromedp.Click(chromedp.CSS(fencing)))
@@ -154,4 +160,29 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 		t.Error("the total does not count the exercise")
 	}
 	b.screenshot(ctx, "lessons-04-index")
+}
+
+// TestE2EEveryLessonPlaygroundRuns opens every lesson and runs each of its
+// playgrounds as the lesson sets it up: every control must read into a
+// scenario the engine takes.
+func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
+	b := startBrowser(t)
+	cat := catalog(t)
+	for _, l := range cat.Lessons() {
+		ctx := b.tab("/lessons/" + l.Slug)
+		for _, pg := range l.Playgrounds {
+			fig := "#" + pg.ID
+			b.do(ctx, chromedp.Click(chromedp.CSS(fig+` [data-testid=lp-run]`)))
+			js := fmt.Sprintf(`(() => { const f = document.querySelector(%q); return !!f.querySelector('[data-testid=verdict-text]') || f.querySelector('.lp-status').classList.contains('error'); })()`, fig)
+			b.waitJS(ctx, js, l.Slug+" "+pg.ID+" finished")
+			if msg := run(b, ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => { const s = document.querySelector(%q); return s.classList.contains('error') ? s.textContent : ''; })()`, fig+" .lp-status"))); msg != "" {
+				t.Errorf("%s %s (%s): %s", l.Slug, pg.ID, pg.Preset, msg)
+			}
+			if n := run(b, ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, fig+" [data-testid=lp-control]"))); n != len(pg.Controls) {
+				t.Errorf("%s %s: %d controls, want %d", l.Slug, pg.ID, n, len(pg.Controls))
+			}
+			b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q).dataset.drawn === '1'`, fig+" [data-testid=lp-timeline]"), "the replay's end")
+			b.shot(ctx, fig, "lessons-pg-"+l.Slug+"-"+pg.ID)
+		}
+	}
 }

@@ -138,7 +138,20 @@ function controlHTML(sc, path, id) {
   }
   const dur = DURATION.test(path);
   const hint = dur ? `<span class="hint" id="${id}-hint">a duration, like 3s or 1m30s${/renew_every/.test(path) ? '; empty: never' : ''}</span>` : '';
-  return `<div class="lp-control"><label for="${id}">${esc(name)}</label><input type="text" id="${id}" data-path="${esc(path)}" data-type="${dur ? 'duration' : 'text'}" value="${esc(v ?? '')}" size="9" spellcheck="false" autocomplete="off"${dur ? ` aria-describedby="${id}-hint"` : ''} data-testid="lp-control">${hint}</div>`;
+  return `<div class="lp-control"><label for="${id}">${esc(name)}</label><input type="text" id="${id}" data-path="${esc(path)}" data-type="${dur ? 'duration' : 'text'}" value="${esc(v ?? '')}" size="${dur ? 9 : 20}" spellcheck="false" autocomplete="off"${dur ? ` aria-describedby="${id}-hint"` : ''} data-testid="lp-control">${hint}</div>`;
+}
+
+/** showLog lists the run's events in words: the timeline for whoever does not see it. */
+function showLog(box, res) {
+  let log = box.querySelector('.lp-log');
+  if (!log) {
+    log = document.createElement('details');
+    log.className = 'lp-log';
+    log.innerHTML = '<summary>Every event in words</summary><ol data-testid="lp-log"></ol>';
+    box.querySelector('.lp-timeline').append(log);
+  }
+  log.querySelector('ol').innerHTML = res.events.map((e, i) =>
+    `<li class="k-${esc(e.kind)}"><span class="t">${formatMS(e.t)}</span> <strong>${esc(e.actor)}</strong> ${esc(res.texts[i] || e.kind)}</li>`).join('');
 }
 
 function livePlayground(fig) {
@@ -159,8 +172,10 @@ function livePlayground(fig) {
 </form>
 <p class="lp-status" role="status" data-testid="lp-status">Press Run to run it for real: a Raft lock group, the clients and the storage, in simulated time.</p>
 <div class="verdict" aria-live="polite" aria-atomic="true" data-testid="lp-verdict"></div>
-<div class="svg-wrap lp-timeline" hidden><svg class="mini" role="img" aria-label="Timeline of the run: one lane per client, per lock server and for the storage" data-testid="lp-timeline" xmlns="http://www.w3.org/2000/svg"></svg></div>`;
+<div class="lp-timeline" hidden><div class="svg-wrap"><svg class="mini" role="img" aria-label="Timeline of the run: one lane per client, per lock server and for the storage" data-testid="lp-timeline" xmlns="http://www.w3.org/2000/svg"></svg></div></div>`;
   fig.querySelector('figcaption').after(box);
+  const legend = document.getElementById('lp-legend');
+  if (legend) box.querySelector('.lp-timeline').append(legend.content.cloneNode(true));
   const form = box.querySelector('form'), status = box.querySelector('.lp-status'), verdict = box.querySelector('.verdict');
   const svg = box.querySelector('svg'), open = box.querySelector('.lp-open'), button = box.querySelector('button[type=submit]');
 
@@ -203,6 +218,7 @@ function livePlayground(fig) {
       verdict.className = 'verdict ' + v.cls;
       verdict.innerHTML = v.html;
       box.querySelector('.lp-timeline').hidden = false;
+      showLog(box, res);
       drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000));
       say(`Finished: ${res.events.length} events in ${formatMS(res.summary.end_ms)} of simulated time. Change a setting and run it again, or open it in the playground to step through it.`);
     } catch (err) {
