@@ -67,12 +67,17 @@ func (s *Server) apiCheck(c echo.Context) error {
 	}
 
 	if record {
-		_, err := s.cfg.Classroom.Record(ctx, token, classroom.Attempt{
+		att, err := s.cfg.Classroom.Record(ctx, token, classroom.Attempt{
 			Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
 			Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		})
 		if err != nil {
 			return classroomError(err)
+		}
+		// The store counts a class learner's tries, whatever browser they
+		// answer from: its count unlocks the hints.
+		if att.Try > 0 && res.Graded && !res.Correct {
+			res.Hints = ex.HintsAfter(att.Try, res.Variant)
 		}
 	}
 	return writeJSON(c, http.StatusOK, res)

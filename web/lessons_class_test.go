@@ -64,6 +64,12 @@ func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
 	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" {
 		t.Fatalf("format error: %d %v", status, res)
 	}
+	// A wrong answer on the second graded try gets both hints, counted by
+	// the store whatever the body says.
+	status, res = check(t, ts.URL, "outlive-lease", `{"answer":"1","tries":0}`, cookie)
+	if h, _ := res["hints"].([]any); status != 200 || res["correct"] != false || len(h) != 2 {
+		t.Errorf("second graded try: %d, hints %v, want 2", status, res["hints"])
+	}
 	// The right answer for the learner's numbers.
 	want := rightAnswer(t, "outlive-lease", mine)
 	if status, res := check(t, ts.URL, "outlive-lease", fmt.Sprintf(`{"answer":%q}`, want), cookie); status != 200 || res["correct"] != true {
@@ -78,9 +84,9 @@ func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
 		t.Fatalf("progress %+v, want one exercise", prog)
 	}
 	p := prog[0]
-	// Two graded attempts (the first graded on the learner's numbers,
+	// Three graded attempts (the first graded on the learner's numbers,
 	// whatever it said), the format error not counted.
-	const wantTries = 2
+	const wantTries = 3
 	if p.Exercise != "outlive-lease" || p.Tries != wantTries || !p.Correct || p.LastVariant != mine {
 		t.Errorf("progress %+v: want %d tries (the format error not counted), correct, variant %d", p, wantTries, mine)
 	}

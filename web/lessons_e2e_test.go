@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -185,4 +186,29 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 			b.shot(ctx, fig, "lessons-pg-"+l.Slug+"-"+pg.ID)
 		}
 	}
+}
+
+// TestE2ELessonOnAPhoneWithReducedMotion: on a narrow screen the contents
+// move above the text, and with prefers-reduced-motion a run is drawn at
+// once, not replayed.
+func TestE2ELessonOnAPhoneWithReducedMotion(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/lessons/leases")
+	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}, {Name: "prefers-color-scheme", Value: "dark"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#playground-1 [data-testid=lp-run]`)))
+	b.shot(ctx, "", "lessons-07-phone-top")
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#playground-1 [data-testid=lp-run]`)))
+	b.waitText(ctx, `#playground-1 [data-testid=verdict-text]`, "SAFE")
+	if d := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('#playground-1 [data-testid=lp-timeline]').dataset.drawn`)); d != "1" {
+		t.Errorf("with reduced motion the run was not drawn at once (drawn=%q)", d)
+	}
+	if w := run(b, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 390 {
+		t.Errorf("the page is %d px wide on a 390 px screen", w)
+	}
+	b.do(ctx, chromedp.ScrollIntoView(chromedp.CSS(`#playground-1`)))
+	b.shot(ctx, "", "lessons-08-phone-playground")
 }

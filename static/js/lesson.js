@@ -368,5 +368,7 @@ function anchors() {
 }
 
 anchors();
+// On a narrow screen the contents sit above the question: fold them.
+if (matchMedia('(max-width: 900px)').matches) document.querySelector('.toc details')?.removeAttribute('open');
 document.querySelectorAll('figure.playground[data-preset]').forEach(livePlayground);
 document.querySelectorAll('[data-testid=exercise-box]').forEach(liveExercise);
