@@ -18,6 +18,7 @@ import (
 func (s *Server) lessonRoutes(e *echo.Echo) {
 	e.GET("/lessons", s.lessonIndex)
 	e.GET("/lessons/:slug", s.lessonPage)
+	e.GET("/lessons/", func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/lessons") })
 	e.GET("/api/lessons", s.apiLessons)
 	e.GET("/api/exercises", s.apiExercises)
 	e.POST("/api/exercises/:id/check", s.apiCheck)

@@ -118,6 +118,10 @@ func TestLessonPageRendersBodyPlaygroundsAndExercises(t *testing.T) {
 				if got, _ := attr(figs[j], "data-preset"); got != pg.Preset {
 					t.Errorf("figure %d preset %q, want %q", j, got, pg.Preset)
 				}
+				// Without JavaScript the figure still says how to run it.
+				if !strings.Contains(text(figs[j]), pg.Command()) {
+					t.Errorf("figure %d has no fallback command %q", j, pg.Command())
+				}
 			}
 			// One form per exercise, in order, each with its check button
 			// and live feedback region.
@@ -259,9 +263,15 @@ func TestCheckAPI(t *testing.T) {
 			}
 		})
 	}
+	// The server's own body limit is named too.
+	small, _ := startServer(t, web.Config{MaxBodyBytes: 1024})
+	status, res := check(t, small.URL, "outlive-lease", `{"answer":"`+strings.Repeat("5", 1500)+`"}`)
+	if msg, _ := res["error"].(string); status != 400 || !strings.Contains(msg, "1024 bytes") {
+		t.Errorf("over MaxBodyBytes: %d %v", status, res)
+	}
 	// A format error gives no hints (it costs no try); a wrong answer on the
 	// second try gets the second hint.
-	_, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`)
+	_, res = check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`)
 	if res["hints"] != nil || res["format_error"] == "" {
 		t.Errorf("unreadable answer: %v", res)
 	}
