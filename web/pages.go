@@ -17,7 +17,7 @@ const defaultPreset = "paused-holder"
 const defaultSpeed = 5
 
 func (s *Server) home(c echo.Context) error {
-	return s.render(c, http.StatusOK, HomePage(s.page("Home"), engine.Presets()))
+	return s.render(c, http.StatusOK, HomePage(s.page("Home"), engine.Presets(), s.cfg.Lessons.Lessons()))
 }
 
 // PlaygroundData is everything the playground page starts from.

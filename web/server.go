@@ -111,6 +111,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/api/presets", s.apiPresets)
 	e.POST("/api/run", s.apiRun)
 	e.GET("/ws/run", s.wsRun)
+	s.lessonRoutes(e)
 	e.GET("/static/:version/*", s.staticFile)
 	e.GET("/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, s.asset("img/favicon.svg"))

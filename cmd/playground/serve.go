@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/web"
 )
 
@@ -41,6 +42,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` allowed to open websockets, comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
+	lessonsDir := fs.String("lessons", env("PLAYGROUND_LESSONS", ""), "serve the lessons and exercises in `folder` instead of the built-in ones (env PLAYGROUND_LESSONS)")
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -82,6 +84,13 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if err := cfg.Validate(); err != nil {
 		return &usageError{err}
 	}
+	// A teacher's folder is read and checked whole before serving, so a
+	// broken file stops start-up with its file and line, never a broken page.
+	cat, err := lessons.Open(*lessonsDir)
+	if err != nil {
+		return &usageError{fmt.Errorf("--lessons: %w", err)}
+	}
+	cfg.Lessons = cat
 	srv, err := web.NewServer(cfg)
 	if err != nil {
 		return &usageError{err}

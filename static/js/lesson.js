@@ -1,0 +1,374 @@
+// A lesson page: each embedded playground becomes a compact live one (the
+// controls the lesson names, Run, a timeline and the verdict), and each
+// exercise form is sent to the checker, its answer shown with feedback,
+// hints, the solution and the engine's timeline where there is one.
+
+import { clone, esc, formatMS, parseDuration } from './format.js';
+import { render } from './timeline.js';
+import { verdictView } from './verdict.js';
+import * as progress from './lessonprogress.js';
+
+const data = JSON.parse(document.getElementById('lesson-data').textContent);
+const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+// ---- Scenario helpers ----
+
+/** normalised fills in the engine's defaults the timeline needs. */
+function normalised(s) {
+  const n = clone(s);
+  n.lock = n.lock || {};
+  n.lock.backend = n.lock.backend || 'raft';
+  if (!n.lock.nodes) {
+    const b = data.backends.find(b => b.name === n.lock.backend);
+    n.lock.nodes = n.lock.backend === 'raft' ? 3 : b ? b.nodes[b.nodes.length - 1] : 1;
+  }
+  n.storage = n.storage || {};
+  n.storage.key = n.storage.key || 'account-42';
+  n.storage.initial = n.storage.initial || 0;
+  return n;
+}
+
+/** splitPath turns "clients[client-1].steps[2].for" into its steps, as the engine does. */
+function splitPath(p) {
+  const out = [];
+  for (const seg of p.split('.')) {
+    const m = seg.match(/^([^[]*)((?:\[[^\]]*\])*)$/);
+    if (!m) return null;
+    if (m[1]) out.push(m[1]);
+    for (const ix of m[2].match(/\[[^\]]*\]/g) || []) out.push(ix.slice(1, -1));
+  }
+  return out;
+}
+
+/** child finds a key in an object, or a list item by index or by name. */
+function child(v, k) {
+  if (Array.isArray(v)) return /^\d+$/.test(k) ? v[+k] : v.find(x => x && x.name === k);
+  return v?.[k];
+}
+
+function getPath(sc, path) {
+  let v = sc;
+  for (const k of splitPath(path) || []) v = child(v, k);
+  return v;
+}
+
+/** setPath sets a value; an empty value removes the field (its default). */
+function setPath(sc, path, value) {
+  const parts = splitPath(path);
+  let v = sc;
+  for (const k of parts.slice(0, -1)) {
+    let next = child(v, k);
+    if (next === undefined && !Array.isArray(v)) next = v[k] = {};
+    if (next === undefined) throw new Error(`${path}: there is no ${k}`);
+    v = next;
+  }
+  const last = parts[parts.length - 1];
+  const key = Array.isArray(v) ? +last : last;
+  if (value === '' || value === undefined) delete v[key]; else v[key] = value;
+}
+
+function shareLink(sc) {
+  const bytes = new TextEncoder().encode(JSON.stringify(sc));
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return '/playground?s=' + btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') + '&run=1';
+}
+
+async function postJSON(url, body) {
+  const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  let out;
+  try { out = await r.json(); } catch { out = {}; }
+  if (!r.ok) {
+    const err = new Error(out.error || r.statusText);
+    err.status = r.status;
+    throw err;
+  }
+  return out;
+}
+
+function niceEnd(t) { return Math.max(1000, Math.ceil((t * 1.04) / 1000) * 1000); }
+
+/** drawRun draws a finished run into a compact timeline, replaying it quickly unless motion is reduced. */
+function drawRun(svg, sc, events, endMS) {
+  const domain = niceEnd(endMS);
+  svg.dataset.drawn = '';
+  const full = () => { render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true }); svg.dataset.drawn = '1'; };
+  if (reduceMotion.matches || !events.length) { full(); return; }
+  const t0 = performance.now(), span = 900;
+  const step = now => {
+    const f = Math.min(1, (now - t0) / span), at = f * endMS;
+    if (f >= 1) { full(); return; }
+    render(svg, sc, events.filter(e => e.t <= at), { domain, now: at, playhead: at, compact: true });
+    requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+// ---- Embedded playgrounds ----
+
+const LABELS = {
+  fencing: 'Fencing tokens', 'lock.lease': 'Lease', 'lock.nodes': 'Lock servers', 'lock.backend': 'Backend',
+  'lock.replication_lag': 'Replication lag', 'lock.latency': 'Network latency', until: 'Run for',
+};
+const DURATION = /(^|\.)(lease|renew_every|retry_every|by|for|at|until|replication_lag|latency|ttl|drift|jump)$/;
+
+/** label names a control in words. */
+function label(sc, path) {
+  if (LABELS[path]) return LABELS[path];
+  let m = path.match(/^clients\[([^\]]+)\]\.renew_every$/);
+  if (m) return `${m[1]} renews every`;
+  m = path.match(/^clients\[([^\]]+)\]\.steps\[(\d+)\]\.(.+)$/);
+  if (m) return `${m[1]}, step ${+m[2] + 1} (${getPath(sc, `clients[${m[1]}].steps[${m[2]}].do`) || 'step'}): ${m[3].replace(/_/g, ' ')}`;
+  m = path.match(/^faults\[(\d+)\]\.(.+)$/);
+  if (m) {
+    const f = (sc.faults || [])[+m[1]] || {};
+    const what = { by: 'held up by', for: 'lasting', at: 'at' }[m[2]] || m[2].replace(/_/g, ' ');
+    return `Fault ${+m[1] + 1} (${[f.do, f.target, f.kind].filter(Boolean).join(' ')}): ${what}`;
+  }
+  return path;
+}
+
+function controlHTML(sc, path, id) {
+  const v = getPath(sc, path), name = label(sc, path);
+  if (typeof v === 'boolean' || path === 'fencing') {
+    return `<div class="lp-control lp-switch"><input type="checkbox" role="switch" id="${id}" data-path="${esc(path)}" data-type="bool"${v ? ' checked' : ''} data-testid="lp-control"><label for="${id}">${esc(name)}</label></div>`;
+  }
+  if (typeof v === 'number' || path === 'lock.nodes') {
+    return `<div class="lp-control"><label for="${id}">${esc(name)}</label><input type="number" id="${id}" data-path="${esc(path)}" data-type="number" value="${v ?? ''}" min="0" step="1" inputmode="numeric" data-testid="lp-control"></div>`;
+  }
+  const dur = DURATION.test(path);
+  const hint = dur ? `<span class="hint" id="${id}-hint">a duration, like 3s or 1m30s${/renew_every/.test(path) ? '; empty: never' : ''}</span>` : '';
+  return `<div class="lp-control"><label for="${id}">${esc(name)}</label><input type="text" id="${id}" data-path="${esc(path)}" data-type="${dur ? 'duration' : 'text'}" value="${esc(v ?? '')}" size="${dur ? 9 : 20}" spellcheck="false" autocomplete="off"${dur ? ` aria-describedby="${id}-hint"` : ''} data-testid="lp-control">${hint}</div>`;
+}
+
+/** showLog lists the run's events in words: the timeline for whoever does not see it. */
+function showLog(box, res) {
+  let log = box.querySelector('.lp-log');
+  if (!log) {
+    log = document.createElement('details');
+    log.className = 'lp-log';
+    log.innerHTML = '<summary>Every event in words</summary><ol data-testid="lp-log"></ol>';
+    box.querySelector('.lp-timeline').append(log);
+  }
+  log.querySelector('ol').innerHTML = res.events.map((e, i) =>
+    `<li class="k-${esc(e.kind)}"><span class="t">${formatMS(e.t)}</span> <strong>${esc(e.actor)}</strong> ${esc(res.texts[i] || e.kind)}</li>`).join('');
+}
+
+function livePlayground(fig) {
+  const pg = data.playgrounds[fig.id];
+  if (!pg) return;
+  fig.classList.add('live');
+  const base = pg.scenario;
+  const controls = pg.controls.map((p, i) => controlHTML(base, p, `${fig.id}-c${i}`)).join('');
+  const box = document.createElement('div');
+  box.className = 'lp';
+  box.innerHTML = `<form class="lp-form" data-testid="lp-form" novalidate>
+  ${controls ? `<fieldset class="lp-controls"><legend>Try changing</legend>${controls}</fieldset>` : ''}
+  <div class="lp-bar">
+    <button type="submit" class="primary" data-testid="lp-run">Run</button>
+    <a class="lp-open" href="${esc(pg.share)}" data-testid="lp-open">Open in the playground</a>
+    <span class="lp-preset muted">${esc(pg.title)}</span>
+  </div>
+</form>
+<p class="lp-status" role="status" data-testid="lp-status">Press Run to run it for real: a Raft lock group, the clients and the storage, in simulated time.</p>
+<div class="verdict" aria-live="polite" aria-atomic="true" data-testid="lp-verdict"></div>
+<div class="lp-timeline" hidden><div class="svg-wrap"><svg class="mini" role="img" aria-label="Timeline of the run: one lane per client, per lock server and for the storage" data-testid="lp-timeline" xmlns="http://www.w3.org/2000/svg"></svg></div></div>`;
+  fig.querySelector('figcaption').after(box);
+  const legend = document.getElementById('lp-legend');
+  if (legend) box.querySelector('.lp-timeline').append(legend.content.cloneNode(true));
+  const form = box.querySelector('form'), status = box.querySelector('.lp-status'), verdict = box.querySelector('.verdict');
+  const svg = box.querySelector('svg'), open = box.querySelector('.lp-open'), button = box.querySelector('button[type=submit]');
+
+  /** scenario reads the controls into a scenario, or throws naming the bad field. */
+  const scenario = () => {
+    const sc = clone(base);
+    for (const input of form.querySelectorAll('[data-path]')) {
+      const path = input.dataset.path;
+      let v;
+      switch (input.dataset.type) {
+        case 'bool': v = input.checked; break;
+        case 'number': v = input.value === '' ? '' : Number(input.value); break;
+        case 'duration':
+          v = input.value.trim();
+          if (v !== '' && Number.isNaN(parseDuration(v))) throw Object.assign(new Error(`${label(base, path)}: "${v}" is not a duration; write it like 3s, 500ms or 1m30s`), { input });
+          break;
+        default: v = input.value.trim();
+      }
+      setPath(sc, path, v);
+    }
+    return sc;
+  };
+  const say = (text, isError) => { status.textContent = text; status.classList.toggle('error', !!isError); };
+
+  form.addEventListener('input', () => {
+    try { open.href = shareLink(scenario()); } catch { /* shown on Run */ }
+  });
+  form.addEventListener('submit', async e => {
+    e.preventDefault();
+    let sc;
+    try { sc = scenario(); } catch (err) { say(err.message, true); err.input?.focus(); return; }
+    open.href = shareLink(sc);
+    button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    say('Running…');
+    try {
+      const res = await postJSON('/api/run', sc);
+      const run = { summary: res.summary, events: res.events, verdict: res.verdict };
+      const v = verdictView(run);
+      verdict.className = 'verdict ' + v.cls;
+      verdict.innerHTML = v.html;
+      box.querySelector('.lp-timeline').hidden = false;
+      showLog(box, res);
+      drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000));
+      say(`Finished: ${res.events.length} events in ${formatMS(res.summary.end_ms)} of simulated time. Change a setting and run it again, or open it in the playground to step through it.`);
+    } catch (err) {
+      say((err.status === 503 ? 'Busy: ' : 'Error: ') + err.message, true);
+    } finally {
+      button.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
+}
+
+// ---- Exercises ----
+
+/** answerOf reads a form's answer the way the checker takes it. */
+function answerOf(form) {
+  switch (form.dataset.kind) {
+    case 'choice':
+      return [...form.querySelectorAll('input[name=answer]:checked')].map(i => i.value).join(',');
+    default: {
+      const options = form.querySelectorAll('input[name=answer][type=radio], input[name=answer][type=checkbox]');
+      if (options.length) return [...options].filter(i => i.checked).map(i => i.value).join(',');
+      return form.querySelector('[name=answer]').value;
+    }
+  }
+}
+
+/** syncSettings rewrites a scenario form's JSON from its fields. */
+function syncSettings(form) {
+  const obj = {};
+  for (const input of form.querySelectorAll('input[name=setting]')) {
+    const v = input.value.trim();
+    if (v === '') continue;
+    obj[input.dataset.path] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? +v : v;
+  }
+  form.querySelector('textarea[name=answer]').value = JSON.stringify(obj);
+}
+
+const list = items => `<ul>${items.map(t => `<li>${esc(t)}</li>`).join('')}</ul>`;
+
+function showResult(form, box, res) {
+  const out = form.querySelector('output');
+  const parts = [];
+  let cls;
+  if (res.format_error) {
+    cls = 'format';
+    parts.push(`<p class="fb-head"><span aria-hidden="true">⚠</span> Not read: no try used.</p><p>${esc(res.format_error)}</p>`);
+  } else if (!res.graded) {
+    cls = 'answered';
+    parts.push(`<p class="fb-head"><span aria-hidden="true">✎</span> Committed: an open answer is not graded.</p><p>${esc(res.feedback)}</p>`);
+    if (res.rubric?.length) {
+      const said = new Set(res.mentioned || []);
+      parts.push(`<p>A good answer covers:</p><ul class="rubric" data-testid="rubric">${res.rubric.map(r => `<li class="${said.has(r.point) ? 'hit' : ''}"><span aria-hidden="true">${said.has(r.point) ? '✓' : '○'}</span> ${esc(r.point)}${said.has(r.point) ? ' <span class="muted">(your answer seems to touch on this)</span>' : ''}</li>`).join('')}</ul>`);
+    }
+  } else if (res.correct) {
+    cls = 'correct';
+    parts.push(`<p class="fb-head"><span aria-hidden="true">✓</span> Correct.</p><p>${esc(res.feedback)}</p>`);
+  } else {
+    cls = 'wrong';
+    parts.push(`<p class="fb-head"><span aria-hidden="true">✗</span> Not yet.</p><p>${esc(res.feedback)}</p>`);
+    if (res.hints?.length) parts.push(`<div class="hints" data-testid="hints"><p>Hint${res.hints.length > 1 ? 's' : ''}:</p>${list(res.hints)}</div>`);
+  }
+  if (res.runs?.length) {
+    parts.push(`<p>The runs of your settings:</p><ul class="runs" data-testid="runs">${res.runs.map(r => `<li class="${r.passed ? 'pass' : 'fail'}"><span aria-hidden="true">${r.passed ? '✓' : '✗'}</span> ${esc(r.name)}: ${r.passed ? 'passed' : 'failed'}${r.passed ? '' : ` <span class="muted">${esc(r.explain)}</span>`}</li>`).join('')}</ul>`);
+  }
+  if (res.timeline) {
+    const tl = res.timeline;
+    const what = res.kind === 'predict' ? 'The real run' : res.correct ? `A run of your settings${tl.name ? ` (${esc(tl.name)})` : ''}` : `The shortest failing run${tl.name ? `: ${esc(tl.name)}` : ''}`;
+    const said = (res.feedback || '').includes(tl.verdict) ? '' : ' ' + esc(tl.verdict);
+    parts.push(`<figure class="fb-timeline"><figcaption>${what}.${said}</figcaption><div class="svg-wrap"><svg class="mini" role="img" aria-label="${what}: its timeline" data-testid="result-timeline" xmlns="http://www.w3.org/2000/svg"></svg></div></figure>`);
+  }
+  out.className = 'exercise-feedback ' + cls;
+  out.dataset.result = cls;
+  out.innerHTML = parts.join('');
+  if (res.timeline) {
+    const tl = res.timeline;
+    drawRun(out.querySelector('svg'), normalised(tl.scenario), tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
+  }
+  const sol = box.querySelector('details.solution');
+  if (sol && (res.correct || (!res.graded && !res.format_error))) {
+    sol.hidden = false;
+    sol.open = true;
+  }
+}
+
+function liveExercise(box) {
+  const form = box.querySelector('form.exercise');
+  if (!form) return;
+  const id = form.dataset.exercise, slug = data.slug;
+  const out = form.querySelector('output');
+  const button = form.querySelector('button[type=submit]');
+  out.id = out.id || `feedback-${id}`;
+  form.setAttribute('aria-describedby', out.id);
+  const was = progress.get(slug, id);
+  if (was.done) {
+    const note = document.createElement('p');
+    note.className = 'done-note';
+    note.dataset.testid = 'done-note';
+    note.innerHTML = `<span aria-hidden="true">✓</span> ${was.done === 'correct' ? 'You answered this correctly before.' : 'You answered this before.'}`;
+    form.querySelector('.exercise-title').after(note);
+  }
+  if (form.dataset.kind === 'scenario') {
+    syncSettings(form);
+    form.addEventListener('input', e => { if (e.target.name === 'setting') syncSettings(form); });
+  }
+  form.addEventListener('submit', async e => {
+    e.preventDefault();
+    const answer = answerOf(form);
+    if (!answer.trim()) {
+      out.className = 'exercise-feedback format';
+      out.textContent = form.dataset.kind === 'choice' ? 'Choose an option first.' : 'Write an answer first.';
+      return;
+    }
+    button.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    const runs = form.dataset.kind === 'predict' || form.dataset.kind === 'scenario';
+    out.className = 'exercise-feedback pending';
+    out.textContent = runs ? 'Running the engine…' : 'Checking…';
+    try {
+      const res = await postJSON(`/api/exercises/${encodeURIComponent(id)}/check`,
+        { answer, variant: +form.dataset.variant || 0, tries: progress.get(slug, id).tries });
+      if (res.correct) progress.markDone(slug, id, 'correct');
+      else if (!res.graded && !res.format_error) progress.markDone(slug, id, 'answered');
+      else if (!res.format_error) progress.addTry(slug, id);
+      showResult(form, box, res);
+    } catch (err) {
+      out.className = 'exercise-feedback error';
+      out.dataset.result = 'error';
+      out.textContent = (err.status === 503 || err.status === 429 ? 'Busy, try again in a moment: ' : 'Error: ') + err.message;
+    } finally {
+      button.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
+}
+
+// ---- Headings ----
+
+function anchors() {
+  for (const h of document.querySelectorAll('.lesson-body h2[id], .lesson-body h3[id]')) {
+    const a = document.createElement('a');
+    a.className = 'anchor';
+    a.href = '#' + h.id;
+    a.textContent = '#';
+    a.setAttribute('aria-label', `Link to the section ${h.textContent}`);
+    h.append(' ', a);
+  }
+}
+
+anchors();
+// On a narrow screen the contents sit above the question: fold them.
+if (matchMedia('(max-width: 900px)').matches) document.querySelector('.toc details')?.removeAttribute('open');
+document.querySelectorAll('figure.playground[data-preset]').forEach(livePlayground);
+document.querySelectorAll('[data-testid=exercise-box]').forEach(liveExercise);

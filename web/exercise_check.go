@@ -1,0 +1,128 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
+)
+
+// apiCheck grades one answer: POST /api/exercises/{id}/check with
+// {"answer", "variant", "tries"}, answered with the lessons.Result.
+//
+// A learner in a class (the session cookie, and a class store) is graded
+// on their own variant, whatever the body says, and the attempt is
+// recorded; anyone else is graded on the body's variant and nothing is
+// kept. Predictions and scenario answers run the engine, so they take a
+// live-run slot like POST /api/run, and are told "busy" past the cap.
+func (s *Server) apiCheck(c echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.Param("id")
+	ex, err := s.cfg.Lessons.Exercise(id)
+	if err != nil {
+		return checkError(err)
+	}
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, s.cfg.MaxBodyBytes+1))
+	if err != nil {
+		return badRequest("body", "could not be read: %v", err)
+	}
+	if int64(len(body)) > s.cfg.MaxBodyBytes {
+		return badRequest("body", "is larger than the limit of %d bytes; an answer may have at most %d characters", s.cfg.MaxBodyBytes, lessons.MaxAnswerLen)
+	}
+	a, err := lessons.DecodeAttempt(id, bytes.NewReader(body))
+	if err != nil {
+		return checkError(err)
+	}
+
+	token := learnerToken(c)
+	record := token != "" && s.cfg.Classroom != nil
+	if record {
+		l, _, err := s.cfg.Classroom.Learner(ctx, token)
+		if err != nil {
+			return classroomError(err)
+		}
+		a.Variant = lessons.VariantFor(l.VariantKey())
+	}
+
+	if runsEngine(ex.Kind) {
+		if !s.runs.tryAcquire() {
+			return errBusy
+		}
+		defer s.runs.release()
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
+	defer cancel()
+	res, err := ex.Check(cctx, a)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &userError{Status: http.StatusServiceUnavailable, Msg: "checking took longer than " + s.cfg.RunTimeout.String() + "; the server may be busy, try again"}
+	}
+	if err != nil {
+		return checkError(err)
+	}
+
+	if record {
+		att, err := s.cfg.Classroom.Record(ctx, token, classroom.Attempt{
+			Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
+			Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
+		})
+		if err != nil {
+			return classroomError(err)
+		}
+		// The store counts a class learner's tries, whatever browser they
+		// answer from: its count unlocks the hints.
+		if att.Try > 0 && res.Graded && !res.Correct {
+			res.Hints = ex.HintsAfter(att.Try, res.Variant)
+		}
+	}
+	return writeJSON(c, http.StatusOK, res)
+}
+
+// checkError maps the checker's errors: bad input is a 400 with its
+// message, an unknown exercise a 404, anything else a logged 500.
+func checkError(err error) error {
+	var ie *lessons.InputError
+	switch {
+	case errors.As(err, &ie):
+		return &userError{Status: http.StatusBadRequest, Msg: ie.Msg}
+	case errors.Is(err, lessons.ErrUnknown):
+		return &userError{Status: http.StatusNotFound, Msg: err.Error() + "; GET /api/exercises lists them"}
+	}
+	return err
+}
+
+// classroomStatus is the HTTP status of each classroom error code (see
+// package classroom's doc).
+var classroomStatus = map[string]int{
+	classroom.EINVALID:      http.StatusBadRequest,
+	classroom.EUNAUTHORIZED: http.StatusUnauthorized,
+	classroom.EFORBIDDEN:    http.StatusForbidden,
+	classroom.ENOTFOUND:     http.StatusNotFound,
+	classroom.ECONFLICT:     http.StatusConflict,
+	classroom.ELIMIT:        http.StatusForbidden,
+}
+
+// classroomError turns a store error into a user error with the store's
+// own message; an internal one stays an error, to be logged as a 500.
+func classroomError(err error) error {
+	status, ok := classroomStatus[classroom.ErrorCode(err)]
+	if !ok {
+		return err
+	}
+	msg := classroom.ErrorMessage(err)
+	if status == http.StatusUnauthorized {
+		msg = "your class session is no longer valid (" + msg + "); join the class again to keep your progress recorded"
+	}
+	return &userError{Status: status, Msg: msg}
+}
+
+// runsEngine reports whether checking this kind of exercise runs the
+// engine, and so takes a live-run slot.
+func runsEngine(kind string) bool {
+	return kind == lessons.KindPredict || kind == lessons.KindScenario
+}

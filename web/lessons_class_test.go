@@ -1,0 +1,160 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/classroom/store"
+	"github.com/leaselab/playground/lessons"
+	"github.com/leaselab/playground/web"
+)
+
+// joinedLearner opens a real SQLite store, creates a class and joins it,
+// the way the join endpoint would.
+func joinedLearner(t *testing.T) (classroom.Store, *classroom.NewClass, *classroom.Session) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Config{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	nc, err := st.CreateClass(ctx, "Distributed systems, week 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := st.Join(ctx, nc.Class.Code, "Asha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, nc, sess
+}
+
+func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
+	st, nc, sess := joinedLearner(t)
+	ctx := context.Background()
+	ts, _ := startServer(t, web.Config{Classroom: st})
+	cookie := &http.Cookie{Name: web.LearnerCookie, Value: sess.Token}
+	mine := lessons.VariantFor(sess.Learner.VariantKey())
+
+	// The learner's page shows their own variant.
+	doc := parseHTML(t, mustGetCookie(t, ts.URL+"/lessons/leases", cookie))
+	for _, f := range byTestID(doc, "exercise") {
+		if v, _ := attr(f, "data-variant"); v != fmt.Sprint(mine) {
+			t.Errorf("form variant %s, want the learner's %d", v, mine)
+		}
+	}
+	oneByTestID(t, doc, "class-note")
+
+	// The body says variant 0; the learner's own variant is graded.
+	status, res := check(t, ts.URL, "outlive-lease", `{"answer":"50","variant":0}`, cookie)
+	if status != 200 {
+		t.Fatalf("status %d: %v", status, res)
+	}
+	if res["variant"] != float64(mine) {
+		t.Errorf("graded variant %v, want the learner's %d", res["variant"], mine)
+	}
+	// A format error is answered but not stored.
+	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" {
+		t.Fatalf("format error: %d %v", status, res)
+	}
+	// A wrong answer on the second graded try gets both hints, counted by
+	// the store whatever the body says.
+	status, res = check(t, ts.URL, "outlive-lease", `{"answer":"1","tries":0}`, cookie)
+	if h, _ := res["hints"].([]any); status != 200 || res["correct"] != false || len(h) != 2 {
+		t.Errorf("second graded try: %d, hints %v, want 2", status, res["hints"])
+	}
+	// The right answer for the learner's numbers.
+	want := rightAnswer(t, "outlive-lease", mine)
+	if status, res := check(t, ts.URL, "outlive-lease", fmt.Sprintf(`{"answer":%q}`, want), cookie); status != 200 || res["correct"] != true {
+		t.Fatalf("right answer %q: %d %v", want, status, res)
+	}
+
+	prog, err := st.LearnerProgress(ctx, nc.Class.Code, classroom.Credentials{Session: sess.Token}, sess.Learner.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prog) != 1 {
+		t.Fatalf("progress %+v, want one exercise", prog)
+	}
+	p := prog[0]
+	// Three graded attempts (the first graded on the learner's numbers,
+	// whatever it said), the format error not counted.
+	const wantTries = 3
+	if p.Exercise != "outlive-lease" || p.Tries != wantTries || !p.Correct || p.LastVariant != mine {
+		t.Errorf("progress %+v: want %d tries (the format error not counted), correct, variant %d", p, wantTries, mine)
+	}
+	d, err := st.Dashboard(ctx, nc.Class.Code, nc.TeacherKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprintf("%+v", d), "outlive-lease") {
+		t.Errorf("the teacher's dashboard does not show the attempt: %+v", d)
+	}
+}
+
+func TestCheckWithoutAStoreOrCookieRecordsNothing(t *testing.T) {
+	st, nc, sess := joinedLearner(t)
+	ts, _ := startServer(t, web.Config{Classroom: st})
+	// No cookie: the body's variant, nothing stored.
+	status, res := check(t, ts.URL, "outlive-lease", `{"answer":"50","variant":0}`)
+	if status != 200 || res["correct"] != true || res["variant"] != float64(0) {
+		t.Fatalf("anonymous check: %d %v", status, res)
+	}
+	prog, err := st.LearnerProgress(context.Background(), nc.Class.Code, classroom.Credentials{Session: sess.Token}, sess.Learner.ID)
+	if err != nil || len(prog) != 0 {
+		t.Errorf("progress %+v (%v), want none", prog, err)
+	}
+	// A cookie but no store: graded as anyone's.
+	ts2, _ := startServer(t, web.Config{})
+	status, res = check(t, ts2.URL, "outlive-lease", `{"answer":"50","variant":0}`, &http.Cookie{Name: web.LearnerCookie, Value: sess.Token})
+	if status != 200 || res["variant"] != float64(0) {
+		t.Errorf("no store: %d %v", status, res)
+	}
+	// A cookie the store does not know: 401, with a way out.
+	status, res = check(t, ts.URL, "outlive-lease", `{"answer":"50"}`, &http.Cookie{Name: web.LearnerCookie, Value: "not-a-session"})
+	if msg, _ := res["error"].(string); status != http.StatusUnauthorized || !strings.Contains(msg, "join the class again") {
+		t.Errorf("stale cookie: %d %v", status, res)
+	}
+}
+
+// rightAnswer reads the expected count of an outlive-lease variant from
+// its worked solution ("**50 runs**").
+func rightAnswer(t *testing.T, id string, variant int) string {
+	t.Helper()
+	ex, err := catalog(t).Exercise(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, _, err := ex.Solution(variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`\*\*([\d,.]+) runs\*\*`).FindStringSubmatch(md)
+	if m == nil {
+		t.Fatalf("no answer in the solution of %s variant %d: %s", id, variant, md)
+	}
+	return m[1]
+}
+
+func mustGetCookie(t *testing.T, url string, c *http.Cookie) string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.AddCookie(c)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		t.Fatalf("GET %s: %d", url, res.StatusCode)
+	}
+	return string(body)
+}
