@@ -25,8 +25,9 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	defer cancel()
 	out, w := io.Pipe()
 	done := make(chan error, 1)
+	data := filepath.Join(t.TempDir(), "data")
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, noEnv, w, io.Discard)
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, noEnv, w, io.Discard)
 		w.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
@@ -68,6 +69,9 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	if err := run(t.Context(), []string{"serve", "--healthcheck", "--addr", host}, noEnv, io.Discard, io.Discard); err == nil {
 		t.Error("--healthcheck succeeded with no server")
 	}
+	if _, err := os.Stat(filepath.Join(data, "classroom.db")); err != nil {
+		t.Errorf("the classroom store was not created in --data: %v", err)
+	}
 }
 
 func TestServeBadConfigNamesTheFlag(t *testing.T) {
@@ -83,8 +87,16 @@ func TestServeBadConfigNamesTheFlag(t *testing.T) {
 		{[]string{"--log-format", "xml"}, nil, "--log-format: must be text or json"},
 		{[]string{"--max-run-time", "0s"}, nil, "--max-run-time: must be positive"},
 		{[]string{"--addr", "nope"}, nil, "--addr"},
+		{nil, map[string]string{"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL: must start with postgres://"},
+		{[]string{"--trusted-proxies", "10.0.0.0/33"}, map[string]string{"PLAYGROUND_DATA": "@TMP"}, "trusted-proxies"},
 	} {
-		getenv := func(k string) string { return tc.env[k] }
+		dir := t.TempDir()
+		getenv := func(k string) string {
+			if v := tc.env[k]; v == "@TMP" {
+				return dir
+			}
+			return tc.env[k]
+		}
 		// Should a bad value be taken, serving stops at the timeout and
 		// the nil error fails the test.
 		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
@@ -95,7 +107,7 @@ func TestServeBadConfigNamesTheFlag(t *testing.T) {
 			t.Errorf("%v %v: error %v, want it to contain %q", tc.args, tc.env, err, tc.want)
 		}
 		var ue *usageError
-		if tc.want != "--addr" && !errors.As(err, &ue) {
+		if tc.want != "--addr" && !strings.HasPrefix(tc.want, "DATABASE_URL") && !errors.As(err, &ue) {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
 		}
 	}
