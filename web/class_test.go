@@ -47,7 +47,7 @@ func TestClassCreateJoinAndPages(t *testing.T) {
 		doc := parseHTML(t, a.body)
 		code := text(oneByTestID(t, doc, "class-code"))
 		link, _ := attr(oneByTestID(t, doc, "teacher-link"), "href")
-		if len(code) != classroom.CodeLen || !strings.HasPrefix(link, "/class/teacher#key=") {
+		if len(code) != classroom.CodeLen || !strings.HasPrefix(link, base+"/class/teacher#key=") {
 			t.Fatalf("created page: code %q, teacher link %q", code, link)
 		}
 		key := tp.cookie(web.TeacherCookie)

@@ -109,8 +109,9 @@ func (w *classWeb) pageCreate(c echo.Context) error {
 	setCookie(c, TeacherCookie, nc.TeacherKey)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	cr := newCreated(nc)
+	o := origin(c)
 	return w.s.render(c, http.StatusCreated, ClassCreatedPage(w.s.page("Class"), ClassCreatedData{
-		Name: cr.Name, Code: cr.Code, JoinLink: cr.JoinLink, TeacherLink: cr.TeacherLink, Dashboard: cr.Dashboard,
+		Name: cr.Name, Code: cr.Code, JoinLink: o + cr.JoinLink, TeacherLink: o + cr.TeacherLink, Dashboard: cr.Dashboard,
 	}))
 }
 
@@ -166,6 +167,7 @@ func (w *classWeb) dashboardPage(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	v, err := w.dashboard(c, c.Param("code"), key)
 	if err == nil {
+		v.Class.JoinLink = origin(c) + v.Class.JoinLink
 		return w.s.render(c, http.StatusOK, DashboardPage(w.s.page("Class"), v))
 	}
 	var ue *userError
@@ -182,4 +184,10 @@ func (w *classWeb) dashboardPage(c echo.Context) error {
 		msg = "This dashboard needs the class's teacher key: open the private teacher link you got when you created the class."
 	}
 	return w.s.render(c, ue.Status, ErrorPage(w.s.page("Class"), ue.Status, msg))
+}
+
+// origin is this server as the browser reached it, for links to hand out
+// (a join link read aloud or pasted into a chat must be whole).
+func origin(c echo.Context) string {
+	return c.Scheme() + "://" + c.Request().Host
 }

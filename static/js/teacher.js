@@ -89,8 +89,8 @@ function setCode(c) {
   history.replaceState(null, '', '/class/' + encodeURIComponent(c) + '/teacher');
   document.querySelector('[data-testid=dash-code]').textContent = c;
   const join = document.querySelector('[data-testid=dash-join-link]');
-  join.href = '/class?code=' + encodeURIComponent(c);
-  join.textContent = '/class?code=' + encodeURIComponent(c);
+  join.href = location.origin + '/class?code=' + encodeURIComponent(c);
+  join.textContent = join.href;
   document.getElementById('csv-long').href = '/api/classes/' + encodeURIComponent(c) + '/progress.csv';
   document.getElementById('csv-wide').href = '/api/classes/' + encodeURIComponent(c) + '/progress-wide.csv';
   connect();
