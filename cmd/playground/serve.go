@@ -150,9 +150,12 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	// Websockets are hijacked, so http.Server.Shutdown does not wait for
-	// them: end the runs and sessions alongside it.
+	// them; dashboard event streams are not, so it would wait for them
+	// until the grace ran out: end the runs and sessions alongside it.
+	runsDone := make(chan error, 1)
+	go func() { runsDone <- srv.Shutdown(sctx) }()
 	errHTTP := hs.Shutdown(sctx)
-	errRuns := srv.Shutdown(sctx)
+	errRuns := <-runsDone
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

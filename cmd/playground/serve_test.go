@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"debug/elf"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -151,5 +152,54 @@ func TestDockerfileBuildCommand(t *testing.T) {
 	}
 	if out, err := exec.Command(bin, "presets").Output(); err != nil || !strings.Contains(string(out), "paused-holder") {
 		t.Errorf("the built binary's presets command: %v %s", err, out)
+	}
+}
+
+// TestServeShutdownEndsDashboardStreams: a teacher's open dashboard (a
+// server-sent event stream, not a hijacked websocket) must not hold the
+// shutdown until its grace runs out.
+func TestServeShutdownEndsDashboardStreams(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the address: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	url := regexp.MustCompile(`http://\S+`).FindString(line)
+	res, err := http.Post(url+"/api/classes", "application/json", strings.NewReader(`{"name":"Shutdown"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ Code, TeacherKey string }
+	var raw map[string]string
+	json.NewDecoder(res.Body).Decode(&raw)
+	res.Body.Close()
+	c.Code, c.TeacherKey = raw["code"], raw["teacher_key"]
+	req, _ := http.NewRequest("GET", url+"/api/classes/"+c.Code+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+c.TeacherKey)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("events: %v %v", err, stream)
+	}
+	defer stream.Body.Close()
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("shutdown took %v with an open dashboard", d)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not return")
 	}
 }
