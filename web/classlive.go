@@ -85,6 +85,14 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	if err := reload(); err != nil {
 		return nil
 	}
+	// bye tells the page that the server is going away; it reconnects,
+	// to this server once it is back or to another replica.
+	bye := func() error {
+		if s.ctx.Err() != nil && c.Request().Context().Err() == nil {
+			_ = send("bye", map[string]string{"reason": "the server is restarting"})
+		}
+		return nil
+	}
 	keep := time.NewTicker(sseKeepAlive)
 	defer keep.Stop()
 	var last time.Time
@@ -92,14 +100,11 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			if s.ctx.Err() != nil {
-				// Tell the page the server is going; it reconnects.
-				_ = send("bye", map[string]string{"reason": "the server is restarting"})
-			}
-			return nil
+			return bye()
 		case _, ok := <-changes:
 			if !ok {
-				return nil
+				// The subscription ends with ctx, or when the store closes.
+				return bye()
 			}
 			if pending == nil {
 				wait := dashboardInterval - time.Since(last)
