@@ -159,6 +159,17 @@ func setCookie(c echo.Context, name, value string) {
 	})
 }
 
+// ClassHintCookie is readable by scripts and holds no secret: it says that
+// this browser joined a class, so the playground asks /api/me for a
+// pushed scenario only then.
+const ClassHintCookie = "pg_class"
+
+func setLearnerCookies(c echo.Context, token string) {
+	setCookie(c, LearnerCookie, token)
+	c.SetCookie(&http.Cookie{Name: ClassHintCookie, Value: "1", Path: "/", MaxAge: int(cookieAge.Seconds()),
+		SameSite: http.SameSiteLaxMode, Secure: c.Scheme() == "https"})
+}
+
 // readJSON decodes a JSON body of at most MaxBodyBytes into v.
 func (w *classWeb) readJSON(c echo.Context, v any) error {
 	if err := requireJSON(c); err != nil {
@@ -247,7 +258,7 @@ func (w *classWeb) apiJoin(c echo.Context) error {
 	if err != nil {
 		return classError(err)
 	}
-	setCookie(c, LearnerCookie, sess.Token)
+	setLearnerCookies(c, sess.Token)
 	return writeJSON(c, http.StatusCreated, joined{Learner: sess.Learner, Class: summarize(sess.Class)})
 }
 

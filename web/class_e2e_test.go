@@ -174,6 +174,18 @@ func TestE2EClassroom(t *testing.T) {
 	}
 	b.screenshot(lc, "class-learner")
 
+	// The playground offers it too.
+	b.do(lc, chromedp.Navigate(b.base+"/playground"), chromedp.WaitVisible(chromedp.CSS("[data-testid=class-banner-link]")))
+	if got := run(b, lc, chromedp.Evaluate[string](`document.querySelector('[data-testid=class-banner-link]').getAttribute('href')`)); got != href {
+		t.Errorf("playground banner links to %q, want %q", got, href)
+	}
+	b.screenshot(lc, "class-playground-banner")
+	// Someone not in a class sees no banner and causes no request.
+	b.do(tc, chromedp.Navigate(b.base+"/playground"), chromedp.WaitVisible(chromedp.ID("main")))
+	if !run(b, tc, chromedp.Evaluate[bool](`document.getElementById('class-banner').hidden`)) {
+		t.Error("the teacher's playground shows a class banner")
+	}
+
 	// The private teacher link opens the dashboard in another browser,
 	// and the key leaves the address bar.
 	other := b.isolatedTab("/")

@@ -89,7 +89,7 @@ func (w *classWeb) pageJoin(c echo.Context) error {
 		d.JoinError, d.ErrorField = msg, field
 		return w.s.render(c, status, ClassHomePage(w.s.page("Class"), d))
 	}
-	setCookie(c, LearnerCookie, sess.Token)
+	setLearnerCookies(c, sess.Token)
 	return c.Redirect(http.StatusSeeOther, "/class/me")
 }
 
