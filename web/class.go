@@ -66,32 +66,37 @@ func (s *Server) classRoutes(e *echo.Echo) {
 	})
 	e.GET("/metrics", w.m.handler())
 
-	g := e.Group("", w.needStore, s.sameOrigin)
+	// Per route, not an echo Group: a Group's middleware also answers
+	// every unmatched URL (echo registers a catch-all for it).
+	add := func(method, path string, h echo.HandlerFunc, extra ...echo.MiddlewareFunc) {
+		e.Add(method, path, h, append([]echo.MiddlewareFunc{w.needStore, s.sameOrigin}, extra...)...)
+	}
 	join := w.joins.middleware(w.m)
 	create := w.creates.middleware(w.m)
+	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 
 	// Pages.
-	g.GET("/class", w.classHome)
-	g.POST("/class/new", w.pageCreate, create)
-	g.POST("/class/join", w.pageJoin, join)
-	g.GET("/class/me", w.learnerPage)
-	g.GET("/class/teacher", w.teacherLink)
-	g.GET("/class/:code/teacher", w.dashboardPage)
+	add(get, "/class", w.classHome)
+	add(post, "/class/new", w.pageCreate, create)
+	add(post, "/class/join", w.pageJoin, join)
+	add(get, "/class/me", w.learnerPage)
+	add(get, "/class/teacher", w.teacherLink)
+	add(get, "/class/:code/teacher", w.dashboardPage)
 
 	// APIs.
-	g.POST("/api/classes", w.apiCreate, create)
-	g.POST("/api/classes/:code/join", w.apiJoin, join)
-	g.GET("/api/me", w.apiMe)
-	g.POST("/api/teacher/session", w.apiTeacherSession)
-	g.GET("/api/classes/:code/dashboard", w.apiDashboard)
-	g.GET("/api/classes/:code/events", w.apiEvents)
-	g.GET("/api/classes/:code/learners/:id/progress", w.apiLearnerProgress)
-	g.DELETE("/api/classes/:code/learners/:id", w.apiRemove)
-	g.POST("/api/classes/:code/scenario", w.apiPushScenario)
-	g.POST("/api/classes/:code/code", w.apiRotate)
-	g.POST("/api/classes/:code/joining", w.apiJoining)
-	g.GET("/api/classes/:code/progress.csv", w.apiProgressCSV)
-	g.GET("/api/classes/:code/progress-wide.csv", w.apiWideCSV)
+	add(post, "/api/classes", w.apiCreate, create)
+	add(post, "/api/classes/:code/join", w.apiJoin, join)
+	add(get, "/api/me", w.apiMe)
+	add(post, "/api/teacher/session", w.apiTeacherSession)
+	add(get, "/api/classes/:code/dashboard", w.apiDashboard)
+	add(get, "/api/classes/:code/events", w.apiEvents)
+	add(get, "/api/classes/:code/learners/:id/progress", w.apiLearnerProgress)
+	add(del, "/api/classes/:code/learners/:id", w.apiRemove)
+	add(post, "/api/classes/:code/scenario", w.apiPushScenario)
+	add(post, "/api/classes/:code/code", w.apiRotate)
+	add(post, "/api/classes/:code/joining", w.apiJoining)
+	add(get, "/api/classes/:code/progress.csv", w.apiProgressCSV)
+	add(get, "/api/classes/:code/progress-wide.csv", w.apiWideCSV)
 }
 
 func (w *classWeb) store() classroom.Store { return w.s.cfg.Classroom }

@@ -625,3 +625,17 @@ func TestClassRoutesWithoutAStore(t *testing.T) {
 	wantStatus(t, newPerson(t, ts.URL).postJSON("/api/classes", `{"name":"x"}`), http.StatusNotFound, "POST /api/classes without a store")
 	wantStatus(t, newPerson(t, ts.URL).get("/healthz"), http.StatusOK, "/healthz without a store")
 }
+
+// TestClassMiddlewareStaysOnClassRoutes: an unknown URL is an ordinary 404
+// (not "runs without classes", not a cross-site refusal), and a route
+// label in the metrics.
+func TestClassMiddlewareStaysOnClassRoutes(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	a := newPerson(t, ts.URL).get("/api/no-such-thing")
+	wantStatus(t, a, http.StatusNotFound, "an unknown API path")
+	if strings.Contains(a.body, "without classes") {
+		t.Errorf("an unknown path got the class routes' answer: %s", a.body)
+	}
+	b := newPerson(t, ts.URL).postJSON("/nowhere", `{}`, "Sec-Fetch-Site", "cross-site")
+	wantStatus(t, b, http.StatusNotFound, "a cross-site POST to an unknown path")
+}
