@@ -79,8 +79,8 @@ func (b *browser) isolatedTab(path string) context.Context {
 	return ctx
 }
 
-// waitJS polls a JavaScript condition until it holds.
-func (b *browser) waitJS(ctx context.Context, js, what string) {
+// waitUntil polls a JavaScript condition until it holds.
+func (b *browser) waitUntil(ctx context.Context, js, what string) {
 	b.t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
@@ -120,7 +120,7 @@ func TestE2EClassroom(t *testing.T) {
 	b.screenshot(tc, "class-created")
 	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=open-dashboard]")),
 		chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
-	b.waitJS(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live")
+	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live")
 	// A mark that a reload would wipe out.
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.notReloaded = true`))
 
@@ -137,7 +137,7 @@ func TestE2EClassroom(t *testing.T) {
 		}
 		learners[name] = lc
 	}
-	b.waitJS(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 2`, "both learners on the dashboard")
+	b.waitUntil(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 2`, "both learners on the dashboard")
 
 	// They answer from their pages.
 	for name, answer := range map[string]string{"Ada": "right", "<script>alert(1)</script>": "41 widgets"} {
@@ -149,7 +149,7 @@ func TestE2EClassroom(t *testing.T) {
 		}
 	}
 	sel := fmt.Sprintf(`[data-testid=dash-exercise][data-exercise=%q] [data-testid=ex-attempted]`, exercise)
-	b.waitJS(tc, fmt.Sprintf(`document.querySelector(%q)?.textContent === '2'`, sel), "the dashboard counting two learners' attempts")
+	b.waitUntil(tc, fmt.Sprintf(`document.querySelector(%q)?.textContent === '2'`, sel), "the dashboard counting two learners' attempts")
 	if !run(b, tc, chromedp.Evaluate[bool](`window.notReloaded === true`)) {
 		t.Fatal("the dashboard reloaded")
 	}
@@ -164,7 +164,7 @@ func TestE2EClassroom(t *testing.T) {
 	// The teacher pushes a preset; a learner's page offers it.
 	preset := presetName(t)
 	b.do(tc, choose("#push-preset", preset), chromedp.Click(chromedp.CSS("[data-testid=push-submit]")))
-	b.waitJS(tc, `document.getElementById('push-current').textContent.trim() !== 'nothing'`, "the pushed scenario on the dashboard")
+	b.waitUntil(tc, `document.getElementById('push-current').textContent.trim() !== 'nothing'`, "the pushed scenario on the dashboard")
 	b.screenshot(tc, "class-dashboard")
 	lc := learners["Ada"]
 	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=pushed-scenario-link]")))
@@ -190,7 +190,7 @@ func TestE2EClassroom(t *testing.T) {
 	// and the key leaves the address bar.
 	other := b.isolatedTab("/")
 	b.do(other, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
-	b.waitJS(other, `document.querySelectorAll('[data-testid=dash-learner]').length === 2`, "the dashboard from the teacher link")
+	b.waitUntil(other, `document.querySelectorAll('[data-testid=dash-learner]').length === 2`, "the dashboard from the teacher link")
 	if u := run(b, other, chromedp.Evaluate[string](`location.href`)); strings.Contains(u, "key=") {
 		t.Errorf("the key stayed in the address bar: %s", u)
 	}
