@@ -80,7 +80,7 @@ func (s *Server) classRoutes(e *echo.Echo) {
 	add(post, "/class/new", w.pageCreate, create)
 	add(post, "/class/join", w.pageJoin, join)
 	add(get, "/class/me", w.learnerPage)
-	add(get, "/class/teacher", w.teacherLink)
+	add(get, "/class/teacher", w.teacherLinkPage)
 	add(get, "/class/:code/teacher", w.dashboardPage)
 
 	// APIs.
@@ -200,12 +200,15 @@ func (w *classWeb) readJSON(c echo.Context, v any) error {
 	return nil
 }
 
-// classLinks are the URLs a teacher hands out or keeps.
+// teacherLink is the private link to a class's dashboard: the key rides
+// in the #fragment, which browsers never send to a server.
 func teacherLink(key string) string { return "/class/teacher#key=" + url.QueryEscape(key) }
-func joinLink(code string) string   { return "/class?code=" + url.QueryEscape(code) }
-func dashboardLink(code string) string {
-	return "/class/" + url.PathEscape(code) + "/teacher"
-}
+
+// joinLink opens the join form with the code filled in.
+func joinLink(code string) string { return "/class?code=" + url.QueryEscape(code) }
+
+// dashboardLink is the teacher's dashboard of the class with this code.
+func dashboardLink(code string) string { return "/class/" + url.PathEscape(code) + "/teacher" }
 
 type createdClass struct {
 	Code        string `json:"code"`

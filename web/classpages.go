@@ -153,9 +153,9 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 	return w.s.render(c, http.StatusOK, LearnerPage(w.s.page("Class"), d))
 }
 
-// teacherLink: GET /class/teacher#key=..., whose script trades the key in
+// teacherLinkPage: GET /class/teacher#key=..., whose script trades the key in
 // the fragment for the teacher cookie and opens the dashboard.
-func (w *classWeb) teacherLink(c echo.Context) error {
+func (w *classWeb) teacherLinkPage(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return w.s.render(c, http.StatusOK, TeacherLinkPage(w.s.page("Class")))
 }
