@@ -188,11 +188,35 @@ func TestE2EClassroom(t *testing.T) {
 		t.Error("the teacher's playground shows a class banner")
 	}
 
+	// A new join code: the page follows it (address, code, stream), the
+	// old code stops working, and a learner joining with the new one
+	// appears live.
+	b.do(tc, chromedp.Navigate(b.base+"/class/"+code+"/teacher"), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
+	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live again")
+	b.do(tc, chromedp.Click(chromedp.ID("rotate-code")))
+	b.waitUntil(tc, fmt.Sprintf(`document.querySelector('[data-testid=dash-code]').textContent !== %q`, code), "the new code on the dashboard")
+	newCode := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-code]")))
+	if u := run(b, tc, chromedp.Evaluate[string](`location.pathname`)); u != "/class/"+newCode+"/teacher" {
+		t.Errorf("after rotating, the address is %s", u)
+	}
+	if a := newPerson(t, b.base).postJSON("/api/classes/"+code+"/join", `{"name":"Late"}`); a.status != http.StatusNotFound {
+		t.Errorf("joining with the old code: %d", a.status)
+	}
+	join(t, b.base, newCode, "Grace")
+	b.waitUntil(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 3`, "the learner who joined with the new code")
+	// Close joining.
+	b.do(tc, chromedp.Click(chromedp.ID("toggle-joining")))
+	b.waitUntil(tc, `document.querySelector('[data-testid=dash-joining]').textContent === 'closed'`, "joining shown closed")
+	if a := newPerson(t, b.base).postJSON("/api/classes/"+newCode+"/join", `{"name":"Later"}`); a.status != http.StatusConflict {
+		t.Errorf("joining a closed class: %d", a.status)
+	}
+	b.screenshot(tc, "class-dashboard-rotated")
+
 	// The private teacher link opens the dashboard in another browser,
 	// and the key leaves the address bar.
 	other := b.isolatedTab("/")
 	b.do(other, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
-	b.waitUntil(other, `document.querySelectorAll('[data-testid=dash-learner]').length === 2`, "the dashboard from the teacher link")
+	b.waitUntil(other, `document.querySelectorAll('[data-testid=dash-learner]').length === 3`, "the dashboard from the teacher link")
 	if u := run(b, other, chromedp.Evaluate[string](`location.href`)); strings.Contains(u, "key=") {
 		t.Errorf("the key stayed in the address bar: %s", u)
 	}
