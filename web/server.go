@@ -113,6 +113,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	e.GET("/static/:version/*", s.staticFile)
+	s.classRoutes(e)
 	e.GET("/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, s.asset("img/favicon.svg"))
 	})
@@ -132,7 +133,20 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) healthz(c echo.Context) error {
-	return c.JSON(http.StatusOK, map[string]any{"status": "ok", "live_runs": s.runs.inUse(), "connections": s.conns.inUse()})
+	body := map[string]any{"status": "ok", "live_runs": s.runs.inUse(), "connections": s.conns.inUse()}
+	if s.cfg.Classroom != nil {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		defer cancel()
+		if err := s.cfg.Classroom.Ping(ctx); err != nil {
+			// A replica that cannot reach its store must leave the load
+			// balancer's rotation: it would lose every answer.
+			s.log.Warn("healthz: classroom store does not answer", slog.Any("err", err))
+			body["status"], body["store"] = "unavailable", "not answering"
+			return c.JSON(http.StatusServiceUnavailable, body)
+		}
+		body["store"] = "ok"
+	}
+	return c.JSON(http.StatusOK, body)
 }
 
 // asset is the URL of a static file, with the version that lets browsers

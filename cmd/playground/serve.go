@@ -9,10 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/leaselab/playground/classroom/store"
 	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/web"
 )
@@ -43,6 +46,10 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` allowed to open websockets, comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	lessonsDir := fs.String("lessons", env("PLAYGROUND_LESSONS", ""), "serve the lessons and exercises in `folder` instead of the built-in ones (env PLAYGROUND_LESSONS)")
+	dataDir := fs.String("data", env("PLAYGROUND_DATA", store.DefaultDataDir), "`folder` for the classroom's SQLite file, created if missing (env PLAYGROUND_DATA; unused with DATABASE_URL)")
+	databaseURL := env("DATABASE_URL", "")
+	var proxies string
+	fs.StringVar(&proxies, "trusted-proxies", env("PLAYGROUND_TRUSTED_PROXIES", ""), "load balancer `networks` (CIDRs or addresses, comma-separated) whose X-Forwarded-For names the client, for per-IP rate limits (env PLAYGROUND_TRUSTED_PROXIES)")
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -91,14 +98,44 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return &usageError{fmt.Errorf("--lessons: %w", err)}
 	}
 	cfg.Lessons = cat
-	srv, err := web.NewServer(cfg)
-	if err != nil {
-		return &usageError{err}
-	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
+	// The classroom store: the SQLite file in --data, or PostgreSQL when
+	// DATABASE_URL is set. It is closed last, after the HTTP server and
+	// the live sessions have stopped, so no answer is cut off mid-write.
+	st, err := store.Open(ctx, store.Config{DatabaseURL: databaseURL, DataDir: *dataDir})
+	if err != nil {
+		ln.Close()
+		if databaseURL != "" {
+			return fmt.Errorf("DATABASE_URL: opening the classroom database: %w", err)
+		}
+		return fmt.Errorf("--data %s: opening the classroom database: %w", *dataDir, err)
+	}
+	closeStore := sync.OnceValue(st.Close)
+	defer closeStore()
+	cfg.Classroom = st
+	srv, err := web.NewServer(cfg)
+	if err != nil {
+		ln.Close()
+		return &usageError{err}
+	}
+	var cidrs []string
+	for _, p := range strings.Split(proxies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cidrs = append(cidrs, p)
+		}
+	}
+	if err := srv.TrustProxies(cidrs); err != nil {
+		ln.Close()
+		return &usageError{err}
+	}
+	where := "PostgreSQL (DATABASE_URL)"
+	if databaseURL == "" {
+		where = filepath.Join(*dataDir, "classroom.db")
+	}
+	cfg.Logger.Info("classroom store open", slog.String("store", where))
 	hs := &http.Server{
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -122,13 +159,19 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	// Websockets are hijacked, so http.Server.Shutdown does not wait for
-	// them: end the runs and sessions alongside it.
+	// them; dashboard event streams are not, so it would wait for them
+	// until the grace ran out: end the runs and sessions alongside it.
+	runsDone := make(chan error, 1)
+	go func() { runsDone <- srv.Shutdown(sctx) }()
 	errHTTP := hs.Shutdown(sctx)
-	errRuns := srv.Shutdown(sctx)
+	errRuns := <-runsDone
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return errors.Join(errHTTP, errRuns)
+	// Every answered request is committed by now; closing the store
+	// checkpoints SQLite's log (or releases PostgreSQL's connections).
+	errStore := closeStore()
+	return errors.Join(errHTTP, errRuns, errStore)
 }
 
 // healthcheck asks a running server for /healthz.

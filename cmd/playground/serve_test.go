@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"debug/elf"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -25,8 +26,9 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	defer cancel()
 	out, w := io.Pipe()
 	done := make(chan error, 1)
+	data := filepath.Join(t.TempDir(), "data")
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0"}, noEnv, w, io.Discard)
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data}, noEnv, w, io.Discard)
 		w.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
@@ -68,6 +70,9 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 	if err := run(t.Context(), []string{"serve", "--healthcheck", "--addr", host}, noEnv, io.Discard, io.Discard); err == nil {
 		t.Error("--healthcheck succeeded with no server")
 	}
+	if _, err := os.Stat(filepath.Join(data, "classroom.db")); err != nil {
+		t.Errorf("the classroom store was not created in --data: %v", err)
+	}
 }
 
 func TestServeBadConfigNamesTheFlag(t *testing.T) {
@@ -83,8 +88,16 @@ func TestServeBadConfigNamesTheFlag(t *testing.T) {
 		{[]string{"--log-format", "xml"}, nil, "--log-format: must be text or json"},
 		{[]string{"--max-run-time", "0s"}, nil, "--max-run-time: must be positive"},
 		{[]string{"--addr", "nope"}, nil, "--addr"},
+		{nil, map[string]string{"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL: must start with postgres://"},
+		{[]string{"--trusted-proxies", "10.0.0.0/33"}, map[string]string{"PLAYGROUND_DATA": "@TMP"}, "trusted-proxies"},
 	} {
-		getenv := func(k string) string { return tc.env[k] }
+		dir := t.TempDir()
+		getenv := func(k string) string {
+			if v := tc.env[k]; v == "@TMP" {
+				return dir
+			}
+			return tc.env[k]
+		}
 		// Should a bad value be taken, serving stops at the timeout and
 		// the nil error fails the test.
 		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Second)
@@ -95,7 +108,7 @@ func TestServeBadConfigNamesTheFlag(t *testing.T) {
 			t.Errorf("%v %v: error %v, want it to contain %q", tc.args, tc.env, err, tc.want)
 		}
 		var ue *usageError
-		if tc.want != "--addr" && !errors.As(err, &ue) {
+		if tc.want != "--addr" && !strings.HasPrefix(tc.want, "DATABASE_URL") && !errors.As(err, &ue) {
 			t.Errorf("%v: %T is not a usage error (exit 2)", tc.args, err)
 		}
 	}
@@ -139,5 +152,54 @@ func TestDockerfileBuildCommand(t *testing.T) {
 	}
 	if out, err := exec.Command(bin, "presets").Output(); err != nil || !strings.Contains(string(out), "paused-holder") {
 		t.Errorf("the built binary's presets command: %v %s", err, out)
+	}
+}
+
+// TestServeShutdownEndsDashboardStreams: a teacher's open dashboard (a
+// server-sent event stream, not a hijacked websocket) must not hold the
+// shutdown until its grace runs out.
+func TestServeShutdownEndsDashboardStreams(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the address: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	url := regexp.MustCompile(`http://\S+`).FindString(line)
+	res, err := http.Post(url+"/api/classes", "application/json", strings.NewReader(`{"name":"Shutdown"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ Code, TeacherKey string }
+	var raw map[string]string
+	json.NewDecoder(res.Body).Decode(&raw)
+	res.Body.Close()
+	c.Code, c.TeacherKey = raw["code"], raw["teacher_key"]
+	req, _ := http.NewRequest("GET", url+"/api/classes/"+c.Code+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+c.TeacherKey)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("events: %v %v", err, stream)
+	}
+	defer stream.Body.Close()
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("shutdown took %v with an open dashboard", d)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not return")
 	}
 }

@@ -1,0 +1,193 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// ClassHomeData fills the class page: join a class, or start one.
+type ClassHomeData struct {
+	Code      string
+	Name      string
+	JoinError string
+	// ErrorField is the input the error is about, to mark it.
+	ErrorField  string
+	ClassName   string
+	CreateError string
+}
+
+// ClassCreatedData is the page shown once after creating a class: the
+// only time the teacher link (with its key) is shown.
+type ClassCreatedData struct {
+	Name        string
+	Code        string
+	JoinLink    string
+	TeacherLink string
+	Dashboard   string
+}
+
+// LearnerData fills a learner's own page.
+type LearnerData struct {
+	Learner  *classroom.Learner
+	Class    classSummary
+	Lessons  []learnerLesson
+	Done     int
+	Total    int
+	Progress []classroom.Progress
+}
+
+type learnerLesson struct {
+	Slug, Title string
+	Exercises   []learnerExercise
+}
+
+type learnerExercise struct {
+	ID, Title string
+	Tries     int
+	Correct   bool
+}
+
+func (w *classWeb) classHome(c echo.Context) error {
+	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.QueryParam("code")))}
+	return w.s.render(c, http.StatusOK, ClassHomePage(w.s.page("Class"), d))
+}
+
+// formError turns an error into a status and a message for a form, or
+// returns it when it is not the user's to fix.
+func formError(err error) (int, string, string, error) {
+	var ue *userError
+	if err = classError(err); err != nil && !asUserError(err, &ue) {
+		return 0, "", "", err
+	}
+	return ue.Status, ue.Error(), ue.Field, nil
+}
+
+func asUserError(err error, ue **userError) bool {
+	e, ok := err.(*userError)
+	if ok {
+		*ue = e
+	}
+	return ok
+}
+
+// pageJoin: the join form (code and name). It works without JavaScript.
+func (w *classWeb) pageJoin(c echo.Context) error {
+	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.FormValue("code"))), Name: c.FormValue("name")}
+	sess, err := w.store().Join(c.Request().Context(), d.Code, d.Name)
+	if err != nil {
+		status, msg, field, err := formError(err)
+		if err != nil {
+			return err
+		}
+		if status == http.StatusNotFound {
+			field = "code"
+		}
+		d.JoinError, d.ErrorField = msg, field
+		return w.s.render(c, status, ClassHomePage(w.s.page("Class"), d))
+	}
+	setLearnerCookies(c, sess.Token)
+	return c.Redirect(http.StatusSeeOther, "/class/me")
+}
+
+// pageCreate: the create form (a name). The answer shows the code and
+// the teacher link once, and sets the teacher cookie.
+func (w *classWeb) pageCreate(c echo.Context) error {
+	name := c.FormValue("class_name")
+	nc, err := w.store().CreateClass(c.Request().Context(), name)
+	if err != nil {
+		status, msg, _, err := formError(err)
+		if err != nil {
+			return err
+		}
+		d := ClassHomeData{ClassName: name, CreateError: msg}
+		return w.s.render(c, status, ClassHomePage(w.s.page("Class"), d))
+	}
+	setCookie(c, TeacherCookie, nc.TeacherKey)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	cr := newCreated(nc)
+	o := origin(c)
+	return w.s.render(c, http.StatusCreated, ClassCreatedPage(w.s.page("Class"), ClassCreatedData{
+		Name: cr.Name, Code: cr.Code, JoinLink: o + cr.JoinLink, TeacherLink: o + cr.TeacherLink, Dashboard: cr.Dashboard,
+	}))
+}
+
+// learnerPage: GET /class/me, the learner's class, their own progress by
+// lesson, and the scenario the teacher pushed.
+func (w *classWeb) learnerPage(c echo.Context) error {
+	if learnerToken(c) == "" {
+		return c.Redirect(http.StatusSeeOther, "/class")
+	}
+	l, cl, prog, err := w.me(c)
+	if err != nil {
+		var ue *userError
+		if asUserError(err, &ue) && ue.Status == http.StatusUnauthorized {
+			return w.s.render(c, http.StatusUnauthorized, ErrorPage(w.s.page("Class"), http.StatusUnauthorized,
+				"Your class session has ended (the teacher may have removed you). Join again with the class code."))
+		}
+		return err
+	}
+	d := LearnerData{Learner: l, Class: summarize(cl), Progress: prog}
+	by := map[string]classroom.Progress{}
+	for _, p := range prog {
+		by[p.Exercise] = p
+	}
+	if cat := w.s.cfg.Lessons; cat != nil {
+		for _, les := range cat.Lessons() {
+			ll := learnerLesson{Slug: les.Slug, Title: les.Title}
+			for _, ex := range cat.LessonExercises(les) {
+				p := by[ex.ID]
+				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Tries: p.Tries, Correct: p.Correct})
+				d.Total++
+				if p.Correct {
+					d.Done++
+				}
+			}
+			d.Lessons = append(d.Lessons, ll)
+		}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return w.s.render(c, http.StatusOK, LearnerPage(w.s.page("Class"), d))
+}
+
+// teacherLinkPage: GET /class/teacher#key=..., whose script trades the key in
+// the fragment for the teacher cookie and opens the dashboard.
+func (w *classWeb) teacherLinkPage(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return w.s.render(c, http.StatusOK, TeacherLinkPage(w.s.page("Class")))
+}
+
+// dashboardPage: GET /class/{code}/teacher. A teacher whose class code was
+// rotated (here or in another tab) is sent to the current one.
+func (w *classWeb) dashboardPage(c echo.Context) error {
+	key := teacherKey(c)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	v, err := w.dashboard(c, c.Param("code"), key)
+	if err == nil {
+		v.Class.JoinLink = origin(c) + v.Class.JoinLink
+		return w.s.render(c, http.StatusOK, DashboardPage(w.s.page("Class"), v))
+	}
+	var ue *userError
+	if !asUserError(err, &ue) {
+		return err
+	}
+	if ue.Status == http.StatusNotFound && key != "" {
+		if cl, err := w.store().TeacherClass(c.Request().Context(), key); err == nil {
+			return c.Redirect(http.StatusSeeOther, dashboardLink(cl.Code))
+		}
+	}
+	msg := ue.Error()
+	if ue.Status == http.StatusUnauthorized {
+		msg = "This dashboard needs the class's teacher key: open the private teacher link you got when you created the class."
+	}
+	return w.s.render(c, ue.Status, ErrorPage(w.s.page("Class"), ue.Status, msg))
+}
+
+// origin is this server as the browser reached it, for links to hand out
+// (a join link read aloud or pasted into a chat must be whole).
+func origin(c echo.Context) string {
+	return c.Scheme() + "://" + c.Request().Host
+}

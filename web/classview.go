@@ -1,0 +1,132 @@
+package web
+
+import (
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// dashView is the teacher's dashboard: what the page renders first and
+// what every live update sends as JSON for the page's script to redraw.
+type dashView struct {
+	Class     dashClass      `json:"class"`
+	Exercises []dashExercise `json:"exercises"`
+	Learners  []dashLearner  `json:"learners"`
+}
+
+type dashClass struct {
+	Code      string        `json:"code"`
+	Name      string        `json:"name"`
+	JoinOpen  bool          `json:"join_open"`
+	JoinLink  string        `json:"join_link"`
+	Dashboard string        `json:"dashboard"`
+	Scenario  *scenarioLink `json:"scenario,omitempty"`
+}
+
+// dashExercise sums one exercise up over the class, with its most common
+// wrong answers.
+type dashExercise struct {
+	ID        string                  `json:"id"`
+	Title     string                  `json:"title"`
+	Attempted int                     `json:"attempted"`
+	Correct   int                     `json:"correct"`
+	Tries     int                     `json:"tries"`
+	Wrong     []classroom.WrongAnswer `json:"wrong"`
+}
+
+// dashLearner is a row of the learner x exercise grid; Cells follow
+// Exercises.
+type dashLearner struct {
+	ID      int64      `json:"id"`
+	Name    string     `json:"name"`
+	Cells   []dashCell `json:"cells"`
+	Correct int        `json:"correct"`
+}
+
+type dashCell struct {
+	Tries   int  `json:"tries"`
+	Correct bool `json:"correct"`
+}
+
+// State is what the cell shows: "" (not tried), "tried", "correct".
+func (c dashCell) State() string {
+	switch {
+	case c.Correct:
+		return "correct"
+	case c.Tries > 0:
+		return "tried"
+	}
+	return ""
+}
+
+// exerciseOrder is the catalog's order, then any exercise the class tried
+// that the catalog no longer has, so no recorded work is left out.
+func (w *classWeb) exerciseOrder(d *classroom.Dashboard) []string {
+	var out []string
+	seen := map[string]bool{}
+	if w.s.cfg.Lessons != nil {
+		for _, ex := range w.s.cfg.Lessons.Exercises() {
+			out = append(out, ex.ID)
+			seen[ex.ID] = true
+		}
+	}
+	for _, ex := range d.Exercises {
+		if !seen[ex] {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+func (w *classWeb) dashboard(c echo.Context, code, key string) (*dashView, error) {
+	d, err := w.store().Dashboard(c.Request().Context(), code, key)
+	if err != nil {
+		return nil, classError(err)
+	}
+	return w.view(d), nil
+}
+
+func (w *classWeb) view(d *classroom.Dashboard) *dashView {
+	order := w.exerciseOrder(d)
+	v := &dashView{
+		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, JoinOpen: d.Class.JoinOpen,
+			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: linkFor(d.Class.Scenario)},
+		Exercises: []dashExercise{},
+		Learners:  []dashLearner{},
+	}
+	for _, st := range d.Stats(order) {
+		title := st.Exercise
+		if w.s.cfg.Lessons != nil {
+			if ex, err := w.s.cfg.Lessons.Exercise(st.Exercise); err == nil && ex.Title != "" {
+				title = ex.Title
+			}
+		}
+		wrong := d.Wrong[st.Exercise]
+		if wrong == nil {
+			wrong = []classroom.WrongAnswer{}
+		}
+		v.Exercises = append(v.Exercises, dashExercise{ID: st.Exercise, Title: title,
+			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, Wrong: wrong})
+	}
+	col := map[string]int{}
+	for i, ex := range order {
+		col[ex] = i
+	}
+	row := map[int64]int{}
+	for _, l := range d.Learners {
+		row[l.ID] = len(v.Learners)
+		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order))})
+	}
+	for _, p := range d.Progress {
+		r, ok := row[p.LearnerID]
+		if !ok {
+			continue
+		}
+		cell := &v.Learners[r].Cells[col[p.Exercise]]
+		cell.Tries, cell.Correct = p.Tries, p.Correct
+		if p.Correct {
+			v.Learners[r].Correct++
+		}
+	}
+	return v
+}

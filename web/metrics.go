@@ -1,0 +1,205 @@
+package web
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// metrics are the server's Prometheus series. Each Server has its own
+// registry, so tests can run many servers in one process; /metrics serves
+// it. Gauges that the server already counts (live runs, websockets) are
+// read from those counters when scraped rather than kept twice.
+type metrics struct {
+	reg         *prometheus.Registry
+	requests    *prometheus.HistogramVec
+	checks      *prometheus.CounterVec
+	storeErrors *prometheus.CounterVec
+	limited     *prometheus.CounterVec
+	streams     prometheus.Gauge
+}
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.requests = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "playground_http_request_duration_seconds",
+		Help:    "Time to answer an HTTP request, by route pattern (not the raw path, so codes and keys never become labels), method and status.",
+		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 10},
+	}, []string{"route", "method", "code"})
+	m.checks = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "playground_exercise_checks_total",
+		Help: "Answers sent to POST /api/exercises/{id}/check, by status code.",
+	}, []string{"code"})
+	m.storeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "playground_store_errors_total",
+		Help: "Classroom store calls that failed with an internal error (not a user's mistake), by method.",
+	}, []string{"op"})
+	m.limited = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "playground_rate_limited_total",
+		Help: "Requests refused with 429 by the per-IP rate limits, by limit.",
+	}, []string{"limit"})
+	m.streams = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "playground_dashboard_streams",
+		Help: "Teacher dashboards receiving live updates now.",
+	})
+	// Series that exist from the start, so a dashboard or an alert sees
+	// a zero rather than nothing.
+	m.checks.WithLabelValues("200")
+	for _, name := range []string{"joins", "classes created", "checks"} {
+		m.limited.WithLabelValues(name)
+	}
+	m.storeErrors.WithLabelValues("record")
+	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_live_runs",
+			Help: "Simulations running now (websocket and POST /api/run together).",
+		}, func() float64 { return float64(s.runs.inUse()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_websocket_sessions",
+			Help: "Open websocket connections.",
+		}, func() float64 { return float64(s.conns.inUse()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_live_runs_limit",
+			Help: "The cap on simulations running at once (--max-live-runs).",
+		}, func() float64 { return float64(s.cfg.MaxLiveRuns) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// middleware times every request under its route pattern and counts
+// exercise checks.
+func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		status := c.Response().Status
+		if err != nil {
+			status, _ = classify(err)
+		}
+		route := c.Path()
+		if route == "" {
+			route = "unmatched"
+		}
+		code := strconv.Itoa(status)
+		m.requests.WithLabelValues(route, c.Request().Method, code).Observe(time.Since(start).Seconds())
+		if route == checkRoute {
+			m.checks.WithLabelValues(code).Inc()
+		}
+		return err
+	}
+}
+
+// checkRoute is the route pattern of an exercise check.
+const checkRoute = "/api/exercises/:id/check"
+
+func (m *metrics) handler() echo.HandlerFunc {
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return echo.WrapHandler(h)
+}
+
+// countingStore counts the internal errors of a classroom store, whoever
+// calls it (class pages, checks, dashboards). A user's mistake (a wrong
+// key, a taken name) is an answer, not an error of the store.
+type countingStore struct {
+	classroom.Store
+	errs *prometheus.CounterVec
+}
+
+func (s countingStore) count(op string, err error) {
+	if classroom.ErrorCode(err) == classroom.EINTERNAL {
+		s.errs.WithLabelValues(op).Inc()
+	}
+}
+
+func (s countingStore) CreateClass(ctx context.Context, name string) (*classroom.NewClass, error) {
+	nc, err := s.Store.CreateClass(ctx, name)
+	s.count("create_class", err)
+	return nc, err
+}
+
+func (s countingStore) Teacher(ctx context.Context, code, key string) (*classroom.Class, error) {
+	c, err := s.Store.Teacher(ctx, code, key)
+	s.count("teacher", err)
+	return c, err
+}
+
+func (s countingStore) TeacherClass(ctx context.Context, key string) (*classroom.Class, error) {
+	c, err := s.Store.TeacherClass(ctx, key)
+	s.count("teacher_class", err)
+	return c, err
+}
+
+func (s countingStore) Join(ctx context.Context, code, name string) (*classroom.Session, error) {
+	sess, err := s.Store.Join(ctx, code, name)
+	s.count("join", err)
+	return sess, err
+}
+
+func (s countingStore) Learner(ctx context.Context, token string) (*classroom.Learner, *classroom.Class, error) {
+	l, c, err := s.Store.Learner(ctx, token)
+	s.count("learner", err)
+	return l, c, err
+}
+
+func (s countingStore) Record(ctx context.Context, token string, a classroom.Attempt) (*classroom.Attempt, error) {
+	got, err := s.Store.Record(ctx, token, a)
+	s.count("record", err)
+	return got, err
+}
+
+func (s countingStore) LearnerProgress(ctx context.Context, code string, creds classroom.Credentials, id int64) ([]classroom.Progress, error) {
+	p, err := s.Store.LearnerProgress(ctx, code, creds, id)
+	s.count("learner_progress", err)
+	return p, err
+}
+
+func (s countingStore) Dashboard(ctx context.Context, code, key string) (*classroom.Dashboard, error) {
+	d, err := s.Store.Dashboard(ctx, code, key)
+	s.count("dashboard", err)
+	return d, err
+}
+
+func (s countingStore) PushScenario(ctx context.Context, code, key string, sc classroom.Scenario) (*classroom.Class, error) {
+	c, err := s.Store.PushScenario(ctx, code, key, sc)
+	s.count("push_scenario", err)
+	return c, err
+}
+
+func (s countingStore) RotateCode(ctx context.Context, code, key string) (*classroom.Class, error) {
+	c, err := s.Store.RotateCode(ctx, code, key)
+	s.count("rotate_code", err)
+	return c, err
+}
+
+func (s countingStore) SetJoinOpen(ctx context.Context, code, key string, open bool) (*classroom.Class, error) {
+	c, err := s.Store.SetJoinOpen(ctx, code, key, open)
+	s.count("set_join_open", err)
+	return c, err
+}
+
+func (s countingStore) RemoveLearner(ctx context.Context, code, key string, id int64) error {
+	err := s.Store.RemoveLearner(ctx, code, key, id)
+	s.count("remove_learner", err)
+	return err
+}
+
+func (s countingStore) Subscribe(ctx context.Context, classID int64) (<-chan classroom.Change, error) {
+	ch, err := s.Store.Subscribe(ctx, classID)
+	s.count("subscribe", err)
+	return ch, err
+}
+
+func (s countingStore) Ping(ctx context.Context) error {
+	err := s.Store.Ping(ctx)
+	s.count("ping", err)
+	return err
+}

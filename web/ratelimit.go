@@ -1,0 +1,133 @@
+package web
+
+import (
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// Rate is a token bucket's refill rate (PerMinute) and size (Burst).
+type Rate struct {
+	PerMinute float64
+	Burst     int
+}
+
+// Per-IP rate limits on the requests that write to the classroom store.
+// A class behind one school NAT shares one address, so the bursts let a
+// whole lecture hall join (or answer) at once; what they stop is a script
+// filling the database. The storage limits (classroom.DefaultLimits) bound
+// the rest.
+var (
+	DefaultJoinRate   = Rate{PerMinute: 60, Burst: 60}   // joins
+	DefaultCreateRate = Rate{PerMinute: 2, Burst: 5}     // classes created
+	DefaultCheckRate  = Rate{PerMinute: 600, Burst: 120} // exercise checks
+)
+
+// ipLimiter keeps one token bucket per client address.
+type ipLimiter struct {
+	name  string
+	rate  Rate
+	now   func() time.Time
+	mu    sync.Mutex
+	ips   map[string]*bucket
+	swept time.Time
+}
+
+func newIPLimiter(name string, r Rate) *ipLimiter {
+	return &ipLimiter{name: name, rate: r, now: time.Now, ips: map[string]*bucket{}}
+}
+
+// take spends a token of ip's bucket; when there is none it returns how
+// long until there is one.
+func (l *ipLimiter) take(ip string) (ok bool, retry time.Duration) {
+	now := l.now()
+	perSec := l.rate.PerMinute / 60
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sweep(now, perSec)
+	b := l.ips[ip]
+	if b == nil {
+		b = newBucket(perSec, float64(l.rate.Burst))
+		l.ips[ip] = b
+	}
+	if b.take(now) {
+		return true, 0
+	}
+	return false, time.Duration((1 - b.tokens) / perSec * float64(time.Second))
+}
+
+// sweep forgets the buckets that have refilled, at most once a minute, so
+// the map holds only the addresses seen lately.
+func (l *ipLimiter) sweep(now time.Time, perSec float64) {
+	if now.Sub(l.swept) < time.Minute {
+		return
+	}
+	l.swept = now
+	for ip, b := range l.ips {
+		if b.tokens+now.Sub(b.last).Seconds()*perSec >= b.burst {
+			delete(l.ips, ip)
+		}
+	}
+}
+
+// middleware refuses a request over the limit with 429, a Retry-After in
+// whole seconds and a message that says which limit and when to retry.
+func (l *ipLimiter) middleware(m *metrics) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			ok, retry := l.take(c.RealIP())
+			if ok {
+				return next(c)
+			}
+			secs := int(math.Ceil(retry.Seconds()))
+			if secs < 1 {
+				secs = 1
+			}
+			m.limited.WithLabelValues(l.name).Inc()
+			c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+			return &userError{Status: http.StatusTooManyRequests,
+				Msg: fmt.Sprintf("too many %s from your address (at most %d at once, then %g a minute); try again in %d s", l.name, l.rate.Burst, l.rate.PerMinute, secs)}
+		}
+	}
+}
+
+// TrustProxies makes the server take the client's address from
+// X-Forwarded-For when the request comes from one of these networks (the
+// load balancer's), for the per-IP rate limits and the logs. Without it,
+// the address is the TCP peer's, which behind a load balancer is the load
+// balancer's own. Call it before serving.
+func (s *Server) TrustProxies(cidrs []string) error {
+	var opts []echo.TrustOption
+	for _, c := range cidrs {
+		_, n, err := parseCIDR(c)
+		if err != nil {
+			return fmt.Errorf("trusted-proxies: %q is not an address or network (like 10.0.0.0/8): %v", c, err)
+		}
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	if len(opts) == 0 {
+		s.echo.IPExtractor = echo.ExtractIPDirect()
+		return nil
+	}
+	opts = append(opts, echo.TrustLoopback(false), echo.TrustLinkLocal(false), echo.TrustPrivateNet(false))
+	s.echo.IPExtractor = echo.ExtractIPFromXFFHeader(opts...)
+	return nil
+}
+
+// parseCIDR reads a network, or one address as a network of one.
+func parseCIDR(s string) (net.IP, *net.IPNet, error) {
+	if ip := net.ParseIP(s); ip != nil {
+		bits := 128
+		if ip.To4() != nil {
+			ip, bits = ip.To4(), 32
+		}
+		return ip, &net.IPNet{IP: ip, Mask: net.CIDRMask(bits, bits)}, nil
+	}
+	return net.ParseCIDR(s)
+}
