@@ -27,8 +27,8 @@ func TestServeRefusesABrokenLessonFolder(t *testing.T) {
 		args []string
 		env  func(string) string
 	}{
-		{"flag", []string{"serve", "--addr", "127.0.0.1:0", "--lessons", dir}, noEnv},
-		{"env", []string{"serve", "--addr", "127.0.0.1:0"}, func(k string) string {
+		{"flag", []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--lessons", dir}, noEnv},
+		{"env", []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, func(k string) string {
 			if k == "PLAYGROUND_LESSONS" {
 				return dir
 			}
@@ -47,7 +47,7 @@ func TestServeRefusesABrokenLessonFolder(t *testing.T) {
 			}
 		})
 	}
-	err := run(t.Context(), []string{"serve", "--lessons", filepath.Join(dir, "nope")}, noEnv, io.Discard, io.Discard)
+	err := run(t.Context(), []string{"serve", "--data", t.TempDir(), "--lessons", filepath.Join(dir, "nope")}, noEnv, io.Discard, io.Discard)
 	var ue *usageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "--lessons") {
 		t.Errorf("a missing folder: %v", err)
@@ -65,7 +65,7 @@ func TestServeUsesTheLessonFolder(t *testing.T) {
 	out, w := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--lessons", dir}, noEnv, w, io.Discard)
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--lessons", dir}, noEnv, w, io.Discard)
 		w.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')
