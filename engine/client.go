@@ -319,11 +319,12 @@ func (c *client) claim(a *actor) {
 
 func (c *client) sendSMS(a *actor, st Step) {
 	w := c.w
+	msg := st.Message
+	if msg == "" {
+		msg = "sms"
+	}
+	c.emit(Event{Kind: KindSMSRequested, Message: msg})
 	c.send(a, MsgSend, func() {
-		msg := st.Message
-		if msg == "" {
-			msg = "sms"
-		}
 		e := Event{Actor: ActorSMS, Client: c.cfg.Name, Message: msg}
 		if w.sms.deliver(msg, st.IdempotencyKey) {
 			e.Kind = KindSMSSent

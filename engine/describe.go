@@ -55,6 +55,8 @@ func Describe(e Event) string {
 		return fmt.Sprintf("%s's claim changed 1 row: %s owns it", e.Client, e.Client)
 	case KindClaimLost:
 		return fmt.Sprintf("%s's claim changed 0 rows: %s", e.Client, e.Reason)
+	case KindSMSRequested:
+		return fmt.Sprintf("asks the SMS provider to send %q", e.Message)
 	case KindSMSSent:
 		return fmt.Sprintf("sent SMS %q for %s", e.Message, e.Client)
 	case KindSMSDropped:

@@ -94,6 +94,7 @@ type FieldError struct {
 	Message string // what is wrong and the bound
 }
 
+// Error reads "field: message".
 func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
 
 func fieldErr(path, format string, args ...any) error {

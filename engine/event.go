@@ -54,6 +54,7 @@ const (
 	KindWriteRefused   = "write_refused"   // storage: client, token, value, fence, sql, rows, reason
 	KindClaimWon       = "claim_won"       // storage: client, sql, rows
 	KindClaimLost      = "claim_lost"      // storage: client, holder, sql, rows
+	KindSMSRequested   = "sms_requested"   // client: message; the request is on its way to the provider
 	KindSMSSent        = "sms_sent"        // provider: client, message
 	KindSMSDropped     = "sms_dropped"     // provider: client, message, reason
 	KindPauseStart     = "pause_start"     // until

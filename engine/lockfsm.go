@@ -19,6 +19,7 @@ const (
 	OpCheck
 )
 
+// String names the command ("acquire").
 func (o Op) String() string {
 	switch o {
 	case OpAcquire:
