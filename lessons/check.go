@@ -91,10 +91,10 @@ func (c *Catalog) CheckAttempt(ctx context.Context, a Attempt) (Result, error) {
 // Check grades an attempt at this exercise (see Catalog.Check).
 func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	if len(a.Answer) > MaxAnswerLen {
-		return Result{}, &InputError{fmt.Sprintf("the answer is %d characters long; at most %d are accepted", len(a.Answer), MaxAnswerLen)}
+		return Result{}, &InputError{Field: "answer", Msg: fmt.Sprintf("is %d characters long; at most %d are accepted", len(a.Answer), MaxAnswerLen)}
 	}
 	if !utf8.ValidString(a.Answer) {
-		return Result{}, &InputError{"the answer is not valid UTF-8 text"}
+		return Result{}, &InputError{Field: "answer", Msg: "is not valid UTF-8 text"}
 	}
 	if a.Tries < 0 {
 		a.Tries = 0

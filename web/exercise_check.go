@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -33,7 +34,8 @@ func (s *Server) apiCheck(c echo.Context) error {
 		return badRequest("body", "could not be read: %v", err)
 	}
 	if int64(len(body)) > s.cfg.MaxBodyBytes {
-		return badRequest("body", "is larger than the limit of %d bytes; an answer may have at most %d characters", s.cfg.MaxBodyBytes, lessons.MaxAnswerLen)
+		return &userError{Status: http.StatusRequestEntityTooLarge, Field: "body",
+			Msg: fmt.Sprintf("is larger than the limit of %d bytes; an answer may have at most %d characters", s.cfg.MaxBodyBytes, lessons.MaxAnswerLen)}
 	}
 	a, err := lessons.DecodeAttempt(id, bytes.NewReader(body))
 	if err != nil {
@@ -83,13 +85,18 @@ func (s *Server) apiCheck(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, res)
 }
 
-// checkError maps the checker's errors: bad input is a 400 with its
-// message, an unknown exercise a 404, anything else a logged 500.
+// checkError maps the checker's errors: bad input is a 400 (a 413 when
+// it is too large) naming the field, an unknown exercise a 404, anything
+// else a logged 500.
 func checkError(err error) error {
 	var ie *lessons.InputError
 	switch {
 	case errors.As(err, &ie):
-		return &userError{Status: http.StatusBadRequest, Msg: ie.Msg}
+		status := http.StatusBadRequest
+		if ie.TooLarge {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return &userError{Status: status, Field: ie.Field, Msg: ie.Msg}
 	case errors.Is(err, lessons.ErrUnknown):
 		return &userError{Status: http.StatusNotFound, Msg: err.Error() + "; GET /api/exercises lists them"}
 	}
