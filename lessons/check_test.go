@@ -132,6 +132,9 @@ func TestUnreadableAnswersCostNoTry(t *testing.T) {
 		if r.FormatError == "" || r.Correct {
 			t.Errorf("%s: %q: want a format message, got %+v", tt.id, tt.answer, r)
 		}
+		if r.Graded {
+			t.Errorf("%s: %q: an unreadable answer is reported as graded", tt.id, tt.answer)
+		}
 		if r.Timeline != nil {
 			t.Errorf("%s: %q: an unreadable prediction ran the engine", tt.id, tt.answer)
 		}

@@ -61,7 +61,7 @@ func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
 		t.Errorf("graded variant %v, want the learner's %d", res["variant"], mine)
 	}
 	// A format error is answered but not stored.
-	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" {
+	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" || res["graded"] != false {
 		t.Fatalf("format error: %d %v", status, res)
 	}
 	// A wrong answer on the second graded try gets both hints, counted by
