@@ -47,7 +47,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	if record {
 		l, _, err := s.cfg.Classroom.Learner(ctx, token)
 		if err != nil {
-			return classroomError(err)
+			return checkClassError(err)
 		}
 		a.Variant = lessons.VariantFor(l.VariantKey())
 	}
@@ -74,7 +74,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 			Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		})
 		if err != nil {
-			return classroomError(err)
+			return checkClassError(err)
 		}
 		// The store counts a class learner's tries, whatever browser they
 		// answer from: its count unlocks the hints.
@@ -103,29 +103,21 @@ func checkError(err error) error {
 	return err
 }
 
-// classroomStatus is the HTTP status of each classroom error code (see
-// package classroom's doc).
-var classroomStatus = map[string]int{
-	classroom.EINVALID:      http.StatusBadRequest,
-	classroom.EUNAUTHORIZED: http.StatusUnauthorized,
-	classroom.EFORBIDDEN:    http.StatusForbidden,
-	classroom.ENOTFOUND:     http.StatusNotFound,
-	classroom.ECONFLICT:     http.StatusConflict,
-	classroom.ELIMIT:        http.StatusForbidden,
-}
+// sessionEnded is what a learner whose class session is gone (the teacher
+// removed them, or the cookie names no session) is told on a check.
+const sessionEnded = "your class session has ended, perhaps because the teacher removed you, " +
+	"so this answer was not recorded: join the class again to keep your progress"
 
-// classroomError turns a store error into a user error with the store's
-// own message; an internal one stays an error, to be logged as a 500.
-func classroomError(err error) error {
-	status, ok := classroomStatus[classroom.ErrorCode(err)]
-	if !ok {
-		return err
+// checkClassError maps a store error met while checking as the class
+// APIs do, except that a session the store no longer knows gets one
+// sentence that says what happened to the answer and what to do.
+func checkClassError(err error) error {
+	err = classError(err)
+	var ue *userError
+	if errors.As(err, &ue) && ue.Status == http.StatusUnauthorized {
+		ue.Field, ue.Msg = "", sessionEnded
 	}
-	msg := classroom.ErrorMessage(err)
-	if status == http.StatusUnauthorized {
-		msg = "your class session is no longer valid (" + msg + "); join the class again to keep your progress recorded"
-	}
-	return &userError{Status: status, Msg: msg}
+	return err
 }
 
 // runsEngine reports whether checking this kind of exercise runs the
