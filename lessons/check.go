@@ -29,7 +29,8 @@ type Result struct {
 	Variant  int    `json:"variant"`
 	Correct  bool   `json:"correct"`
 	// Graded is false for an open (text) answer: the learner, or a teacher,
-	// compares it with the model answer and the rubric.
+	// compares it with the model answer and the rubric. It is false too for
+	// an answer that could not be read (FormatError): nothing was graded.
 	Graded   bool   `json:"graded"`
 	Feedback string `json:"feedback"`
 	// FormatError is set when the answer could not be read ("forty"). Such
@@ -91,10 +92,10 @@ func (c *Catalog) CheckAttempt(ctx context.Context, a Attempt) (Result, error) {
 // Check grades an attempt at this exercise (see Catalog.Check).
 func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	if len(a.Answer) > MaxAnswerLen {
-		return Result{}, &InputError{fmt.Sprintf("the answer is %d characters long; at most %d are accepted", len(a.Answer), MaxAnswerLen)}
+		return Result{}, &InputError{Field: "answer", Msg: fmt.Sprintf("is %d characters long; at most %d are accepted", len(a.Answer), MaxAnswerLen)}
 	}
 	if !utf8.ValidString(a.Answer) {
-		return Result{}, &InputError{"the answer is not valid UTF-8 text"}
+		return Result{}, &InputError{Field: "answer", Msg: "is not valid UTF-8 text"}
 	}
 	if a.Tries < 0 {
 		a.Tries = 0
@@ -118,6 +119,11 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	}
 	if err != nil {
 		return Result{}, err
+	}
+	if r.FormatError != "" {
+		// An answer that could not be read was not graded: it is neither
+		// right nor wrong, and costs no try.
+		r.Graded = false
 	}
 	switch {
 	case r.Correct:

@@ -132,6 +132,9 @@ func TestUnreadableAnswersCostNoTry(t *testing.T) {
 		if r.FormatError == "" || r.Correct {
 			t.Errorf("%s: %q: want a format message, got %+v", tt.id, tt.answer, r)
 		}
+		if r.Graded {
+			t.Errorf("%s: %q: an unreadable answer is reported as graded", tt.id, tt.answer)
+		}
 		if r.Timeline != nil {
 			t.Errorf("%s: %q: an unreadable prediction ran the engine", tt.id, tt.answer)
 		}
@@ -254,6 +257,33 @@ func TestDecodeAttemptFromAWebRequest(t *testing.T) {
 	} {
 		if _, err := lessons.DecodeAttempt("outlive-lease", strings.NewReader(body)); !errors.As(err, &ie) {
 			t.Errorf("DecodeAttempt(%.30q) = %v, want an InputError", body, err)
+		}
+	}
+}
+
+// TestDecodeAttemptNamesTheField: each error says which field is at fault
+// and what it must be, in words; only an oversized body is TooLarge.
+func TestDecodeAttemptNamesTheField(t *testing.T) {
+	for _, tc := range []struct {
+		body, field, msg string
+		tooLarge         bool
+	}{
+		{`{"answer":5}`, "answer", "must be a string", false},
+		{`{"variant":"x"}`, "variant", "must be a whole number", false},
+		{`{"tries":true}`, "tries", "must be a whole number", false},
+		{`{"tries":1001}`, "tries", "must be between 0 and 1000, not 1001", false},
+		{`{"answer":"50","colour":"red"}`, "colour", "is not a field of a check request", false},
+		{`{"answer":"50"} {}`, "body", "has more than one JSON value", false},
+		{`{"answer":"` + strings.Repeat("x", lessons.MaxRequestSize) + `"}`, "body", "is larger than the limit of 16000 bytes", true},
+	} {
+		_, err := lessons.DecodeAttempt("outlive-lease", strings.NewReader(tc.body))
+		var ie *lessons.InputError
+		if !errors.As(err, &ie) || ie.Field != tc.field || !strings.HasPrefix(ie.Msg, tc.msg) || ie.TooLarge != tc.tooLarge {
+			t.Errorf("DecodeAttempt(%.30q) = %#v, want field %q, %q, TooLarge %v", tc.body, err, tc.field, tc.msg, tc.tooLarge)
+			continue
+		}
+		if want := tc.field + ": " + tc.msg; !strings.HasPrefix(ie.Error(), want) {
+			t.Errorf("DecodeAttempt(%.30q): %q does not start with %q", tc.body, ie.Error(), want)
 		}
 	}
 }

@@ -82,6 +82,7 @@
 // Open (or Default) once at start-up; Lessons, Lesson, LessonExercises,
 // PageHTML and Exercise.FormHTML render pages; Catalog.Check or CheckAttempt
 // grades a POST /api/exercises/{id}/check body {"answer", "variant"}; the
-// Result marshals to the API's JSON. InputError means 400, ErrUnknown 404.
+// Result marshals to the API's JSON. InputError means 400 (413 when
+// TooLarge), naming its Field; ErrUnknown means 404.
 // VariantFor gives a learner a stable variant.
 package lessons

@@ -17,6 +17,9 @@ type LoadError struct {
 	Msg  string
 }
 
+// Error returns the problem as "file:line: message", or "file: message"
+// when it concerns the file as a whole, the form editors and terminals
+// turn into a link to the line.
 func (e *LoadError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)

@@ -12,9 +12,26 @@ import (
 // InputError is a request the checker cannot take as it is (an answer too
 // long, a variant out of range): the caller's mistake, worth a 400 or exit
 // status 2, not an internal error.
-type InputError struct{ Msg string }
+type InputError struct {
+	// Field names the request field at fault ("answer", "variant",
+	// "tries"), or "body" for the request as a whole.
+	Field string
+	// Msg says what is wrong with the field, in words that can be shown as
+	// they are ("must be a whole number").
+	Msg string
+	// TooLarge is set when the request is over a size limit: worth a 413
+	// rather than a 400.
+	TooLarge bool
+}
 
-func (e *InputError) Error() string { return e.Msg }
+// Error returns the message prefixed with the field it names, the form every
+// API error takes: "variant: must be a whole number".
+func (e *InputError) Error() string {
+	if e.Field == "" {
+		return e.Msg
+	}
+	return e.Field + ": " + e.Msg
+}
 
 // params draws the exercise's parameters for a variant. Variant 0 is the
 // notes' own numbers; any other variant is drawn from a source seeded by the
@@ -23,7 +40,7 @@ func (e *InputError) Error() string { return e.Msg }
 // thrown away and drawn again.
 func (ex *Exercise) params(variant int) (map[string]float64, error) {
 	if variant < 0 || variant > MaxVariant {
-		return nil, &InputError{fmt.Sprintf("variant %d: must be between 0 and %d", variant, MaxVariant)}
+		return nil, &InputError{Field: "variant", Msg: fmt.Sprintf("must be between 0 and %d, not %d", MaxVariant, variant)}
 	}
 	names := sortedKeys(ex.spec.Params)
 	h := fnv.New64a()

@@ -89,3 +89,13 @@ func TestPlaygroundExpectIsChecked(t *testing.T) {
 		t.Errorf("an expect over an unknown name loaded: %v", err)
 	}
 }
+
+// TestEveryLessonShowsSomethingLive: each lesson embeds at least one
+// playground, so no page is only text.
+func TestEveryLessonShowsSomethingLive(t *testing.T) {
+	for _, l := range mustCatalog(t).Lessons() {
+		if len(l.Playgrounds) == 0 {
+			t.Errorf("%s: no playground marker", l.Slug)
+		}
+	}
+}

@@ -1,12 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -175,7 +177,9 @@ func setLearnerCookies(c echo.Context, token string) {
 		SameSite: http.SameSiteLaxMode, Secure: c.Scheme() == "https"})
 }
 
-// readJSON decodes a JSON body of at most MaxBodyBytes into v.
+// readJSON decodes a JSON body of at most MaxBodyBytes into v, refusing
+// fields that v does not have, as POST /api/run does: a misspelt field is
+// a mistake to be told about, not ignored.
 func (w *classWeb) readJSON(c echo.Context, v any) error {
 	if err := requireJSON(c); err != nil {
 		return err
@@ -190,14 +194,71 @@ func (w *classWeb) readJSON(c echo.Context, v any) error {
 	if len(strings.TrimSpace(string(body))) == 0 {
 		body = []byte("{}")
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return badRequest(te.Field, "must be a %s", te.Type)
+			t := te.Type
+			for t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			return badRequest(te.Field, "must be %s", jsonKind(t.Kind()))
+		}
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return badRequest(strings.Trim(name, `"`), "is not a field of this request, which takes %s", fieldList(v))
 		}
 		return badRequest("body", "is not valid JSON: %v", err)
 	}
+	if dec.More() {
+		return badRequest("body", "has more than one JSON value")
+	}
 	return nil
+}
+
+// fieldList names the JSON fields of the struct v points to, for an error
+// that says what a request takes: "name", or "preset, scenario or link".
+func fieldList(v any) string {
+	t := reflect.TypeOf(v)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "no fields"
+	}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "no fields"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// jsonKind names the kind of JSON value a Go kind is decoded from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a " + k.String()
 }
 
 // teacherLink is the private link to a class's dashboard: the key rides

@@ -453,6 +453,45 @@ func TestClassPushScenario(t *testing.T) {
 	})
 }
 
+// TestClassAPIsRejectUnknownFields holds the class APIs to POST /api/run's
+// rule: a field the request does not take is a 400 naming it, so that
+// {"admin": true} is not quietly ignored, and a wrong type is named in
+// words.
+func TestClassAPIsRejectUnknownFields(t *testing.T) {
+	eachStore(t, func(t *testing.T, st classroom.Store) {
+		base := startClass(t, st)
+		c := createClass(t, base, "Strict")
+		owner := teacher(t, base, c.TeacherKey)
+		api := "/api/classes/" + c.Code
+		for _, tc := range []struct {
+			who         *person
+			path, body  string
+			field, want string
+		}{
+			{newPerson(t, base), "/api/classes", `{"name":"Week 6","admin":true}`, "admin", "admin: is not a field of this request, which takes name"},
+			{newPerson(t, base), api + "/join", `{"name":"Zed","admin":true}`, "admin", "admin: is not a field of this request, which takes name"},
+			{newPerson(t, base), api + "/join", `{"name":5}`, "name", "name: must be a string"},
+			{newPerson(t, base), api + "/join", `{"name":"Zed"}{"name":"Ann"}`, "body", "body: has more than one JSON value"},
+			{owner, api + "/joining", `{"open":true,"until":"friday"}`, "until", "until: is not a field of this request, which takes open"},
+			{owner, api + "/joining", `{"open":"yes"}`, "open", "open: must be true or false"},
+			{owner, api + "/scenario", `{"preset":"` + presetName(t) + `","speed":2}`, "speed", "speed: is not a field of this request, which takes preset, scenario or link"},
+		} {
+			a := tc.who.postJSON(tc.path, tc.body)
+			var e struct{ Error, Field string }
+			a.decode(t, &e)
+			if a.status != http.StatusBadRequest || e.Field != tc.field || e.Error != tc.want {
+				t.Errorf("POST %s %s: %d %+v, want 400 %q", tc.path, tc.body, a.status, e, tc.want)
+			}
+		}
+		// Nobody joined through the refused requests.
+		d := owner.get("/class/" + c.Code + "/teacher")
+		wantStatus(t, d, http.StatusOK, "dashboard")
+		if n := len(byTestID(parseHTML(t, d.body), "learner-name")); n != 0 {
+			t.Errorf("%d learners joined through refused requests", n)
+		}
+	})
+}
+
 func TestClassTeacherActions(t *testing.T) {
 	eachStore(t, func(t *testing.T, st classroom.Store) {
 		base := startClass(t, st)

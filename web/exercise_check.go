@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 
@@ -33,7 +34,8 @@ func (s *Server) apiCheck(c echo.Context) error {
 		return badRequest("body", "could not be read: %v", err)
 	}
 	if int64(len(body)) > s.cfg.MaxBodyBytes {
-		return badRequest("body", "is larger than the limit of %d bytes; an answer may have at most %d characters", s.cfg.MaxBodyBytes, lessons.MaxAnswerLen)
+		return &userError{Status: http.StatusRequestEntityTooLarge, Field: "body",
+			Msg: fmt.Sprintf("is larger than the limit of %d bytes; an answer may have at most %d characters", s.cfg.MaxBodyBytes, lessons.MaxAnswerLen)}
 	}
 	a, err := lessons.DecodeAttempt(id, bytes.NewReader(body))
 	if err != nil {
@@ -45,7 +47,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	if record {
 		l, _, err := s.cfg.Classroom.Learner(ctx, token)
 		if err != nil {
-			return classroomError(err)
+			return checkClassError(err)
 		}
 		a.Variant = lessons.VariantFor(l.VariantKey())
 	}
@@ -72,7 +74,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 			Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		})
 		if err != nil {
-			return classroomError(err)
+			return checkClassError(err)
 		}
 		// The store counts a class learner's tries, whatever browser they
 		// answer from: its count unlocks the hints.
@@ -83,42 +85,39 @@ func (s *Server) apiCheck(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, res)
 }
 
-// checkError maps the checker's errors: bad input is a 400 with its
-// message, an unknown exercise a 404, anything else a logged 500.
+// checkError maps the checker's errors: bad input is a 400 (a 413 when
+// it is too large) naming the field, an unknown exercise a 404, anything
+// else a logged 500.
 func checkError(err error) error {
 	var ie *lessons.InputError
 	switch {
 	case errors.As(err, &ie):
-		return &userError{Status: http.StatusBadRequest, Msg: ie.Msg}
+		status := http.StatusBadRequest
+		if ie.TooLarge {
+			status = http.StatusRequestEntityTooLarge
+		}
+		return &userError{Status: status, Field: ie.Field, Msg: ie.Msg}
 	case errors.Is(err, lessons.ErrUnknown):
 		return &userError{Status: http.StatusNotFound, Msg: err.Error() + "; GET /api/exercises lists them"}
 	}
 	return err
 }
 
-// classroomStatus is the HTTP status of each classroom error code (see
-// package classroom's doc).
-var classroomStatus = map[string]int{
-	classroom.EINVALID:      http.StatusBadRequest,
-	classroom.EUNAUTHORIZED: http.StatusUnauthorized,
-	classroom.EFORBIDDEN:    http.StatusForbidden,
-	classroom.ENOTFOUND:     http.StatusNotFound,
-	classroom.ECONFLICT:     http.StatusConflict,
-	classroom.ELIMIT:        http.StatusForbidden,
-}
+// sessionEnded is what a learner whose class session is gone (the teacher
+// removed them, or the cookie names no session) is told on a check.
+const sessionEnded = "your class session has ended, perhaps because the teacher removed you, " +
+	"so this answer was not recorded: join the class again to keep your progress"
 
-// classroomError turns a store error into a user error with the store's
-// own message; an internal one stays an error, to be logged as a 500.
-func classroomError(err error) error {
-	status, ok := classroomStatus[classroom.ErrorCode(err)]
-	if !ok {
-		return err
+// checkClassError maps a store error met while checking as the class
+// APIs do, except that a session the store no longer knows gets one
+// sentence that says what happened to the answer and what to do.
+func checkClassError(err error) error {
+	err = classError(err)
+	var ue *userError
+	if errors.As(err, &ue) && ue.Status == http.StatusUnauthorized {
+		ue.Field, ue.Msg = "", sessionEnded
 	}
-	msg := classroom.ErrorMessage(err)
-	if status == http.StatusUnauthorized {
-		msg = "your class session is no longer valid (" + msg + "); join the class again to keep your progress recorded"
-	}
-	return &userError{Status: status, Msg: msg}
+	return err
 }
 
 // runsEngine reports whether checking this kind of exercise runs the

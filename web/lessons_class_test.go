@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -61,7 +62,7 @@ func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
 		t.Errorf("graded variant %v, want the learner's %d", res["variant"], mine)
 	}
 	// A format error is answered but not stored.
-	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" {
+	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" || res["graded"] != false {
 		t.Fatalf("format error: %d %v", status, res)
 	}
 	// A wrong answer on the second graded try gets both hints, counted by
@@ -121,6 +122,43 @@ func TestCheckWithoutAStoreOrCookieRecordsNothing(t *testing.T) {
 	status, res = check(t, ts.URL, "outlive-lease", `{"answer":"50"}`, &http.Cookie{Name: web.LearnerCookie, Value: "not-a-session"})
 	if msg, _ := res["error"].(string); status != http.StatusUnauthorized || !strings.Contains(msg, "join the class again") {
 		t.Errorf("stale cookie: %d %v", status, res)
+	}
+}
+
+// TestRemovedLearnerIsToldInOneSentence: a learner the teacher removed
+// who checks an answer, or opens their class, reads one plain sentence
+// saying what happened and what to do, not one message wrapped in another.
+func TestRemovedLearnerIsToldInOneSentence(t *testing.T) {
+	st, nc, sess := joinedLearner(t)
+	ts, _ := startServer(t, web.Config{Classroom: st})
+	if err := st.RemoveLearner(context.Background(), nc.Class.Code, nc.TeacherKey, sess.Learner.ID); err != nil {
+		t.Fatal(err)
+	}
+	cookie := &http.Cookie{Name: web.LearnerCookie, Value: sess.Token}
+	status, res := check(t, ts.URL, "outlive-lease", `{"answer":"50"}`, cookie)
+	const want = "your class session has ended, perhaps because the teacher removed you, " +
+		"so this answer was not recorded: join the class again to keep your progress"
+	if status != http.StatusUnauthorized || res["error"] != want {
+		t.Errorf("removed learner's check: %d %q\nwant 401 %q", status, res["error"], want)
+	}
+
+	req, err := http.NewRequest(http.MethodGet, ts.URL+"/api/me", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.AddCookie(cookie)
+	r, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var me map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&me); err != nil {
+		t.Fatal(err)
+	}
+	const wantMe = "your class session has ended, perhaps because the teacher removed you: join the class again with its code"
+	if r.StatusCode != http.StatusUnauthorized || me["error"] != wantMe {
+		t.Errorf("removed learner's /api/me: %d %q\nwant 401 %q", r.StatusCode, me["error"], wantMe)
 	}
 }
 

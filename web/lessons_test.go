@@ -236,11 +236,11 @@ func TestCheckAPI(t *testing.T) {
 		{"right", "outlive-lease", `{"answer":"50","variant":0}`, 200, map[string]any{"correct": true, "format_error": ""}, "50"},
 		{"right with words", "outlive-lease", `{"answer":"50 runs"}`, 200, map[string]any{"correct": true}, ""},
 		{"the 99% mistake", "outlive-lease", `{"answer":"4,950","variant":0,"tries":0}`, 200, map[string]any{"correct": false, "format_error": ""}, "finish in time (99%)"},
-		{"unreadable", "outlive-lease", `{"answer":"forty","variant":0}`, 200, map[string]any{"correct": false}, `could not read a number in "forty"`},
-		{"answer too long", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxAnswerLen+1) + `"}`, 400, nil, "at most 2000"},
-		{"request too large", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxRequestSize) + `"}`, 400, nil, "over 16000 bytes"},
-		{"bad JSON", "outlive-lease", `{"answer":50}`, 400, nil, "answer: must be a string"},
-		{"bad variant", "outlive-lease", `{"answer":"50","variant":-1}`, 400, nil, "variant -1"},
+		{"unreadable", "outlive-lease", `{"answer":"forty","variant":0}`, 200, map[string]any{"correct": false, "graded": false}, `could not read a number in "forty"`},
+		{"answer too long", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxAnswerLen+1) + `"}`, 400, map[string]any{"field": "answer"}, "at most 2000"},
+		{"request too large", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxRequestSize) + `"}`, 413, map[string]any{"field": "body"}, "larger than the limit of 16000 bytes"},
+		{"bad JSON", "outlive-lease", `{"answer":50}`, 400, map[string]any{"field": "answer"}, "answer: must be a string"},
+		{"bad variant", "outlive-lease", `{"answer":"50","variant":-1}`, 400, map[string]any{"field": "variant"}, "variant: must be between 0 and"},
 		{"unknown exercise", "no-such-exercise", `{"answer":"50"}`, 404, nil, `"no-such-exercise"`},
 	}
 	for _, c := range cases {
@@ -266,7 +266,7 @@ func TestCheckAPI(t *testing.T) {
 	// The server's own body limit is named too.
 	small, _ := startServer(t, web.Config{MaxBodyBytes: 1024})
 	status, res := check(t, small.URL, "outlive-lease", `{"answer":"`+strings.Repeat("5", 1500)+`"}`)
-	if msg, _ := res["error"].(string); status != 400 || !strings.Contains(msg, "1024 bytes") {
+	if msg, _ := res["error"].(string); status != http.StatusRequestEntityTooLarge || res["field"] != "body" || !strings.Contains(msg, "limit of 1024 bytes") {
 		t.Errorf("over MaxBodyBytes: %d %v", status, res)
 	}
 	// A format error gives no hints (it costs no try); a wrong answer on the
@@ -278,6 +278,30 @@ func TestCheckAPI(t *testing.T) {
 	_, res = check(t, ts.URL, "outlive-lease", `{"answer":"7","tries":1}`)
 	if h, _ := res["hints"].([]any); len(h) != 2 {
 		t.Errorf("second wrong try: hints %v, want 2", res["hints"])
+	}
+}
+
+// TestCheckAPIErrorsNameTheField holds the check to the other APIs'
+// contract: {"error", "field"}, the error starting with the field, in
+// words rather than Go's type names.
+func TestCheckAPIErrorsNameTheField(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	for _, tc := range []struct{ body, field, msg string }{
+		{`{"answer":5}`, "answer", "answer: must be a string"},
+		{`{"answer":"50","variant":"x"}`, "variant", "variant: must be a whole number"},
+		{`{"answer":"50","variant":1.5}`, "variant", "variant: must be a whole number"},
+		{`{"answer":"50","tries":"two"}`, "tries", "tries: must be a whole number"},
+		{`{"answer":"50","tries":-1}`, "tries", "tries: must be between 0 and 1000, not -1"},
+		{`{"answer":"50","colour":"red"}`, "colour", "colour: is not a field of a check request"},
+		{`not json`, "body", "body: is not valid JSON"},
+		{`["50"]`, "body", "body: must be a JSON object"},
+		{``, "body", "body: is empty"},
+	} {
+		status, res := check(t, ts.URL, "outlive-lease", tc.body)
+		msg, _ := res["error"].(string)
+		if status != http.StatusBadRequest || res["field"] != tc.field || !strings.HasPrefix(msg, tc.msg) {
+			t.Errorf("%s: %d %v, want 400 with field %q and %q", tc.body, status, res, tc.field, tc.msg)
+		}
 	}
 }
 

@@ -65,7 +65,7 @@ func (s *DB) learnerBySession(ctx context.Context, q querier, token, lock string
 	err := q.QueryRowContext(ctx, s.d.q(`SELECT id, class_id, name, joined_at FROM learners WHERE session_hash = ?`+lock),
 		classroom.HashSecret(token)).Scan(&l.ID, &l.ClassID, &l.Name, &joined)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your session has ended (or you were removed from the class); join again")
+		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended, perhaps because the teacher removed you: join the class again with its code")
 	}
 	if err != nil {
 		return nil, wrap("read learner", err)
