@@ -2,9 +2,6 @@ package web_test
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -20,13 +17,14 @@ import (
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/postgres"
 	"github.com/leaselab/playground/classroom/sqlite"
+	"github.com/leaselab/playground/classroom/storetest"
 	"github.com/leaselab/playground/web"
 )
 
 // The class tests run against SQLite always and against PostgreSQL when
 // PLAYGROUND_TEST_POSTGRES names a database (.ci/run sets it); each
 // PostgreSQL test works in a schema of its own, dropped at the end.
-const envPostgres = "PLAYGROUND_TEST_POSTGRES"
+const envPostgres = storetest.EnvPostgres
 
 // storeKind opens a fresh, empty classroom store.
 type storeKind struct {
@@ -61,32 +59,8 @@ func openSQLite(tb testing.TB) classroom.Store {
 
 func openPostgres(tb testing.TB) classroom.Store {
 	tb.Helper()
-	base := os.Getenv(envPostgres)
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "webtest_" + hex.EncodeToString(b)
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		db.Close()
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		db.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE")
-		db.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	st, err := postgres.Open(context.Background(), u.String(), classroom.Options{})
+	addr := storetest.PostgresSchema(tb, "webtest_")
+	st, err := postgres.Open(context.Background(), addr, classroom.Options{})
 	if err != nil {
 		tb.Fatalf("open postgres store: %v", err)
 	}

@@ -2,11 +2,7 @@ package postgres_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"testing"
 	"time"
 
@@ -16,50 +12,8 @@ import (
 	"github.com/leaselab/playground/classroom/storetest"
 )
 
-// envURL names the database the tests may use; each test gets a schema of
-// its own in it, dropped at the end.
-const envURL = "PLAYGROUND_TEST_POSTGRES"
-
-func baseURL(tb testing.TB) string {
-	tb.Helper()
-	u := os.Getenv(envURL)
-	if u == "" {
-		tb.Skipf("%s is not set: skipping the PostgreSQL store tests (.ci/run starts a local PostgreSQL and sets it)", envURL)
-	}
-	return u
-}
-
-// newSchema creates an empty schema and returns a URL whose connections use
-// it.
-func newSchema(tb testing.TB) string {
-	tb.Helper()
-	base := baseURL(tb)
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "test_" + hex.EncodeToString(b)
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE SCHEMA " + schema); err != nil {
-		db.Close()
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		db.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE")
-		db.Close()
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// newSchema gives a test an empty schema of its own.
+func newSchema(tb testing.TB) string { return storetest.PostgresSchema(tb, "test_") }
 
 func harness() storetest.Harness {
 	return storetest.Harness{
