@@ -368,7 +368,7 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 // checkNodeTarget checks a fault aimed at a lock node ("leader" allowed
 // when leaderOK).
 func checkNodeTarget(sc *Scenario, p string, f Fault, leaderOK bool) error {
-	if !usesLock(sc) {
+	if !UsesLock(sc) {
 		return fieldErr(p+".target", "no client uses the lock service, so there is no lock node to aim at")
 	}
 	if f.Target == TargetLeader {

@@ -53,7 +53,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 	if w.store, err = openStore(sc.Storage.Key, sc.Storage.Initial); err != nil {
 		return w, err
 	}
-	if usesLock(&sc) {
+	if UsesLock(&sc) {
 		if err := w.startService(watched); err != nil {
 			return w, err
 		}
@@ -111,9 +111,10 @@ func (w *world) begin() {
 	}
 }
 
-// usesLock reports whether any client talks to the lock service (or a
-// fault aims at a lock node).
-func usesLock(sc *Scenario) bool {
+// UsesLock reports whether any client talks to the lock service. A
+// scenario that does not (conditional updates only, like ride-claim) runs
+// no lock service and has no lock nodes.
+func UsesLock(sc *Scenario) bool {
 	for _, c := range sc.Clients {
 		for _, st := range c.Steps {
 			switch st.Do {

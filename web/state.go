@@ -61,7 +61,7 @@ func NewState(sc engine.Scenario) State {
 		name = sc.Storage.Key
 	}
 	s := State{Backend: sc.Lock.Backend, Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
-	if usesLock(sc) {
+	if engine.UsesLock(&sc) {
 		for i := 1; i <= sc.Lock.Nodes; i++ {
 			s.Nodes = append(s.Nodes, NodeState{Name: fmt.Sprintf("node-%d", i), Role: s.followerRole()})
 		}
@@ -78,20 +78,6 @@ func (s *State) followerRole() string {
 		return "replica"
 	}
 	return "server"
-}
-
-// usesLock reports whether any client asks the lock service for anything;
-// a lock-free scenario (ride-claim) shows no lock nodes.
-func usesLock(sc engine.Scenario) bool {
-	for _, c := range sc.Clients {
-		for _, st := range c.Steps {
-			switch st.Do {
-			case engine.StepAcquire, engine.StepCheck, engine.StepRelease:
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Apply folds one event into the state and reports whether anything a
