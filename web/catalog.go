@@ -1,7 +1,6 @@
 package web
 
 import (
-	"errors"
 	"sync"
 
 	"github.com/leaselab/playground/engine"
@@ -17,21 +16,19 @@ type FaultKind struct {
 	Targets string   `json:"targets"` // "client", "node" or "any"
 	Fields  []string `json:"fields"`
 	// Defaults are the values a new fault (and a live button) starts with.
-	Defaults  map[string]string `json:"defaults"`
-	Available bool              `json:"available"`
+	Defaults map[string]string `json:"defaults"`
 }
 
 // BackendKind describes one lock-service backend.
 type BackendKind struct {
-	Name      string `json:"name"`
-	Label     string `json:"label"`
-	Nodes     []int  `json:"nodes"` // the node counts it accepts
-	Available bool   `json:"available"`
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	Nodes []int  `json:"nodes"` // the node counts it accepts
 }
 
-// Catalog is everything the controls offer, in one place: adding a backend
-// or fault to the engine shows it here, and in the page, without other
-// changes to the web code.
+// Catalog is everything the controls offer, in one place: a backend or
+// fault the engine gains needs one entry here, and the page, the fault
+// editor and the live buttons follow.
 type Catalog struct {
 	Faults     []FaultKind   `json:"faults"`
 	Backends   []BackendKind `json:"backends"`
@@ -41,8 +38,7 @@ type Catalog struct {
 
 var catalogOnce = sync.OnceValue(buildCatalog)
 
-// TheCatalog returns the controls' catalog, with availability asked of the
-// engine once.
+// TheCatalog returns the controls' catalog.
 func TheCatalog() Catalog { return catalogOnce() }
 
 func buildCatalog() Catalog {
@@ -64,38 +60,5 @@ func buildCatalog() Catalog {
 		DelayKinds: []string{engine.MsgWrite, engine.MsgRenew, engine.MsgRelease, engine.MsgAcquire, engine.MsgRead, engine.MsgCheck, engine.MsgSend},
 		Speeds:     []float64{1, 2, 5, 10, 50, 0},
 	}
-	for i := range c.Faults {
-		c.Faults[i].Available = faultAvailable(c.Faults[i].Do)
-	}
-	for i := range c.Backends {
-		c.Backends[i].Available = backendAvailable(c.Backends[i])
-	}
 	return c
-}
-
-// probe is the smallest scenario the engine accepts.
-func probe() engine.Scenario {
-	return engine.Scenario{Clients: []engine.Client{{Name: "client-1", Steps: []engine.Step{{Do: engine.StepAcquire}}}}}
-}
-
-// faultAvailable asks the engine whether it takes a fault of this kind:
-// only an error about "do" itself means it does not.
-func faultAvailable(do string) bool {
-	sc := probe()
-	sc.Faults = []engine.Fault{{At: engine.Sec(1), Do: do, Target: "client-1"}}
-	_, err := engine.Prepare(sc)
-	return !isFieldErr(err, "faults[0].do")
-}
-
-func backendAvailable(b BackendKind) bool {
-	sc := probe()
-	sc.Lock.Backend = b.Name
-	sc.Lock.Nodes = b.Nodes[len(b.Nodes)-1]
-	_, err := engine.Prepare(sc)
-	return !isFieldErr(err, "lock.backend")
-}
-
-func isFieldErr(err error, field string) bool {
-	var fe *engine.FieldError
-	return errors.As(err, &fe) && fe.Field == field
 }

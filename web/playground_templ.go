@@ -225,45 +225,25 @@ func controls(d PlaygroundData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			if !b.Available {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, " disabled")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, ">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var10 string
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 53, Col: 17}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 52, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, " ")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			if !b.Available {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "(coming soon)")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</option>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</option>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\"><label for=\"renew\">Renewal (s)</label> <select id=\"renew\" data-testid=\"renew\"><option value=\"\">off</option> <option value=\"every\">every</option></select> <input id=\"renew-every\" type=\"number\" min=\"0.01\" max=\"3600\" step=\"0.1\" aria-label=\"Renew every (seconds)\" data-testid=\"renew-every\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time. Move them with the arrow buttons.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\"><label for=\"renew\">Renewal (s)</label> <select id=\"renew\" data-testid=\"renew\"><option value=\"\">off</option> <option value=\"every\">every</option></select> <input id=\"renew-every\" type=\"number\" min=\"0.01\" max=\"3600\" step=\"0.1\" aria-label=\"Renew every (seconds)\" data-testid=\"renew-every\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time. Move them with the arrow buttons.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -288,53 +268,53 @@ func stage(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<section class=\"stage\" aria-labelledby=\"run-h\"><h2 id=\"run-h\" class=\"visually-hidden\">Run</h2><div class=\"toolbar panel\" role=\"toolbar\" aria-label=\"Run controls\"><button type=\"button\" id=\"run\" class=\"primary\" data-testid=\"run\" aria-keyshortcuts=\"r\">Run</button> <button type=\"button\" id=\"pause\" disabled data-testid=\"pause\">Pause</button> <button type=\"button\" id=\"step\" disabled data-testid=\"step\">Step</button> <button type=\"button\" id=\"resume\" disabled data-testid=\"resume\">Resume</button> <button type=\"button\" id=\"stop\" disabled data-testid=\"stop\">Stop</button> <label for=\"speed\">Speed</label> <select id=\"speed\" data-testid=\"speed\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<section class=\"stage\" aria-labelledby=\"run-h\"><h2 id=\"run-h\" class=\"visually-hidden\">Run</h2><div class=\"toolbar panel\" role=\"toolbar\" aria-label=\"Run controls\"><button type=\"button\" id=\"run\" class=\"primary\" data-testid=\"run\" aria-keyshortcuts=\"r\">Run</button> <button type=\"button\" id=\"pause\" disabled data-testid=\"pause\">Pause</button> <button type=\"button\" id=\"step\" disabled data-testid=\"step\">Step</button> <button type=\"button\" id=\"resume\" disabled data-testid=\"resume\">Resume</button> <button type=\"button\" id=\"stop\" disabled data-testid=\"stop\">Stop</button> <label for=\"speed\">Speed</label> <select id=\"speed\" data-testid=\"speed\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		for _, v := range d.speeds() {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "<option value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<option value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var12 string
 			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(speedValue(v)).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 110, Col: 34}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 105, Col: 34}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			if v == d.Speed {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, " selected")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " selected")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, ">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, ">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var13 string
 			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(speedLabel(v))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 110, Col: 79}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 105, Col: 79}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</option>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</option>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "</select> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\">Compare fenced / unfenced</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button></div><div id=\"share-box\" class=\"share panel\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><div id=\"live-faults\" class=\"live-faults\" role=\"group\" aria-label=\"Inject a fault now\" data-testid=\"live-faults\"></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p><p class=\"hint keys\" id=\"keys-hint\">Keys (outside a field): <kbd>R</kbd> run, <kbd>P</kbd> pause or resume, <kbd>S</kbd> step, <kbd>X</kbd> stop; on the playhead, arrow keys, <kbd>Home</kbd> and <kbd>End</kbd>.</p><div id=\"verdict\" class=\"verdict\" aria-live=\"polite\" aria-atomic=\"true\" data-testid=\"verdict\"></div><figure class=\"timeline panel\"><figcaption id=\"timeline-caption\">Timeline: one lane per client, per lock server and for the storage. The event log below says the same in words.</figcaption>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</select> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\">Compare fenced / unfenced</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button></div><div id=\"share-box\" class=\"share panel\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><div id=\"live-faults\" class=\"live-faults\" role=\"group\" aria-label=\"Inject a fault now\" data-testid=\"live-faults\"></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p><p class=\"hint keys\" id=\"keys-hint\">Keys (outside a field): <kbd>R</kbd> run, <kbd>P</kbd> pause or resume, <kbd>S</kbd> step, <kbd>X</kbd> stop; on the playhead, arrow keys, <kbd>Home</kbd> and <kbd>End</kbd>.</p><div id=\"verdict\" class=\"verdict\" aria-live=\"polite\" aria-atomic=\"true\" data-testid=\"verdict\"></div><figure class=\"timeline panel\"><figcaption id=\"timeline-caption\">Timeline: one lane per client, per lock server and for the storage. The event log below says the same in words.</figcaption>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -342,7 +322,7 @@ func stage(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "<div class=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"100\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output></div></figure><div class=\"panels\"><section class=\"panel\" aria-labelledby=\"lock-h\" data-testid=\"lock-panel\"><h3 id=\"lock-h\">Lock service</h3><ul id=\"nodes-view\" class=\"nodes\" data-testid=\"nodes-view\"></ul><table class=\"kv\"><caption class=\"visually-hidden\">Lock table</caption> <thead><tr><th scope=\"col\">Lock</th><th scope=\"col\">Holder</th><th scope=\"col\">Token</th><th scope=\"col\">Lease ends</th></tr></thead> <tbody><tr id=\"lock-row\" data-testid=\"lock-row\"><td>-</td><td>-</td><td>-</td><td>-</td></tr></tbody></table></section><section class=\"panel\" aria-labelledby=\"storage-h\" data-testid=\"storage-panel\"><h3 id=\"storage-h\">Storage</h3><dl id=\"storage-view\" class=\"storage\" data-testid=\"storage-view\"></dl></section></div><section id=\"compare-view\" class=\"compare panel\" hidden aria-labelledby=\"compare-h\" data-testid=\"compare-view\"><h3 id=\"compare-h\">The same scenario, fenced and unfenced</h3><p class=\"hint\">The scenario as the controls set it, run twice as fast as possible; faults injected live are not part of it.</p><div class=\"compare-grid\"><div><h4>Fencing on</h4><p class=\"verdict\" data-testid=\"compare-on\"></p><svg class=\"mini\" role=\"img\" aria-label=\"Timeline with fencing on\"></svg></div><div><h4>Fencing off</h4><p class=\"verdict\" data-testid=\"compare-off\"></p><svg class=\"mini\" role=\"img\" aria-label=\"Timeline with fencing off\"></svg></div></div></section><section class=\"panel log\" aria-labelledby=\"log-h\"><h3 id=\"log-h\">Event log</h3><div class=\"log-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"log-h\"><table id=\"event-log\" data-testid=\"event-log\"><caption class=\"visually-hidden\">Every event of the run, in order</caption> <thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Who</th><th scope=\"col\">What happened</th></tr></thead> <tbody></tbody></table></div></section></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<div class=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"100\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output></div></figure><div class=\"panels\"><section class=\"panel\" aria-labelledby=\"lock-h\" data-testid=\"lock-panel\"><h3 id=\"lock-h\">Lock service</h3><ul id=\"nodes-view\" class=\"nodes\" data-testid=\"nodes-view\"></ul><table class=\"kv\"><caption class=\"visually-hidden\">Lock table</caption> <thead><tr><th scope=\"col\">Lock</th><th scope=\"col\">Holder</th><th scope=\"col\">Token</th><th scope=\"col\">Lease ends</th></tr></thead> <tbody><tr id=\"lock-row\" data-testid=\"lock-row\"><td>-</td><td>-</td><td>-</td><td>-</td></tr></tbody></table></section><section class=\"panel\" aria-labelledby=\"storage-h\" data-testid=\"storage-panel\"><h3 id=\"storage-h\">Storage</h3><dl id=\"storage-view\" class=\"storage\" data-testid=\"storage-view\"></dl></section></div><section id=\"compare-view\" class=\"compare panel\" hidden aria-labelledby=\"compare-h\" data-testid=\"compare-view\"><h3 id=\"compare-h\">The same scenario, fenced and unfenced</h3><p class=\"hint\">The scenario as the controls set it, run twice as fast as possible; faults injected live are not part of it.</p><div class=\"compare-grid\"><div><h4>Fencing on</h4><p class=\"verdict\" data-testid=\"compare-on\"></p><svg class=\"mini\" role=\"img\" aria-label=\"Timeline with fencing on\"></svg></div><div><h4>Fencing off</h4><p class=\"verdict\" data-testid=\"compare-off\"></p><svg class=\"mini\" role=\"img\" aria-label=\"Timeline with fencing off\"></svg></div></div></section><section class=\"panel log\" aria-labelledby=\"log-h\"><h3 id=\"log-h\">Event log</h3><div class=\"log-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"log-h\"><table id=\"event-log\" data-testid=\"event-log\"><caption class=\"visually-hidden\">Every event of the run, in order</caption> <thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Who</th><th scope=\"col\">What happened</th></tr></thead> <tbody></tbody></table></div></section></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -369,7 +349,7 @@ func legend() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<ul class=\"legend\" data-testid=\"legend\"><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" rx=\"2\" class=\"lease\"></rect></svg> lease (token · end)</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" class=\"belief\"></rect></svg> still believes it holds the lock</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" class=\"pause legend-pause\"></rect></svg> paused</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><g class=\"m-accepted\"><circle cx=\"8\" cy=\"8\" r=\"7\"></circle><path d=\"M4 8l3 3l5 -6\" class=\"glyph-line\"></path></g></svg> write accepted</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><g class=\"m-refused\"><rect x=\"1\" y=\"1\" width=\"14\" height=\"14\"></rect><path d=\"M4 4l8 8M12 4l-8 8\" class=\"glyph-line\"></path></g></svg> write refused</li><li><svg viewBox=\"0 0 18 16\" aria-hidden=\"true\"><g class=\"m-stale\"><path d=\"M9 1L17 15L1 15z\"></path><text x=\"9\" y=\"13.5\" class=\"glyph\" text-anchor=\"middle\">!</text></g></svg> stale write accepted</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M8 1L15 8L8 15L1 8z\" class=\"m-grant\"></path></svg> grant <svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M8 2L14 8L8 14L2 8z\" class=\"m-expired\"></path></svg> lease ran out</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"1\" width=\"22\" height=\"10\" class=\"overlap legend-overlap\"></rect></svg> two clients believe they hold the lock</li></ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<ul class=\"legend\" data-testid=\"legend\"><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" rx=\"2\" class=\"lease\"></rect></svg> lease (token · end)</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" class=\"belief\"></rect></svg> still believes it holds the lock</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" class=\"pause legend-pause\"></rect></svg> paused</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><g class=\"m-accepted\"><circle cx=\"8\" cy=\"8\" r=\"7\"></circle><path d=\"M4 8l3 3l5 -6\" class=\"glyph-line\"></path></g></svg> write accepted</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><g class=\"m-refused\"><rect x=\"1\" y=\"1\" width=\"14\" height=\"14\"></rect><path d=\"M4 4l8 8M12 4l-8 8\" class=\"glyph-line\"></path></g></svg> write refused</li><li><svg viewBox=\"0 0 18 16\" aria-hidden=\"true\"><g class=\"m-stale\"><path d=\"M9 1L17 15L1 15z\"></path><text x=\"9\" y=\"13.5\" class=\"glyph\" text-anchor=\"middle\">!</text></g></svg> stale write accepted</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M8 1L15 8L8 15L1 8z\" class=\"m-grant\"></path></svg> grant <svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M8 2L14 8L8 14L2 8z\" class=\"m-expired\"></path></svg> lease ran out</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"1\" width=\"22\" height=\"10\" class=\"overlap legend-overlap\"></rect></svg> two clients believe they hold the lock</li></ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

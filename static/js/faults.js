@@ -41,8 +41,7 @@ export class FaultEditor {
   row(f, i, n) {
     const k = this.kinds[f.do];
     const id = `f${i}`;
-    const opts = this.catalog.faults.filter(x => x.available || x.do === f.do)
-      .map(x => `<option value="${x.do}"${x.do === f.do ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
+    const opts = this.catalog.faults.map(x => `<option value="${x.do}"${x.do === f.do ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
     const targets = targetsFor(k, this.sc, this.nodeNames);
     if (f.target && !targets.includes(f.target)) targets.unshift(f.target);
     const tOpts = targets.map(t => `<option${t === f.target ? ' selected' : ''}>${esc(t)}</option>`).join('');
@@ -110,10 +109,10 @@ ${params}
     this.onChange(faults, `[data-i="${j}"][data-act="${act}"]:not([disabled]), [data-i="${j}"][data-act="remove"]`);
   }
 
-  /** add appends a fault of the first available kind, after the last one. */
+  /** add appends a fault of the first kind, after the last one. */
   add() {
     const faults = this.faults();
-    const k = this.catalog.faults.find(x => x.available);
+    const k = this.catalog.faults[0];
     const lastAt = faults.length ? parseDuration(faults[faults.length - 1].at) || 0 : 3000;
     const f = { at: formatMS(lastAt + 1000), do: k.do, target: targetsFor(k, this.sc, this.nodeNames)[0] };
     Object.assign(f, k.defaults || {});

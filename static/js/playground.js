@@ -155,7 +155,7 @@ const faults = new FaultEditor($('fault-list'), catalog, (list, focusSel) => {
 function showLiveFaults() {
   const names = { client: (sc.clients || []).map(c => c.name), node: ['leader', ...nodeNames(sc)] };
   const buttons = [];
-  for (const k of catalog.faults.filter(k => k.available)) {
+  for (const k of catalog.faults) {
     const who = k.targets === 'any' ? [...names.node.slice(1), ...names.client] : names[k.targets] || [];
     for (const target of who) {
       const label = k.live.replace('{target}', target);
