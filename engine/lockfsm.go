@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
 )
 
@@ -205,16 +204,6 @@ func (f *LockFSM) restore(st fsmState) {
 		f.seen[k] = v
 	}
 	f.next, f.last = st.Next, st.Last
-}
-
-// locksSorted lists the lock names in order (deterministic iteration).
-func (st fsmState) locksSorted() []string {
-	names := make([]string, 0, len(st.Locks))
-	for k := range st.Locks {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // EncodeCommand encodes a command in a compact binary form for the Raft log.

@@ -73,8 +73,9 @@ func (s *redlockService) holders(lock string) map[string]int {
 
 // record names the client a majority of servers count as holder, if any.
 func (s *redlockService) record(lock string) (lockEntry, bool, *nodeClock) {
-	for _, h := range sortedNames(s.holders(lock)) {
-		if s.holders(lock)[h] >= s.majority() {
+	holders := s.holders(lock)
+	for _, h := range sortedNames(holders) {
+		if holders[h] >= s.majority() {
 			return lockEntry{Holder: h, LeaseUntil: 1 << 62}, true, &nodeClock{}
 		}
 	}
