@@ -22,7 +22,7 @@ func BenchmarkPreset(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Execute(context.Background(), p.Scenario); err != nil {
+				if _, err := Execute(context.Background(), p.Prepared()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -129,7 +129,7 @@ func BenchmarkLiveRunHeap(b *testing.B) {
 		runs := make([]*Run, 0, live)
 		ctx, cancel := context.WithCancel(context.Background())
 		for range live {
-			r, err := Start(ctx, p.Scenario, Options{Paused: true})
+			r, err := Start(ctx, p.Prepared(), Options{Paused: true})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -188,7 +188,7 @@ func BenchmarkIdleGroupCPU(b *testing.B) {
 				ctx, cancel := context.WithCancel(context.Background())
 				runs := make([]*Run, 0, groups)
 				for range groups {
-					r, err := Start(ctx, p.Scenario, Options{Paused: true, Speed: tc.speed})
+					r, err := Start(ctx, p.Prepared(), Options{Paused: true, Speed: tc.speed})
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -84,7 +84,7 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 			defer wg.Done()
 			for i := range next {
 				seed := opt.Seed + int64(i)
-				res, err := Execute(ctx, GenerateScenario(seed, opt))
+				res, err := prepareAndExecute(ctx, GenerateScenario(seed, opt))
 				o := outcome{seed: seed, err: err, linearized: true}
 				if err == nil {
 					o.why = violation(res.Summary)
@@ -127,6 +127,15 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 	return rep, nil
 }
 
+// prepareAndExecute validates a generated scenario and runs it.
+func prepareAndExecute(ctx context.Context, sc Scenario) (*Result, error) {
+	p, err := Prepare(sc)
+	if err != nil {
+		return nil, err
+	}
+	return Execute(ctx, p)
+}
+
 // violation says what is unsafe about a summary, or "".
 func violation(s Summary) string {
 	switch {
@@ -147,10 +156,7 @@ func violation(s Summary) string {
 // returns the smallest failing scenario and its summary.
 func Shrink(ctx context.Context, sc Scenario, fails func(Summary) bool) (Scenario, Summary) {
 	run := func(s Scenario) (Summary, bool) {
-		if _, err := Prepare(s); err != nil {
-			return Summary{}, false
-		}
-		res, err := Execute(ctx, s)
+		res, err := prepareAndExecute(ctx, s)
 		if err != nil {
 			return Summary{}, false
 		}

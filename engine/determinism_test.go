@@ -36,7 +36,7 @@ func TestSameScenarioSameTimeline(t *testing.T) {
 func TestPacingDoesNotChangeEvents(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	fast := jsonOf(t, mustRun(t, sc))
-	r, err := engine.Start(t.Context(), sc, engine.Options{Speed: 500})
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Speed: 500})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,10 +26,20 @@ func mustPreset(tb testing.TB, name string, fencing bool, sets ...string) engine
 	return sc
 }
 
+// mustPrepare validates a scenario and fails the test on error.
+func mustPrepare(tb testing.TB, sc engine.Scenario) *engine.Prepared {
+	tb.Helper()
+	p, err := engine.Prepare(sc)
+	if err != nil {
+		tb.Fatalf("prepare %s (seed %d): %v", sc.Title, sc.Seed, err)
+	}
+	return p
+}
+
 // mustRun executes a scenario and fails the test on error.
 func mustRun(tb testing.TB, sc engine.Scenario) *engine.Result {
 	tb.Helper()
-	res, err := engine.Execute(context.Background(), sc)
+	res, err := engine.Execute(context.Background(), mustPrepare(tb, sc))
 	if err != nil {
 		tb.Fatalf("run %s (seed %d): %v", sc.Title, sc.Seed, err)
 	}

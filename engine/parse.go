@@ -15,10 +15,10 @@ import (
 // ParseScenario reads a scenario from JSON or YAML (the same field names),
 // rejects unknown fields and oversized input, fills in defaults and
 // validates it. Every error names the field at fault.
-func ParseScenario(data []byte) (Scenario, error) {
+func ParseScenario(data []byte) (*Prepared, error) {
 	sc, err := DecodeScenario(data)
 	if err != nil {
-		return Scenario{}, err
+		return nil, err
 	}
 	return Prepare(sc)
 }

@@ -29,13 +29,20 @@ var presetOrder = []string{
 	"ride-claim",
 }
 
-// Preset is a named scenario that ships with the project.
+// Preset is a named scenario that ships with the project. Scenario is the
+// file as written (what a share link or the form starts from); Prepared is
+// the same scenario validated, ready to run.
 type Preset struct {
 	Name     string   `json:"name"`
 	Title    string   `json:"title"`
 	Watch    string   `json:"watch"`
 	Scenario Scenario `json:"scenario"`
+
+	prepared *Prepared
 }
+
+// Prepared returns the preset validated, ready to run.
+func (p Preset) Prepared() *Prepared { return p.prepared }
 
 // Presets lists every preset, in teaching order. Each call returns fresh
 // copies that the caller may change.
@@ -71,8 +78,9 @@ func LoadPreset(name string) (Preset, error) {
 	if err != nil {
 		return Preset{}, fmt.Errorf("preset %s: %w", name, err)
 	}
-	if _, err := Prepare(sc); err != nil {
+	prepared, err := Prepare(sc)
+	if err != nil {
 		return Preset{}, fmt.Errorf("preset %s: %w", name, err)
 	}
-	return Preset{Name: name, Title: sc.Title, Watch: sc.Watch, Scenario: sc}, nil
+	return Preset{Name: name, Title: sc.Title, Watch: sc.Watch, Scenario: sc, prepared: prepared}, nil
 }

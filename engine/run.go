@@ -46,28 +46,28 @@ type control struct {
 	fault Fault
 }
 
-// Execute runs a scenario as fast as possible and returns its timeline.
-func Execute(ctx context.Context, sc Scenario) (*Result, error) {
-	r, err := Start(ctx, sc, Options{})
+// Execute runs a prepared scenario as fast as possible and returns its
+// timeline.
+func Execute(ctx context.Context, p *Prepared) (*Result, error) {
+	r, err := Start(ctx, p, Options{})
 	if err != nil {
 		return nil, err
 	}
 	return r.Wait()
 }
 
-// Start validates the scenario, starts everything it needs (the Raft group,
-// the database) and begins the run in the background. The run ends at the
+// Start starts everything a prepared scenario needs (the Raft group, the
+// database) and begins the run in the background. The run ends at the
 // scenario's end, at Stop, or when ctx is cancelled; then everything it
 // started is shut down.
-func Start(ctx context.Context, sc Scenario, opt Options) (*Run, error) {
-	norm, err := Prepare(sc)
-	if err != nil {
-		return nil, err
+func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
+	if p == nil {
+		return nil, fieldErr("scenario", "is required")
 	}
-	if opt.Speed < 0 || opt.Speed > MaxSpeed {
+	if opt.Speed < 0 || opt.Speed > MaxSpeed || opt.Speed != opt.Speed {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
-	w, err := newWorld(ctx, norm, opt.Sink, MaxEvents, opt.Speed > 0)
+	w, err := newWorld(ctx, p.sc.clone(), opt.Sink, MaxEvents, opt.Speed > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -76,9 +76,9 @@ func Start(ctx context.Context, sc Scenario, opt Options) (*Run, error) {
 	return r, nil
 }
 
-// Scenario returns the normalised scenario the run executes (defaults
-// filled in).
-func (r *Run) Scenario() Scenario { return r.w.sc }
+// Scenario returns a copy of the normalised scenario the run executes
+// (defaults filled in).
+func (r *Run) Scenario() Scenario { return r.w.sc.clone() }
 
 // Wait blocks until the run has ended and everything it started is shut
 // down, and returns the timeline. A stopped or cancelled run returns what it

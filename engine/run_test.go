@@ -56,7 +56,7 @@ func TestCancelledRunLeavesNothing(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithCancel(context.Background())
 	col := newCollector()
-	r, err := engine.Start(ctx, mustPreset(t, "nightly-total", true), engine.Options{Speed: 1, Sink: col.sink})
+	r, err := engine.Start(ctx, mustPrepare(t, mustPreset(t, "nightly-total", true)), engine.Options{Speed: 1, Sink: col.sink})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestCancelledRunLeavesNothing(t *testing.T) {
 // TestStopEndsRun stops a paced run through its control.
 func TestStopEndsRun(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	r, err := engine.Start(context.Background(), mustPreset(t, "long-job", true), engine.Options{Speed: 1})
+	r, err := engine.Start(context.Background(), mustPrepare(t, mustPreset(t, "long-job", true)), engine.Options{Speed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestStepPauseResume(t *testing.T) {
 	sc := mustPreset(t, "delayed-write", true)
 	want := mustRun(t, sc)
 	col := newCollector()
-	r, err := engine.Start(context.Background(), sc, engine.Options{Speed: 1000, Paused: true, Sink: col.sink})
+	r, err := engine.Start(context.Background(), mustPrepare(t, sc), engine.Options{Speed: 1000, Paused: true, Sink: col.sink})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestInjectPause(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", false)
 	sc.Faults = nil
 	col := newCollector()
-	r, err := engine.Start(context.Background(), sc, engine.Options{Paused: true, Sink: col.sink})
+	r, err := engine.Start(context.Background(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink})
 	if err != nil {
 		t.Fatal(err)
 	}

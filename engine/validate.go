@@ -39,24 +39,20 @@ const (
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
-// Prepare returns a copy of sc with defaults filled in, or the first
-// validation error, which names the field and the bound.
-func Prepare(sc Scenario) (Scenario, error) {
+// Prepare fills in sc's defaults and validates it. It returns the first
+// validation error, which names the field and the bound; a scenario that
+// passes can be run any number of times without being checked again.
+func Prepare(sc Scenario) (*Prepared, error) {
 	n := normalize(sc)
 	if err := validate(&n); err != nil {
-		return Scenario{}, err
+		return nil, err
 	}
-	return n, nil
+	return &Prepared{sc: n}, nil
 }
 
 // normalize fills in defaults without judging anything.
 func normalize(sc Scenario) Scenario {
-	n := sc
-	n.Clients = slices.Clone(sc.Clients)
-	for i := range n.Clients {
-		n.Clients[i].Steps = slices.Clone(sc.Clients[i].Steps)
-	}
-	n.Faults = slices.Clone(sc.Faults)
+	n := sc.clone()
 	if n.Lock.Backend == "" {
 		n.Lock.Backend = BackendRaft
 	}

@@ -74,7 +74,7 @@ func TestBadScenarios(t *testing.T) {
 }
 
 func TestYAMLAndDefaults(t *testing.T) {
-	sc, err := engine.ParseScenario([]byte(`
+	p, err := engine.ParseScenario([]byte(`
 title: from YAML
 clients:
   - name: client-1
@@ -86,6 +86,7 @@ clients:
 	if err != nil {
 		t.Fatal(err)
 	}
+	sc := p.Scenario()
 	l := sc.Lock
 	if l.Backend != "raft" || l.Nodes != 3 || l.Lease.MS() != 10000 || l.FirstToken != 33 || l.Latency.MS() != 0 {
 		t.Errorf("defaults: %+v", l)
@@ -135,7 +136,7 @@ func TestSetField(t *testing.T) {
 }
 
 func TestSpeedBound(t *testing.T) {
-	_, err := engine.Start(t.Context(), mustPreset(t, "paused-holder", true), engine.Options{Speed: -1})
+	_, err := engine.Start(t.Context(), mustPrepare(t, mustPreset(t, "paused-holder", true)), engine.Options{Speed: -1})
 	if err == nil || !strings.Contains(err.Error(), "speed") {
 		t.Errorf("negative speed: %v", err)
 	}

@@ -29,7 +29,7 @@ func TestPlaygroundsShowWhatTheirLessonsClaim(t *testing.T) {
 					t.Fatalf("%s %s: set %s: %v", l.Slug, pg.ID, k, err)
 				}
 			}
-			res, err := engine.Execute(ctx, sc)
+			res, err := prepareAndRun(ctx, sc)
 			if err != nil {
 				t.Fatalf("%s %s: %v", l.Slug, pg.ID, err)
 			}
@@ -43,7 +43,7 @@ func TestPlaygroundsShowWhatTheirLessonsClaim(t *testing.T) {
 				t.Errorf("%s %s (%s): shown with fencing off to show a failure, but the run is safe", l.Slug, pg.ID, pg.Preset)
 			}
 			sc.Fencing = true
-			fixed, err := engine.Execute(ctx, sc)
+			fixed, err := prepareAndRun(ctx, sc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,4 +98,13 @@ func TestEveryLessonShowsSomethingLive(t *testing.T) {
 			t.Errorf("%s: no playground marker", l.Slug)
 		}
 	}
+}
+
+// prepareAndRun validates a scenario and runs it.
+func prepareAndRun(ctx context.Context, sc engine.Scenario) (*engine.Result, error) {
+	p, err := engine.Prepare(sc)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Execute(ctx, p)
 }

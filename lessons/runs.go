@@ -62,19 +62,42 @@ func applySet(sc engine.Scenario, set map[string]any, env map[string]float64) (e
 	return sc, nil
 }
 
+// Runner runs one prepared scenario for the checker. A server passes its
+// own, which waits for an admission slot on behalf of the learner whose
+// answer is being checked; without one, engine.Execute runs it.
+type Runner func(ctx context.Context, p *engine.Prepared) (*engine.Result, error)
+
+type runnerKey struct{}
+
+// WithRunner returns a context under which every engine run of a check
+// (a prediction's run, each schedule of a scenario answer, a playground's
+// expect) goes through run. The runner belongs to one request (it carries
+// that requester's place in the server's queue), hence the context.
+func WithRunner(ctx context.Context, run Runner) context.Context {
+	return context.WithValue(ctx, runnerKey{}, run)
+}
+
+func runnerFrom(ctx context.Context) Runner {
+	if r, ok := ctx.Value(runnerKey{}).(Runner); ok && r != nil {
+		return r
+	}
+	return engine.Execute
+}
+
 // execute runs a scenario and returns its timeline and measures.
 func execute(ctx context.Context, name string, sc engine.Scenario) (*Timeline, map[string]float64, error) {
 	prepared, err := engine.Prepare(sc)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := engine.Execute(ctx, prepared)
+	res, err := runnerFrom(ctx)(ctx, prepared)
 	if err != nil {
 		return nil, nil, fmt.Errorf("running %s: %w", name, err)
 	}
-	tl := &Timeline{Name: name, Seed: prepared.Seed, Scenario: prepared, Events: res.Events,
+	norm := prepared.Scenario()
+	tl := &Timeline{Name: name, Seed: norm.Seed, Scenario: norm, Events: res.Events,
 		Summary: res.Summary, Verdict: engine.Verdict(res.Summary)}
-	return tl, measures(prepared, res), nil
+	return tl, measures(norm, res), nil
 }
 
 // measures flattens a run into the names of metricList.

@@ -286,14 +286,14 @@ func TestE2EStateFoldMatchesGo(t *testing.T) {
 		for _, fencing := range []bool{false, true} {
 			sc := p.Scenario
 			sc.Fencing = fencing
-			if _, err := engine.Prepare(sc); err != nil {
+			norm, err := engine.Prepare(sc)
+			if err != nil {
 				continue // Redlock has no token to fence with
 			}
-			res, err := engine.Execute(t.Context(), sc)
+			res, err := engine.Execute(t.Context(), norm)
 			if err != nil {
 				t.Fatal(err)
 			}
-			norm, _ := engine.Prepare(sc)
 			scJSON, _ := json.Marshal(norm)
 			evJSON, _ := json.Marshal(res.Events)
 			js := fmt.Sprintf(`import(%q).then(m => { const sc = %s, ev = %s; return JSON.stringify(ev.map((e, i) => m.stateAt(sc, ev.slice(0, i + 1), Infinity))); })`, stateURL, scJSON, evJSON)
@@ -302,7 +302,7 @@ func TestE2EStateFoldMatchesGo(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatal(err)
 			}
-			s := web.NewState(norm)
+			s := web.NewState(norm.Scenario())
 			for i, e := range res.Events {
 				s.Apply(e)
 				want, _ := json.Marshal(s)
@@ -418,7 +418,7 @@ func TestE2EEveryPresetRuns(t *testing.T) {
 	b := startBrowser(t)
 	ctx := b.tab("/playground")
 	for i, p := range engine.Presets() {
-		res, err := engine.Execute(t.Context(), p.Scenario)
+		res, err := engine.Execute(t.Context(), p.Prepared())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -168,7 +168,7 @@ func TestAPIRunReturnsTheContractTimeline(t *testing.T) {
 	}
 	sc, _ := engine.DecodeScenario(data)
 	sc.Fencing = false
-	want, err := engine.Execute(t.Context(), sc)
+	want, err := engine.Execute(t.Context(), mustPrepare(t, sc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/web"
 )
 
@@ -113,4 +114,14 @@ func text(n *html.Node) string {
 	}
 	walk(n)
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// mustPrepare validates a scenario and fails the test on error.
+func mustPrepare(tb testing.TB, sc engine.Scenario) *engine.Prepared {
+	tb.Helper()
+	p, err := engine.Prepare(sc)
+	if err != nil {
+		tb.Fatalf("prepare %q: %v", sc.Title, err)
+	}
+	return p
 }

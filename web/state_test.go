@@ -31,7 +31,7 @@ func TestStateFollowsPausedHolder(t *testing.T) {
 		},
 	}
 	for at, ok := range checks {
-		s := web.NewState(sc)
+		s := web.NewState(sc.Scenario())
 		for _, e := range res.Events {
 			if e.T > at {
 				break
@@ -46,8 +46,7 @@ func TestStateFollowsPausedHolder(t *testing.T) {
 
 func TestStateApplyReportsChanges(t *testing.T) {
 	p, _ := engine.LoadPreset("paused-holder")
-	sc, _ := engine.Prepare(p.Scenario)
-	s := web.NewState(sc)
+	s := web.NewState(p.Prepared().Scenario())
 	if s.Apply(engine.Event{T: 1, Actor: "client-1", Kind: engine.KindRead}) {
 		t.Error("a read changed the panels")
 	}

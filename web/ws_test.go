@@ -94,7 +94,7 @@ func TestWebsocketStreamsEveryEventAndTheSummary(t *testing.T) {
 	msgs := c.until(web.MsgSummary)
 
 	parsed, _ := engine.DecodeScenario(sc)
-	want, err := engine.Execute(t.Context(), parsed)
+	want, err := engine.Execute(t.Context(), mustPrepare(t, parsed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -112,10 +112,7 @@ func (ss *session) start(m ClientMessage) {
 		ss.sendErr("scenario", "bad_message", "is required")
 		return
 	}
-	sc, err := engine.DecodeScenario(m.Scenario)
-	if err == nil {
-		sc, err = engine.Prepare(sc)
-	}
+	prepared, err := engine.ParseScenario(m.Scenario)
 	if err != nil {
 		ss.sendError(err)
 		return
@@ -124,7 +121,7 @@ func (ss *session) start(m ClientMessage) {
 		ss.send(ServerMessage{Type: MsgError, Code: "busy", Message: errBusy.Error()})
 		return
 	}
-	state := NewState(sc)
+	state := NewState(prepared.Scenario())
 	ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
 	sink := func(e engine.Event) {
 		ev := e
@@ -135,7 +132,7 @@ func (ss *session) start(m ClientMessage) {
 	}
 	limit := ss.srv.cfg.MaxRunTime
 	runCtx, cancelRun := context.WithTimeout(ss.ctx, limit)
-	run, err := engine.Start(runCtx, sc, engine.Options{Speed: speed, Sink: sink})
+	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: speed, Sink: sink})
 	if err != nil {
 		cancelRun()
 		ss.srv.runs.release()
@@ -150,7 +147,7 @@ func (ss *session) start(m ClientMessage) {
 		defer cancelRun()
 		began := time.Now()
 		res, err := run.Wait()
-		ss.log.Info("live run ended", slog.String("title", sc.Title), slog.Float64("speed", speed),
+		ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", speed),
 			slog.Duration("wall", time.Since(began)), slog.Int("events", len(res.Events)),
 			slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
 		if errors.Is(err, context.DeadlineExceeded) {

@@ -63,10 +63,11 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if ext := filepath.Ext(*history); *history != "" && ext != ".html" && ext != ".json" {
 		return usagef("--history: the file must end in .html or .json, not %q", ext)
 	}
-	if _, err := engine.Prepare(sc); err != nil {
+	prepared, err := engine.Prepare(sc)
+	if err != nil {
 		return &usageError{err}
 	}
-	res, err := engine.Execute(ctx, sc)
+	res, err := engine.Execute(ctx, prepared)
 	if err != nil {
 		return err
 	}
