@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/leaselab/playground/engine"
@@ -156,27 +155,4 @@ func (ex *Exercise) close(got, want float64) bool {
 // upside-down mistake all the same.
 func (ex *Exercise) nearWrong(got parsedNumber, wrong float64) bool {
 	return ex.close(got.value, wrong) || math.Abs(got.value-wrong) <= got.step/2+1e-12
-}
-
-// checkText records an open answer and returns the model answer and the
-// rubric to compare it with.
-func (ex *Exercise) checkText(r *Result, answer string) {
-	words := strings.Fields(answer)
-	if len(words) < 3 {
-		r.FormatError = "Write your answer in a sentence or two first; then you will see the model answer."
-		r.Feedback = r.FormatError
-		return
-	}
-	r.ModelAnswer = ex.spec.ModelAnswer
-	r.Rubric = ex.spec.Rubric
-	low := strings.ToLower(answer)
-	for _, p := range ex.spec.Rubric {
-		for _, k := range p.Keywords {
-			if strings.Contains(low, strings.ToLower(k)) {
-				r.Mentioned = append(r.Mentioned, p.Point)
-				break
-			}
-		}
-	}
-	r.Feedback = fmt.Sprintf("Answer recorded. Compare it with the model answer and the rubric: a good answer covers all %d points.", len(ex.spec.Rubric))
 }

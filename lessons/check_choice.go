@@ -7,6 +7,23 @@ import (
 	"strings"
 )
 
+// choice loads a choice exercise: its options and which are correct.
+func (l *loader) choice() {
+	spec := l.ex.spec
+	l.options(false)
+	if len(spec.Correct) == 0 {
+		l.bad([]string{"correct"}, "a choice exercise lists its correct option keys")
+	}
+	for _, k := range spec.Correct {
+		if l.ex.option(k) == nil {
+			l.bad([]string{"correct"}, "correct names %q, which is not an option key", k)
+		}
+	}
+	if len(spec.Correct) > 1 && !spec.Multiple {
+		l.bad([]string{"multiple"}, "several options are correct: set multiple: true")
+	}
+}
+
 var choiceSepRE = regexp.MustCompile(`\s*(?:,|;|\band\b|&|\+|/)\s*|\s+`)
 
 // parseChoice reads option keys ("b", "a, c", "A and C") or an option's

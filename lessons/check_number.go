@@ -4,6 +4,32 @@ import (
 	"fmt"
 )
 
+// number loads a number exercise: an answer formula, a tolerance, a unit
+// and named mistakes.
+func (l *loader) number() {
+	l.numberAnswer()
+}
+
+// numberAnswer checks the fields a numeric answer needs, for number
+// exercises and numeric predictions alike.
+func (l *loader) numberAnswer() {
+	spec := l.ex.spec
+	switch spec.Unit {
+	case "", UnitCount, UnitSeconds, UnitRupees, UnitPerSecond:
+	default:
+		l.bad([]string{"unit"}, "unit %q: use count, seconds, rupees or per_second", spec.Unit)
+	}
+	if spec.Answer == "" {
+		l.bad([]string{"answer"}, "answer: the formula of the right answer is required")
+	} else {
+		l.ex.answer = l.value([]string{"answer"}, spec.Answer, l.names)
+	}
+	if spec.Tolerance.Abs < 0 || spec.Tolerance.Rel < 0 || spec.Tolerance.Rel >= 1 {
+		l.bad([]string{"tolerance"}, "tolerance: abs must be 0 or more and rel between 0 and 1")
+	}
+	l.wrongFormulas()
+}
+
 // checkNumber grades a number against the answer formula, or against
 // actual when the engine measured it (a prediction).
 func (ex *Exercise) checkNumber(r *Result, answer string, env map[string]float64, actual *float64) error {

@@ -8,6 +8,24 @@ import (
 	"strings"
 )
 
+// predict loads a prediction: its scenario, then either options whose
+// conditions are tested on the run, or a measure read from the run and
+// graded like a number.
+func (l *loader) predict() {
+	spec := l.ex.spec
+	l.scenarioBase()
+	if len(spec.Options) > 0 {
+		l.options(true)
+		return
+	}
+	if spec.Measure == "" {
+		l.bad([]string{"measure"}, "a predict exercise needs measure: what to read from the run (e.g. final_value)")
+	} else {
+		l.ex.measure = l.value([]string{"measure"}, spec.Measure, l.runNames())
+	}
+	l.numberAnswer()
+}
+
 // checkPredict reads the prediction first (an unreadable one runs nothing
 // and costs no try), then runs the engine and grades the prediction against
 // what really happened.

@@ -10,6 +10,52 @@ import (
 	"github.com/leaselab/playground/engine"
 )
 
+// scenario loads a scenario challenge: the fields a learner may set, the
+// fault schedules their settings run under with a goal each, settings
+// that pass, and settings known to fail.
+func (l *loader) scenario() {
+	spec := l.ex.spec
+	l.scenarioBase()
+	if len(spec.Allowed) == 0 {
+		l.bad([]string{"allowed"}, "a scenario exercise lists the fields a learner may set")
+	}
+	l.ex.allowed = map[string]bool{}
+	for _, a := range spec.Allowed {
+		l.ex.allowed[a] = true
+	}
+	for k := range spec.Defaults {
+		if !l.ex.allowed[k] {
+			l.bad([]string{"defaults", k}, "default for %q, which is not in allowed", k)
+		}
+	}
+	if len(spec.Runs) == 0 {
+		l.bad([]string{"runs"}, "a scenario exercise needs at least one run with a goal")
+	}
+	seeds := max(1, len(spec.Seeds))
+	if len(spec.Runs)*seeds > maxRuns {
+		l.bad([]string{"runs"}, "%d runs x %d seeds is more than %d engine runs per answer", len(spec.Runs), seeds, maxRuns)
+	}
+	for i, r := range spec.Runs {
+		path := []string{"runs", fmt.Sprint(i)}
+		if r.Name == "" || r.Goal == "" || r.Explain == "" {
+			l.bad(path, "a run needs name, goal and explain")
+			continue
+		}
+		if f := l.cond(append(path, "goal"), r.Goal, l.runNames()); f != nil {
+			l.ex.runs = append(l.ex.runs, compiledRun{r, f})
+		}
+	}
+	if spec.SolutionAnswer == "" {
+		l.bad([]string{"solution_answer"}, "a scenario exercise needs solution_answer: settings that pass")
+	}
+	for i, w := range spec.Wrong {
+		if w.Answer == "" || w.Feedback == "" {
+			l.bad([]string{"wrong", fmt.Sprint(i)}, "a wrong answer needs answer and feedback")
+		}
+		l.ex.wrong = append(l.ex.wrong, compiledWrong{wrongSpec: w})
+	}
+}
+
 // parseSettings reads a scenario answer: a JSON object of field paths to
 // values, limited to the fields the exercise allows.
 func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
@@ -139,7 +185,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 
 // describeMeasures lists the values a goal read, so a learner sees by how
 // much a run missed ("blocked_after_crash_ms = 74,000").
-func describeMeasures(goal *expr, m map[string]float64) string {
+func describeMeasures(goal *formula, m map[string]float64) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, v := range goal.vars {

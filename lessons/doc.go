@@ -55,8 +55,14 @@
 // notes' numbers); other variants draw from choices or from min..max by
 // step, seeded by the variant and the exercise id, redrawing until every
 // constraint holds. let adds derived values ("long = long_min * 60").
-// Formulas use + - * / %, comparisons, && || !, and min, max, round, floor,
-// ceil, abs.
+// Formulas are github.com/expr-lang/expr expressions over a typed
+// environment: every name is a number (a run's yes/no facts such as
+// fencing or safe are 1 or 0). A value formula (answer, let, measure)
+// must give a number; a condition (constraint, goal, when, expect) must
+// give true or false. They use + - * / ** , comparisons, && || ! (and,
+// or, not), a ? b : c, and min, max, round, floor, ceil, abs and mod. A
+// misspelt name or a condition that is a number fails at load time with
+// its column.
 //
 //   - number: answer (a formula), tolerance {abs, rel}, unit (count, seconds,
 //     rupees, per_second), unit_words the answer may carry ("runs"), and

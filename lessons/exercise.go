@@ -39,10 +39,10 @@ type Exercise struct {
 	File   string `json:"-"`
 
 	spec        exerciseFile
-	answer      *expr
-	measure     *expr
+	answer      *formula
+	measure     *formula
 	lets        []letDef
-	constraints []*expr
+	constraints []*formula
 	wrong       []compiledWrong
 	options     []compiledOption
 	runs        []compiledRun
@@ -139,22 +139,22 @@ type RubricPoint struct {
 
 type letDef struct {
 	name string
-	f    *expr
+	f    *formula
 }
 
 type compiledWrong struct {
 	wrongSpec
-	f *expr // number and predict
+	f *formula // number and predict
 }
 
 type compiledOption struct {
 	optionSpec
-	when *expr
+	when *formula
 }
 
 type compiledRun struct {
 	runSpec
-	goal *expr
+	goal *formula
 }
 
 var (
@@ -164,8 +164,62 @@ var (
 	optionKeyRE   = regexp.MustCompile(`^[a-z]$`)
 )
 
-// parseExercise reads and checks one exercise file. Every problem is
-// reported with the line of the field at fault.
+// loader checks and compiles one exercise file. Every problem is kept,
+// with the line of the field at fault, so a teacher sees them all at once.
+type loader struct {
+	ex   *Exercise
+	file string
+	doc  yaml.Node
+	errs []error
+	// names are what a formula over parameters may read: the parameters,
+	// then the lets in order.
+	names []string
+}
+
+// bad records a problem at the line of a field path ("runs", "1", "goal").
+func (l *loader) bad(path []string, format string, args ...any) {
+	l.errs = append(l.errs, &LoadError{File: l.file, Line: lineOf(&l.doc, path...), Msg: fmt.Sprintf(format, args...)})
+}
+
+// value compiles a formula giving a number over names; nil after a
+// reported problem.
+func (l *loader) value(path []string, src string, names []string) *formula {
+	f, err := compileValue(src, names)
+	if err != nil {
+		l.bad(path, "%v", err)
+		return nil
+	}
+	return f
+}
+
+// cond compiles a condition over names; nil after a reported problem.
+func (l *loader) cond(path []string, src string, names []string) *formula {
+	f, err := compileCond(src, names)
+	if err != nil {
+		l.bad(path, "%v", err)
+		return nil
+	}
+	return f
+}
+
+// runNames are what a condition or measure over a run may read: the run's
+// measures and the exercise's parameters.
+func (l *loader) runNames() []string {
+	return append(slices.Clone(metricList), l.names...)
+}
+
+// kindLoaders check and compile the fields of each kind. Each lives beside
+// the checker of its kind, in check_<kind>.go.
+var kindLoaders = map[string]func(*loader){
+	KindNumber:   (*loader).number,
+	KindChoice:   (*loader).choice,
+	KindPredict:  (*loader).predict,
+	KindScenario: (*loader).scenario,
+	KindText:     (*loader).text,
+}
+
+// parseExercise reads and checks one exercise file: the fields every kind
+// shares here, the rest in the kind's loader.
 func parseExercise(file string, data []byte) (*Exercise, []error) {
 	var spec exerciseFile
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -173,263 +227,139 @@ func parseExercise(file string, data []byte) (*Exercise, []error) {
 	if err := dec.Decode(&spec); err != nil {
 		return nil, yamlErrors(file, 0, err)
 	}
-	var doc yaml.Node
-	_ = yaml.Unmarshal(data, &doc) // it decoded above, so it parses
-	ex := &Exercise{ID: spec.ID, Kind: spec.Kind, Title: spec.Title, File: file, spec: spec}
-	var errs []error
-	bad := func(path []string, format string, args ...any) {
-		errs = append(errs, &LoadError{File: file, Line: lineOf(&doc, path...), Msg: fmt.Sprintf(format, args...)})
-	}
+	l := &loader{file: file, ex: &Exercise{ID: spec.ID, Kind: spec.Kind, Title: spec.Title, File: file, spec: spec}}
+	_ = yaml.Unmarshal(data, &l.doc) // it decoded above, so it parses
 	if !idRE.MatchString(spec.ID) {
-		bad([]string{"id"}, "id %q: use lower-case letters, digits and dashes (at most 64)", spec.ID)
+		l.bad([]string{"id"}, "id %q: use lower-case letters, digits and dashes (at most 64)", spec.ID)
 	}
 	if spec.Title == "" {
-		bad([]string{"title"}, "title is required")
+		l.bad([]string{"title"}, "title is required")
 	}
 	if strings.TrimSpace(spec.Prompt) == "" {
-		bad([]string{"prompt"}, "prompt is required")
+		l.bad([]string{"prompt"}, "prompt is required")
 	}
-
-	// Names a formula may use: parameters, then lets in order.
-	names := map[string]bool{}
-	for name, p := range spec.Params {
-		if !nameRE.MatchString(name) {
-			bad([]string{"params", name}, "parameter %q: use lower-case letters, digits and _", name)
-		}
-		names[name] = true
-		switch {
-		case len(p.Choices) > 0:
-			if !slices.Contains(p.Choices, p.Default) {
-				bad([]string{"params", name}, "parameter %q: its default %g is not one of its choices", name, p.Default)
-			}
-		case p.Max > p.Min:
-			if p.Step <= 0 {
-				bad([]string{"params", name}, "parameter %q: a range needs a positive step", name)
-			}
-			if p.Default < p.Min || p.Default > p.Max {
-				bad([]string{"params", name}, "parameter %q: its default %g is outside %g..%g", name, p.Default, p.Min, p.Max)
-			}
-		case p.Min != 0 || p.Max != 0:
-			bad([]string{"params", name}, "parameter %q: max must be above min", name)
-		}
-	}
-	compile := func(path []string, src string) *expr {
-		f, err := compileExpr(src)
-		if err != nil {
-			bad(path, "%v", err)
-			return nil
-		}
-		return f
-	}
-	checkNames := func(path []string, f *expr, extra map[string]bool) {
-		if f == nil {
-			return
-		}
-		for _, v := range f.vars {
-			if !names[v] && !extra[v] {
-				bad(path, "formula %q uses %q, which is not a parameter here", f.src, v)
-			}
-		}
-	}
-	for i, l := range spec.Let {
-		path := []string{"let", fmt.Sprint(i)}
-		name, src, ok := strings.Cut(l, "=")
-		name = strings.TrimSpace(name)
-		if !ok || !nameRE.MatchString(name) {
-			bad(path, "write a let as \"name = formula\", not %q", l)
-			continue
-		}
-		f := compile(path, strings.TrimSpace(src))
-		checkNames(path, f, nil)
-		names[name] = true
-		if f != nil {
-			ex.lets = append(ex.lets, letDef{name, f})
-		}
-	}
-	for i, c := range spec.Constraints {
-		path := []string{"constraints", fmt.Sprint(i)}
-		f := compile(path, c)
-		checkNames(path, f, nil)
-		if f != nil {
-			ex.constraints = append(ex.constraints, f)
-		}
-	}
+	l.params()
 	for _, field := range []struct {
 		key, text string
 	}{{"prompt", spec.Prompt}, {"solution", spec.Solution}, {"success", spec.Success}} {
 		for _, m := range placeholderRE.FindAllStringSubmatch(field.text, -1) {
-			if !names[m[1]] {
-				bad([]string{field.key}, "{%s} is not a parameter of this exercise", m[1])
+			if !slices.Contains(l.names, m[1]) {
+				l.bad([]string{field.key}, "{%s} is not a parameter of this exercise", m[1])
 			}
 		}
 	}
 	if strings.TrimSpace(spec.Solution) == "" && spec.Kind != KindText {
-		bad([]string{"solution"}, "a worked solution is required")
+		l.bad([]string{"solution"}, "a worked solution is required")
 	}
 	for i, h := range spec.Hints {
 		if h.After < 1 || strings.TrimSpace(h.Text) == "" {
-			bad([]string{"hints", fmt.Sprint(i)}, "a hint needs after (1 or more wrong tries) and text")
+			l.bad([]string{"hints", fmt.Sprint(i)}, "a hint needs after (1 or more wrong tries) and text")
 		}
 	}
-	metricNames := map[string]bool{}
-	for _, m := range metricList {
-		metricNames[m] = true
+	if load, ok := kindLoaders[spec.Kind]; ok {
+		load(l)
+	} else {
+		l.bad([]string{"kind"}, "kind %q: use number, choice, predict, scenario or text", spec.Kind)
 	}
-
-	switch spec.Kind {
-	case KindNumber:
-		ex.compileNumber(bad, compile, checkNames, nil)
-	case KindChoice:
-		ex.compileOptions(bad, compile, nil)
-		if len(spec.Correct) == 0 {
-			bad([]string{"correct"}, "a choice exercise lists its correct option keys")
-		}
-		for _, k := range spec.Correct {
-			if ex.option(k) == nil {
-				bad([]string{"correct"}, "correct names %q, which is not an option key", k)
-			}
-		}
-		if len(spec.Correct) > 1 && !spec.Multiple {
-			bad([]string{"multiple"}, "several options are correct: set multiple: true")
-		}
-	case KindPredict:
-		ex.compileScenarioBase(bad)
-		if len(spec.Options) > 0 {
-			ex.compileOptions(bad, compile, metricNames)
-			for i, o := range ex.options {
-				if o.When == "" {
-					bad([]string{"options", fmt.Sprint(i)}, "option %q of a predict exercise needs when: a condition on the run", o.Key)
-				}
-			}
-		} else {
-			if spec.Measure == "" {
-				bad([]string{"measure"}, "a predict exercise needs measure: what to read from the run (e.g. final_value)")
-			} else if ex.measure = compile([]string{"measure"}, spec.Measure); ex.measure != nil {
-				checkNames([]string{"measure"}, ex.measure, metricNames)
-			}
-			ex.compileNumber(bad, compile, checkNames, nil)
-		}
-	case KindScenario:
-		ex.compileScenarioBase(bad)
-		if len(spec.Allowed) == 0 {
-			bad([]string{"allowed"}, "a scenario exercise lists the fields a learner may set")
-		}
-		ex.allowed = map[string]bool{}
-		for _, a := range spec.Allowed {
-			ex.allowed[a] = true
-		}
-		for k := range spec.Defaults {
-			if !ex.allowed[k] {
-				bad([]string{"defaults", k}, "default for %q, which is not in allowed", k)
-			}
-		}
-		if len(spec.Runs) == 0 {
-			bad([]string{"runs"}, "a scenario exercise needs at least one run with a goal")
-		}
-		seeds := max(1, len(spec.Seeds))
-		if len(spec.Runs)*seeds > maxRuns {
-			bad([]string{"runs"}, "%d runs x %d seeds is more than %d engine runs per answer", len(spec.Runs), seeds, maxRuns)
-		}
-		for i, r := range spec.Runs {
-			path := []string{"runs", fmt.Sprint(i)}
-			if r.Name == "" || r.Goal == "" || r.Explain == "" {
-				bad(path, "a run needs name, goal and explain")
-				continue
-			}
-			f := compile(append(path, "goal"), r.Goal)
-			checkNames(append(path, "goal"), f, metricNames)
-			if f != nil {
-				ex.runs = append(ex.runs, compiledRun{r, f})
-			}
-		}
-		if spec.SolutionAnswer == "" {
-			bad([]string{"solution_answer"}, "a scenario exercise needs solution_answer: settings that pass")
-		}
-		for i, w := range spec.Wrong {
-			if w.Answer == "" || w.Feedback == "" {
-				bad([]string{"wrong", fmt.Sprint(i)}, "a wrong answer needs answer and feedback")
-			}
-			ex.wrong = append(ex.wrong, compiledWrong{wrongSpec: w})
-		}
-	case KindText:
-		if strings.TrimSpace(spec.ModelAnswer) == "" {
-			bad([]string{"model_answer"}, "a text exercise needs model_answer")
-		}
-		if len(spec.Rubric) == 0 {
-			bad([]string{"rubric"}, "a text exercise needs a rubric")
-		}
-	default:
-		bad([]string{"kind"}, "kind %q: use number, choice, predict, scenario or text", spec.Kind)
+	if len(l.errs) > 0 {
+		return nil, l.errs
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return ex, nil
+	return l.ex, nil
 }
 
-type badFunc func(path []string, format string, args ...any)
-
-func (ex *Exercise) compileNumber(bad badFunc, compile func([]string, string) *expr, checkNames func([]string, *expr, map[string]bool), extra map[string]bool) {
-	spec := ex.spec
-	switch spec.Unit {
-	case "", UnitCount, UnitSeconds, UnitRupees, UnitPerSecond:
-	default:
-		bad([]string{"unit"}, "unit %q: use count, seconds, rupees or per_second", spec.Unit)
+// params checks the parameters, then compiles the lets and constraints
+// over them.
+func (l *loader) params() {
+	spec := l.ex.spec
+	for _, name := range sortedKeys(spec.Params) {
+		p := spec.Params[name]
+		if !nameRE.MatchString(name) {
+			l.bad([]string{"params", name}, "parameter %q: use lower-case letters, digits and _", name)
+		}
+		l.names = append(l.names, name)
+		switch {
+		case len(p.Choices) > 0:
+			if !slices.Contains(p.Choices, p.Default) {
+				l.bad([]string{"params", name}, "parameter %q: its default %g is not one of its choices", name, p.Default)
+			}
+		case p.Max > p.Min:
+			if p.Step <= 0 {
+				l.bad([]string{"params", name}, "parameter %q: a range needs a positive step", name)
+			}
+			if p.Default < p.Min || p.Default > p.Max {
+				l.bad([]string{"params", name}, "parameter %q: its default %g is outside %g..%g", name, p.Default, p.Min, p.Max)
+			}
+		case p.Min != 0 || p.Max != 0:
+			l.bad([]string{"params", name}, "parameter %q: max must be above min", name)
+		}
 	}
-	if spec.Answer == "" {
-		bad([]string{"answer"}, "answer: the formula of the right answer is required")
-	} else if ex.answer = compile([]string{"answer"}, spec.Answer); ex.answer != nil {
-		checkNames([]string{"answer"}, ex.answer, extra)
-	}
-	if spec.Tolerance.Abs < 0 || spec.Tolerance.Rel < 0 || spec.Tolerance.Rel >= 1 {
-		bad([]string{"tolerance"}, "tolerance: abs must be 0 or more and rel between 0 and 1")
-	}
-	for i, w := range spec.Wrong {
-		path := []string{"wrong", fmt.Sprint(i)}
-		if w.Answer == "" || w.Feedback == "" {
-			bad(path, "a wrong answer needs answer (a formula) and feedback")
+	for i, def := range spec.Let {
+		path := []string{"let", fmt.Sprint(i)}
+		name, src, ok := strings.Cut(def, "=")
+		name = strings.TrimSpace(name)
+		if !ok || !nameRE.MatchString(name) {
+			l.bad(path, "write a let as \"name = formula\", not %q", def)
 			continue
 		}
-		f := compile(append(path, "answer"), w.Answer)
-		checkNames(append(path, "answer"), f, extra)
-		if f != nil {
-			ex.wrong = append(ex.wrong, compiledWrong{w, f})
+		if f := l.value(path, strings.TrimSpace(src), l.names); f != nil {
+			l.ex.lets = append(l.ex.lets, letDef{name, f})
+		}
+		l.names = append(l.names, name)
+	}
+	for i, c := range spec.Constraints {
+		if f := l.cond([]string{"constraints", fmt.Sprint(i)}, c, l.names); f != nil {
+			l.ex.constraints = append(l.ex.constraints, f)
 		}
 	}
 }
 
-func (ex *Exercise) compileOptions(bad badFunc, compile func([]string, string) *expr, metrics map[string]bool) {
-	seen := map[string]bool{}
-	if len(ex.spec.Options) < 2 {
-		bad([]string{"options"}, "a choice needs at least two options")
+// wrongFormulas compiles the named mistakes of a numeric answer.
+func (l *loader) wrongFormulas() {
+	for i, w := range l.ex.spec.Wrong {
+		path := []string{"wrong", fmt.Sprint(i)}
+		if w.Answer == "" || w.Feedback == "" {
+			l.bad(path, "a wrong answer needs answer (a formula) and feedback")
+			continue
+		}
+		if f := l.value(append(path, "answer"), w.Answer, l.names); f != nil {
+			l.ex.wrong = append(l.ex.wrong, compiledWrong{w, f})
+		}
 	}
-	for i, o := range ex.spec.Options {
+}
+
+// options checks a choice's options; conditions on a run (predict) are
+// compiled over runNames.
+func (l *loader) options(withWhen bool) {
+	seen := map[string]bool{}
+	if len(l.ex.spec.Options) < 2 {
+		l.bad([]string{"options"}, "a choice needs at least two options")
+	}
+	for i, o := range l.ex.spec.Options {
 		path := []string{"options", fmt.Sprint(i)}
 		if !optionKeyRE.MatchString(o.Key) || seen[o.Key] {
-			bad(path, "option key %q: use a single letter, once each", o.Key)
+			l.bad(path, "option key %q: use a single letter, once each", o.Key)
 		}
 		seen[o.Key] = true
 		if o.Text == "" {
-			bad(path, "option %q needs text", o.Key)
+			l.bad(path, "option %q needs text", o.Key)
 		}
 		co := compiledOption{optionSpec: o}
-		if o.When != "" {
-			co.when = compile(append(path, "when"), o.When)
-			if co.when != nil {
-				for _, v := range co.when.vars {
-					if _, isParam := ex.spec.Params[v]; !metrics[v] && !isParam {
-						bad(append(path, "when"), "formula %q uses %q, which is not a run measure", o.When, v)
-					}
-				}
-			}
+		switch {
+		case withWhen && o.When == "":
+			l.bad(path, "option %q of a predict exercise needs when: a condition on the run", o.Key)
+		case withWhen:
+			co.when = l.cond(append(path, "when"), o.When, l.runNames())
+		case o.When != "":
+			l.bad(append(path, "when"), "when belongs to the options of a predict exercise")
 		}
-		ex.options = append(ex.options, co)
+		l.ex.options = append(l.ex.options, co)
 	}
 }
 
-func (ex *Exercise) compileScenarioBase(bad badFunc) {
-	if ex.spec.Scenario == nil || ex.spec.Scenario.Preset == "" {
-		bad([]string{"scenario"}, "this kind runs the engine: give scenario.preset (and scenario.set)")
+// scenarioBase checks that a kind that runs the engine names its preset.
+func (l *loader) scenarioBase() {
+	if l.ex.spec.Scenario == nil || l.ex.spec.Scenario.Preset == "" {
+		l.bad([]string{"scenario"}, "this kind runs the engine: give scenario.preset (and scenario.set)")
 	}
 }
 

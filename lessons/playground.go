@@ -42,7 +42,7 @@ type Playground struct {
 	Caption  string            `json:"caption"`
 	Expect   string            `json:"-"` // what the lesson claims the run shows
 
-	expect *expr
+	expect *formula
 }
 
 type playgroundSpec struct {
@@ -111,14 +111,9 @@ func parsePlayground(src string, lessonPresets []string) (Playground, error) {
 		}
 	}
 	if spec.Expect != "" {
-		f, err := compileExpr(spec.Expect)
+		f, err := compileCond(spec.Expect, metricList)
 		if err != nil {
 			return Playground{}, fmt.Errorf("expect: %w", err)
-		}
-		for _, v := range f.vars {
-			if !slices.Contains(metricList, v) {
-				return Playground{}, fmt.Errorf("expect: %q is not a run measure", v)
-			}
 		}
 		pg.Expect, pg.expect = spec.Expect, f
 	}

@@ -85,7 +85,7 @@ func TestPlaygroundExpectIsChecked(t *testing.T) {
 	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "playground-1") {
 		t.Errorf("Verify does not report the false claim: %q", rep.Problems)
 	}
-	if _, err := lessons.Load(folder(lesson("stale_writes >= 1"))); err == nil || !strings.Contains(err.Error(), "not a run measure") {
+	if _, err := lessons.Load(folder(lesson("stale_writes >= 1"))); err == nil || !strings.Contains(err.Error(), "unknown name stale_writes at column 1 (did you mean stale_writes_accepted?)") {
 		t.Errorf("an expect over an unknown name loaded: %v", err)
 	}
 }

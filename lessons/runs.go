@@ -114,11 +114,11 @@ func measures(sc engine.Scenario, res *engine.Result) map[string]float64 {
 		case float64:
 			m[k] = v
 		case bool:
-			m[k] = truth(v)
+			m[k] = truth01(v)
 		}
 	}
 	m["lease_ms"] = float64(sc.Lock.Lease.MS())
-	m["fencing"] = truth(sc.Fencing)
+	m["fencing"] = truth01(sc.Fencing)
 	crashed, crashAt, blocked := "", int64(-1), false
 	for _, e := range res.Events {
 		switch e.Kind {
