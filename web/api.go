@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -26,14 +24,12 @@ func (s *Server) apiPresets(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, engine.Presets())
 }
 
-// apiRun runs a scenario (JSON or YAML body) as fast as possible.
+// apiRun runs a scenario (a JSON or YAML body, by its Content-Type) as
+// fast as possible.
 func (s *Server) apiRun(c echo.Context) error {
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, s.cfg.MaxBodyBytes+1))
+	body, err := s.readBody(c, scenarioTypes...)
 	if err != nil {
-		return badRequest("body", "could not be read: %v", err)
-	}
-	if int64(len(body)) > s.cfg.MaxBodyBytes {
-		return &userError{Status: http.StatusRequestEntityTooLarge, Field: "body", Msg: fmt.Sprintf("is larger than the limit of %d bytes", s.cfg.MaxBodyBytes)}
+		return err
 	}
 	sc, err := engine.ParseScenario(body)
 	if err != nil {

@@ -31,7 +31,7 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	code, key := c.Param("code"), teacherKey(c)
 	cl, err := w.store().Teacher(c.Request().Context(), code, key)
 	if err != nil {
-		return classError(err)
+		return err
 	}
 	s := w.s
 	ctx, cancel := context.WithCancel(c.Request().Context())
@@ -42,7 +42,7 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	defer s.sessions.Done()
 	changes, err := w.store().Subscribe(ctx, cl.ID)
 	if err != nil {
-		return classError(err)
+		return err
 	}
 	w.m.streams.Inc()
 	defer w.m.streams.Dec()

@@ -56,22 +56,14 @@ func (w *classWeb) classHome(c echo.Context) error {
 	return w.s.render(c, http.StatusOK, ClassHomePage(w.s.page("Class"), d))
 }
 
-// formError turns an error into a status and a message for a form, or
-// returns it when it is not the user's to fix.
-func formError(err error) (int, string, string, error) {
-	var ue *userError
-	if err = classError(err); err != nil && !asUserError(err, &ue) {
-		return 0, "", "", err
+// formError is a user's mistake as a form shows it, or the error itself
+// when it is not the user's to fix.
+func formError(err error) (problem, error) {
+	p := mapError(err)
+	if p.Code == codeInternal {
+		return p, err
 	}
-	return ue.Status, ue.Error(), ue.Field, nil
-}
-
-func asUserError(err error, ue **userError) bool {
-	e, ok := err.(*userError)
-	if ok {
-		*ue = e
-	}
-	return ok
+	return p, nil
 }
 
 // pageJoin: the join form (code and name). It works without JavaScript.
@@ -79,15 +71,15 @@ func (w *classWeb) pageJoin(c echo.Context) error {
 	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.FormValue("code"))), Name: c.FormValue("name")}
 	sess, err := w.store().Join(c.Request().Context(), d.Code, d.Name)
 	if err != nil {
-		status, msg, field, err := formError(err)
+		p, err := formError(err)
 		if err != nil {
 			return err
 		}
-		if status == http.StatusNotFound {
-			field = "code"
+		if p.Status == http.StatusNotFound {
+			p.Field = "code"
 		}
-		d.JoinError, d.ErrorField = msg, field
-		return w.s.render(c, status, ClassHomePage(w.s.page("Class"), d))
+		d.JoinError, d.ErrorField = p.Message, p.Field
+		return w.s.render(c, p.Status, ClassHomePage(w.s.page("Class"), d))
 	}
 	setLearnerCookies(c, sess.Token)
 	return c.Redirect(http.StatusSeeOther, "/class/me")
@@ -99,12 +91,12 @@ func (w *classWeb) pageCreate(c echo.Context) error {
 	name := c.FormValue("class_name")
 	nc, err := w.store().CreateClass(c.Request().Context(), name)
 	if err != nil {
-		status, msg, _, err := formError(err)
+		p, err := formError(err)
 		if err != nil {
 			return err
 		}
-		d := ClassHomeData{ClassName: name, CreateError: msg}
-		return w.s.render(c, status, ClassHomePage(w.s.page("Class"), d))
+		d := ClassHomeData{ClassName: name, CreateError: p.Message}
+		return w.s.render(c, p.Status, ClassHomePage(w.s.page("Class"), d))
 	}
 	setCookie(c, TeacherCookie, nc.TeacherKey)
 	c.Response().Header().Set("Cache-Control", "no-store")
@@ -123,8 +115,7 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 	}
 	l, cl, prog, err := w.me(c)
 	if err != nil {
-		var ue *userError
-		if asUserError(err, &ue) && ue.Status == http.StatusUnauthorized {
+		if mapError(err).Status == http.StatusUnauthorized {
 			return w.s.render(c, http.StatusUnauthorized, ErrorPage(w.s.page("Class"), http.StatusUnauthorized,
 				"Your class session has ended (the teacher may have removed you). Join again with the class code."))
 		}
@@ -170,20 +161,20 @@ func (w *classWeb) dashboardPage(c echo.Context) error {
 		v.Class.JoinLink = origin(c) + v.Class.JoinLink
 		return w.s.render(c, http.StatusOK, DashboardPage(w.s.page("Class"), v))
 	}
-	var ue *userError
-	if !asUserError(err, &ue) {
+	p, err := formError(err)
+	if err != nil {
 		return err
 	}
-	if ue.Status == http.StatusNotFound && key != "" {
+	if p.Status == http.StatusNotFound && key != "" {
 		if cl, err := w.store().TeacherClass(c.Request().Context(), key); err == nil {
 			return c.Redirect(http.StatusSeeOther, dashboardLink(cl.Code))
 		}
 	}
-	msg := ue.Error()
-	if ue.Status == http.StatusUnauthorized {
+	msg := p.Message
+	if p.Status == http.StatusUnauthorized {
 		msg = "This dashboard needs the class's teacher key: open the private teacher link you got when you created the class."
 	}
-	return w.s.render(c, ue.Status, ErrorPage(w.s.page("Class"), ue.Status, msg))
+	return w.s.render(c, p.Status, ErrorPage(w.s.page("Class"), p.Status, msg))
 }
 
 // origin is this server as the browser reached it, for links to hand out

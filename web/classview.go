@@ -81,7 +81,7 @@ func (w *classWeb) exerciseOrder(d *classroom.Dashboard) []string {
 func (w *classWeb) dashboard(c echo.Context, code, key string) (*dashView, error) {
 	d, err := w.store().Dashboard(c.Request().Context(), code, key)
 	if err != nil {
-		return nil, classError(err)
+		return nil, err
 	}
 	return w.view(d), nil
 }

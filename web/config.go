@@ -38,8 +38,9 @@ type Config struct {
 	// PingInterval is how often an idle websocket is pinged; a browser that
 	// does not answer within twice that is gone, and its run is ended.
 	PingInterval time.Duration
-	// AllowedOrigins are extra origins (scheme://host[:port]) allowed to open
-	// a websocket besides the server's own.
+	// AllowedOrigins are extra origins (scheme://host[:port]) trusted as the
+	// server's own: they may open a websocket and send the class and check
+	// requests that other sites are refused.
 	AllowedOrigins []string
 	// Lessons is the lesson and exercise catalog; nil uses the embedded one.
 	Lessons *lessons.Catalog

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -27,19 +26,15 @@ func (s *Server) apiCheck(c echo.Context) error {
 	id := c.Param("id")
 	ex, err := s.cfg.Lessons.Exercise(id)
 	if err != nil {
-		return checkError(err)
+		return fmt.Errorf("%w; GET /api/exercises lists them", err)
 	}
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, s.cfg.MaxBodyBytes+1))
+	body, err := s.readBody(c)
 	if err != nil {
-		return badRequest("body", "could not be read: %v", err)
-	}
-	if int64(len(body)) > s.cfg.MaxBodyBytes {
-		return &userError{Status: http.StatusRequestEntityTooLarge, Field: "body",
-			Msg: fmt.Sprintf("is larger than the limit of %d bytes; an answer may have at most %d characters", s.cfg.MaxBodyBytes, lessons.MaxAnswerLen)}
+		return err
 	}
 	a, err := lessons.DecodeAttempt(id, bytes.NewReader(body))
 	if err != nil {
-		return checkError(err)
+		return err
 	}
 
 	token := learnerToken(c)
@@ -65,7 +60,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 		return &userError{Status: http.StatusServiceUnavailable, Msg: "checking took longer than " + s.cfg.RunTimeout.String() + "; the server may be busy, try again"}
 	}
 	if err != nil {
-		return checkError(err)
+		return err
 	}
 
 	if record {
@@ -85,37 +80,17 @@ func (s *Server) apiCheck(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, res)
 }
 
-// checkError maps the checker's errors: bad input is a 400 (a 413 when
-// it is too large) naming the field, an unknown exercise a 404, anything
-// else a logged 500.
-func checkError(err error) error {
-	var ie *lessons.InputError
-	switch {
-	case errors.As(err, &ie):
-		status := http.StatusBadRequest
-		if ie.TooLarge {
-			status = http.StatusRequestEntityTooLarge
-		}
-		return &userError{Status: status, Field: ie.Field, Msg: ie.Msg}
-	case errors.Is(err, lessons.ErrUnknown):
-		return &userError{Status: http.StatusNotFound, Msg: err.Error() + "; GET /api/exercises lists them"}
-	}
-	return err
-}
-
 // sessionEnded is what a learner whose class session is gone (the teacher
 // removed them, or the cookie names no session) is told on a check.
 const sessionEnded = "your class session has ended, perhaps because the teacher removed you, " +
 	"so this answer was not recorded: join the class again to keep your progress"
 
-// checkClassError maps a store error met while checking as the class
-// APIs do, except that a session the store no longer knows gets one
+// checkClassError leaves a store error met while checking as the class
+// APIs see it, except that a session the store no longer knows gets one
 // sentence that says what happened to the answer and what to do.
 func checkClassError(err error) error {
-	err = classError(err)
-	var ue *userError
-	if errors.As(err, &ue) && ue.Status == http.StatusUnauthorized {
-		ue.Field, ue.Msg = "", sessionEnded
+	if mapError(err).Status == http.StatusUnauthorized {
+		return &userError{Status: http.StatusUnauthorized, Msg: sessionEnded}
 	}
 	return err
 }

@@ -83,7 +83,7 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		err := next(c)
 		status := c.Response().Status
 		if err != nil {
-			status, _ = classify(err)
+			status = mapError(err).Status
 		}
 		route := c.Path()
 		if route == "" {

@@ -45,8 +45,7 @@ func (s *Server) playground(c echo.Context) error {
 	d := PlaygroundData{Preset: defaultPreset, Speed: defaultSpeed, Presets: engine.Presets(), Catalog: TheCatalog()}
 	status := http.StatusOK
 	fail := func(err error) {
-		_, body := classify(err)
-		status, d.Error = http.StatusBadRequest, body.Error
+		status, d.Error = http.StatusBadRequest, mapError(err).Message
 	}
 	q := c.QueryParams()
 	if sp, err := parseSpeed(q.Get("speed"), defaultSpeed); err != nil {

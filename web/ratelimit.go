@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
 )
 
 // Rate is a token bucket's refill rate (PerMinute) and size (Burst).
@@ -29,48 +30,55 @@ var (
 	DefaultCheckRate  = Rate{PerMinute: 600, Burst: 120} // exercise checks
 )
 
-// ipLimiter keeps one token bucket per client address.
+// ipLimiter keeps one token bucket (a rate.Limiter) per client address.
+// Time is passed in (now), so tests decide what a limiter sees.
 type ipLimiter struct {
 	name  string
 	rate  Rate
 	now   func() time.Time
 	mu    sync.Mutex
-	ips   map[string]*bucket
+	ips   map[string]*rate.Limiter
 	swept time.Time
 }
 
 func newIPLimiter(name string, r Rate) *ipLimiter {
-	return &ipLimiter{name: name, rate: r, now: time.Now, ips: map[string]*bucket{}}
+	return &ipLimiter{name: name, rate: r, now: time.Now, ips: map[string]*rate.Limiter{}}
 }
 
 // take spends a token of ip's bucket; when there is none it returns how
 // long until there is one.
 func (l *ipLimiter) take(ip string) (ok bool, retry time.Duration) {
 	now := l.now()
-	perSec := l.rate.PerMinute / 60
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.sweep(now, perSec)
-	b := l.ips[ip]
-	if b == nil {
-		b = newBucket(perSec, float64(l.rate.Burst))
-		l.ips[ip] = b
+	l.sweep(now)
+	lim := l.ips[ip]
+	if lim == nil {
+		lim = rate.NewLimiter(rate.Limit(l.rate.PerMinute/60), l.rate.Burst)
+		l.ips[ip] = lim
 	}
-	if b.take(now) {
-		return true, 0
+	r := lim.ReserveN(now, 1)
+	if !r.OK() {
+		return false, time.Minute
 	}
-	return false, time.Duration((1 - b.tokens) / perSec * float64(time.Second))
+	if d := r.DelayFrom(now); d > 0 {
+		// Refused: give the token back, so that a client retrying too
+		// early does not push its own next chance further away.
+		r.CancelAt(now)
+		return false, d
+	}
+	return true, 0
 }
 
 // sweep forgets the buckets that have refilled, at most once a minute, so
 // the map holds only the addresses seen lately.
-func (l *ipLimiter) sweep(now time.Time, perSec float64) {
+func (l *ipLimiter) sweep(now time.Time) {
 	if now.Sub(l.swept) < time.Minute {
 		return
 	}
 	l.swept = now
-	for ip, b := range l.ips {
-		if b.tokens+now.Sub(b.last).Seconds()*perSec >= b.burst {
+	for ip, lim := range l.ips {
+		if lim.TokensAt(now) >= float64(l.rate.Burst) {
 			delete(l.ips, ip)
 		}
 	}

@@ -33,6 +33,9 @@ type Server struct {
 	conns  *slots // open websockets
 	assets string // version of the static files, for cache-busting URLs
 
+	// crossOrigin refuses state-changing requests from other sites.
+	crossOrigin *http.CrossOriginProtection
+
 	// ctx ends every live session when the server shuts down.
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -52,15 +55,20 @@ func NewServer(cfg Config) (*Server, error) {
 		}
 		cfg.Lessons = cat
 	}
+	cop, err := newCrossOrigin(cfg.AllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
-		cfg:    cfg,
-		log:    cfg.Logger,
-		runs:   newSlots(cfg.MaxLiveRuns),
-		conns:  newSlots(cfg.MaxConnections),
-		assets: assetVersion(static.FS),
-		ctx:    ctx,
-		cancel: cancel,
+		crossOrigin: cop,
+		cfg:         cfg,
+		log:         cfg.Logger,
+		runs:        newSlots(cfg.MaxLiveRuns),
+		conns:       newSlots(cfg.MaxConnections),
+		assets:      assetVersion(static.FS),
+		ctx:         ctx,
+		cancel:      cancel,
 	}
 	s.echo = s.routes()
 	return s, nil
@@ -105,18 +113,77 @@ func (s *Server) routes() *echo.Echo {
 	}))
 	e.Use(securityHeaders)
 
+	// X-Forwarded-For is only believed from the proxies TrustProxies
+	// names; anyone could send it and dodge the rate limits.
+	e.IPExtractor = echo.ExtractIPDirect()
+	w := &classWeb{
+		s:       s,
+		m:       newMetrics(s),
+		joins:   newIPLimiter("joins", DefaultJoinRate),
+		creates: newIPLimiter("classes created", DefaultCreateRate),
+		checks:  newIPLimiter("checks", DefaultCheckRate),
+	}
+	if s.cfg.Classroom != nil {
+		s.cfg.Classroom = countingStore{Store: s.cfg.Classroom, errs: w.m.storeErrors}
+	}
+	e.Use(w.m.middleware)
+	// The checks are registered by the lesson pages; their limit and
+	// cross-site guard apply by route pattern, whoever registers them.
+	checkLimit := w.checks.middleware(w.m)
+	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
+		limited := s.sameOrigin(checkLimit(next))
+		return func(c echo.Context) error {
+			if c.Path() == checkRoute {
+				return limited(c)
+			}
+			return next(c)
+		}
+	})
+
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
 	e.GET("/healthz", s.healthz)
+	e.GET("/metrics", w.m.handler())
 	e.GET("/api/presets", s.apiPresets)
 	e.POST("/api/run", s.apiRun)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	e.GET("/static/:version/*", s.staticFile)
-	s.classRoutes(e)
 	e.GET("/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, s.asset("img/favicon.svg"))
 	})
+
+	// Class pages and APIs: 404 on a server without a classroom store,
+	// refused cross-site, and the writes limited per IP. Per route, not an
+	// echo Group: a Group's middleware also answers every unmatched URL
+	// (echo registers a catch-all for it).
+	class := func(method, path string, h echo.HandlerFunc, extra ...echo.MiddlewareFunc) {
+		e.Add(method, path, h, append([]echo.MiddlewareFunc{w.needStore, s.sameOrigin}, extra...)...)
+	}
+	join := w.joins.middleware(w.m)
+	create := w.creates.middleware(w.m)
+	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
+
+	class(get, "/class", w.classHome)
+	class(post, "/class/new", w.pageCreate, create)
+	class(post, "/class/join", w.pageJoin, join)
+	class(get, "/class/me", w.learnerPage)
+	class(get, "/class/teacher", w.teacherLinkPage)
+	class(get, "/class/:code/teacher", w.dashboardPage)
+
+	class(post, "/api/classes", w.apiCreate, create)
+	class(post, "/api/classes/:code/join", w.apiJoin, join)
+	class(get, "/api/me", w.apiMe)
+	class(post, "/api/teacher/session", w.apiTeacherSession)
+	class(get, "/api/classes/:code/dashboard", w.apiDashboard)
+	class(get, "/api/classes/:code/events", w.apiEvents)
+	class(get, "/api/classes/:code/learners/:id/progress", w.apiLearnerProgress)
+	class(del, "/api/classes/:code/learners/:id", w.apiRemove)
+	class(post, "/api/classes/:code/scenario", w.apiPushScenario)
+	class(post, "/api/classes/:code/code", w.apiRotate)
+	class(post, "/api/classes/:code/joining", w.apiJoining)
+	class(get, "/api/classes/:code/progress.csv", w.apiProgressCSV)
+	class(get, "/api/classes/:code/progress-wide.csv", w.apiWideCSV)
 	return e
 }
 

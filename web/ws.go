@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/labstack/echo/v4"
+	"golang.org/x/time/rate"
 
 	"github.com/leaselab/playground/engine"
 )
@@ -125,7 +127,7 @@ func (ss *session) readLoop() {
 	}
 	_ = alive()
 	ss.conn.SetPongHandler(func(string) error { return alive() })
-	bucket := newBucket(cfg.MessageRate, 2*cfg.MessageRate)
+	limit := rate.NewLimiter(rate.Limit(cfg.MessageRate), int(math.Ceil(2*cfg.MessageRate)))
 	msgs := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -173,7 +175,7 @@ func (ss *session) readLoop() {
 				}
 				return
 			}
-			if !bucket.take(time.Now()) {
+			if !limit.Allow() {
 				ss.send(ServerMessage{Type: MsgError, Code: "too_fast", Message: fmt.Sprintf("too many messages: at most %g a second; the connection is closed", cfg.MessageRate)})
 				ss.closeWith(websocket.ClosePolicyViolation, "too many messages")
 				return

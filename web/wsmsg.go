@@ -43,7 +43,7 @@ type ServerMessage struct {
 	Stopped bool            `json:"stopped,omitempty"` // the run ended early
 	Message string          `json:"message,omitempty"` // an error in words
 	Field   string          `json:"field,omitempty"`   // the input at fault
-	Code    string          `json:"code,omitempty"`    // "busy", "invalid", "bad_message", "too_fast", "shutdown"
+	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown"
 
 	closeCode int // not sent: a close frame with this code ends the connection
 }

@@ -118,7 +118,7 @@ func (ss *session) start(m ClientMessage) {
 		return
 	}
 	if !ss.srv.runs.tryAcquire() {
-		ss.send(ServerMessage{Type: MsgError, Code: "busy", Message: errBusy.Error()})
+		ss.sendError(errBusy)
 		return
 	}
 	state := NewState(prepared.Scenario())

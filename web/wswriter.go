@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"time"
 
@@ -21,15 +20,15 @@ func (ss *session) sendErr(field, code, msg string) {
 	ss.send(ServerMessage{Type: MsgError, Field: field, Code: code, Message: msg})
 }
 
-// sendError reports a validation error with its field.
+// sendError reports an error as the HTTP API would (mapError): its kind,
+// field and message. An error that is not the user's is logged and told
+// as an apology.
 func (ss *session) sendError(err error) {
-	var fe *engine.FieldError
-	if errors.As(err, &fe) {
-		ss.send(ServerMessage{Type: MsgError, Field: fe.Field, Code: "invalid", Message: fe.Error()})
-		return
+	p := mapError(err)
+	if p.Code == codeInternal {
+		ss.log.Error("websocket request failed", slog.Any("err", err))
 	}
-	ss.log.Error("websocket request failed", slog.Any("err", err))
-	ss.sendErr("", "internal", "internal error: sorry, something went wrong on our side")
+	ss.send(ServerMessage{Type: MsgError, Field: p.Field, Code: p.Code, Message: p.Message})
 }
 
 // send queues a message for the writer. It never blocks (the engine calls

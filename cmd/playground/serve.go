@@ -44,7 +44,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.int64Var(&cfg.MaxBodyBytes, "max-body-bytes", "PLAYGROUND_MAX_BODY_BYTES", web.DefaultMaxBodyBytes, "bytes in a POST body")
 	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
-	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` allowed to open websockets, comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
+	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` trusted as this server's own (websockets, class and check requests), comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	lessonsDir := fs.String("lessons", env("PLAYGROUND_LESSONS", ""), "serve the lessons and exercises in `folder` instead of the built-in ones (env PLAYGROUND_LESSONS)")
 	dataDir := fs.String("data", env("PLAYGROUND_DATA", store.DefaultDataDir), "`folder` for the classroom's SQLite file, created if missing (env PLAYGROUND_DATA; unused with DATABASE_URL)")
 	databaseURL := env("DATABASE_URL", "")

@@ -1,0 +1,222 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// classWeb holds what the class pages and APIs share besides the Server.
+type classWeb struct {
+	s       *Server
+	m       *metrics
+	joins   *ipLimiter
+	creates *ipLimiter
+	checks  *ipLimiter
+}
+
+func (w *classWeb) store() classroom.Store { return w.s.cfg.Classroom }
+
+// needStore answers 404 for every class route of a server run without a
+// classroom store.
+func (w *classWeb) needStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if w.store() == nil {
+			return &userError{Status: http.StatusNotFound, Msg: "this server runs without classes"}
+		}
+		return next(c)
+	}
+}
+
+// teacherLink is the private link to a class's dashboard: the key rides
+// in the #fragment, which browsers never send to a server.
+func teacherLink(key string) string { return "/class/teacher#key=" + url.QueryEscape(key) }
+
+// joinLink opens the join form with the code filled in.
+func joinLink(code string) string { return "/class?code=" + url.QueryEscape(code) }
+
+// dashboardLink is the teacher's dashboard of the class with this code.
+func dashboardLink(code string) string { return "/class/" + url.PathEscape(code) + "/teacher" }
+
+type createdClass struct {
+	Code        string `json:"code"`
+	TeacherKey  string `json:"teacher_key"`
+	Name        string `json:"name"`
+	JoinLink    string `json:"join_link"`
+	TeacherLink string `json:"teacher_link"`
+	Dashboard   string `json:"dashboard"`
+}
+
+func newCreated(nc *classroom.NewClass) createdClass {
+	return createdClass{Code: nc.Class.Code, TeacherKey: nc.TeacherKey, Name: nc.Class.Name,
+		JoinLink: joinLink(nc.Class.Code), TeacherLink: teacherLink(nc.TeacherKey), Dashboard: dashboardLink(nc.Class.Code)}
+}
+
+// apiCreate: POST /api/classes {"name"} -> {"code","teacher_key",...}.
+// The key is in this answer and nowhere else: it is stored hashed.
+func (w *classWeb) apiCreate(c echo.Context) error {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	nc, err := w.store().CreateClass(c.Request().Context(), in.Name)
+	if err != nil {
+		return err
+	}
+	setCookie(c, TeacherCookie, nc.TeacherKey)
+	return writeJSON(c, http.StatusCreated, newCreated(nc))
+}
+
+type joined struct {
+	Learner *classroom.Learner `json:"learner"`
+	Class   classSummary       `json:"class"`
+}
+
+// classSummary is what a learner may know of their class.
+type classSummary struct {
+	Code     string        `json:"code"`
+	Name     string        `json:"name"`
+	Scenario *scenarioLink `json:"scenario,omitempty"`
+}
+
+// apiJoin: POST /api/classes/{code}/join {"name"}; the session token goes
+// only into the HttpOnly cookie.
+func (w *classWeb) apiJoin(c echo.Context) error {
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	sess, err := w.store().Join(c.Request().Context(), c.Param("code"), in.Name)
+	if err != nil {
+		return err
+	}
+	setLearnerCookies(c, sess.Token)
+	return writeJSON(c, http.StatusCreated, joined{Learner: sess.Learner, Class: summarize(sess.Class)})
+}
+
+func summarize(cl *classroom.Class) classSummary {
+	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: linkFor(cl.Scenario)}
+}
+
+// apiMe: GET /api/me, the learner's own class, progress and pushed scenario.
+func (w *classWeb) apiMe(c echo.Context) error {
+	l, cl, prog, err := w.me(c)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": summarize(cl), "progress": prog})
+}
+
+func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []classroom.Progress, error) {
+	ctx := c.Request().Context()
+	token := learnerToken(c)
+	l, cl, err := w.store().Learner(ctx, token)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	prog, err := w.store().LearnerProgress(ctx, cl.Code, classroom.Credentials{Session: token}, l.ID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if prog == nil {
+		prog = []classroom.Progress{}
+	}
+	return l, cl, prog, nil
+}
+
+// apiTeacherSession: POST /api/teacher/session with the key as a Bearer
+// token sets the teacher cookie and says where the dashboard is. The
+// teacher link keeps the key in its #fragment, which browsers never send,
+// so the key reaches no access log; its page posts it here.
+func (w *classWeb) apiTeacherSession(c echo.Context) error {
+	if err := w.s.readJSON(c, &struct{}{}); err != nil {
+		return err
+	}
+	key := teacherKey(c)
+	cl, err := w.store().TeacherClass(c.Request().Context(), key)
+	if err != nil {
+		return err
+	}
+	setCookie(c, TeacherCookie, key)
+	return writeJSON(c, http.StatusOK, map[string]string{"code": cl.Code, "name": cl.Name, "dashboard": dashboardLink(cl.Code)})
+}
+
+func (w *classWeb) apiDashboard(c echo.Context) error {
+	v, err := w.dashboard(c, c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, v)
+}
+
+func (w *classWeb) apiLearnerProgress(c echo.Context) error {
+	id, err := learnerID(c)
+	if err != nil {
+		return err
+	}
+	creds := classroom.Credentials{TeacherKey: teacherKey(c), Session: learnerToken(c)}
+	prog, err := w.store().LearnerProgress(c.Request().Context(), c.Param("code"), creds, id)
+	if err != nil {
+		return err
+	}
+	if prog == nil {
+		prog = []classroom.Progress{}
+	}
+	return writeJSON(c, http.StatusOK, prog)
+}
+
+func learnerID(c echo.Context) (int64, error) {
+	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, &userError{Status: http.StatusNotFound, Field: "id", Msg: fmt.Sprintf("no learner %q", c.Param("id"))}
+	}
+	return id, nil
+}
+
+func (w *classWeb) apiRemove(c echo.Context) error {
+	id, err := learnerID(c)
+	if err != nil {
+		return err
+	}
+	if err := w.store().RemoveLearner(c.Request().Context(), c.Param("code"), teacherKey(c), id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (w *classWeb) apiRotate(c echo.Context) error {
+	if err := w.s.readJSON(c, &struct{}{}); err != nil {
+		return err
+	}
+	cl, err := w.store().RotateCode(c.Request().Context(), c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]string{"code": cl.Code, "dashboard": dashboardLink(cl.Code), "join_link": joinLink(cl.Code)})
+}
+
+func (w *classWeb) apiJoining(c echo.Context) error {
+	var in struct {
+		Open *bool `json:"open"`
+	}
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	if in.Open == nil {
+		return badRequest("open", "is required: true to let learners join, false to close joining")
+	}
+	cl, err := w.store().SetJoinOpen(c.Request().Context(), c.Param("code"), teacherKey(c), *in.Open)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "join_open": cl.JoinOpen})
+}

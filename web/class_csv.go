@@ -1,0 +1,34 @@
+package web
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// apiProgressCSV: one row per learner and exercise, in the catalog's order.
+func (w *classWeb) apiProgressCSV(c echo.Context) error {
+	return w.csv(c, "progress", classroom.WriteProgressCSV)
+}
+
+// apiWideCSV: one row per learner, one column per exercise.
+func (w *classWeb) apiWideCSV(c echo.Context) error {
+	return w.csv(c, "progress-wide", classroom.WriteWideCSV)
+}
+
+func (w *classWeb) csv(c echo.Context, name string, write func(io.Writer, *classroom.Dashboard, []string) error) error {
+	d, err := w.store().Dashboard(c.Request().Context(), c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s-%s.csv"`, d.Class.Code, name))
+	h.Set("Cache-Control", "no-store")
+	c.Response().WriteHeader(http.StatusOK)
+	return write(c.Response(), d, w.exerciseOrder(d))
+}

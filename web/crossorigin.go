@@ -1,0 +1,39 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// newCrossOrigin builds the guard against cross-site requests: a page
+// elsewhere must not join a class, push a scenario, remove a learner or
+// answer an exercise with the cookies of whoever visits it. Browsers say
+// where a request comes from (Sec-Fetch-Site, Origin); a request with
+// neither (curl, a script) has no victim's cookies to abuse and passes.
+// The cookies' SameSite=Lax is the second wall, and the JSON endpoints'
+// Content-Type rule (readBody) the third. Config.AllowedOrigins are
+// trusted as the server's own.
+func newCrossOrigin(allowed []string) (*http.CrossOriginProtection, error) {
+	cop := http.NewCrossOriginProtection()
+	for _, o := range allowed {
+		// Browsers send an origin in lower case, without a trailing slash.
+		if err := cop.AddTrustedOrigin(strings.ToLower(strings.TrimRight(o, "/"))); err != nil {
+			return nil, fmt.Errorf("allowed-origins: %w", err)
+		}
+	}
+	return cop, nil
+}
+
+// sameOrigin refuses a state-changing request (anything but GET, HEAD and
+// OPTIONS) that a browser sent from another site.
+func (s *Server) sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if err := s.crossOrigin.Check(c.Request()); err != nil {
+			return &userError{Status: http.StatusForbidden, Msg: "cross-site request refused: send it from this site's own pages"}
+		}
+		return next(c)
+	}
+}
