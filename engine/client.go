@@ -8,9 +8,15 @@ import (
 // again, so that a run stays small whatever the scenario.
 const maxRedo = 5
 
-// client is one worker: a goroutine running the scenario's steps and, while
-// it holds the lock, a second one renewing it. Both belong to one group, so
-// a pause freezes them together and a crash ends them together.
+// client is one process that uses the lock, written the way such clients
+// are written: a worker goroutine runs the scenario's steps, and while it
+// holds the lock a renewal loop beside it sends a renewal every
+// renew_every, each one a request of its own (renewal.go). The worker does
+// not look at the lease unless it is told to: it learns that the lock is
+// gone only from a failed check, a refused read or write, or, with
+// watch_lease, from its own clock before a step. All of the client's
+// goroutines belong to one group, so a pause freezes them together and a
+// crash ends them together.
 type client struct {
 	w     *world
 	cfg   *Client
@@ -22,14 +28,18 @@ type client struct {
 	nodeTokens []int64
 	delays     map[string][]int64 // armed delay faults by message kind, in order
 
-	// What the client believes about its lock.
+	// What the worker believes about its lock.
 	holding  bool
 	token    int64
-	leaseEnd int64 // by the client's own clock
-	renewer  *actor
-	lost     bool // a write, renewal, check or its own clock said the lock is gone
+	leaseEnd int64 // by the client's own clock, timed from when it sent the acquire or renewal
+	lost     bool  // a check, read, write or its own watch told the worker the lock is gone
 	since    int64
 	beliefs  []span
+
+	// The renewal loop while it runs, and why it stopped when it stopped
+	// on its own (a refusal, or its clock).
+	renew     *renewLoop
+	renewStop string
 
 	lastRead int64
 	done     bool
@@ -83,15 +93,42 @@ func (c *client) finish(gaveUp string) {
 	c.emit(Event{Kind: KindDone})
 }
 
-// runSteps runs the job once; it returns false when the lock was lost.
+// runSteps runs the job once; it returns false when the worker learned
+// that it lost the lock.
 func (c *client) runSteps(a *actor) bool {
+	afterPause := false
 	for _, st := range c.cfg.Steps {
+		// A pause step is a pause inside the step that follows it, after
+		// that step's own look at the lease: the gap no check can close.
+		if !afterPause && !c.leaseStillGood(st) {
+			return false
+		}
 		c.step(a, st)
 		if c.lost {
 			return false
 		}
+		afterPause = st.Do == StepPause
 	}
 	return true
+}
+
+// leaseStillGood is a careful client's look at its lease before a step
+// (watch_lease): by its own clock, timed from when it sent the acquire or
+// the last renewal that was granted, is the lease it believes it holds
+// still running, and has its renewal loop not been refused? Taking the
+// lock and giving it back need no look. A client that does not watch its
+// lease always carries on.
+func (c *client) leaseStillGood(st Step) bool {
+	if !c.cfg.WatchLease || !c.holding || st.Do == StepAcquire || st.Do == StepRelease {
+		return true
+	}
+	switch now := c.now(); {
+	case now >= c.leaseEnd:
+		c.loseLock(fmt.Sprintf("its own clock reads %s: the lease it believes it holds ran out at %s", FormatMS(now), FormatMS(c.leaseEnd)))
+	case c.renewStop != "":
+		c.loseLock("its renewals stopped: " + c.renewStop)
+	}
+	return !c.lost
 }
 
 func (c *client) step(a *actor, st Step) {
@@ -105,14 +142,15 @@ func (c *client) step(a *actor, st Step) {
 		c.emit(Event{Kind: KindWork, For: st.For.MS(), Until: w.s.now + st.For.MS()})
 		a.sleep(st.For.MS())
 	case StepCheck:
-		r, node, ok := c.call(a, OpCheck, c.token)
+		token := c.token
+		r, node, ok := c.call(a, OpCheck, token)
 		switch {
 		case !ok:
 			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: "no lock server answered"})
 		case r.OK:
-			c.emit(Event{Kind: KindCheckOK, Token: c.token, LeaseUntil: r.LeaseUntil, Node: node})
+			c.emit(Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node})
 		default:
-			c.emit(Event{Kind: KindCheckFailed, Token: c.token, Node: node, Reason: r.Reason})
+			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: r.Reason})
 			c.loseLock("the lock service says it no longer holds the lock: " + r.Reason)
 		}
 	case StepWrite:
@@ -122,6 +160,7 @@ func (c *client) step(a *actor, st Step) {
 			return
 		}
 		tok := c.token
+		c.stopRenewals()
 		r, node, ok := c.call(a, OpRelease, tok)
 		c.stopHolding()
 		switch {
@@ -180,55 +219,14 @@ func (c *client) acquire(a *actor) {
 				c.leaseEnd = r.LeaseUntil // the validity the client computed itself
 			}
 			c.since = c.w.s.now
+			c.renewStop = ""
 			c.emit(Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason})
-			if every := c.cfg.RenewEvery.MS(); every > 0 {
-				c.renewer = c.w.s.spawn(c.g, c.w.s.now+every, c.renewLoop(r.Token, every))
-			}
+			c.startRenewals(r.Token)
 			return
 		default:
 			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: r.Reason})
 		}
 		a.sleep(c.cfg.RetryEvery.MS())
-	}
-}
-
-// renewLoop renews the lease every period while the client holds token.
-// The client counts the lock as lost when the service refuses, or when its
-// own clock says the lease ran out without a successful renewal; a renewal
-// that gets no answer is tried again at the next tick.
-func (c *client) renewLoop(token, every int64) func(a *actor) {
-	return func(a *actor) {
-		for {
-			if !c.holding || c.token != token {
-				return
-			}
-			if c.now() >= c.leaseEnd {
-				c.renewer = nil
-				c.loseLock(fmt.Sprintf("its own clock says the lease ran out at %s with no renewal", FormatMS(c.leaseEnd)))
-				return
-			}
-			sent := c.now()
-			r, node, ok := c.call(a, OpRenew, token)
-			if !c.holding || c.token != token {
-				return
-			}
-			switch {
-			case !ok:
-				c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; trying again at the next tick"})
-			case r.OK:
-				c.leaseEnd = sent + c.w.sc.Lock.Lease.MS()
-				if c.usesRedlock() {
-					c.leaseEnd = r.LeaseUntil
-				}
-				c.emit(Event{Kind: KindRenewed, Token: token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason})
-			default:
-				c.emit(Event{Kind: KindRenewRefused, Token: token, Node: node, Reason: r.Reason})
-				c.renewer = nil
-				c.loseLock("the lock service refused the renewal: " + r.Reason)
-				return
-			}
-			a.sleep(every)
-		}
 	}
 }
 
@@ -242,7 +240,7 @@ func (c *client) write(a *actor, st Step) {
 	token := c.token
 	c.emit(Event{Kind: KindWriteSent, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set})
 	var rows int64
-	c.send(a, MsgWrite, func() { rows = c.storeWrite(value, token, st) })
+	c.storageCall(a, MsgWrite, func() { rows = c.storeWrite(value, token, st) })
 	if rows == 0 {
 		c.loseLock(fmt.Sprintf("the storage refused its write with token %d", token))
 	}
@@ -284,6 +282,7 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 	}
 	if !w.holds(c.cfg.Name, token) && w.ledger.supersededBy(c.cfg.Name) {
 		w.stats.StaleWritesAccepted++
+		e.Stale = true
 		e.Reason = "stale: the lock service no longer counts this client as holder, and a newer holder had already begun"
 	}
 	w.ledger.touched(c.cfg.Name, token)
@@ -293,7 +292,7 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 
 func (c *client) claim(a *actor) {
 	w := c.w
-	c.send(a, MsgWrite, func() {
+	c.storageCall(a, MsgWrite, func() {
 		before, err := w.store.get()
 		if err != nil {
 			w.fail(fmt.Errorf("storage read: %w", err))
@@ -324,7 +323,7 @@ func (c *client) sendSMS(a *actor, st Step) {
 		msg = "sms"
 	}
 	c.emit(Event{Kind: KindSMSRequested, Message: msg})
-	c.send(a, MsgSend, func() {
+	c.roundTrip(a, MsgSend, func() string {
 		e := Event{Actor: ActorSMS, Client: c.cfg.Name, Message: msg}
 		if w.sms.deliver(msg, st.IdempotencyKey) {
 			e.Kind = KindSMSSent
@@ -333,27 +332,67 @@ func (c *client) sendSMS(a *actor, st Step) {
 			e.Kind, e.Reason = KindSMSDropped, "repeat of idempotency key "+st.IdempotencyKey
 		}
 		w.emit(e)
-	})
+		return ActorSMS
+	}, nil)
+}
+
+// storageCall sends one request to the storage and waits for its answer.
+// While the storage is out of reach (a partition), the client is told so
+// and sends the request again every retry_every; so does it when the
+// storage's answer was lost on the way back (the same statement runs
+// again: it writes the same value with the same token).
+func (c *client) storageCall(a *actor, kind string, apply func()) {
+	for {
+		reached := false
+		x := c.roundTrip(a, kind, func() string {
+			if !c.w.net.connected(c.cfg.Name, ActorStorage) {
+				return ""
+			}
+			reached = true
+			apply()
+			return ActorStorage
+		}, nil)
+		if reached && !x.lost {
+			return
+		}
+		c.emit(Event{Kind: KindUnavailable, Message: kind,
+			Reason: fmt.Sprintf("the storage is out of reach; trying again in %s", FormatMS(c.cfg.RetryEvery.MS()))})
+		a.sleep(c.cfg.RetryEvery.MS())
+	}
 }
 
 // msgKind is the message kind of a lock command, for delay faults.
 var msgKind = map[Op]string{OpAcquire: MsgAcquire, OpRenew: MsgRenew, OpRelease: MsgRelease, OpCheck: MsgCheck}
 
-// call sends one command to the lock service and waits for its answer.
-// Under Redlock the client itself asks every server (redlockclient.go).
+// command builds the client's next lock command; every command carries a
+// fresh request id, so a retried one is never applied twice.
+func (c *client) command(op Op, token int64) Command {
+	c.reqID++
+	return Command{Op: op, Lock: c.w.lockName, Client: c.cfg.Name, Token: token, Lease: c.w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+}
+
+// call sends one command to the lock service and waits for its answer; ok
+// is false when none came back (no server could answer, or the answer was
+// lost on the way). Under Redlock the client itself asks every server
+// (redlockclient.go).
 func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
 	if rl, isRedlock := c.w.svc.(*redlockService); isRedlock {
 		return c.quorumCall(a, rl, op)
 	}
 	w := c.w
-	c.reqID++
-	cmd := Command{Op: op, Lock: w.lockName, Client: c.cfg.Name, Token: token, Lease: w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+	cmd := c.command(op, token)
 	callAt := w.history.tick()
-	c.send(a, msgKind[op], func() { r, node, ok = w.serve(cmd) })
-	if ok {
-		w.history.record(cmd, r, callAt, w.history.tick())
+	x := c.roundTrip(a, msgKind[op], func() string {
+		if r, node, ok = w.serve(cmd); !ok {
+			return ""
+		}
+		return node
+	}, func() { w.answerLost(cmd, r, node, callAt) })
+	if !ok || x.lost {
+		return r, node, false
 	}
-	return r, node, ok
+	w.history.record(cmd, r, callAt, w.history.tick())
+	return r, node, true
 }
 
 // read reads the record. With fencing, a holder's read carries its token
@@ -365,7 +404,7 @@ func (c *client) read(a *actor) {
 	var r row
 	var query string
 	rows := int64(1)
-	c.send(a, MsgRead, func() {
+	c.storageCall(a, MsgRead, func() {
 		var err error
 		if fenced {
 			if query, rows, err = w.store.raiseFence(c.token); err != nil {
@@ -394,28 +433,7 @@ func (c *client) read(a *actor) {
 	c.emit(e)
 }
 
-// send delivers a message of the given kind: the network holds it for the
-// latency (plus any armed delay), deliver runs on arrival, and the client
-// blocks until the answer has travelled back. The message is the network's
-// from the moment it leaves: a pause or crash of the client does not stop
-// its delivery.
-func (c *client) send(a *actor, kind string, deliver func()) {
-	w := c.w
-	lat := w.sc.Lock.Latency.MS()
-	d := lat
-	if q := c.delays[kind]; len(q) > 0 {
-		d += q[0]
-		c.delays[kind] = q[1:]
-		c.emit(Event{Kind: KindDelayed, Message: kind, For: q[0], Until: w.s.now + d})
-	}
-	w.s.at(w.s.now+d, func() {
-		deliver()
-		w.s.wakeAt(a, w.s.now+lat)
-	})
-	a.park()
-}
-
-// loseLock records that the client learned it no longer holds the lock.
+// loseLock records that the worker learned it no longer holds the lock.
 func (c *client) loseLock(reason string) {
 	c.lost = true
 	if !c.holding {
@@ -432,10 +450,7 @@ func (c *client) stopHolding() {
 	}
 	c.endBelief()
 	c.holding = false
-	if c.renewer != nil {
-		c.w.s.killActor(c.renewer)
-		c.renewer = nil
-	}
+	c.stopRenewals()
 }
 
 func (c *client) endBelief() {

@@ -67,6 +67,12 @@ func Describe(e Event) string {
 		return "wakes up from the pause, unaware of the time lost"
 	case KindDelayed:
 		return fmt.Sprintf("the network holds its %s message for %s (arrives at %s)", e.Message, FormatMS(e.For), FormatMS(e.Until))
+	case KindRenewTimeout:
+		return "renewal timed out: " + e.Message
+	case KindRenewStopped:
+		return fmt.Sprintf("stops renewing token %d: %s; the job is not told", e.Token, e.Reason)
+	case KindAnswerLost:
+		return "applied, answer lost: " + e.Reason
 	case KindLockLost:
 		return fmt.Sprintf("learns it lost the lock (token %d): %s", e.Token, e.Reason)
 	case KindGaveUp:

@@ -24,6 +24,10 @@ type Event struct {
 	Reason     string `json:"reason,omitempty"`
 	Attempt    int    `json:"attempt,omitempty"`
 	By         int64  `json:"by,omitempty"` // a clock jump, signed
+	// Stale marks an accepted write from a client the lock service no
+	// longer counted as holder, after a newer holder had begun: the
+	// summary's stale_writes_accepted counts these events.
+	Stale bool `json:"stale,omitempty"`
 }
 
 // Actors that are neither clients nor lock nodes (node-1, node-2 ...).
@@ -60,13 +64,16 @@ const (
 	KindPauseStart     = "pause_start"     // until
 	KindPauseEnd       = "pause_end"
 	KindDelayed        = "message_delayed" // message (kind), for
-	KindLockLost       = "lock_lost"       // token, reason
+	KindLockLost       = "lock_lost"       // token, reason: the worker learns it lost the lock
+	KindRenewTimeout   = "renew_timeout"   // token, for, message: a renewal got no answer within renew_timeout
+	KindRenewStopped   = "renew_stopped"   // token, reason: the renewal loop stops (a refusal, or its own clock); the worker is not told
 	KindGaveUp         = "gave_up"         // reason
 	KindRetrying       = "retrying"        // attempt
 	KindCrashed        = "crashed"
 	KindDone           = "done"
 	KindLeader         = "leader"        // a node serves as leader or primary
 	KindLeaseExpired   = "lease_expired" // node: holder, token
+	KindAnswerLost     = "answer_lost"   // node: client, token, message (the command), reason: applied, but the answer never reached the client
 	KindTruncated      = "truncated"     // the run hit the event limit
 
 	// Lock-server faults and what follows them (actor: the node).

@@ -86,9 +86,13 @@ func TestFailurePresets(t *testing.T) {
 			if s.UnavailableMS != 36000 {
 				t.Errorf("unavailable from 4 s to 40 s: %d ms", s.UnavailableMS)
 			}
+			stopped := find(res, "client-1", engine.KindRenewStopped)
+			if len(stopped) != 1 || stopped[0].T != 15000 || !strings.Contains(stopped[0].Reason, "own clock") {
+				t.Errorf("client-1's renewal loop should stop by its own clock at 15 s: %v", stopped)
+			}
 			lost := find(res, "client-1", engine.KindLockLost)
-			if len(lost) != 1 || lost[0].T != 15000 || !strings.Contains(lost[0].Reason, "own clock") {
-				t.Errorf("client-1 should count its lock lost by its own clock at 15 s: %v", lost)
+			if len(lost) != 1 || lost[0].T != 20000 || !strings.Contains(lost[0].Reason, "own clock") {
+				t.Errorf("client-1 watches its lease: before its write at 20 s its own clock says the lease is over: %v", lost)
 			}
 			if len(find(res, "client-1", engine.KindWriteSent)) != 0 || len(find(res, "client-1", engine.KindGaveUp)) != 1 {
 				t.Errorf("client-1 must stop without writing")

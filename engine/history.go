@@ -34,6 +34,9 @@ type lockOutput struct {
 	LeaseUntil int64  `json:"lease_until,omitempty"`
 	Holder     string `json:"holder,omitempty"`
 	Now        int64  `json:"now"` // when the service applied it, by its clock
+	// Unknown marks an operation the service applied whose answer never
+	// reached its client: pending, returning after every other operation.
+	Unknown bool `json:"unknown,omitempty"`
 }
 
 func (h *history) tick() int64 {
@@ -42,6 +45,31 @@ func (h *history) tick() int64 {
 }
 
 func (h *history) record(cmd Command, r Reply, call, ret int64) {
+	h.add(cmd, r, call, ret, false)
+}
+
+// pending records an operation the service applied whose answer never
+// reached its client. The client cannot know its outcome, so it stays
+// open: it returns after every other operation (see operations).
+func (h *history) pending(cmd Command, r Reply, call int64) {
+	h.add(cmd, r, call, 0, true)
+}
+
+// operations returns the recorded operations, each pending one returning
+// after all the others: porcupine may place it anywhere after its call.
+func (h *history) operations() []porcupine.Operation {
+	end := h.clock + 1
+	ops := make([]porcupine.Operation, len(h.ops))
+	for i, o := range h.ops {
+		if o.Output.(lockOutput).Unknown {
+			o.Return = end
+		}
+		ops[i] = o
+	}
+	return ops
+}
+
+func (h *history) add(cmd Command, r Reply, call, ret int64, unknown bool) {
 	if h.clients == nil {
 		h.clients = map[string]int{}
 	}
@@ -54,7 +82,7 @@ func (h *history) record(cmd Command, r Reply, call, ret int64) {
 		ClientId: id,
 		Input:    lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease},
 		Call:     call,
-		Output:   lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now},
+		Output:   lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now, Unknown: unknown},
 		Return:   ret,
 	})
 }
@@ -76,43 +104,14 @@ var LeaseLockModel = porcupine.Model{
 	Init: func() any { return lockState{} },
 	Step: func(state, input, output any) (bool, any) {
 		s, in, out := state.(lockState), input.(lockInput), output.(lockOutput)
-		if out.Now < s.Last {
-			return false, s
+		ok, next := leaseLockStep(s, in, out)
+		if out.Unknown && !ok {
+			// Nobody saw this answer, so no output can contradict the
+			// model: placed where it could not have happened, it changed
+			// nothing.
+			return true, s
 		}
-		held := s.Holder != "" && out.Now < s.LeaseUntil
-		mine := s.Holder == in.Client && s.Token == in.Token
-		next := s
-		next.Last = out.Now
-		switch in.Op {
-		case "acquire":
-			switch {
-			case held && s.Holder != in.Client:
-				return !out.OK, next
-			case held:
-				return out.OK && out.Token == s.Token, next
-			case !out.OK:
-				return false, s
-			case s.Next != 0 && out.Token != s.Next:
-				return false, s
-			}
-			next.Holder, next.Token, next.LeaseUntil, next.Next = in.Client, out.Token, out.Now+in.Lease, out.Token+1
-			return out.LeaseUntil == next.LeaseUntil, next
-		case "renew":
-			if !(held && mine) {
-				return !out.OK, next
-			}
-			next.LeaseUntil = out.Now + in.Lease
-			return out.OK && out.LeaseUntil == next.LeaseUntil, next
-		case "release":
-			if !mine || s.Holder == "" {
-				return !out.OK, next
-			}
-			next.Holder, next.Token, next.LeaseUntil = "", 0, 0
-			return out.OK, next
-		case "check":
-			return out.OK == (held && mine), next
-		}
-		return false, s
+		return ok, next
 	},
 	DescribeOperation: func(input, output any) string {
 		in, out := input.(lockInput), output.(lockOutput)
@@ -131,6 +130,48 @@ var LeaseLockModel = porcupine.Model{
 		}
 		return fmt.Sprintf("%s holds token %d until %s", s.Holder, s.Token, FormatMS(s.LeaseUntil))
 	},
+}
+
+// leaseLockStep is one step of LeaseLockModel for an operation whose
+// output is known.
+func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
+	if out.Now < s.Last {
+		return false, s
+	}
+	held := s.Holder != "" && out.Now < s.LeaseUntil
+	mine := s.Holder == in.Client && s.Token == in.Token
+	next := s
+	next.Last = out.Now
+	switch in.Op {
+	case "acquire":
+		switch {
+		case held && s.Holder != in.Client:
+			return !out.OK, next
+		case held:
+			return out.OK && out.Token == s.Token, next
+		case !out.OK:
+			return false, s
+		case s.Next != 0 && out.Token != s.Next:
+			return false, s
+		}
+		next.Holder, next.Token, next.LeaseUntil, next.Next = in.Client, out.Token, out.Now+in.Lease, out.Token+1
+		return out.LeaseUntil == next.LeaseUntil, next
+	case "renew":
+		if !(held && mine) {
+			return !out.OK, next
+		}
+		next.LeaseUntil = out.Now + in.Lease
+		return out.OK && out.LeaseUntil == next.LeaseUntil, next
+	case "release":
+		if !mine || s.Holder == "" {
+			return !out.OK, next
+		}
+		next.Holder, next.Token, next.LeaseUntil = "", 0, 0
+		return out.OK, next
+	case "check":
+		return out.OK == (held && mine), next
+	}
+	return false, s
 }
 
 // History is the record of a run's lock-service operations.

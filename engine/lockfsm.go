@@ -131,8 +131,9 @@ func (f *LockFSM) apply(c Command) Reply {
 		}
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRelease:
-		if !held || e.Token != c.Token || e.Holder != c.Client {
-			return Reply{Holder: e.Holder, Token: e.Token, Reason: f.refusal(c, e, held, true), Now: now}
+		// An expired lease may still be given back by its holder.
+		if reason := f.refusal(c, e, held, true); reason != "" {
+			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		delete(f.locks, c.Lock)
 		return Reply{OK: true, Token: c.Token, Now: now}
@@ -140,13 +141,19 @@ func (f *LockFSM) apply(c Command) Reply {
 	return Reply{Reason: "unknown command " + c.Op.String(), Now: now}
 }
 
-// refusal says why a renew, check or release naming c.Token fails, or "".
+// refusal says why a renew, check or release by c.Client naming c.Token
+// fails, or "". Holder and token must both match: after a token was handed
+// out twice (a restart that forgot a grant, a replica that never got it),
+// the old holder carries the new holder's token, and must not extend,
+// vouch for or give back the new holder's lease.
 func (f *LockFSM) refusal(c Command, e lockEntry, held, valid bool) string {
 	switch {
 	case !held:
 		return fmt.Sprintf("token %d is not held: the lock is free", c.Token)
 	case e.Token != c.Token:
 		return fmt.Sprintf("token %d is not current: %s holds token %d", c.Token, e.Holder, e.Token)
+	case e.Holder != c.Client:
+		return fmt.Sprintf("token %d is held by %s, not %s: the token was handed out twice", c.Token, e.Holder, c.Client)
 	case !valid:
 		return fmt.Sprintf("the lease of token %d ran out at %s", c.Token, FormatMS(e.LeaseUntil))
 	}

@@ -101,3 +101,60 @@ func TestPathAt(t *testing.T) {
 		}
 	}
 }
+
+// TestHolderAndTokenBothChecked: after the state machine forgot a grant (a
+// restart from an old save) and handed the same token to someone else, the
+// old holder carries the new holder's token. It must not renew, check or
+// give back the new holder's lease; and every refusal says why.
+func TestHolderAndTokenBothChecked(t *testing.T) {
+	f := NewLockFSM(33)
+	do := func(op Op, client string, token, now int64, id uint64) Reply {
+		return f.Apply(Command{Op: op, Lock: "account-42", Client: client, Token: token, Lease: 10000, Now: now, ReqID: id})
+	}
+	saved := f.state()
+	if r := do(OpAcquire, "a", 0, 1500, 1); !r.OK || r.Token != 33 {
+		t.Fatalf("a's grant: %+v", r)
+	}
+	f.restore(saved) // the restart forgets a's grant
+	if r := do(OpAcquire, "b", 0, 2000, 1); !r.OK || r.Token != 33 {
+		t.Fatalf("b gets token 33 again: %+v", r)
+	}
+	for i, op := range []Op{OpRenew, OpCheck, OpRelease} {
+		r := do(op, "a", 33, 2500, uint64(10+i))
+		if r.OK || !strings.Contains(r.Reason, "held by b, not a") {
+			t.Errorf("%s by the old holder with the same token: %+v", op, r)
+		}
+	}
+	if _, tok, until, ok := f.Entry("account-42"); !ok || tok != 33 || until != 12000 {
+		t.Errorf("b's lease should be untouched (token 33 until 12 s): %d %d %v", tok, until, ok)
+	}
+	if r := do(OpRenew, "b", 33, 3000, 2); !r.OK || r.LeaseUntil != 13000 {
+		t.Errorf("b renews its own lease: %+v", r)
+	}
+
+	// Every way to be refused carries a reason.
+	g := NewLockFSM(33)
+	cases := []Command{
+		{Op: OpRenew, Client: "a", Token: 33, Now: 0},   // nothing held
+		{Op: OpCheck, Client: "a", Token: 33, Now: 0},   // nothing held
+		{Op: OpRelease, Client: "a", Token: 33, Now: 0}, // nothing held
+		{Op: OpAcquire, Client: "b", Now: 1},            // after a's grant below: held by a
+		{Op: OpRenew, Client: "a", Token: 34, Now: 2},   // wrong token
+		{Op: OpCheck, Client: "b", Token: 33, Now: 3},   // wrong holder
+		{Op: OpRelease, Client: "b", Token: 33, Now: 4}, // wrong holder
+		{Op: OpRenew, Client: "a", Token: 33, Now: 20000},
+		{Op: OpCheck, Client: "a", Token: 33, Now: 20001},
+		{Op: Op(9), Client: "a", Now: 20002},
+	}
+	for i, c := range cases {
+		if i == 3 {
+			if r := g.Apply(Command{Op: OpAcquire, Lock: "l", Client: "a", Lease: 10000, Now: 1}); !r.OK {
+				t.Fatalf("a's grant: %+v", r)
+			}
+		}
+		c.Lock, c.Lease = "l", 10000
+		if r := g.Apply(c); r.OK || r.Reason == "" {
+			t.Errorf("case %d %s by %s: refused without a reason: %+v", i, c.Op, c.Client, r)
+		}
+	}
+}

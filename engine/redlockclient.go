@@ -84,11 +84,15 @@ func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string,
 // nodeCall sends one command to one Redlock server.
 func (c *client) nodeCall(a *actor, rl *redlockService, i int, op Op, token int64) (r Reply, ok bool) {
 	w := c.w
-	c.reqID++
-	cmd := Command{Op: op, Lock: w.lockName, Client: c.cfg.Name, Token: token, Lease: w.sc.Lock.Lease.MS(), ReqID: c.reqID}
-	c.send(a, msgKind[op], func() {
+	cmd := c.command(op, token)
+	name := rl.nodes[i].name
+	x := c.roundTrip(a, msgKind[op], func() string {
 		r, ok = rl.serveNode(i, cmd)
 		w.noteAvailability()
-	})
-	return r, ok
+		if !ok {
+			return ""
+		}
+		return name
+	}, func() { w.lostAnswerEvent(cmd, r, name) })
+	return r, ok && !x.lost
 }

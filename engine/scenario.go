@@ -54,9 +54,17 @@ type Client struct {
 	Name       string   `json:"name"`
 	Start      Duration `json:"start,omitzero"`
 	RenewEvery Duration `json:"renew_every,omitzero"`
-	RetryEvery Duration `json:"retry_every,omitzero"`
-	OnRefused  string   `json:"on_refused,omitempty"`
-	Steps      []Step   `json:"steps"`
+	// RenewTimeout is how long a renewal waits for its answer before it
+	// is shown as timed out (renew_every when not set); the renewals do
+	// not wait for one another either way.
+	RenewTimeout Duration `json:"renew_timeout,omitzero"`
+	RetryEvery   Duration `json:"retry_every,omitzero"`
+	OnRefused    string   `json:"on_refused,omitempty"`
+	// WatchLease makes a careful client: before each step it compares its
+	// own clock with the lease it believes it holds, timed from when it
+	// sent the acquire or renewal, and gives up when it ran out.
+	WatchLease bool   `json:"watch_lease,omitempty"`
+	Steps      []Step `json:"steps"`
 }
 
 // Step kinds.

@@ -22,6 +22,9 @@ type item struct {
 	seq   uint64 // tie-break: the order it was scheduled in
 	fn    func() // a callback, or
 	actor *actor // an actor to wake
+	// g, for a callback, is the group it belongs to: like a wake-up of
+	// one of the group's actors, it waits out the group's pause.
+	g *group
 }
 
 type agenda []*item
@@ -91,6 +94,12 @@ func (s *scheduler) at(t int64, fn func()) {
 // atFirst schedules a callback at time t ahead of everything else due then.
 func (s *scheduler) atFirst(t int64, fn func()) {
 	s.push(&item{t: max(t, s.now), ord: math.MinInt64, fn: fn})
+}
+
+// atGroup schedules a callback of group g at time t; while g is paused it
+// waits, like the group's actors.
+func (s *scheduler) atGroup(g *group, t int64, fn func()) {
+	s.push(&item{t: max(t, s.now), ord: max(t, s.now), fn: fn, g: g})
 }
 
 func (s *scheduler) push(it *item) {
@@ -194,17 +203,19 @@ func (s *scheduler) pause(g *group, until int64) {
 func (s *scheduler) peek() (int64, bool) {
 	for len(s.q) > 0 {
 		it := s.q[0]
+		g := it.g
 		if it.actor != nil {
 			if it.actor.dead {
 				heap.Pop(&s.q)
 				continue
 			}
-			if pu := it.actor.g.pausedUntil; pu > it.t {
-				heap.Pop(&s.q)
-				it.t = pu
-				heap.Push(&s.q, it)
-				continue
-			}
+			g = it.actor.g
+		}
+		if g != nil && g.pausedUntil > it.t {
+			heap.Pop(&s.q)
+			it.t = g.pausedUntil
+			heap.Push(&s.q, it)
+			continue
 		}
 		return it.t, true
 	}

@@ -220,6 +220,12 @@ func validateClient(sc *Scenario, p string, c Client) error {
 	if err := c.RenewEvery.check(p+".renew_every", minPeriod, MaxUntil); err != nil {
 		return err
 	}
+	if err := c.RenewTimeout.check(p+".renew_timeout", minPeriod, MaxUntil); err != nil {
+		return err
+	}
+	if c.RenewTimeout.IsSet() && !c.RenewEvery.IsSet() {
+		return fieldErr(p+".renew_timeout", "applies to renewals: set renew_every too, or leave renew_timeout out")
+	}
 	if err := c.RetryEvery.check(p+".retry_every", minPeriod, MaxUntil); err != nil {
 		return err
 	}

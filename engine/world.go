@@ -26,6 +26,7 @@ type world struct {
 	clients  []*client
 	byName   map[string]*client
 
+	net      network
 	ledger   ledger
 	history  history
 	expected int64 // what the value would be had every accepted write been based on a fresh read
@@ -106,8 +107,9 @@ func (w *world) begin() {
 	for _, c := range w.clients {
 		c.start()
 	}
+	// Faults due at the same instant as a client's action apply first.
 	for _, f := range w.sc.Faults {
-		w.s.at(f.At.MS(), func() { w.applyFault(f) })
+		w.s.atFirst(f.At.MS(), func() { w.applyFault(f) })
 	}
 }
 

@@ -1,0 +1,109 @@
+package engine
+
+// The network between a client and what it talks to (the lock service, the
+// storage, the SMS provider). A request leaves at once, travels for
+// lock.latency (plus any delay fault armed for its kind), is handled on
+// arrival, and its answer travels back for lock.latency. The message is the
+// network's from the moment it leaves: a pause or crash of the client does
+// not stop its delivery. The answer is handed to the client only if the
+// client can still take it: a crashed client, or one cut off from the
+// answering side by then, never sees it.
+
+// exchange is one request in flight and, once it came back, its answer.
+type exchange struct {
+	arrived bool  // the answer (or the news that none will come) reached the client's side
+	at      int64 // when it did
+	lost    bool  // the far end answered, but the answer never reached the client
+}
+
+// dispatch sends a request of the given kind and returns at once. serve
+// runs when the request arrives and names the endpoint that handled it (""
+// when nothing could: the client then learns there was no answer). When
+// the answer comes back, answered runs, unless the client is gone (it
+// crashed or finished) by then. When the answer cannot reach the client
+// (gone, or cut off from the answering side), onLost runs first.
+func (c *client) dispatch(kind string, serve func() string, onLost func(), answered func(x *exchange)) *exchange {
+	w := c.w
+	lat := w.sc.Lock.Latency.MS()
+	d := lat
+	if q := c.delays[kind]; len(q) > 0 {
+		d += q[0]
+		c.delays[kind] = q[1:]
+		c.emit(Event{Kind: KindDelayed, Message: kind, For: q[0], Until: w.s.now + d})
+	}
+	x := &exchange{}
+	w.s.at(w.s.now+d, func() {
+		from := serve()
+		arrive := func() {
+			x.arrived, x.at = true, w.s.now
+			if c.done {
+				if from != "" && onLost != nil {
+					onLost()
+				}
+				return
+			}
+			if from != "" && !w.net.connected(c.cfg.Name, from) {
+				x.lost = true
+				if onLost != nil {
+					onLost()
+				}
+			}
+			answered(x)
+		}
+		if lat == 0 {
+			arrive()
+			return
+		}
+		w.s.at(w.s.now+lat, arrive)
+	})
+	return x
+}
+
+// roundTrip sends a request and blocks the actor until its answer (or the
+// news that none will come) is back.
+func (c *client) roundTrip(a *actor, kind string, serve func() string, onLost func()) *exchange {
+	x := c.dispatch(kind, serve, onLost, func(*exchange) { c.w.s.wakeAt(a, c.w.s.now) })
+	for !x.arrived {
+		a.park()
+	}
+	return x
+}
+
+// network knows which endpoints (lock nodes, clients, the storage) can
+// reach one another. Each partition in force is a side: two endpoints are
+// connected when, for every partition, both are on its side or both are
+// off it.
+type network struct {
+	cuts []*cut
+}
+
+// cut is one partition: the endpoints on its side, and when it heals.
+type cut struct {
+	side  map[string]bool
+	until int64
+}
+
+func (n *network) connected(a, b string) bool {
+	if a == b {
+		return true
+	}
+	for _, c := range n.cuts {
+		if c.side[a] != c.side[b] {
+			return false
+		}
+	}
+	return true
+}
+
+// add puts a partition in force.
+func (n *network) add(c *cut) { n.cuts = append(n.cuts, c) }
+
+// remove ends a partition.
+func (n *network) remove(c *cut) {
+	for i, x := range n.cuts {
+		if x == c {
+			n.cuts = append(n.cuts[:i], n.cuts[i+1:]...)
+			return
+		}
+	}
+}

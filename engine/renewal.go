@@ -1,0 +1,220 @@
+package engine
+
+import "fmt"
+
+// The renewal loop runs beside the worker while it holds the lock. Every
+// renew_every it sends a renewal as a request of its own: the next one goes
+// out on schedule whether or not the previous one was answered, so one
+// renewal held up in the network costs nothing while the others get
+// through. A renewal unanswered after renew_timeout is shown as timed out;
+// its answer, if it comes later, is still applied and shown.
+//
+// The loop stops when the lock service refuses a renewal, or when its own
+// clock says the lease ran out with no renewal granted; it says so in the
+// timeline (renew_stopped). The worker is not told: it carries on until a
+// check, a refused read or write, or its own look at the lease (watch_lease)
+// tells it.
+
+// renewLoop is one run of the renewal loop, for one token.
+type renewLoop struct {
+	token int64
+	actor *actor
+	// gaveUp says why the loop stopped on its own; over is set when the
+	// client ended it (a release, the end of the job).
+	gaveUp string
+	over   bool
+}
+
+func (l *renewLoop) running() bool { return l.gaveUp == "" && !l.over }
+
+// startRenewals starts the renewal loop for token, when the client renews.
+func (c *client) startRenewals(token int64) {
+	every := c.cfg.RenewEvery.MS()
+	if every <= 0 {
+		return
+	}
+	l := &renewLoop{token: token}
+	c.renew = l
+	l.actor = c.w.s.spawn(c.g, c.w.s.now+every, func(a *actor) {
+		for l.running() {
+			if now := c.now(); now >= c.leaseEnd {
+				c.stopRenewing(l, true, fmt.Sprintf("its own clock reads %s: the lease ran out at %s with no renewal granted", FormatMS(now), FormatMS(c.leaseEnd)))
+				return
+			}
+			c.sendRenewal(l)
+			a.sleep(every)
+		}
+	})
+}
+
+// renewTimeout is how long a renewal waits for its answer before it is
+// shown as timed out: renew_timeout, or renew_every when not set.
+func (c *client) renewTimeout() int64 {
+	if c.cfg.RenewTimeout.IsSet() {
+		return c.cfg.RenewTimeout.MS()
+	}
+	return c.cfg.RenewEvery.MS()
+}
+
+// sendRenewal sends one renewal and returns at once. Its answer is taken
+// when it arrives, by the client's own group: a paused client takes it when
+// it wakes, a crashed one never.
+func (c *client) sendRenewal(l *renewLoop) {
+	w := c.w
+	sentOwn, sent := c.now(), w.s.now
+	deadline := sent + c.renewTimeout()
+	if rl, isRedlock := w.svc.(*redlockService); isRedlock {
+		c.redlockRenewal(l, rl, sent, deadline)
+		return
+	}
+	cmd := c.command(OpRenew, l.token)
+	callAt := w.history.tick()
+	var r Reply
+	var node string
+	var ok bool
+	x := c.dispatch(MsgRenew, func() string {
+		if r, node, ok = w.serve(cmd); !ok {
+			return ""
+		}
+		return node
+	}, func() { w.answerLost(cmd, r, node, callAt) }, func(x *exchange) {
+		c.inGroup(func() {
+			switch {
+			case !ok || x.lost:
+				if l.running() {
+					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; the next renewal goes out on schedule"})
+				}
+			case l.gaveUp != "":
+				// The loop gave up waiting before this answer came.
+				w.answerLost(cmd, r, node, callAt)
+			case l.over:
+				// The client has moved on (released, finished): the answer
+				// reaches it and is dropped.
+				w.history.record(cmd, r, callAt, w.history.tick())
+			default:
+				w.history.record(cmd, r, callAt, w.history.tick())
+				c.renewAnswered(l, r, node, sentOwn+w.sc.Lock.Lease.MS(), sent, x.at > deadline)
+			}
+		})
+	})
+	c.renewTimer(l, x, sent, deadline)
+}
+
+// renewTimer shows a renewal that got no answer by its deadline.
+func (c *client) renewTimer(l *renewLoop, x *exchange, sent, deadline int64) {
+	c.w.s.atGroup(c.g, deadline, func() {
+		if (!x.arrived || x.at > deadline) && l.running() && !c.done {
+			c.emit(Event{Kind: KindRenewTimeout, Token: l.token, For: c.renewTimeout(),
+				Message: fmt.Sprintf("the renewal sent at %s got no answer within %s; the next one goes out on schedule", FormatMS(sent), FormatMS(c.renewTimeout()))})
+		}
+	})
+}
+
+// inGroup runs fn now, or when the client's pause ends: the client takes
+// what arrives only while it runs.
+func (c *client) inGroup(fn func()) {
+	w := c.w
+	if c.g.pausedUntil > w.s.now {
+		w.s.atGroup(c.g, w.s.now, func() {
+			if !c.done {
+				fn()
+			}
+		})
+		return
+	}
+	fn()
+}
+
+// redlockRenewal renews with every server in turn, the client being its own
+// coordinator under Redlock; it runs as an actor of the client's group.
+func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline int64) {
+	w := c.w
+	x := &exchange{}
+	c.renewTimer(l, x, sent, deadline)
+	w.s.spawn(c.g, w.s.now, func(a *actor) {
+		r, node, ok := c.quorumCall(a, rl, OpRenew)
+		x.arrived, x.at = true, w.s.now
+		switch {
+		case !l.running():
+		case !ok:
+			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
+		default:
+			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
+		}
+	})
+}
+
+// renewAnswered takes a renewal's answer: a grant extends the lease the
+// client believes it holds (never shortens it: a late answer to an older
+// renewal does not undo a newer one); a refusal stops the renewals.
+func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, sent int64, late bool) {
+	if r.OK {
+		c.leaseEnd = max(c.leaseEnd, believedEnd)
+		msg := r.Reason
+		if late {
+			msg = fmt.Sprintf("a late answer to the renewal sent at %s", FormatMS(sent))
+			if r.Reason != "" {
+				msg += ": " + r.Reason
+			}
+		}
+		c.emit(Event{Kind: KindRenewed, Token: l.token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg})
+		return
+	}
+	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: r.Reason})
+	c.stopRenewing(l, false, "the lock service refused a renewal: "+r.Reason)
+}
+
+// stopRenewing ends the renewal loop on its own account (a refusal, its
+// clock) and says so. The worker is not told. byLoop is set when the loop
+// itself stops (it returns rather than being ended).
+func (c *client) stopRenewing(l *renewLoop, byLoop bool, reason string) {
+	if !l.running() {
+		return
+	}
+	l.gaveUp = reason
+	c.renewStop = reason
+	c.emit(Event{Kind: KindRenewStopped, Token: l.token, Reason: reason})
+	if c.renew == l {
+		c.renew = nil
+	}
+	if !byLoop {
+		c.w.s.killActor(l.actor)
+	}
+}
+
+// stopRenewals ends the renewal loop quietly (the client releases, gives
+// up or finishes). Renewals already on their way stay on their way.
+func (c *client) stopRenewals() {
+	l := c.renew
+	if l == nil {
+		return
+	}
+	c.renew = nil
+	l.over = true
+	c.w.s.killActor(l.actor)
+}
+
+// answerLost records a command the lock service applied whose answer never
+// reached its client: a lock-service event, and an operation of unknown
+// outcome in the history.
+func (w *world) answerLost(cmd Command, r Reply, node string, callAt int64) {
+	w.history.pending(cmd, r, callAt)
+	w.lostAnswerEvent(cmd, r, node)
+}
+
+// lostAnswerEvent shows that node applied cmd and its answer was lost.
+func (w *world) lostAnswerEvent(cmd Command, r Reply, node string) {
+	token := cmd.Token
+	outcome := "refused: " + r.Reason
+	if r.OK {
+		outcome = "applied"
+		if cmd.Op == OpAcquire || cmd.Op == OpRenew {
+			outcome = "granted until " + FormatMS(r.LeaseUntil)
+		}
+		if cmd.Op == OpAcquire {
+			token = r.Token
+		}
+	}
+	w.emit(Event{Actor: node, Kind: KindAnswerLost, Node: node, Client: cmd.Client, Token: token, Message: cmd.Op.String(),
+		Reason: fmt.Sprintf("%s %s, but %s never got the answer", cmd.Op, outcome, cmd.Client)})
+}
