@@ -80,6 +80,9 @@ func (s *Server) Handler() http.Handler { return s.echo }
 // LiveRuns reports how many simulations are running now.
 func (s *Server) LiveRuns() int { return s.runs.inUse() }
 
+// Connections reports how many websockets are open now.
+func (s *Server) Connections() int { return s.conns.inUse() }
+
 // Shutdown ends every live run and websocket (telling each browser the
 // server is going away) and waits for them to finish cleaning up, or for
 // ctx to end. Stop accepting new connections first (http.Server.Shutdown):

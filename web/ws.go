@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -128,23 +129,36 @@ func (ss *session) readLoop() {
 	_ = alive()
 	ss.conn.SetPongHandler(func(string) error { return alive() })
 	limit := rate.NewLimiter(rate.Limit(cfg.MessageRate), int(math.Ceil(2*cfg.MessageRate)))
-	msgs := make(chan []byte)
-	readErr := make(chan error, 1)
+	// The reader hands each message, or the error that ended reading, to
+	// this loop; it gives up the hand-over when the session ends. The loop
+	// never waits for the reader except on ctx, so a session that ends
+	// while a message is being handed over (a client reset, the writer
+	// giving up) cannot block it.
+	type inbound struct {
+		data []byte
+		err  error
+	}
+	msgs := make(chan inbound)
+	readerDone := make(chan struct{})
 	go func() {
-		defer close(msgs)
+		defer close(readerDone)
 		for {
 			typ, data, err := ss.conn.ReadMessage()
-			if err != nil {
-				readErr <- err
-				return
+			if err == nil {
+				_ = alive()
+				if typ != websocket.TextMessage {
+					data = nil // a binary frame is answered as malformed
+				}
 			}
-			_ = alive()
-			if typ != websocket.TextMessage {
-				data = nil // a binary frame is answered as malformed
+			if hook := handoverHook.Load(); hook != nil {
+				(*hook)(ss)
 			}
 			select {
-			case msgs <- data:
+			case msgs <- inbound{data, err}:
 			case <-ss.ctx.Done():
+				return
+			}
+			if err != nil {
 				return
 			}
 		}
@@ -154,8 +168,7 @@ func (ss *session) readLoop() {
 		// a pending hand-over.
 		ss.cancel()
 		stopReading()
-		for range msgs {
-		}
+		<-readerDone
 	}()
 	for {
 		select {
@@ -167,10 +180,9 @@ func (ss *session) readLoop() {
 				ss.closeWith(websocket.CloseGoingAway, "server shutting down")
 			}
 			return
-		case data, ok := <-msgs:
-			if !ok {
-				err := <-readErr
-				if errors.Is(err, websocket.ErrReadLimit) {
+		case in := <-msgs:
+			if in.err != nil {
+				if errors.Is(in.err, websocket.ErrReadLimit) {
 					ss.log.Info("websocket message too large", slog.Int64("limit", cfg.MaxMessageBytes))
 				}
 				return
@@ -180,10 +192,14 @@ func (ss *session) readLoop() {
 				ss.closeWith(websocket.ClosePolicyViolation, "too many messages")
 				return
 			}
-			ss.handle(data)
+			ss.handle(in.data)
 		}
 	}
 }
+
+// handoverHook, when a test sets it, runs in the read goroutine between
+// reading a message and handing it over.
+var handoverHook atomic.Pointer[func(*session)]
 
 // closeWith queues a close frame after what is queued and stops reading.
 func (ss *session) closeWith(code int, reason string) {

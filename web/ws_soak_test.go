@@ -1,0 +1,70 @@
+package web_test
+
+import (
+	"net"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/goleak"
+
+	"github.com/leaselab/playground/web"
+)
+
+// TestAbruptResetsLeaveNothingBehind resets connections (TCP RST, no close
+// frame) while their messages are still queued on the server, three rounds
+// of thirty: afterwards no connection, no live run and no goroutine of
+// theirs is left.
+func TestAbruptResetsLeaveNothingBehind(t *testing.T) {
+	ts, srv := startServer(t, web.Config{})
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
+	start := map[string]any{"type": "start", "scenario": preset(t, "paused-holder", false), "speed": 5}
+	for round := range 3 {
+		conns := make([]*websocket.Conn, 30)
+		for i := range conns {
+			c, _, err := websocket.DefaultDialer.Dial(url, nil)
+			if err != nil {
+				t.Fatalf("round %d, dial %d: %v", round, i, err)
+			}
+			conns[i] = c
+			// A start, then controls that queue up behind it while the
+			// server starts the run.
+			if err := c.WriteJSON(start); err != nil {
+				t.Fatal(err)
+			}
+			for _, typ := range []string{"pause", "step", "resume", "pause"} {
+				if err := c.WriteJSON(map[string]any{"type": typ}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for i, c := range conns {
+			// Some after the run started, some before: read a little.
+			if i%2 == 0 {
+				if _, _, err := c.ReadMessage(); err != nil {
+					t.Fatalf("round %d, read %d: %v", round, i, err)
+				}
+			}
+			reset(t, c)
+		}
+		waitFor(t, func() bool { return srv.Connections() == 0 && srv.LiveRuns() == 0 })
+		if n, r := srv.Connections(), srv.LiveRuns(); n != 0 || r != 0 {
+			t.Fatalf("round %d: %d connections and %d live runs left", round, n, r)
+		}
+	}
+}
+
+// reset drops a connection the way a crashed client or a broken network
+// does: an RST, no websocket close.
+func reset(t *testing.T, c *websocket.Conn) {
+	t.Helper()
+	tcp, ok := c.NetConn().(*net.TCPConn)
+	if !ok {
+		t.Fatalf("not a TCP connection: %T", c.NetConn())
+	}
+	if err := tcp.SetLinger(0); err != nil {
+		t.Fatal(err)
+	}
+	tcp.Close()
+}
