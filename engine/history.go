@@ -18,6 +18,9 @@ type history struct {
 	clock   int64
 	ops     []porcupine.Operation
 	clients map[string]int
+	// redlock: the operations are quorum calls recorded at the client,
+	// checked against RedlockModel rather than LeaseLockModel.
+	redlock bool
 }
 
 // lockInput and lockOutput are one operation's call and answer.
@@ -45,14 +48,18 @@ func (h *history) tick() int64 {
 }
 
 func (h *history) record(cmd Command, r Reply, call, ret int64) {
-	h.add(cmd, r, call, ret, false)
+	h.add(commandInput(cmd), lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now}, call, ret)
 }
 
 // pending records an operation the service applied whose answer never
 // reached its client. The client cannot know its outcome, so it stays
 // open: it returns after every other operation (see operations).
 func (h *history) pending(cmd Command, r Reply, call int64) {
-	h.add(cmd, r, call, 0, true)
+	h.add(commandInput(cmd), lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now, Unknown: true}, call, 0)
+}
+
+func commandInput(cmd Command) lockInput {
+	return lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease}
 }
 
 // operations returns the recorded operations, each pending one returning
@@ -69,22 +76,22 @@ func (h *history) operations() []porcupine.Operation {
 	return ops
 }
 
-func (h *history) add(cmd Command, r Reply, call, ret int64, unknown bool) {
+// add appends one operation of the client named in in.
+func (h *history) add(in lockInput, out lockOutput, call, ret int64) {
 	if h.clients == nil {
 		h.clients = map[string]int{}
 	}
-	id, ok := h.clients[cmd.Client]
+	id, ok := h.clients[in.Client]
 	if !ok {
 		id = len(h.clients)
-		h.clients[cmd.Client] = id
+		h.clients[in.Client] = id
 	}
-	h.ops = append(h.ops, porcupine.Operation{
-		ClientId: id,
-		Input:    lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease},
-		Call:     call,
-		Output:   lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now, Unknown: unknown},
-		Return:   ret,
-	})
+	h.ops = append(h.ops, porcupine.Operation{ClientId: id, Input: in, Call: call, Output: out, Return: ret})
+}
+
+// export is the run's history as the Result hands it out.
+func (h *history) export() *History {
+	return &History{ops: h.operations(), redlock: h.redlock}
 }
 
 // lockState is the model's state: one lease lock.
@@ -174,26 +181,61 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) 
 	return false, s
 }
 
-// History is the record of a run's lock-service operations.
+// History is the record of a run's lock-service operations: for Raft, a
+// single server and an asynchronous replica, each command as the service
+// answered it; for Redlock, each quorum call as its client saw it, the
+// servers together taken as one lock.
 type History struct {
-	ops []porcupine.Operation
+	ops     []porcupine.Operation
+	redlock bool
 }
 
 // Len is the number of operations recorded.
 func (h *History) Len() int { return len(h.ops) }
 
-// Linearizable checks the history against LeaseLockModel. It reports false
-// also when the check did not finish within timeout.
+// Model is the sequential specification the history is checked against:
+// RedlockModel for a Redlock run, LeaseLockModel for the others.
+func (h *History) Model() porcupine.Model {
+	if h.redlock {
+		return RedlockModel
+	}
+	return LeaseLockModel
+}
+
+// Linearizability is the outcome of a history check.
+type Linearizability string
+
+// The outcomes of a check. Unknown means the checker ran out of time: it
+// says nothing about the history, and is never reported as a violation.
+const (
+	LinearizableOK      Linearizability = "ok"
+	LinearizableIllegal Linearizability = "illegal"
+	LinearizableUnknown Linearizability = "unknown"
+)
+
+// Check checks the history against its Model within timeout.
+func (h *History) Check(timeout time.Duration) Linearizability {
+	switch porcupine.CheckOperationsTimeout(h.Model(), h.ops, timeout) {
+	case porcupine.Ok:
+		return LinearizableOK
+	case porcupine.Illegal:
+		return LinearizableIllegal
+	}
+	return LinearizableUnknown
+}
+
+// Linearizable reports whether Check finds the history linearizable; a
+// check that did not finish within timeout counts as false.
 func (h *History) Linearizable(timeout time.Duration) bool {
-	return porcupine.CheckOperationsTimeout(LeaseLockModel, h.ops, timeout) == porcupine.Ok
+	return h.Check(timeout) == LinearizableOK
 }
 
 // WriteHTML writes porcupine's visualisation of the history: the
 // operations on a time line per client and the longest linearizable
 // prefix.
 func (h *History) WriteHTML(w io.Writer, timeout time.Duration) error {
-	_, info := porcupine.CheckOperationsVerbose(LeaseLockModel, h.ops, timeout)
-	return porcupine.Visualize(LeaseLockModel, info, w)
+	_, info := porcupine.CheckOperationsVerbose(h.Model(), h.ops, timeout)
+	return porcupine.Visualize(h.Model(), info, w)
 }
 
 // MarshalJSON writes the operations: client, call, return, input, output.

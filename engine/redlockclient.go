@@ -10,7 +10,25 @@ import (
 // granted it and the time spent, by its own clock, leaves some of the lease
 // after a drift allowance. A failed acquire gives back what it got. The
 // answer carries no token: there is none to fence with.
+//
+// The quorum call is what the history records for Redlock: one operation
+// with its invoke and return, checked against RedlockModel as one lock.
 func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string, bool) {
+	w := c.w
+	w.history.redlock = true
+	callAt := w.history.tick()
+	r, node, ok, trueUntil := c.quorum(a, rl, op)
+	out := lockOutput{OK: r.OK, Holder: r.Holder, Now: w.s.now}
+	if r.OK && op != OpRelease {
+		out.LeaseUntil = trueUntil
+	}
+	w.history.add(lockInput{Op: op.String(), Client: c.cfg.Name, Lease: w.sc.Lock.Lease.MS()}, out, callAt, w.history.tick())
+	return r, node, ok
+}
+
+// quorum asks the servers; trueUntil is when a granted or extended lock's
+// validity ends in true simulated time.
+func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, bool, int64) {
 	w := c.w
 	lease := w.sc.Lock.Lease.MS()
 	start := c.now()
@@ -47,7 +65,7 @@ func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string,
 	summary := fmt.Sprintf("%d of %d servers (%s)", len(granted), len(rl.nodes), strings.Join(granted, ", "))
 	if op == OpRelease {
 		w.ledger.release(w, c.cfg.Name, 0)
-		return Reply{OK: true, Reason: summary}, "", true
+		return Reply{OK: true, Reason: summary}, "", true, 0
 	}
 	if len(granted) >= need && validity > 0 {
 		r := Reply{OK: true, LeaseUntil: c.now() + validity, Reason: "granted by " + summary}
@@ -63,7 +81,7 @@ func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string,
 				w.ledger.watch(w, g)
 			}
 		}
-		return r, "", true
+		return r, "", true, w.s.now + validity
 	}
 	if op == OpAcquire {
 		// Give back the minority it got, so others need not wait for it.
@@ -78,7 +96,7 @@ func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string,
 	if len(granted) >= need {
 		r.Reason = fmt.Sprintf("a majority agreed, but too late: %s of the %s lease was left", FormatMS(max(validity, 0)), FormatMS(lease))
 	}
-	return r, "", len(answered) >= need
+	return r, "", len(answered) >= need, 0
 }
 
 // nodeCall sends one command to one Redlock server.

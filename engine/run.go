@@ -241,7 +241,7 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 	}
 	internal := errors.Join(w.err, s.err)
 	summary, serr := w.summarize(end)
-	r.res = &Result{Events: w.events, Summary: summary, history: &History{ops: w.history.operations()}}
+	r.res = &Result{Events: w.events, Summary: summary, history: w.history.export()}
 	if r.res.Events == nil {
 		r.res.Events = []Event{}
 	}
