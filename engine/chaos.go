@@ -2,306 +2,339 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
 
-// ChaosOptions describe a batch of randomized fault schedules.
+// ChaosOptions describe a batch of generated fault schedules.
 type ChaosOptions struct {
 	Runs    int    // how many scenarios to generate and run
 	Seed    int64  // run i uses seed Seed+i, so any one can be run alone
 	Backend string // lock.backend of every scenario ("raft" when empty)
 	Nodes   int    // lock.nodes (the backend's default when 0)
 	Fencing bool
-	// Examples caps how many violations are shrunk and reported.
+	// Examples caps how many violations are shrunk and reported (3 when 0).
 	Examples int
 	// Workers runs that many scenarios at once (4 x GOMAXPROCS when 0: a
-	// run mostly waits for its Raft group's timers, not for the CPU).
+	// Raft run mostly waits for its group's timers, not for the CPU).
 	Workers int
 }
 
 // Limits of a chaos batch.
 const (
 	MaxChaosRuns     = 100_000
-	maxChaosExamples = 5
-	linearizeTimeout = 5 * time.Second
+	MaxChaosSeed     = 1_000_000_000_000 // seeds stay exact as JSON numbers in a browser
+	MaxChaosExamples = 5
 )
 
-// ChaosReport is the outcome of a chaos batch.
+// DefaultCheckTimeout bounds one linearizability check of a chaos run; a
+// check that takes longer is counted as unknown.
+const DefaultCheckTimeout = 5 * time.Second
+
+// ChaosReport is the outcome of a chaos batch. Its JSON form is the
+// contract of SCENARIOS.md ("Chaos"), the same from the command line and
+// from POST /api/chaos.
 type ChaosReport struct {
-	Runs            int            `json:"runs"`
-	Violations      int            `json:"violations"`
-	NotLinearizable int            `json:"not_linearizable"`
-	Examples        []ChaosExample `json:"examples"`
+	Runs    int    `json:"runs"`
+	Seed    int64  `json:"seed"`
+	Backend string `json:"backend"`
+	Nodes   int    `json:"nodes"`
+	Fencing bool   `json:"fencing"`
+	// Violations counts the runs with at least one violation; ByKind
+	// counts, among those, the runs with each kind (a run may have several).
+	Violations int             `json:"violations"`
+	ByKind     ViolationCounts `json:"by_kind"`
+	// Linearizability counts the runs whose lock history the checker found
+	// linearizable, not linearizable, or could not decide in time.
+	Linearizability LinearizabilityCounts `json:"linearizability"`
+	// RunsWithoutFaults counts the runs in which no fault struck (every
+	// fault was ignored, or its message was never sent).
+	RunsWithoutFaults int            `json:"runs_without_faults"`
+	Examples          []ChaosExample `json:"examples"`
+}
+
+// ViolationCounts counts runs per kind of violation.
+type ViolationCounts struct {
+	StaleWrite          int `json:"stale_write"`
+	LostUpdate          int `json:"lost_update"`
+	DoubleGrant         int `json:"double_grant"`
+	DuplicateToken      int `json:"duplicate_token"`
+	DuplicateSideEffect int `json:"duplicate_side_effect"`
+}
+
+// LinearizabilityCounts counts runs per outcome of the history check.
+type LinearizabilityCounts struct {
+	OK      int `json:"ok"`
+	Illegal int `json:"illegal"`
+	Unknown int `json:"unknown"`
 }
 
 // ChaosExample is one violation: the seed that generated it, what was
-// wrong, and the smallest scenario (fewest faults and clients) that still
-// fails, runnable with `playground run --config`.
+// wrong, what the generator aimed its faults at (before shrinking), and
+// the smallest scenario found that still has the violation. The scenario is ordinary and
+// complete: run as it is (playground run --config, POST /api/run, the
+// playground page) it gives Summary again.
 type ChaosExample struct {
-	Seed     int64    `json:"seed"`
-	Why      string   `json:"why"`
-	Summary  Summary  `json:"summary"`
-	Scenario Scenario `json:"scenario"`
+	Seed            int64           `json:"seed"`
+	Why             string          `json:"why"`
+	Kinds           []string        `json:"kinds"`
+	Linearizability Linearizability `json:"linearizability"`
+	Aims            []string        `json:"aims"`
+	Summary         Summary         `json:"summary"`
+	Scenario        Scenario        `json:"scenario"`
 }
 
-// Chaos generates opt.Runs scenarios with random clients, leases, renewals
-// and faults, runs each, and reports those whose summary is unsafe or that
-// handed out a token twice, shrunk to the smallest failing form. Runs whose
-// lock history is not linearizable are counted too.
-func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
+// Kinds of violation, as ByKind and ChaosExample.Kinds name them.
+const (
+	ViolationStaleWrite          = "stale_write"
+	ViolationLostUpdate          = "lost_update"
+	ViolationDoubleGrant         = "double_grant"
+	ViolationDuplicateToken      = "duplicate_token"
+	ViolationDuplicateSideEffect = "duplicate_side_effect"
+)
+
+// Violations lists the kinds of violation in a run's summary, or nil when
+// it has none. A run violates when it is unsafe (a stale write landed, an
+// update was lost, a side effect repeated) or a token was handed out twice
+// (fencing then cannot tell the holders apart). A double grant alone is a
+// breach of the lock that fencing is there to catch; it is listed only
+// beside one of those.
+func Violations(s Summary) []string {
+	var out []string
+	add := func(ok bool, kind string) {
+		if ok {
+			out = append(out, kind)
+		}
+	}
+	add(s.StaleWritesAccepted > 0, ViolationStaleWrite)
+	add(s.LostUpdate, ViolationLostUpdate)
+	add(s.DuplicateTokens > 0, ViolationDuplicateToken)
+	add(s.DuplicateSideEffects > 0, ViolationDuplicateSideEffect)
+	if len(out) > 0 && s.DoubleGrants > 0 {
+		out = append(out, ViolationDoubleGrant)
+	}
+	return out
+}
+
+func (v *ViolationCounts) count(kinds []string) {
+	for _, k := range kinds {
+		switch k {
+		case ViolationStaleWrite:
+			v.StaleWrite++
+		case ViolationLostUpdate:
+			v.LostUpdate++
+		case ViolationDoubleGrant:
+			v.DoubleGrant++
+		case ViolationDuplicateToken:
+			v.DuplicateToken++
+		case ViolationDuplicateSideEffect:
+			v.DuplicateSideEffect++
+		}
+	}
+}
+
+func (l *LinearizabilityCounts) count(r Linearizability) {
+	switch r {
+	case LinearizableOK:
+		l.OK++
+	case LinearizableIllegal:
+		l.Illegal++
+	default:
+		l.Unknown++
+	}
+}
+
+// why says in words what is wrong with a summary, or "".
+func why(s Summary) string {
+	switch {
+	case s.DuplicateTokens > 0:
+		return fmt.Sprintf("a token was handed out twice (%d time(s))", s.DuplicateTokens)
+	case s.StaleWritesAccepted > 0:
+		return fmt.Sprintf("a stale write was accepted (%d)", s.StaleWritesAccepted)
+	case s.LostUpdate:
+		return fmt.Sprintf("an update was lost: final %d, expected %d", s.FinalValue, s.ExpectedValue)
+	case s.DuplicateSideEffects > 0:
+		return fmt.Sprintf("a side effect was repeated (%d)", s.DuplicateSideEffects)
+	}
+	return ""
+}
+
+// Check validates the options, naming the option at fault (runs, seed,
+// backend, nodes, fencing) and its bound.
+func (opt ChaosOptions) Check() error {
 	if opt.Runs < 1 || opt.Runs > MaxChaosRuns {
-		return ChaosReport{}, fieldErr("runs", "must be between 1 and %d, not %d", MaxChaosRuns, opt.Runs)
+		return fieldErr("runs", "must be between 1 and %d, not %d", MaxChaosRuns, opt.Runs)
 	}
-	if opt.Examples <= 0 || opt.Examples > maxChaosExamples {
-		opt.Examples = 3
+	if opt.Seed < 0 || opt.Seed > MaxChaosSeed {
+		return fieldErr("seed", "must be between 0 and %d, not %d", int64(MaxChaosSeed), opt.Seed)
 	}
+	if opt.Examples < 0 || opt.Examples > MaxChaosExamples {
+		return fieldErr("examples", "must be between 0 and %d, not %d", MaxChaosExamples, opt.Examples)
+	}
+	sc := normalize(Scenario{Fencing: opt.Fencing, Lock: Lock{Backend: opt.Backend, Nodes: opt.Nodes}})
+	if err := validateLock(&sc); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			switch fe.Field {
+			case "lock.backend":
+				fe.Field = "backend"
+			case "lock.nodes":
+				fe.Field = "nodes"
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// outcome is what one generated run showed.
+type outcome struct {
+	kinds   []string
+	lin     Linearizability
+	faulted bool
+	err     error
+}
+
+// Chaos generates opt.Runs scenarios whose faults aim at what happens in
+// each run, runs each, checks its summary and its lock history, and
+// reports the violations, the first few shrunk to the smallest scenario
+// that still has them.
+func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 	if opt.Backend == "" {
 		opt.Backend = BackendRaft
 	}
-	if _, err := Prepare(GenerateScenario(opt.Seed, opt)); err != nil {
+	if err := opt.Check(); err != nil {
 		return ChaosReport{}, err
 	}
+	if opt.Examples == 0 {
+		opt.Examples = 3
+	}
+	opt.Nodes = normalize(Scenario{Lock: Lock{Backend: opt.Backend, Nodes: opt.Nodes}}).Lock.Nodes
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = 4 * runtime.GOMAXPROCS(0)
 	}
-	type outcome struct {
-		seed       int64
-		why        string
-		linearized bool
-		err        error
-	}
 	results := make([]outcome, opt.Runs)
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range workers {
+	for range min(workers, opt.Runs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				seed := opt.Seed + int64(i)
-				res, err := prepareAndExecute(ctx, GenerateScenario(seed, opt))
-				o := outcome{seed: seed, err: err, linearized: true}
-				if err == nil {
-					o.why = violation(res.Summary)
-					if opt.Backend != BackendRedlock {
-						o.linearized = res.History().Linearizable(linearizeTimeout)
-					}
-				}
-				results[i] = o
+				results[i] = runOne(ctx, opt.Seed+int64(i), opt)
 			}
 		}()
 	}
+feed:
 	for i := range opt.Runs {
-		if ctx.Err() != nil {
-			break
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
 		}
-		next <- i
 	}
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return ChaosReport{}, err
 	}
-	rep := ChaosReport{Runs: opt.Runs, Examples: []ChaosExample{}}
-	for _, o := range results {
+	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, Examples: []ChaosExample{}}
+	var failing []int64
+	for i, o := range results {
+		seed := opt.Seed + int64(i)
 		if o.err != nil {
-			return rep, fmt.Errorf("chaos seed %d: %w", o.seed, o.err)
+			return ChaosReport{}, fmt.Errorf("chaos seed %d: %w", seed, o.err)
 		}
-		if !o.linearized {
-			rep.NotLinearizable++
+		rep.Linearizability.count(o.lin)
+		if !o.faulted {
+			rep.RunsWithoutFaults++
 		}
-		if o.why == "" {
+		if len(o.kinds) == 0 {
 			continue
 		}
 		rep.Violations++
-		if len(rep.Examples) < opt.Examples {
-			sc, sum := Shrink(ctx, GenerateScenario(o.seed, opt), func(s Summary) bool { return violation(s) != "" })
-			rep.Examples = append(rep.Examples, ChaosExample{Seed: o.seed, Why: violation(sum), Summary: sum, Scenario: sc})
+		rep.ByKind.count(o.kinds)
+		if len(failing) < opt.Examples {
+			failing = append(failing, seed)
 		}
 	}
+	examples := make([]ChaosExample, len(failing))
+	errs := make([]error, len(failing))
+	for i, seed := range failing {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			examples[i], errs[i] = example(ctx, seed, opt)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return ChaosReport{}, err
+	}
+	rep.Examples = append(rep.Examples, examples...)
 	return rep, nil
 }
 
-// prepareAndExecute validates a generated scenario and runs it.
+// runOne generates the scenario of one seed, runs it and judges it.
+func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
+	sc, err := GenerateScenario(ctx, seed, opt)
+	if err != nil {
+		return outcome{err: err}
+	}
+	res, err := prepareAndExecute(ctx, sc)
+	if err != nil {
+		return outcome{err: err}
+	}
+	return outcome{kinds: Violations(res.Summary), lin: res.History().Check(DefaultCheckTimeout), faulted: struck(res.Events)}
+}
+
+// example shrinks the violation of one seed and describes it.
+func example(ctx context.Context, seed int64, opt ChaosOptions) (ChaosExample, error) {
+	sc, notes, err := generate(ctx, seed, opt)
+	if err != nil {
+		return ChaosExample{}, err
+	}
+	res, err := prepareAndExecute(ctx, sc)
+	if err != nil {
+		return ChaosExample{}, err
+	}
+	kinds := Violations(res.Summary)
+	if len(kinds) == 0 {
+		return ChaosExample{}, fmt.Errorf("chaos seed %d: the violation did not happen again", seed)
+	}
+	first := kinds[0]
+	small, res := Shrink(ctx, sc, func(s Summary) bool { return slices.Contains(Violations(s), first) })
+	ex := ChaosExample{Seed: seed, Why: why(res.Summary), Kinds: Violations(res.Summary),
+		Linearizability: res.History().Check(DefaultCheckTimeout), Aims: []string{}, Summary: res.Summary, Scenario: small}
+	for _, f := range sc.Faults {
+		if a, ok := notes[f]; ok && !slices.Contains(ex.Aims, a.note) {
+			ex.Aims = append(ex.Aims, a.note)
+		}
+	}
+	return ex, nil
+}
+
+// struck reports whether any fault took effect in a timeline.
+func struck(events []Event) bool {
+	for _, e := range events {
+		switch e.Kind {
+		case KindPauseStart, KindDelayed, KindNodeCrashed, KindNodeRestarted, KindPartitioned, KindClockJump:
+			return true
+		}
+	}
+	return false
+}
+
+// prepareAndExecute validates a scenario and runs it.
 func prepareAndExecute(ctx context.Context, sc Scenario) (*Result, error) {
 	p, err := Prepare(sc)
 	if err != nil {
 		return nil, err
 	}
 	return Execute(ctx, p)
-}
-
-// violation says what is unsafe about a summary, or "".
-func violation(s Summary) string {
-	switch {
-	case s.DuplicateTokens > 0:
-		return fmt.Sprintf("token handed out twice (%d)", s.DuplicateTokens)
-	case s.StaleWritesAccepted > 0:
-		return fmt.Sprintf("stale write accepted (%d)", s.StaleWritesAccepted)
-	case s.LostUpdate:
-		return fmt.Sprintf("update lost: final %d, expected %d", s.FinalValue, s.ExpectedValue)
-	case s.DuplicateSideEffects > 0:
-		return "side effect repeated"
-	}
-	return ""
-}
-
-// Shrink removes faults and clients from a scenario one at a time, keeping
-// each removal after which fails still holds, until none can go. It
-// returns the smallest failing scenario and its summary.
-func Shrink(ctx context.Context, sc Scenario, fails func(Summary) bool) (Scenario, Summary) {
-	run := func(s Scenario) (Summary, bool) {
-		res, err := prepareAndExecute(ctx, s)
-		if err != nil {
-			return Summary{}, false
-		}
-		return res.Summary, fails(res.Summary)
-	}
-	best, ok := run(sc)
-	if !ok {
-		return sc, best
-	}
-	for changed := true; changed && ctx.Err() == nil; {
-		changed = false
-		for i := len(sc.Faults) - 1; i >= 0; i-- {
-			try := sc
-			try.Faults = append(append([]Fault(nil), sc.Faults[:i]...), sc.Faults[i+1:]...)
-			if s, ok := run(try); ok {
-				sc, best, changed = try, s, true
-			}
-		}
-		for i := len(sc.Clients) - 1; i >= 0 && len(sc.Clients) > 1; i-- {
-			try := withoutClient(sc, i)
-			if s, ok := run(try); ok {
-				sc, best, changed = try, s, true
-			}
-		}
-	}
-	return sc, best
-}
-
-func withoutClient(sc Scenario, i int) Scenario {
-	name := sc.Clients[i].Name
-	out := sc
-	out.Clients = append(append([]Client(nil), sc.Clients[:i]...), sc.Clients[i+1:]...)
-	out.Faults = nil
-	for _, f := range sc.Faults {
-		if f.Target != name {
-			out.Faults = append(out.Faults, f)
-		}
-	}
-	return out
-}
-
-// GenerateScenario makes the chaos scenario of one seed: two or three
-// clients doing a read-modify-write under a random lease and renewal, and
-// up to four random faults (pauses, late messages, crashes and restarts,
-// partitions, clock jumps) on the backend of opt.
-func GenerateScenario(seed int64, opt ChaosOptions) Scenario {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed_c4a05))
-	pick := func(lo, hi int64) int64 { return lo + rng.Int64N(hi-lo+1) }
-	backend := opt.Backend
-	if backend == "" {
-		backend = BackendRaft
-	}
-	lease := pick(2, 20) * 1000
-	sc := Scenario{
-		Title:   fmt.Sprintf("chaos %d", seed),
-		Seed:    seed,
-		Fencing: opt.Fencing && backend != BackendRedlock,
-		Until:   Sec(60),
-		Lock:    Lock{Backend: backend, Nodes: opt.Nodes, Lease: Ms(lease), Election: Ms(pick(2, 15) * 100)},
-		Storage: Storage{Key: "account-42", Initial: 1000},
-	}
-	switch backend {
-	case BackendAsyncReplica:
-		sc.Lock.ReplicationLag = Ms(pick(1, 10) * 100)
-	case BackendSingle:
-		if rng.IntN(2) == 0 {
-			sc.Lock.PersistEvery = Sec(1)
-		}
-	}
-	if rng.IntN(4) == 0 {
-		sc.Lock.Latency = Ms(pick(1, 20) * 10)
-	}
-	clients := int(pick(2, 3))
-	for i := range clients {
-		c := Client{
-			Name:       fmt.Sprintf("client-%d", i+1),
-			Start:      Ms(pick(0, 100) * 100),
-			RetryEvery: Ms(pick(1, 4) * 500),
-			OnRefused:  []string{OnRefusedStop, OnRefusedRetry}[rng.IntN(2)],
-			Steps: []Step{
-				{Do: StepAcquire},
-				{Do: StepRead},
-				{Do: StepWork, For: Ms(pick(5, 15) * lease / 10)},
-				{Do: StepWrite, Add: ptr(pick(1, 9) * 100)},
-				{Do: StepRelease},
-			},
-		}
-		switch rng.IntN(3) {
-		case 0:
-			c.RenewEvery = Ms(lease / 3)
-		case 1:
-			c.RenewEvery = Ms(pick(5, 15) * lease / 10)
-		}
-		sc.Clients = append(sc.Clients, c)
-	}
-	nodes := sc.Lock.Nodes
-	if nodes == 0 {
-		nodes = normalize(sc).Lock.Nodes
-	}
-	var down []string
-	for range rng.IntN(5) {
-		at := Ms(pick(0, 300) * 100)
-		client := sc.Clients[rng.IntN(len(sc.Clients))].Name
-		node := fmt.Sprintf("node-%d", pick(1, int64(nodes)))
-		var f Fault
-		switch rng.IntN(6) {
-		case 0, 1:
-			f = Fault{At: at, Do: FaultPause, Target: client, For: Ms(pick(5, 20) * lease / 10)}
-		case 2:
-			f = Fault{At: at, Do: FaultDelay, Target: client, Kind: []string{MsgWrite, MsgRenew, MsgRelease, MsgAcquire}[rng.IntN(4)], By: Ms(pick(1, 20) * lease / 10)}
-		case 3:
-			if len(down) > 0 && rng.IntN(2) == 0 {
-				f = Fault{At: Ms(pick(at.MS()/100, 500) * 100), Do: FaultRestart, Target: down[0]}
-				down = down[1:]
-			} else if backend != BackendRedlock && rng.IntN(2) == 0 {
-				f = Fault{At: at, Do: FaultCrash, Target: TargetLeader}
-			} else {
-				f = Fault{At: at, Do: FaultCrash, Target: node}
-				down = append(down, node)
-			}
-		case 4:
-			if nodes == 1 {
-				continue
-			}
-			f = Fault{At: at, Do: FaultPartition, Target: node, For: Ms(pick(5, 50) * 100)}
-		case 5:
-			target := node
-			if rng.IntN(2) == 0 {
-				target = client
-			}
-			by := pick(1, 10) * lease / 10
-			if rng.IntN(2) == 0 {
-				by = -by
-			}
-			f = Fault{At: at, Do: FaultClockJump, Target: target, By: Ms(by)}
-		}
-		sc.Faults = append(sc.Faults, f)
-	}
-	// A restart generated before its crash in time is dropped, not fixed
-	// up: the schedule stays what the seed made.
-	for len(sc.Faults) > 0 {
-		if err := checkFaultOrder(&sc); err == nil {
-			break
-		}
-		sc.Faults = sc.Faults[:len(sc.Faults)-1]
-	}
-	return sc
 }

@@ -134,7 +134,7 @@ func TestPresetsCommand(t *testing.T) {
 
 func TestChaosCommand(t *testing.T) {
 	dir := t.TempDir()
-	out, _, err := runCLI(t, "chaos", "--runs", "40", "--seed", "3", "--backend", "async-replica", "--format", "json", "--save", dir)
+	out, _, err := runCLI(t, "chaos", "--runs", "40", "--seed", "3", "--backend", "async-replica", "--nodes", "2", "--format", "json", "--save", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +142,22 @@ func TestChaosCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Runs != 40 || rep.Violations == 0 || len(rep.Examples) == 0 {
-		t.Fatalf("an asynchronous replica should fail some schedules: %+v", rep)
+	if rep.Runs != 40 || rep.Violations == 0 || len(rep.Examples) == 0 || rep.ByKind.DuplicateToken == 0 || rep.Linearizability.Illegal == 0 {
+		t.Fatalf("an asynchronous replica should fail some schedules, handing tokens out twice: %+v", rep)
+	}
+	// The report's JSON has the contract's keys.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"runs", "violations", "by_kind", "linearizability", "examples"} {
+		if raw[key] == nil {
+			t.Errorf("the JSON report has no %q", key)
+		}
+	}
+	var lin map[string]int
+	if err := json.Unmarshal(raw["linearizability"], &lin); err != nil || len(lin) != 3 || lin["ok"]+lin["illegal"]+lin["unknown"] != 40 {
+		t.Errorf("linearizability is {ok, illegal, unknown}: %s", raw["linearizability"])
 	}
 	// The saved example is runnable with run --config and still fails.
 	file := filepath.Join(dir, fmt.Sprintf("chaos-%d.json", rep.Examples[0].Seed))
@@ -151,13 +165,27 @@ func TestChaosCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "UNSAFE") {
-		t.Errorf("the saved example should still fail:\n%s", text)
+	if !strings.Contains(text, "handed out twice") {
+		t.Errorf("the saved example should still hand a token out twice:\n%s", text)
+	}
+	// The text report gives the rate, the kinds and the verdicts.
+	text, _, err = runCLI(t, "chaos", "--runs", "20", "--seed", "3", "--backend", "redlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"fencing off", "violations:", "stale write", "lock histories:", "no fault struck"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text)
+		}
 	}
 	for _, bad := range [][]string{
 		{"chaos", "--runs", "0"},
+		{"chaos", "--seed", "-1"},
 		{"chaos", "--backend", "etcd"},
+		{"chaos", "--backend", "raft", "--nodes", "4"},
+		{"chaos", "--backend", "redlock", "--fencing", "on"},
 		{"chaos", "--fencing", "sometimes"},
+		{"chaos", "--examples", "9"},
 	} {
 		var ue *usageError
 		if _, _, err := runCLI(t, bad...); !errors.As(err, &ue) {

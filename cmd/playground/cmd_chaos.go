@@ -8,19 +8,22 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/leaselab/playground/engine"
 )
 
-// chaosCmd runs randomized fault schedules and reports the unsafe ones,
-// each shrunk to the smallest scenario that still fails.
+// chaosCmd runs generated fault schedules, aimed at what happens in each
+// run, and reports the violations, each shrunk to the smallest scenario
+// that still has it. Its JSON is the same report POST /api/chaos returns.
 func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
-	runs := fs.Int("runs", 100, "how many random scenarios to run")
+	runs := fs.Int("runs", 100, "how many generated scenarios to run")
 	seed := fs.Int64("seed", 1, "the first seed; run i uses seed+i")
 	backend := fs.String("backend", "raft", "lock backend: raft, single, async-replica or redlock")
 	nodes := fs.Int("nodes", 0, "lock nodes (the backend's default when 0)")
-	fencing := fs.String("fencing", "on", "fencing: on or off (always off for redlock)")
+	fencing := fs.String("fencing", "on", "fencing: on or off (off by default for redlock, which has no token)")
+	examples := fs.Int("examples", 3, fmt.Sprintf("how many violations to shrink and show (1 to %d)", engine.MaxChaosExamples))
 	format := fs.String("format", "text", "output format: text or json")
 	save := fs.String("save", "", "write each example's scenario to `DIR` as chaos-SEED.json")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -32,8 +35,16 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *format != "text" && *format != "json" {
 		return usagef("--format: must be text or json, not %q", *format)
 	}
-	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes,
-		Fencing: *fencing == "on" && *backend != engine.BackendRedlock}
+	if *examples < 1 || *examples > engine.MaxChaosExamples {
+		return usagef("--examples: must be between 1 and %d, not %d", engine.MaxChaosExamples, *examples)
+	}
+	fencingSet := false
+	fs.Visit(func(f *flag.Flag) { fencingSet = fencingSet || f.Name == "fencing" })
+	fenced := *fencing == "on"
+	if *backend == engine.BackendRedlock && !fencingSet {
+		fenced = false
+	}
+	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Examples: *examples}
 	rep, err := engine.Chaos(ctx, opt)
 	if err != nil {
 		var fe *engine.FieldError
@@ -43,32 +54,58 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *save != "" {
-		if err := os.MkdirAll(*save, 0o755); err != nil {
+		if err := saveExamples(*save, rep.Examples); err != nil {
 			return err
-		}
-		for _, ex := range rep.Examples {
-			b, err := json.MarshalIndent(ex.Scenario, "", "  ")
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(filepath.Join(*save, fmt.Sprintf("chaos-%d.json", ex.Seed)), append(b, '\n'), 0o644); err != nil {
-				return err
-			}
 		}
 	}
 	if *format == "json" {
 		return writeJSON(stdout, rep)
 	}
-	fmt.Fprintf(stdout, "%d runs on %s (fencing %s): %d violations, %d non-linearizable lock histories\n",
-		rep.Runs, *backend, onOff(opt.Fencing), rep.Violations, rep.NotLinearizable)
-	for _, ex := range rep.Examples {
-		fmt.Fprintf(stdout, "\nseed %d: %s\n  shrunk to %d client(s) and %d fault(s); %s\n", ex.Seed, ex.Why,
-			len(ex.Scenario.Clients), len(ex.Scenario.Faults), engine.Verdict(ex.Summary))
-		if *save != "" {
-			fmt.Fprintf(stdout, "  rerun: playground run --config %s\n", filepath.Join(*save, fmt.Sprintf("chaos-%d.json", ex.Seed)))
-		} else {
-			fmt.Fprintf(stdout, "  rerun: playground chaos --runs 1 --seed %d --backend %s --fencing %s --save DIR\n", ex.Seed, *backend, onOff(opt.Fencing))
+	writeChaosText(stdout, rep, *save)
+	return nil
+}
+
+// saveExamples writes each example's scenario as DIR/chaos-SEED.json.
+func saveExamples(dir string, examples []engine.ChaosExample) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, ex := range examples {
+		b, err := json.MarshalIndent(ex.Scenario, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("chaos-%d.json", ex.Seed)), append(b, '\n'), 0o644); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// writeChaosText prints the report for a person: the rates, the kinds,
+// the linearizability verdicts and each example with how to rerun it.
+func writeChaosText(w io.Writer, rep engine.ChaosReport, save string) {
+	pct := func(n int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(rep.Runs)) }
+	fmt.Fprintf(w, "%d runs on %s with %d node(s), fencing %s, seeds %d to %d\n", rep.Runs, rep.Backend, rep.Nodes,
+		onOff(rep.Fencing), rep.Seed, rep.Seed+int64(rep.Runs)-1)
+	fmt.Fprintf(w, "violations: %d (%s)\n", rep.Violations, pct(rep.Violations))
+	k := rep.ByKind
+	fmt.Fprintf(w, "  stale write %d, lost update %d, double grant %d, duplicate token %d, duplicate side effect %d\n",
+		k.StaleWrite, k.LostUpdate, k.DoubleGrant, k.DuplicateToken, k.DuplicateSideEffect)
+	l := rep.Linearizability
+	fmt.Fprintf(w, "lock histories: %d linearizable, %d not linearizable, %d undecided (the check ran out of time)\n", l.OK, l.Illegal, l.Unknown)
+	fmt.Fprintf(w, "runs in which no fault struck: %d (%s)\n", rep.RunsWithoutFaults, pct(rep.RunsWithoutFaults))
+	for _, ex := range rep.Examples {
+		fmt.Fprintf(w, "\nseed %d: %s [%s]\n  shrunk to %d client(s) and %d fault(s); %s\n", ex.Seed, ex.Why, strings.Join(ex.Kinds, ", "),
+			len(ex.Scenario.Clients), len(ex.Scenario.Faults), engine.Verdict(ex.Summary))
+		for _, a := range ex.Aims {
+			fmt.Fprintf(w, "  aimed: %s\n", a)
+		}
+		if save != "" {
+			fmt.Fprintf(w, "  rerun: playground run --config %s\n", filepath.Join(save, fmt.Sprintf("chaos-%d.json", ex.Seed)))
+		} else {
+			fmt.Fprintf(w, "  rerun: playground chaos --runs 1 --seed %d --backend %s --nodes %d --fencing %s --save DIR\n",
+				ex.Seed, rep.Backend, rep.Nodes, onOff(rep.Fencing))
+		}
+	}
 }
