@@ -21,6 +21,57 @@ type Class struct {
 	Scenario *Scenario `json:"scenario,omitempty"`
 	// TeacherKeyHash is the SHA-256 of the teacher key (see HashSecret).
 	TeacherKeyHash []byte `json:"-"`
+
+	// ArchivedAt is when the teacher archived the class, zero while it is
+	// in use. An archived class takes no joins or answers; its teacher
+	// still reads it, exports it and may restore it until DeleteAt.
+	ArchivedAt time.Time `json:"archived_at,omitzero"`
+	// ActiveAt is the last join, answer or teacher change (answers move it
+	// at most once an hour).
+	ActiveAt time.Time `json:"active_at"`
+	// ExpiresAt is when the class expires if nobody uses it: ActiveAt
+	// plus the store's retention. An expired class is closed like an
+	// archived one.
+	ExpiresAt time.Time `json:"expires_at"`
+	// DeleteAt is when the store deletes the class with everything in
+	// it, if it is still archived or expired then: the grace period after
+	// ArchivedAt, or after ExpiresAt.
+	DeleteAt time.Time `json:"delete_at"`
+}
+
+// Class statuses: whether a class takes joins and answers.
+const (
+	ClassOpen     = "open"
+	ClassArchived = "archived"
+	ClassExpired  = "expired"
+)
+
+// Status says whether the class is open, archived by its teacher, or
+// expired for want of use at now.
+func (c *Class) Status(now time.Time) string {
+	switch {
+	case !c.ArchivedAt.IsZero():
+		return ClassArchived
+	case !c.ExpiresAt.IsZero() && !now.Before(c.ExpiresAt):
+		return ClassExpired
+	}
+	return ClassOpen
+}
+
+// ClosedError is the ECONFLICT error for doing what (e.g. "joins or
+// answers") in a class that is archived or expired at now, nil for an
+// open class: it says when and what the teacher can do about it.
+func (c *Class) ClosedError(now time.Time, what string) error {
+	day := func(t time.Time) string { return t.UTC().Format("2 January 2006") }
+	switch c.Status(now) {
+	case ClassArchived:
+		return Errorf(ECONFLICT, "class %s was archived by its teacher on %s and takes no more %s; it is deleted on %s unless the teacher restores it",
+			c.Code, day(c.ArchivedAt), what, day(c.DeleteAt))
+	case ClassExpired:
+		return Errorf(ECONFLICT, "class %s expired on %s after going unused, and takes no more %s; it is deleted on %s unless the teacher restores it",
+			c.Code, day(c.ExpiresAt), what, day(c.DeleteAt))
+	}
+	return nil
 }
 
 // NewClass is a class just created, with the one copy of its teacher key
@@ -123,6 +174,11 @@ const (
 	ChangeScenario = "scenario"
 	ChangeCode     = "code"
 	ChangeJoining  = "joining"
+	// ChangeArchive follows archiving or restoring the class.
+	ChangeArchive = "archive"
+	// ChangeDeleted says the class is gone (deleted after its grace
+	// period): a dashboard that reloads finds nothing.
+	ChangeDeleted = "deleted"
 	// ChangeResync follows a lost connection to the database's
 	// notifications: changes may have been missed, reload.
 	ChangeResync = "resync"

@@ -1,13 +1,18 @@
 // Package classroom is the model of a class run on the playground: classes,
 // learners, their attempts at exercises and the progress those add up to,
 // and the scenario a teacher pushes. It holds the domain types, the Store
-// interface, the error codes, the secrets and the CSV exports, and imports
-// nothing outside the standard library. The stores are subpackages, one per
-// database, and pass one test suite (storetest):
+// interface, the error codes, the secrets, the name rules and the CSV
+// exports; besides the standard library it imports only golang.org/x/text
+// and the Unicode confusables table (for names). The stores are
+// subpackages, one per database, and pass one test suite (storetest):
 //
 //   - classroom/sqlite: a file, classroom.db in the data folder (--data,
 //     PLAYGROUND_DATA, default ./playground-data), WAL mode, synchronous
-//     FULL, created on first start. The default: nothing to install.
+//     FULL, created on first start. The default: nothing to install. One
+//     server per folder: Open holds classroom.lock (an flock the system
+//     drops when the process ends, however it ends), and a second server
+//     on the same folder refuses to start, naming the folder, since its
+//     dashboards would miss the first one's changes.
 //   - classroom/postgres: DATABASE_URL=postgres://..., shared by several
 //     replicas; changes reach them all through LISTEN/NOTIFY.
 //   - classroom/store: Open(ctx, Config) picks one of the two and migrates
@@ -35,11 +40,16 @@
 //     from crypto/rand, unique. Codes are read case-insensitively.
 //
 // Names (class and learner) are trimmed, 1 to MaxNameLen characters, with
-// no control characters, and stored exactly as typed: "<script>" is a name
-// like any other, and escaping it is the job of whatever displays it. The
-// CSV writers neutralise names that a spreadsheet would run as formulas.
-// Learner names are unique in a class, ignoring case, so that dashboard
-// rows and export rows can be told apart (ECONFLICT names the clash); a
+// no control, invisible or text-direction characters (zero-width spaces,
+// bidi overrides, fillers), and stored as typed otherwise, composed (NFC)
+// with runs of spaces made one: "<script>" is a name like any other, and
+// escaping it is the job of whatever displays it. The CSV writers
+// neutralise names that a spreadsheet would run as formulas. A learner's
+// name also writes each word in one script ("Аna" with a Cyrillic А is
+// refused), and is unique in its class by NameKey, a confusables skeleton
+// after NFKC and case folding, so that no two dashboard rows look alike:
+// "ANA", "Ａｎａ" and a Cyrillic "Аре" for "Ape" clash (ECONFLICT names the
+// learner it looks like). names.go says why these rules and not others. A
 // learner who lost their cookie joins under another name, or the teacher
 // removes the old one.
 //
@@ -74,6 +84,7 @@
 //	push a scenario                       PushScenario(code, key, Scenario{Preset} or {JSON}); {} clears
 //	GET .../progress.csv and wide CSV     Dashboard, then WriteProgressCSV / WriteWideCSV(w, d, catalog order)
 //	rotate the code, close joining        RotateCode(code, key), SetJoinOpen(code, key, open)
+//	archive or restore the class          SetArchived(code, key, archived)
 //	remove a learner                      RemoveLearner(code, key, learnerID)
 //	/healthz                              Ping
 //
@@ -99,6 +110,21 @@
 // exact under concurrency: SQLite writes one transaction at a time, and on
 // PostgreSQL joins lock the class row, creations take an advisory lock and
 // attempts lock their progress row.
+//
+// # Archived and expired classes
+//
+// So that a public server does not fill up with classes nobody uses, a
+// class is closed when its teacher archives it (SetArchived) or when it
+// has gone unused (no join, answer or teacher change) for
+// Options.Retention, default 180 days: it then expires. A closed class
+// refuses joins, answers and teacher changes with an ECONFLICT that says
+// since when and until when; its teacher still reads it, exports it and
+// can restore it (which also revives an expired class). Options.Grace
+// (default 30 days) after it closed, Purge deletes it with everything in
+// it; the stores run Purge every Options.PurgeEvery (an hour) and publish
+// ChangeDeleted. Class carries ArchivedAt, ActiveAt, ExpiresAt and
+// DeleteAt, and Status(now) says which state it is in. Classes from
+// before migration 0003 count their retention from the upgrade.
 //
 // # Live updates
 //

@@ -60,6 +60,15 @@ type Store interface {
 	RotateCode(ctx context.Context, code, key string) (*Class, error)
 	// SetJoinOpen opens or closes joining.
 	SetJoinOpen(ctx context.Context, code, key string, open bool) (*Class, error)
+	// SetArchived archives the class (it takes no more joins or answers,
+	// and is deleted after the grace period) or restores it (open again,
+	// and its retention counts from now, which also revives an expired
+	// class).
+	SetArchived(ctx context.Context, code, key string, archived bool) (*Class, error)
+	// Purge deletes every class past its DeleteAt, with its learners,
+	// attempts and progress, and returns how many. Stores also run it on
+	// their own every Options.PurgeEvery.
+	Purge(ctx context.Context) (int, error)
 	// RemoveLearner deletes a learner with their attempts and progress;
 	// their session stops working. ENOTFOUND if not in this class.
 	RemoveLearner(ctx context.Context, code, key string, learnerID int64) error
@@ -121,4 +130,37 @@ type Options struct {
 	// Now is the clock; nil means time.Now. Tests set it to get fixed
 	// times in exports.
 	Now func() time.Time
+	// Retention is how long a class may go unused (no join, answer or
+	// teacher change) before it expires; zero means DefaultRetention.
+	Retention time.Duration
+	// Grace is how long an archived or expired class is kept, for its
+	// teacher to export or restore, before it is deleted; zero means
+	// DefaultGrace.
+	Grace time.Duration
+	// PurgeEvery is how often the store deletes classes past their grace;
+	// zero means DefaultPurgeEvery, negative never (call Purge).
+	PurgeEvery time.Duration
+}
+
+// Lifecycle defaults: a class lives through a term of use, and for a
+// month after it is archived or expires.
+const (
+	DefaultRetention  = 180 * 24 * time.Hour
+	DefaultGrace      = 30 * 24 * time.Hour
+	DefaultPurgeEvery = time.Hour
+)
+
+// WithDefaults fills zero lifecycle fields and limits from the defaults.
+func (o Options) WithDefaults() Options {
+	o.Limits = o.Limits.WithDefaults()
+	if o.Retention <= 0 {
+		o.Retention = DefaultRetention
+	}
+	if o.Grace <= 0 {
+		o.Grace = DefaultGrace
+	}
+	if o.PurgeEvery == 0 {
+		o.PurgeEvery = DefaultPurgeEvery
+	}
+	return o
 }

@@ -3,7 +3,6 @@ package classroom
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -17,34 +16,6 @@ const (
 	MaxPresetLen     = 100
 	MaxScenarioBytes = 64 << 10
 )
-
-// CleanName trims a class or learner name and checks it: 1 to MaxNameLen
-// characters, valid UTF-8, no control characters. field names the field in
-// the error ("name"). The name is kept as typed otherwise: "<script>" is a
-// valid name, and escaping it is the job of whatever displays it.
-func CleanName(field, name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if !utf8.ValidString(name) {
-		return "", Errorf(EINVALID, "%s: must be valid UTF-8 text", field)
-	}
-	n := utf8.RuneCountInString(name)
-	if n == 0 {
-		return "", Errorf(EINVALID, "%s: must not be empty", field)
-	}
-	if n > MaxNameLen {
-		return "", Errorf(EINVALID, "%s: must be at most %d characters (it has %d)", field, MaxNameLen, n)
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return "", Errorf(EINVALID, "%s: must not contain control characters or line breaks", field)
-		}
-	}
-	return name, nil
-}
-
-// NameKey returns the form of a cleaned name that must be unique in a
-// class: "Ana" and "ana" are the same person on a dashboard.
-func NameKey(name string) string { return strings.ToLower(name) }
 
 // CheckAttempt validates an attempt before it is stored and bounds its
 // free text. The feedback comes from the checker, not the user, so it is

@@ -119,3 +119,13 @@ func TestListenerReconnects(t *testing.T) {
 	}
 	wait(classroom.ChangeJoin)
 }
+
+func TestUpgradeRecomputesNameKeys(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.Rekey(t, harness(), addr, db, postgres.Dialect("test"))
+}

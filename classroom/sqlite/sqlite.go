@@ -50,12 +50,25 @@ func Dialect() *sqlstore.Dialect {
 }
 
 // Open opens (creating if needed) the store in dir/classroom.db and
-// migrates it.
+// migrates it. It holds the folder's lock (LockName) until Close: while
+// one server has the folder open, another's Open fails with a
+// *FolderInUseError.
 func Open(ctx context.Context, dir string, opts classroom.Options) (*sqlstore.DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("classroom data folder: %w", err)
 	}
-	return OpenFile(ctx, filepath.Join(dir, FileName), opts)
+	release, err := lockFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	s, err := OpenFile(ctx, filepath.Join(dir, FileName), opts)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	// Released once the database is closed, its log checkpointed.
+	s.AfterClose(release)
+	return s, nil
 }
 
 // OpenFile opens (creating if needed) the store in one file and migrates

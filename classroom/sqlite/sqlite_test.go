@@ -19,6 +19,7 @@ func harness() storetest.Harness {
 		Open: func(ctx context.Context, dir string, opts classroom.Options) (classroom.Store, error) {
 			return sqlite.Open(ctx, dir, opts)
 		},
+		Exclusive: true,
 	}
 }
 
@@ -88,4 +89,14 @@ func TestMigrations(t *testing.T) {
 	if _, err := sqlstore.Migrate(ctx, db, d); err == nil {
 		t.Fatal("a database with an unknown schema version was accepted")
 	}
+}
+
+func TestUpgradeRecomputesNameKeys(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.Rekey(t, harness(), dir, db, sqlite.Dialect())
 }

@@ -5,6 +5,7 @@ package storetest
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,6 +25,10 @@ type Harness struct {
 	// subscribers of another (PostgreSQL's LISTEN/NOTIFY); a SQLite file
 	// belongs to one server process, whose handle shares them in-process.
 	Replicas bool
+	// Exclusive says that a second Open of an address fails while a
+	// handle on it is open (SQLite's data folder lock), with an error
+	// that names the address and says another server holds it.
+	Exclusive bool
 }
 
 // MustOpen opens the store at addr and closes it when the test ends.
@@ -46,14 +51,29 @@ func (h Harness) MustNew(tb testing.TB, opts classroom.Options) classroom.Store 
 }
 
 // Clock is a settable clock for Options.Now.
-type Clock struct{ t time.Time }
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
 
 // NewClock returns a clock at a fixed instant.
 func NewClock() *Clock { return &Clock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)} }
 
 // Now returns the clock's time and moves it a second on, so every write
 // has its own time.
-func (c *Clock) Now() time.Time { c.t = c.t.Add(time.Second); return c.t }
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Second)
+	return c.t
+}
+
+// Advance moves the clock on by d: days pass in a test.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
 
 func mustCreate(tb testing.TB, s classroom.Store, name string) *classroom.NewClass {
 	tb.Helper()

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -25,7 +26,11 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if err != nil {
 			return nil, err
 		}
-		a.ClassID, a.LearnerID, a.Correct, a.Try, a.At = l.ClassID, l.ID, false, 0, fromMS(s.nowMS())
+		now := s.nowMS()
+		if err := s.classOpen(ctx, s.db, l.ClassID, now); err != nil {
+			return nil, err
+		}
+		a.ClassID, a.LearnerID, a.Correct, a.Try, a.At = l.ClassID, l.ID, false, 0, fromMS(now)
 		return &a, nil
 	}
 	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
@@ -37,6 +42,9 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		}
 		a.ClassID, a.LearnerID = l.ClassID, l.ID
 		now := s.nowMS()
+		if err := s.classOpen(ctx, tx, l.ClassID, now); err != nil {
+			return err
+		}
 		a.At = fromMS(now)
 		firstCorrect := 0
 		if a.Correct {
@@ -56,8 +64,8 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 			l.ID, a.Exercise, l.ClassID, a.Correct, firstCorrect, a.Variant, now, now).Scan(&a.Try); err != nil {
 			return err
 		}
-		if a.Try > s.limits.MaxAttemptsPerExercise {
-			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.limits.MaxAttemptsPerExercise)
+		if a.Try > s.opts.Limits.MaxAttemptsPerExercise {
+			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.opts.Limits.MaxAttemptsPerExercise)
 		}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
 			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, at)
@@ -66,10 +74,24 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})
-		return nil
+		return s.touch(ctx, tx, l.ClassID, now, activityEvery)
 	})
 	if err != nil {
 		return nil, wrap("record", err)
 	}
 	return &a, nil
+}
+
+// activityEvery is how stale a class's active_at may get before an answer
+// moves it: retention is counted in months, so an hour is exact enough,
+// and a busy class does not rewrite its row on every answer.
+const activityEvery = time.Hour
+
+// classOpen refuses an answer to a class that is archived or expired.
+func (s *DB) classOpen(ctx context.Context, q querier, classID, now int64) error {
+	c, err := s.scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), classID))
+	if err != nil {
+		return wrap("read class", err)
+	}
+	return c.ClosedError(fromMS(now), "answers")
 }

@@ -8,18 +8,26 @@ import (
 	"github.com/leaselab/playground/classroom"
 )
 
-const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at`
+const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at`
 
 type rowScanner interface{ Scan(...any) error }
 
-func scanClass(r rowScanner) (*classroom.Class, error) {
+// scanClass reads a row of classColumns and works out when the class
+// expires and when it is deleted, from the store's retention and grace.
+func (s *DB) scanClass(r rowScanner) (*classroom.Class, error) {
 	var c classroom.Class
 	var sc classroom.Scenario
-	var scAt, created int64
-	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created); err != nil {
+	var scAt, created, archived, active int64
+	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active); err != nil {
 		return nil, err
 	}
-	c.CreatedAt = fromMS(created)
+	c.CreatedAt, c.ArchivedAt, c.ActiveAt = fromMS(created), fromMS(archived), fromMS(max(active, created))
+	c.ExpiresAt = c.ActiveAt.Add(s.opts.Retention)
+	if c.ArchivedAt.IsZero() {
+		c.DeleteAt = c.ExpiresAt.Add(s.opts.Grace)
+	} else {
+		c.DeleteAt = c.ArchivedAt.Add(s.opts.Grace)
+	}
 	if sc.Preset != "" || sc.JSON != "" {
 		sc.PushedAt = fromMS(scAt)
 		c.Scenario = &sc
@@ -51,12 +59,13 @@ func (s *DB) CreateClass(ctx context.Context, name string) (*classroom.NewClass,
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM classes`).Scan(&n); err != nil {
 				return err
 			}
-			if n >= s.limits.MaxClasses {
-				return classroom.Errorf(classroom.ELIMIT, "this server already holds %d classes, its limit; ask its operator to raise it", s.limits.MaxClasses)
+			if n >= s.opts.Limits.MaxClasses {
+				return classroom.Errorf(classroom.ELIMIT, "this server already holds %d classes, its limit (archived and expired ones count until they are deleted); ask its operator to raise it", s.opts.Limits.MaxClasses)
 			}
-			row := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at)
-				VALUES (?, ?, ?, ?, ?) RETURNING `+classColumns), code, name, classroom.HashSecret(key), true, s.nowMS())
-			c, err = scanClass(row)
+			now := s.nowMS()
+			row := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at)
+				VALUES (?, ?, ?, ?, ?, ?) RETURNING `+classColumns), code, name, classroom.HashSecret(key), true, now, now)
+			c, err = s.scanClass(row)
 			return err
 		})
 		if err != nil && s.d.IsUnique(err) && try < codeTries {
@@ -79,7 +88,7 @@ func (s *DB) classByCode(ctx context.Context, q querier, code, lock string) (*cl
 		// No such code exists; a megabyte of URL need not reach the database.
 		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has that code; check it with your teacher")
 	}
-	c, err := scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE code = ?`+lock), code))
+	c, err := s.scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE code = ?`+lock), code))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has the code %s; check it with your teacher", code)
 	}
@@ -112,30 +121,109 @@ func (s *DB) TeacherClass(ctx context.Context, key string) (*classroom.Class, er
 	}
 	// The lookup is by hash, so timing reveals nothing about the key; the
 	// constant-time comparison after it is belt and braces.
-	c, err := scanClass(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE teacher_key_hash = ?`), classroom.HashSecret(key)))
+	c, err := s.scanClass(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE teacher_key_hash = ?`), classroom.HashSecret(key)))
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !classroom.SecretMatches(key, c.TeacherKeyHash) {
 		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "this teacher key belongs to no class")
 	}
 	return c, wrap("read class", err)
 }
 
-// updateClass authenticates the teacher, runs f on the locked class row
-// and returns the class as it is after.
-func (s *DB) updateClass(ctx context.Context, code, key, kind string, f func(tx *sql.Tx, c *classroom.Class) error) (*classroom.Class, error) {
+// updateClass authenticates the teacher, runs f on the class and
+// returns the class as it is after. It counts as use: the class's
+// retention starts again. A closed (archived or expired) class refuses
+// every change but restoring it, so that a teacher sees why rather than a
+// change that no learner can act on.
+func (s *DB) updateClass(ctx context.Context, code, key, kind string, f func(tx *sql.Tx, c *classroom.Class, now int64) error) (*classroom.Class, error) {
 	c, err := s.Teacher(ctx, code, key)
 	if err != nil {
 		return nil, err
 	}
+	now := s.nowMS()
+	if kind != classroom.ChangeArchive {
+		if err := c.ClosedError(fromMS(now), "changes"); err != nil {
+			return nil, err
+		}
+	}
 	var out *classroom.Class
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
-		if err := f(tx, c); err != nil {
+		if err := f(tx, c, now); err != nil {
 			return err
 		}
-		out, err = scanClass(tx.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), c.ID))
+		if err := s.touch(ctx, tx, c.ID, now, 0); err != nil {
+			return err
+		}
+		out, err = s.scanClass(tx.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), c.ID))
 		changed(classroom.Change{ClassID: c.ID, Kind: kind})
 		return err
 	})
 	return out, wrap("update class", err)
+}
+
+// SetArchived implements classroom.Store.
+func (s *DB) SetArchived(ctx context.Context, code, key string, archived bool) (*classroom.Class, error) {
+	return s.updateClass(ctx, code, key, classroom.ChangeArchive, func(tx *sql.Tx, c *classroom.Class, now int64) error {
+		at := int64(0)
+		if archived {
+			at = now
+			if !c.ArchivedAt.IsZero() {
+				at = c.ArchivedAt.UnixMilli() // archiving twice keeps the first date
+			}
+		}
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET archived_at = ? WHERE id = ?`), at, c.ID)
+		return err
+	})
+}
+
+// purgeBatch bounds the classes one purge transaction deletes, so that a
+// backlog never holds SQLite's single writer for long.
+const purgeBatch = 20
+
+// Purge implements classroom.Store. It deletes in small transactions, each
+// of which publishes a ChangeDeleted for its classes.
+func (s *DB) Purge(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		now := s.nowMS()
+		archivedBefore := now - s.opts.Grace.Milliseconds()
+		activeBefore := now - (s.opts.Retention + s.opts.Grace).Milliseconds()
+		n := 0
+		err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+			rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id FROM classes
+				WHERE (archived_at > 0 AND archived_at < ?) OR (archived_at = 0 AND active_at < ?)
+				ORDER BY id LIMIT ?`), archivedBefore, activeBefore, purgeBatch)
+			if err != nil {
+				return err
+			}
+			var ids []int64
+			for rows.Next() {
+				var id int64
+				if err := rows.Scan(&id); err != nil {
+					rows.Close()
+					return err
+				}
+				ids = append(ids, id)
+			}
+			if err := rows.Close(); err != nil {
+				return err
+			}
+			for _, id := range ids {
+				// Learners, attempts and progress go with it (ON DELETE CASCADE).
+				if _, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM classes WHERE id = ?`), id); err != nil {
+					return err
+				}
+				changed(classroom.Change{ClassID: id, Kind: classroom.ChangeDeleted})
+			}
+			n = len(ids)
+			return nil
+		})
+		if err != nil {
+			return total, wrap("purge classes", err)
+		}
+		total += n
+		if n < purgeBatch {
+			return total, nil
+		}
+	}
 }
 
 // PushScenario implements classroom.Store.
@@ -143,16 +231,16 @@ func (s *DB) PushScenario(ctx context.Context, code, key string, sc classroom.Sc
 	if err := classroom.CheckScenario(sc); err != nil {
 		return nil, err
 	}
-	return s.updateClass(ctx, code, key, classroom.ChangeScenario, func(tx *sql.Tx, c *classroom.Class) error {
+	return s.updateClass(ctx, code, key, classroom.ChangeScenario, func(tx *sql.Tx, c *classroom.Class, now int64) error {
 		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET scenario_preset = ?, scenario_json = ?, scenario_at = ? WHERE id = ?`),
-			sc.Preset, sc.JSON, s.nowMS(), c.ID)
+			sc.Preset, sc.JSON, now, c.ID)
 		return err
 	})
 }
 
 // SetJoinOpen implements classroom.Store.
 func (s *DB) SetJoinOpen(ctx context.Context, code, key string, open bool) (*classroom.Class, error) {
-	return s.updateClass(ctx, code, key, classroom.ChangeJoining, func(tx *sql.Tx, c *classroom.Class) error {
+	return s.updateClass(ctx, code, key, classroom.ChangeJoining, func(tx *sql.Tx, c *classroom.Class, now int64) error {
 		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET join_open = ? WHERE id = ?`), open, c.ID)
 		return err
 	})
@@ -161,7 +249,7 @@ func (s *DB) SetJoinOpen(ctx context.Context, code, key string, open bool) (*cla
 // RotateCode implements classroom.Store.
 func (s *DB) RotateCode(ctx context.Context, code, key string) (*classroom.Class, error) {
 	for try := 0; ; try++ {
-		c, err := s.updateClass(ctx, code, key, classroom.ChangeCode, func(tx *sql.Tx, c *classroom.Class) error {
+		c, err := s.updateClass(ctx, code, key, classroom.ChangeCode, func(tx *sql.Tx, c *classroom.Class, now int64) error {
 			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET code = ? WHERE id = ?`), classroom.NewCode(), c.ID)
 			return err
 		})

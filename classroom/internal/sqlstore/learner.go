@@ -4,16 +4,19 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
 
 // Join implements classroom.Store.
 func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, error) {
-	name, err := classroom.CleanName("name", name)
+	name, err := classroom.CleanLearnerName("name", name)
 	if err != nil {
 		return nil, err
 	}
+	key := classroom.NameKey(name)
 	token := classroom.NewSecret()
 	sess := &classroom.Session{Token: token}
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
@@ -23,6 +26,10 @@ func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, e
 		if err != nil {
 			return err
 		}
+		now := s.nowMS()
+		if err := c.ClosedError(fromMS(now), "learners or answers"); err != nil {
+			return err
+		}
 		if !c.JoinOpen {
 			return classroom.Errorf(classroom.ECONFLICT, "class %s is closed for joining; ask your teacher", c.Code)
 		}
@@ -30,19 +37,22 @@ func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, e
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM learners WHERE class_id = ?`), c.ID).Scan(&n); err != nil {
 			return err
 		}
-		if n >= s.limits.MaxLearnersPerClass {
-			return classroom.Errorf(classroom.ELIMIT, "class %s is full: it has %d learners, the limit", c.Code, s.limits.MaxLearnersPerClass)
+		if n >= s.opts.Limits.MaxLearnersPerClass {
+			return classroom.Errorf(classroom.ELIMIT, "class %s is full: it has %d learners, the limit", c.Code, s.opts.Limits.MaxLearnersPerClass)
 		}
-		var taken int
-		err = tx.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM learners WHERE class_id = ? AND name_key = ?`), c.ID, classroom.NameKey(name)).Scan(&taken)
+		var taken string
+		err = tx.QueryRowContext(ctx, s.d.q(`SELECT name FROM learners WHERE class_id = ? AND name_key = ?`), c.ID, key).Scan(&taken)
 		if err == nil {
-			return classroom.Errorf(classroom.ECONFLICT, "name: %q is already taken in this class; choose another", name)
+			return nameTaken(name, taken)
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(s.nowMS())}
+		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(now)}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`), c.ID, name, classroom.NameKey(name), classroom.HashSecret(token), l.JoinedAt.UnixMilli()).Scan(&l.ID); err != nil {
+			VALUES (?, ?, ?, ?, ?) RETURNING id`), c.ID, name, key, classroom.HashSecret(token), now).Scan(&l.ID); err != nil {
+			return err
+		}
+		if err := s.touch(ctx, tx, c.ID, now, 0); err != nil {
 			return err
 		}
 		sess.Learner, sess.Class = l, c
@@ -53,6 +63,25 @@ func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, e
 		return nil, wrap("join", err)
 	}
 	return sess, nil
+}
+
+// nameTaken is the error for a name whose key another learner of the
+// class has: the same name, or one that would look the same on the
+// dashboard, in which case it says which, so the learner sees why.
+func nameTaken(name, taken string) error {
+	if strings.EqualFold(name, taken) {
+		return classroom.Errorf(classroom.ECONFLICT, "name: %q is already taken in this class; choose another", name)
+	}
+	return classroom.Errorf(classroom.ECONFLICT, "name: %q looks too much like %q, who is already in this class; add an initial or choose another name", name, taken)
+}
+
+// touch records use of a class for its retention. Answers pass an hour
+// as every, so a busy class writes its row once an hour, not once per
+// answer; other changes pass 0.
+func (s *DB) touch(ctx context.Context, tx *sql.Tx, classID, now int64, every time.Duration) error {
+	_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET active_at = ? WHERE id = ? AND active_at < ?`),
+		now, classID, now-every.Milliseconds())
+	return err
 }
 
 // learnerBySession reads the learner of a session token, or EUNAUTHORIZED.
@@ -80,7 +109,7 @@ func (s *DB) Learner(ctx context.Context, token string) (*classroom.Learner, *cl
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := scanClass(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID))
+	c, err := s.scanClass(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID))
 	if err != nil {
 		return nil, nil, wrap("read class", err)
 	}
@@ -105,7 +134,7 @@ func (s *DB) RemoveLearner(ctx context.Context, code, key string, learnerID int6
 			return classroom.Errorf(classroom.ENOTFOUND, "learner %d is not in class %s", learnerID, c.Code)
 		}
 		changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeRemove, LearnerID: learnerID})
-		return nil
+		return s.touch(ctx, tx, c.ID, s.nowMS(), 0)
 	})
 	return wrap("remove learner", err)
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/leaselab/playground/classroom"
 )
 
 // Migration is one schema change: the file NNNN_name.sql.
@@ -109,5 +111,81 @@ func Migrate(ctx context.Context, db *sql.DB, d *Dialect) (applied []int, err er
 		}
 		applied = append(applied, m.Version)
 	}
+	if known[rekeySince] {
+		if err := rekeyLearners(ctx, tx, d); err != nil {
+			return nil, fmt.Errorf("migrate: recompute learners' name keys: %w", err)
+		}
+	}
 	return applied, tx.Commit()
+}
+
+// rekeySince is the migration that creates the learner_rekey table.
+const rekeySince = 3
+
+// rekeyLearners recomputes the name_key of the learners a migration listed
+// in learner_rekey, class by class, since keys are unique per class. Two
+// learners who joined under the old rule may now share a key (they look
+// alike): both stay, the later one's key suffixed with its ID, and the
+// rule holds for everyone who joins from now on. Keys are first moved
+// out of the way, so that no interim key clashes with one still to move.
+func rekeyLearners(ctx context.Context, tx *sql.Tx, d *Dialect) error {
+	classes, err := int64s(ctx, tx, `SELECT DISTINCT l.class_id FROM learner_rekey r JOIN learners l ON l.id = r.learner_id ORDER BY l.class_id`)
+	if err != nil {
+		return err
+	}
+	for _, classID := range classes {
+		rows, err := tx.QueryContext(ctx, d.q(`SELECT id, name FROM learners WHERE class_id = ? ORDER BY id`), classID)
+		if err != nil {
+			return err
+		}
+		type learner struct {
+			id   int64
+			name string
+		}
+		var ls []learner
+		for rows.Next() {
+			var l learner
+			if err := rows.Scan(&l.id, &l.name); err != nil {
+				rows.Close()
+				return err
+			}
+			ls = append(ls, l)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, d.q(`UPDATE learners SET name_key = 'rekey:' || CAST(id AS TEXT) WHERE class_id = ?`), classID); err != nil {
+			return err
+		}
+		used := map[string]bool{}
+		for _, l := range ls {
+			key := classroom.NameKey(l.name)
+			if used[key] {
+				key += "#" + strconv.FormatInt(l.id, 10)
+			}
+			used[key] = true
+			if _, err := tx.ExecContext(ctx, d.q(`UPDATE learners SET name_key = ? WHERE id = ?`), key, l.id); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = tx.ExecContext(ctx, `DELETE FROM learner_rekey`)
+	return err
+}
+
+func int64s(ctx context.Context, tx *sql.Tx, query string) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }

@@ -16,24 +16,52 @@ import (
 type DB struct {
 	db      *sql.DB
 	d       *Dialect
-	limits  classroom.Limits
+	opts    classroom.Options // with defaults
 	now     func() time.Time
 	hub     *Hub
 	writeMu sync.Mutex
 
-	// onClose runs before the database closes (the postgres listener).
-	onClose func()
+	// onClose runs before the database closes (the postgres listener);
+	// afterClose after it (the SQLite data folder's lock).
+	onClose, afterClose func()
+
+	stopPurge context.CancelFunc
+	purgeDone chan struct{}
 }
 
 var _ classroom.Store = (*DB)(nil)
 
-// New wraps an open, migrated database.
+// New wraps an open, migrated database and starts deleting expired
+// classes every opts.PurgeEvery.
 func New(db *sql.DB, d *Dialect, opts classroom.Options) *DB {
+	opts = opts.WithDefaults()
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &DB{db: db, d: d, limits: opts.Limits.WithDefaults(), now: now, hub: NewHub()}
+	s := &DB{db: db, d: d, opts: opts, now: now, hub: NewHub(), stopPurge: func() {}}
+	if opts.PurgeEvery > 0 {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopPurge, s.purgeDone = cancel, make(chan struct{})
+		go s.purgeLoop(ctx, opts.PurgeEvery)
+	}
+	return s
+}
+
+// purgeLoop runs Purge every interval until ctx ends. A failure is
+// retried at the next tick: nothing is lost by deleting late.
+func (s *DB) purgeLoop(ctx context.Context, every time.Duration) {
+	defer close(s.purgeDone)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			_, _ = s.Purge(ctx)
+		}
+	}
 }
 
 // Hub is where changes are fanned out; the postgres listener publishes to
@@ -46,15 +74,28 @@ func (s *DB) SQL() *sql.DB { return s.db }
 // OnClose sets a function Close runs first.
 func (s *DB) OnClose(f func()) { s.onClose = f }
 
-// Close stops the listener, closes subscribers' channels, then the
-// database, in that order so that no notification arrives at a closed hub
-// and no query at a closed pool.
+// AfterClose sets a function Close runs last, once the database is
+// closed.
+func (s *DB) AfterClose(f func()) { s.afterClose = f }
+
+// Close stops the purge and the listener, closes subscribers' channels,
+// then the database, in that order so that no notification arrives at a
+// closed hub and no query at a closed pool; then it runs AfterClose's
+// function.
 func (s *DB) Close() error {
+	s.stopPurge()
+	if s.purgeDone != nil {
+		<-s.purgeDone
+	}
 	if s.onClose != nil {
 		s.onClose()
 	}
 	s.hub.Close()
-	return s.db.Close()
+	err := s.db.Close()
+	if s.afterClose != nil {
+		s.afterClose()
+	}
+	return err
 }
 
 // Ping implements classroom.Store.
