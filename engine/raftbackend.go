@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -107,7 +108,10 @@ type raftService struct {
 	// that applied it. The record is always read from here, never from a
 	// node's live copy: a follower (or a node that just lost leadership on
 	// the wall clock) applies committed entries on Raft's own schedule, and
-	// the timeline must not depend on that.
+	// the timeline must not depend on that. mu guards both: the simulation
+	// serves one command at a time, but a benchmark or a pool drives serve
+	// from many goroutines.
+	mu        sync.Mutex
 	last      map[string]lockEntry
 	lastClock *nodeClock
 }
@@ -296,6 +300,8 @@ func (s *raftService) serving() string {
 // record reads the lock as the group last committed it, judged by the
 // clock of the node that leads (or led last).
 func (s *raftService) record(lock string) (lockEntry, bool, *nodeClock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	e, ok := s.last[lock]
 	clk := &s.nodes[max(s.leader, 0)].clock
 	if !s.available() && s.lastClock != nil {
@@ -306,6 +312,8 @@ func (s *raftService) record(lock string) (lockEntry, bool, *nodeClock) {
 
 // remember copies a node's record of lock after it applied a command.
 func (s *raftService) remember(nd *raftNode, lock string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.last == nil {
 		s.last = map[string]lockEntry{}
 	}
