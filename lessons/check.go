@@ -10,49 +10,69 @@ import (
 	"github.com/leaselab/playground/engine"
 )
 
+// RevealAfter is how many wrong tries earn the answer: after the third,
+// the learner sees the value, the run and the worked solution, as after a
+// right answer or after asking to be shown (Exercise.Reveal).
+const RevealAfter = 3
+
 // Attempt is one answer to one exercise.
 type Attempt struct {
 	Exercise string `json:"exercise"`
 	Answer   string `json:"answer"`
 	Variant  int    `json:"variant"`
 	// Tries is how many wrong answers the learner gave before this one; it
-	// unlocks hints.
+	// unlocks hints, and a wrong answer with RevealAfter-1 tries before it
+	// reveals the answer.
 	Tries int `json:"tries"`
 }
 
 // Result is the checker's verdict on an attempt. Its JSON is what the CLI
-// prints and the web API returns.
+// prints and the web API returns. Nothing in it gives the answer away
+// unless Revealed is set.
 type Result struct {
 	Exercise string `json:"exercise"`
 	Kind     string `json:"kind"`
 	Variant  int    `json:"variant"`
 	Correct  bool   `json:"correct"`
-	// Graded is false for an open (text) answer: the learner, or a teacher,
-	// compares it with the model answer and the rubric. It is false too for
-	// an answer that could not be read (FormatError): nothing was graded.
-	Graded   bool   `json:"graded"`
-	Feedback string `json:"feedback"`
-	// FormatError is set when the answer could not be read ("forty"). Such
-	// an attempt costs no try: Correct is false but it is not wrong.
+	// Graded is false for an open (text) answer, which goes to a teacher
+	// (Submitted), and for an answer that could not be read (FormatError):
+	// nothing was graded.
+	Graded bool `json:"graded"`
+	// Submitted is set for a text answer: it was taken as it is, to be
+	// compared with the model answer by the learner and scored by a
+	// teacher. No keyword ever marks it right.
+	Submitted bool   `json:"submitted,omitempty"`
+	Feedback  string `json:"feedback"`
+	// FormatError is set when the answer could not be read ("forty"), or
+	// could be read two ways ("42.000", a bare "15" for a time): it says
+	// what to write instead. Such an attempt costs no try.
 	FormatError string `json:"format_error"`
-	// Read is how the answer was understood ("900 s", "b").
+	// Read is how the answer was understood ("900 s", "b", "Rs 42,000");
+	// the same for "4950" and "4,950 runs", so answers group by it.
 	Read string `json:"read,omitempty"`
-	// Expected is the right answer; it is only filled in once it is no
-	// secret: after a correct answer, or for a prediction once the engine
-	// has run.
+	// Mistake names the misconception a wrong answer shows, the same on
+	// every variant ("upside-down", "option-e", "percent-for-count"), or
+	// is empty when the answer matches no known mistake. MistakeLabel
+	// says it in words for a teacher.
+	Mistake string `json:"mistake,omitempty"`
+	// Revealed is set once the answer is earned: a right answer, the
+	// RevealAfter-th wrong try, or Reveal ("show me"). Only then are
+	// Expected, Solution and a prediction's Timeline filled in.
+	Revealed bool `json:"revealed"`
+	// Expected is the right answer, once Revealed.
 	Expected string   `json:"expected,omitempty"`
 	Hints    []string `json:"hints,omitempty"`
-	// Solution is the worked solution (Markdown), after a correct answer.
-	Solution string `json:"solution,omitempty"`
-	// ModelAnswer and Rubric answer an open question.
+	// Solution is the worked solution (Markdown) and SolutionHTML the same
+	// rendered, once Revealed.
+	Solution     string `json:"solution,omitempty"`
+	SolutionHTML string `json:"solution_html,omitempty"`
+	// ModelAnswer and Rubric answer an open question once it is submitted.
 	ModelAnswer string        `json:"model_answer,omitempty"`
 	Rubric      []RubricPoint `json:"rubric,omitempty"`
-	// Mentioned lists the rubric points the answer seems to touch on, as a
-	// hint for the learner's own judgement.
-	Mentioned []string `json:"mentioned,omitempty"`
-	// Timeline is the engine run the answer was graded on: the real run of
-	// a prediction, or for a scenario the shortest failing run (or the
-	// first run when all passed).
+	// Timeline is the engine run the answer was graded on: for a
+	// scenario the learner's own settings (the shortest failing run, or
+	// the first when all passed); for a prediction the real run, once
+	// Revealed.
 	Timeline *Timeline `json:"timeline,omitempty"`
 	// Runs reports each run of a scenario answer.
 	Runs []RunReport `json:"runs,omitempty"`
@@ -79,7 +99,7 @@ func (c *Catalog) Check(ctx context.Context, exerciseID, answer string, variant 
 }
 
 // CheckAttempt is Check with the number of earlier wrong tries, which
-// unlocks hints.
+// unlocks hints and, at RevealAfter, the answer.
 func (c *Catalog) CheckAttempt(ctx context.Context, a Attempt) (Result, error) {
 	ex, err := c.Exercise(a.Exercise)
 	if err != nil {
@@ -104,13 +124,14 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Exercise: ex.ID, Kind: ex.Kind, Variant: a.Variant, Graded: ex.Kind != KindText}
+	var p *predicted
 	switch ex.Kind {
 	case KindNumber:
 		err = ex.checkNumber(&r, a.Answer, env, nil)
 	case KindChoice:
 		err = ex.checkChoice(&r, a.Answer, env, nil)
 	case KindPredict:
-		err = ex.checkPredict(ctx, &r, a.Answer, env)
+		p, err = ex.checkPredict(ctx, &r, a.Answer, env)
 	case KindScenario:
 		err = ex.checkScenario(ctx, &r, a.Answer, env)
 	case KindText:
@@ -121,16 +142,97 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	}
 	if r.FormatError != "" {
 		// An answer that could not be read was not graded: it is neither
-		// right nor wrong, and costs no try.
-		r.Graded = false
+		// right nor wrong, costs no try, and shows nothing new.
+		r.Graded, r.Mistake, r.Timeline, r.Expected = false, "", nil, ""
+		return r, nil
 	}
-	switch {
-	case r.Correct:
-		r.Solution = fill(ex.spec.Solution, env)
-	case r.FormatError == "" && r.Graded:
+	wrong := r.Graded && !r.Correct
+	if wrong {
 		r.Hints = ex.HintsAfter(a.Tries+1, a.Variant)
 	}
+	switch {
+	case r.Correct, r.Submitted, wrong && a.Tries+1 >= RevealAfter:
+		if err := ex.reveal(&r, env, p); err != nil {
+			return Result{}, err
+		}
+		if wrong {
+			r.Feedback += fmt.Sprintf(" That was your %s wrong try, so here is the answer.", ordinal(a.Tries+1))
+		}
+	case wrong:
+		// Not earned yet: a wrong prediction says why the reasoning fails,
+		// never what the run gave.
+		r.Expected = ""
+		if ex.Kind == KindPredict {
+			r.Timeline = nil
+		}
+	}
 	return r, nil
+}
+
+// Reveal gives the answer to a learner who asks to be shown it (gives up):
+// the expected answer, the worked solution, and for a prediction the real
+// run. It runs the engine for a prediction, so it takes a context.
+func (ex *Exercise) Reveal(ctx context.Context, variant int) (Result, error) {
+	env, err := ex.params(variant)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Exercise: ex.ID, Kind: ex.Kind, Variant: variant, Feedback: "Here is the answer."}
+	var p *predicted
+	if ex.Kind == KindPredict {
+		if p, err = ex.predictOutcome(ctx, env); err != nil {
+			return Result{}, err
+		}
+	}
+	if ex.Kind == KindText {
+		r.ModelAnswer, r.Rubric = ex.spec.ModelAnswer, ex.spec.Rubric
+	}
+	return r, ex.reveal(&r, env, p)
+}
+
+// reveal fills in what an earned answer shows: the expected answer, the
+// worked solution, and a prediction's real run.
+func (ex *Exercise) reveal(r *Result, env map[string]float64, p *predicted) error {
+	r.Revealed = true
+	switch ex.Kind {
+	case KindNumber:
+		want, err := ex.answer.value(env)
+		if err != nil {
+			return err
+		}
+		r.Expected = formatIn(want, ex.spec.Unit)
+	case KindChoice:
+		r.Expected = joinKeys(ex.spec.Correct)
+	case KindPredict:
+		if p != nil {
+			r.Expected, r.Timeline = p.expected, p.tl
+			if r.Feedback != "" && !r.Correct {
+				r.Feedback += " The run gave " + p.expected + "."
+			}
+			r.Feedback += " " + p.tl.Verdict
+		}
+	case KindScenario:
+		r.Expected = fill(ex.spec.SolutionAnswer, env)
+	}
+	md, html, err := ex.solutionText(env)
+	if err != nil {
+		return err
+	}
+	r.Solution, r.SolutionHTML = md, html
+	return nil
+}
+
+// ordinal writes 3 as "third".
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "first"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return fmt.Sprintf("%dth", n)
 }
 
 // formatProblem fills a result for an answer that could not be read.
@@ -146,8 +248,13 @@ func formatProblem(r *Result, err error) error {
 
 // close reports whether got is within the exercise's tolerance of want.
 func (ex *Exercise) close(got, want float64) bool {
-	tol := math.Max(ex.spec.Tolerance.Abs, ex.spec.Tolerance.Rel*math.Abs(want))
+	tol := ex.tolerance(want)
 	return math.Abs(got-want) <= tol+1e-9*math.Max(1, math.Abs(want))
+}
+
+// tolerance is how far from want an answer may be and still be right.
+func (ex *Exercise) tolerance(want float64) float64 {
+	return math.Max(ex.spec.Tolerance.Abs, ex.spec.Tolerance.Rel*math.Abs(want))
 }
 
 // nearWrong reports whether got is a named mistake's value, as precisely

@@ -3,7 +3,9 @@ package lessons
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -120,7 +122,9 @@ func uniq(s []string) []string {
 }
 
 // checkChoice grades chosen keys against correct ones (the exercise's, or
-// the options that held on a real run).
+// the options that held on a real run). A wrong choice is named by the
+// option that shows the misconception, which keeps its key on every
+// variant, however the options are shuffled.
 func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64, correct []string) error {
 	keys, err := ex.parseChoice(answer)
 	if err != nil {
@@ -133,7 +137,6 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 	r.Read = strings.Join(keys, ", ")
 	if strings.Join(keys, ",") == strings.Join(correct, ",") {
 		r.Correct = true
-		r.Expected = strings.Join(correct, ", ")
 		r.Feedback = "Right."
 		if len(correct) == 1 {
 			if o := ex.option(correct[0]); o.Feedback != "" {
@@ -145,9 +148,10 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 		}
 		return nil
 	}
-	var notes []string
+	var notes, wrongKeys, missed []string
 	for _, k := range keys {
 		if !contains(correct, k) {
+			wrongKeys = append(wrongKeys, k)
 			if o := ex.option(k); o.Feedback != "" {
 				notes = append(notes, fmt.Sprintf("(%s) %s", k, fill(o.Feedback, env)))
 			} else {
@@ -155,17 +159,64 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 			}
 		}
 	}
-	if ex.spec.Multiple {
-		found := 0
-		for _, k := range keys {
-			if contains(correct, k) {
-				found++
-			}
+	for _, k := range correct {
+		if !contains(keys, k) {
+			missed = append(missed, k)
 		}
-		if found < len(correct) {
-			notes = append(notes, fmt.Sprintf("You have %d of the %d right options.", found, len(correct)))
-		}
+	}
+	if ex.spec.Multiple && len(missed) > 0 {
+		notes = append(notes, fmt.Sprintf("You have %d of the %d right options.", len(correct)-len(missed), len(correct)))
+	}
+	switch {
+	case len(wrongKeys) == 1:
+		r.Mistake = "option-" + wrongKeys[0]
+	case len(wrongKeys) == 0 && len(missed) > 0:
+		r.Mistake = "missed-" + strings.Join(missed, "-")
 	}
 	r.Feedback = "Not quite. " + strings.Join(notes, " ")
 	return nil
+}
+
+// joinKeys writes option keys in order: "a, c".
+func joinKeys(keys []string) string {
+	k := slices.Clone(keys)
+	sort.Strings(k)
+	return strings.Join(k, ", ")
+}
+
+// reservedMistake reports a name the checker gives mistakes itself, which
+// an exercise file may not use for one of its own.
+func reservedMistake(name string) bool {
+	return name == MistakePercent || strings.HasPrefix(name, "option-") || strings.HasPrefix(name, "missed-") || strings.HasPrefix(name, "run-")
+}
+
+// MistakeLabel says in a few words what a mistake of this exercise is,
+// for a teacher's list: the label of a named wrong answer, the option a
+// wrong choice picked, the run a scenario answer failed.
+func (ex *Exercise) MistakeLabel(id string) string {
+	for _, w := range ex.spec.Wrong {
+		if w.Name == id {
+			if w.Label != "" {
+				return w.Label
+			}
+			return strings.ReplaceAll(id, "-", " ")
+		}
+	}
+	switch {
+	case id == MistakePercent:
+		return "gave a percentage where a count is asked"
+	case strings.HasPrefix(id, "option-"):
+		k := strings.TrimPrefix(id, "option-")
+		if o := ex.option(k); o != nil {
+			return fmt.Sprintf("chose (%s): %s", k, clip(fill(o.Text, ex.defaults())))
+		}
+	case strings.HasPrefix(id, "missed-"):
+		return "left out (" + strings.Join(strings.Split(strings.TrimPrefix(id, "missed-"), "-"), ") and (") + ")"
+	case strings.HasPrefix(id, "run-"):
+		var i int
+		if _, err := fmt.Sscanf(id, "run-%d", &i); err == nil && i >= 0 && i < len(ex.runs) {
+			return "fails the run " + strconv.Quote(fill(ex.runs[i].Name, ex.defaults()))
+		}
+	}
+	return id
 }

@@ -26,58 +26,72 @@ func (l *loader) predict() {
 	l.numberAnswer()
 }
 
-// checkPredict reads the prediction first (an unreadable one runs nothing
-// and costs no try), then runs the engine and grades the prediction against
-// what really happened.
-func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, env map[string]float64) error {
-	if len(ex.options) > 0 {
-		if _, err := ex.parseChoice(answer); err != nil {
-			return formatProblem(r, err)
-		}
-	} else if _, err := parseNumber(answer, ex.spec.Unit, ex.spec.UnitWords); err != nil {
-		return formatProblem(r, err)
-	}
+// predicted is what a prediction's run really gave: the timeline, the
+// right option keys or the measured value, and that answer as a learner
+// would write it.
+type predicted struct {
+	tl       *Timeline
+	correct  []string // the options that held (a choice prediction)
+	actual   float64  // the measure (a numeric prediction)
+	expected string
+}
+
+// predictOutcome runs a prediction's scenario for a variant and reads
+// what a right prediction is.
+func (ex *Exercise) predictOutcome(ctx context.Context, env map[string]float64) (*predicted, error) {
 	tl, m, err := ex.predictRun(ctx, env)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	r.Timeline = tl
 	for k, v := range env {
 		m[k] = v
 	}
+	p := &predicted{tl: tl}
 	if len(ex.options) > 0 {
-		var correct []string
 		for _, o := range ex.options {
 			ok, err := o.when.truth(m)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if ok {
-				correct = append(correct, o.Key)
+				p.correct = append(p.correct, o.Key)
 			}
 		}
-		if len(correct) != 1 && !ex.spec.Multiple {
-			return fmt.Errorf("%s: %d options hold on the run, not exactly one", ex.ID, len(correct))
+		if len(p.correct) != 1 && !ex.spec.Multiple {
+			return nil, fmt.Errorf("%s: %d options hold on the run, not exactly one", ex.ID, len(p.correct))
 		}
-		if err := ex.checkChoice(r, answer, env, correct); err != nil {
-			return err
-		}
-		r.Expected = strings.Join(correct, ", ")
-	} else {
-		actual, err := ex.measure.value(m)
-		if err != nil {
-			return err
-		}
-		if err := ex.checkNumber(r, answer, env, &actual); err != nil {
-			return err
-		}
-		r.Expected = formatIn(actual, ex.spec.Unit)
-		if !r.Correct {
-			r.Feedback += " The run gave " + r.Expected + "."
-		}
+		p.expected = strings.Join(p.correct, ", ")
+		return p, nil
 	}
-	r.Feedback += " " + tl.Verdict
-	return nil
+	if p.actual, err = ex.measure.value(m); err != nil {
+		return nil, err
+	}
+	p.expected = formatIn(p.actual, ex.spec.Unit)
+	return p, nil
+}
+
+// checkPredict reads the prediction first (an unreadable one runs nothing
+// and costs no try), then runs the engine and grades the prediction against
+// what really happened. What the run gave is only shown once the answer is
+// earned (see Check).
+func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, env map[string]float64) (*predicted, error) {
+	if len(ex.options) > 0 {
+		if _, err := ex.parseChoice(answer); err != nil {
+			return nil, formatProblem(r, err)
+		}
+	} else if _, err := parseNumber(answer, ex.numberOptions()); err != nil {
+		return nil, formatProblem(r, err)
+	}
+	p, err := ex.predictOutcome(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	if len(ex.options) > 0 {
+		err = ex.checkChoice(r, answer, env, p.correct)
+	} else {
+		err = ex.checkNumber(r, answer, env, &p.actual)
+	}
+	return p, err
 }
 
 // predictRun runs a prediction's scenario for a variant. A run is

@@ -28,6 +28,7 @@ func (l *loader) scenario() {
 			l.bad([]string{"defaults", k}, "default for %q, which is not in allowed", k)
 		}
 	}
+	l.loadFields()
 	if len(spec.Runs) == 0 {
 		l.bad([]string{"runs"}, "a scenario exercise needs at least one run with a goal")
 	}
@@ -48,6 +49,7 @@ func (l *loader) scenario() {
 	if spec.SolutionAnswer == "" {
 		l.bad([]string{"solution_answer"}, "a scenario exercise needs solution_answer: settings that pass")
 	}
+	l.wrongNames()
 	for i, w := range spec.Wrong {
 		if w.Answer == "" || w.Feedback == "" {
 			l.bad([]string{"wrong", fmt.Sprint(i)}, "a wrong answer needs answer and feedback")
@@ -97,6 +99,17 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	if err != nil {
 		return formatProblem(r, err)
 	}
+	fields, err := ex.fields(env)
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		if v, ok := settings[f.Path]; ok {
+			if err := checkField(f, v); err != nil {
+				return formatProblem(r, err)
+			}
+		}
+	}
 	base, err := ex.baseScenario(env)
 	if err != nil {
 		return fmt.Errorf("%s: base scenario: %w", ex.ID, err)
@@ -118,6 +131,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	var failed *Timeline
 	var failedRun *compiledRun
 	var failedMeasures map[string]float64
+	failedIndex := -1
 	for i := range ex.runs {
 		run := &ex.runs[i]
 		name := fill(run.Name, env)
@@ -147,7 +161,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 			r.Runs = append(r.Runs, RunReport{Name: name, Seed: seed, Passed: pass, Goal: run.Goal,
 				Explain: fill(run.Explain, env), Events: len(tl.Events), Summary: tl.Summary})
 			if !pass && (failed == nil || len(tl.Events) < len(failed.Events)) {
-				failed, failedRun, failedMeasures = tl, run, m
+				failed, failedRun, failedMeasures, failedIndex = tl, run, m, i
 			}
 			if r.Timeline == nil {
 				r.Timeline = tl
@@ -175,9 +189,11 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	}
 	r.Feedback += " Measured: " + describeMeasures(failedRun.goal, failedMeasures) + "."
 	r.Feedback += " What happened: " + failed.Verdict
+	r.Mistake = fmt.Sprintf("run-%d", failedIndex)
 	for _, w := range ex.wrong {
 		if ws, err := ex.parseSettings(fill(w.Answer, env)); err == nil && canonicalSettings(ws) == r.Read {
 			r.Feedback = fill(w.Feedback, env) + " " + r.Feedback
+			r.Mistake = w.Name
 		}
 	}
 	return nil

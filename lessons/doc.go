@@ -65,30 +65,58 @@
 // its column.
 //
 //   - number: answer (a formula), tolerance {abs, rel}, unit (count, seconds,
-//     rupees, per_second), unit_words the answer may carry ("runs"), and
-//     wrong: named mistakes, each a formula with its feedback.
+//     rupees, per_second), unit_words the answer may carry ("runs"),
+//     bare_unit (s or min: what a number without a unit means when the
+//     question says; without it a bare time is asked back), and wrong:
+//     named mistakes, each {name, label, answer (a formula), feedback}.
 //   - choice: options ({key, text, aliases, feedback}), correct, multiple.
 //   - predict: scenario {preset, set} (values may hold {param}), then either
 //     measure (a formula over the run, e.g. final_value) with answer, unit
 //     and wrong as for number, or options whose when condition is tested on
 //     the run. The prediction is read first; only a readable one runs.
 //   - scenario: scenario {preset, set}, allowed (the field paths a learner
-//     may set), defaults, runs ({name, set, goal, explain}: fault schedules
-//     applied after the learner's settings), seeds, solution_answer, and
-//     wrong (settings known to fail, with feedback).
-//   - text: model_answer and rubric ({point, keywords}).
+//     may set), fields (per path: label, min, max, choices, empty, over
+//     the defaults for the path), defaults, runs ({name, set, goal,
+//     explain}: fault schedules applied after the learner's settings),
+//     seeds, solution_answer, and wrong (named settings known to fail).
+//   - text: model_answer and rubric ({point}). Nothing is matched against
+//     an open answer: it is submitted, the learner compares it with the
+//     model answer, and a teacher scores it.
 //
 // Goals, measures and when conditions may read the engine summary's fields
 // (stale_writes_accepted, final_value, ...), blocked_after_crash_ms,
 // locks_lost, gave_up, finished, renewals, lease_ms, fencing, and the
 // exercise's parameters.
 //
+// # Answers and mistakes
+//
+// parseNumber (answer.go) reads numbers as people write them and asks back
+// (a FormatError, no try) when an answer could mean two things. A wrong
+// answer's Result names its Mistake the same on every variant: a wrong
+// formula's name, option-<key> for a wrong option, missed-<keys> for
+// options left out, run-<n> for the first failing run of a scenario, and
+// percent-for-count for a share where a count is asked; MistakeLabel says
+// it in words. Read is the answer as understood ("4,950"), the same for
+// every way of typing it, so unnamed wrong answers group by it.
+//
+// # What is shown when
+//
+// Nothing gives the answer away before it is earned (Standing.Earned): a
+// right answer, a submitted text answer, RevealAfter wrong tries, or
+// Reveal ("show me"). Until then a wrong prediction is told why its
+// reasoning fails, never what the run gave; Serve hands out the exercise
+// as data (options shuffled per variant, keys following their options,
+// scenario fields with ranges, hints unlocked so far) with no answer, key
+// or solution in it. Solution is for a learner who earned it.
+//
 // # Using it from a server
 //
-// Open (or Default) once at start-up; Lessons, Lesson, LessonExercises,
-// PageHTML and Exercise.FormHTML render pages; Catalog.Check or CheckAttempt
-// grades a POST /api/exercises/{id}/check body {"answer", "variant"}; the
-// Result marshals to the API's JSON. InputError means 400 (413 when
-// TooLarge), naming its Field; ErrUnknown means 404.
-// VariantFor gives a learner a stable variant.
+// Open (or Default) once at start-up; Lessons, Lesson and LessonExercises
+// list the course; Exercise.Serve gives an exercise for a variant and a
+// learner's Standing; Catalog.Check or CheckAttempt grades a POST
+// /api/exercises/{id}/check body {"answer", "variant"}, with Tries from the
+// server's own record of the learner; Exercise.Reveal answers a give-up.
+// The Result marshals to the API's JSON. InputError means 400 (413 when
+// TooLarge), naming its Field; ErrUnknown means 404. VariantFor gives a
+// learner a stable variant.
 package lessons

@@ -65,6 +65,7 @@ type exerciseFile struct {
 	Tolerance      toleranceSpec        `yaml:"tolerance"`
 	Unit           string               `yaml:"unit"`
 	UnitWords      []string             `yaml:"unit_words"`
+	BareUnit       string               `yaml:"bare_unit"`
 	Options        []optionSpec         `yaml:"options"`
 	Correct        []string             `yaml:"correct"`
 	Multiple       bool                 `yaml:"multiple"`
@@ -76,6 +77,7 @@ type exerciseFile struct {
 	Measure        string               `yaml:"measure"`
 	Allowed        []string             `yaml:"allowed"`
 	Defaults       map[string]any       `yaml:"defaults"`
+	Fields         map[string]fieldSpec `yaml:"fields"`
 	Runs           []runSpec            `yaml:"runs"`
 	Seeds          []int64              `yaml:"seeds"`
 	SolutionAnswer string               `yaml:"solution_answer"`
@@ -105,7 +107,10 @@ type optionSpec struct {
 }
 
 type wrongSpec struct {
+	// Name identifies the mistake on every variant, for a class's list of
+	// mistakes; Label says it in a few words for a teacher.
 	Name     string `yaml:"name"`
+	Label    string `yaml:"label"`
 	Answer   string `yaml:"answer"` // a formula (number, predict) or a settings object (scenario)
 	Feedback string `yaml:"feedback"`
 }
@@ -129,12 +134,10 @@ type runSpec struct {
 	Explain string         `yaml:"explain"`
 }
 
-// RubricPoint is one thing a good open answer covers. Keywords let the
-// checker point out which points an answer seems to mention; the learner or
-// a teacher makes the judgement.
+// RubricPoint is one thing a good open answer covers. Nothing matches it
+// against an answer: the learner compares, and a teacher scores.
 type RubricPoint struct {
-	Point    string   `yaml:"point" json:"point"`
-	Keywords []string `yaml:"keywords" json:"-"`
+	Point string `yaml:"point" json:"point"`
 }
 
 type letDef struct {
@@ -313,8 +316,20 @@ func (l *loader) params() {
 	}
 }
 
+// wrongNames checks that every named mistake has a name of its own.
+func (l *loader) wrongNames() {
+	seen := map[string]bool{}
+	for i, w := range l.ex.spec.Wrong {
+		if !idRE.MatchString(w.Name) || seen[w.Name] || reservedMistake(w.Name) {
+			l.bad([]string{"wrong", fmt.Sprint(i), "name"}, "a wrong answer needs a name of its own (lower-case letters, digits and dashes; not %s, option-..., missed-... or run-...), not %q", MistakePercent, w.Name)
+		}
+		seen[w.Name] = true
+	}
+}
+
 // wrongFormulas compiles the named mistakes of a numeric answer.
 func (l *loader) wrongFormulas() {
+	l.wrongNames()
 	for i, w := range l.ex.spec.Wrong {
 		path := []string{"wrong", fmt.Sprint(i)}
 		if w.Answer == "" || w.Feedback == "" {

@@ -12,7 +12,7 @@ import (
 // /api/exercises/{id}/check; script on the page sends it as JSON. The
 // elements carry data-testid attributes for tests to find them.
 func (ex *Exercise) FormHTML(variant int) (string, error) {
-	p, err := ex.Prompt(variant)
+	p, err := ex.Serve(variant, Standing{})
 	if err != nil {
 		return "", err
 	}
@@ -21,7 +21,7 @@ func (ex *Exercise) FormHTML(variant int) (string, error) {
 	fmt.Fprintf(&b, `<form class="exercise" id="exercise-%s" data-testid="exercise" data-exercise="%s" data-kind="%s" data-variant="%d" method="post" action="/api/exercises/%s/check">`+"\n",
 		id, id, ex.Kind, variant, id)
 	fmt.Fprintf(&b, `<h3 class="exercise-title">%s</h3>`+"\n", html.EscapeString(ex.Title))
-	fmt.Fprintf(&b, `<div class="exercise-prompt">%s</div>`+"\n", p.HTML)
+	fmt.Fprintf(&b, `<div class="exercise-prompt">%s</div>`+"\n", p.Prompt)
 	fmt.Fprintf(&b, `<input type="hidden" name="variant" value="%d">`+"\n", variant)
 	switch {
 	case len(p.Options) > 0:
@@ -37,9 +37,9 @@ func (ex *Exercise) FormHTML(variant int) (string, error) {
 		b.WriteString("</fieldset>\n")
 	case ex.Kind == KindScenario:
 		b.WriteString(`<fieldset class="exercise-settings"><legend>Your settings</legend>` + "\n")
-		for _, path := range p.Allowed {
+		for _, f := range p.Fields {
 			fmt.Fprintf(&b, `<label>%s <input type="text" name="setting" data-path="%s" value="%s" maxlength="100" data-testid="setting"></label>`+"\n",
-				html.EscapeString(path), html.EscapeString(path), html.EscapeString(p.Defaults[path]))
+				html.EscapeString(f.Path), html.EscapeString(f.Path), html.EscapeString(f.Default))
 		}
 		b.WriteString("</fieldset>\n")
 		fmt.Fprintf(&b, `<label>Or as JSON <textarea name="answer" rows="3" maxlength="%d" data-testid="answer">%s</textarea></label>`+"\n",
@@ -66,10 +66,13 @@ func (ex *Exercise) FormHTML(variant int) (string, error) {
 }
 
 // defaultSettingsJSON is the starting JSON of a scenario form.
-func defaultSettingsJSON(p Prompt) string {
+func defaultSettingsJSON(p Served) string {
 	var parts []string
-	for _, k := range sortedKeys(p.Defaults) {
-		v := p.Defaults[k]
+	for _, f := range p.Fields {
+		k, v := f.Path, f.Default
+		if v == "" {
+			continue
+		}
 		if v == "true" || v == "false" || (v != "" && strings.Trim(v, "0123456789") == "") {
 			parts = append(parts, fmt.Sprintf("%q: %s", k, v))
 		} else {

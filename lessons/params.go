@@ -94,6 +94,16 @@ func (ex *Exercise) complete(env map[string]float64) (bool, error) {
 	return true, nil
 }
 
+// defaults is the notes' own numbers (variant 0), for labels that name a
+// mistake the same way for every variant.
+func (ex *Exercise) defaults() map[string]float64 {
+	env, err := ex.params(0)
+	if err != nil {
+		return nil
+	}
+	return env
+}
+
 // fill replaces {name} placeholders with the parameter values, written the
 // way the lessons write numbers (5,000).
 func fill(text string, env map[string]float64) string {
@@ -124,75 +134,9 @@ func fillValue(v any, env map[string]float64) (string, error) {
 	}), nil
 }
 
-// Prompt is an exercise as one learner sees it.
-type Prompt struct {
-	ID       string   `json:"id"`
-	Kind     string   `json:"kind"`
-	Title    string   `json:"title"`
-	Lesson   string   `json:"lesson"`
-	Variant  int      `json:"variant"`
-	Text     string   `json:"text"` // Markdown, parameters filled in
-	HTML     string   `json:"html"`
-	Unit     string   `json:"unit,omitempty"`
-	Options  []Option `json:"options,omitempty"`
-	Multiple bool     `json:"multiple,omitempty"`
-	// Allowed and Defaults describe a scenario exercise's form: the fields
-	// a learner may set and their starting values.
-	Allowed  []string          `json:"allowed,omitempty"`
-	Defaults map[string]string `json:"defaults,omitempty"`
-	Preset   string            `json:"preset,omitempty"`
-}
-
-// Option is one choice as shown to a learner.
-type Option struct {
-	Key  string `json:"key"`
-	Text string `json:"text"`
-}
-
-// Prompt renders the exercise for a variant.
-func (ex *Exercise) Prompt(variant int) (Prompt, error) {
-	env, err := ex.params(variant)
-	if err != nil {
-		return Prompt{}, err
-	}
-	text := fill(ex.spec.Prompt, env)
-	html, err := renderMarkdown(text)
-	if err != nil {
-		return Prompt{}, err
-	}
-	p := Prompt{ID: ex.ID, Kind: ex.Kind, Title: ex.Title, Lesson: ex.Lesson, Variant: variant,
-		Text: text, HTML: html, Unit: ex.spec.Unit, Multiple: ex.spec.Multiple, Allowed: ex.spec.Allowed}
-	if ex.Kind == KindNumber || (ex.Kind == KindPredict && len(ex.options) == 0) {
-		if p.Unit == "" {
-			p.Unit = UnitCount
-		}
-	}
-	for _, o := range ex.options {
-		p.Options = append(p.Options, Option{o.Key, fill(o.Text, env)})
-	}
-	if ex.spec.Scenario != nil {
-		p.Preset = ex.spec.Scenario.Preset
-	}
-	if len(ex.spec.Defaults) > 0 {
-		p.Defaults = map[string]string{}
-		for k, v := range ex.spec.Defaults {
-			s, err := fillValue(v, env)
-			if err != nil {
-				return Prompt{}, err
-			}
-			p.Defaults[k] = s
-		}
-	}
-	return p, nil
-}
-
-// Solution returns the worked solution for a variant, as Markdown and HTML.
-// It is meant to be shown after a correct answer or when the learner asks.
-func (ex *Exercise) Solution(variant int) (markdown, html string, err error) {
-	env, err := ex.params(variant)
-	if err != nil {
-		return "", "", err
-	}
+// solutionText is the worked solution for a variant's numbers, as
+// Markdown and HTML; for an open question, its model answer.
+func (ex *Exercise) solutionText(env map[string]float64) (markdown, html string, err error) {
 	text := fill(ex.spec.Solution, env)
 	if ex.Kind == KindText {
 		text = ex.spec.ModelAnswer
@@ -201,13 +145,24 @@ func (ex *Exercise) Solution(variant int) (markdown, html string, err error) {
 	return text, html, err
 }
 
+// Solution returns the worked solution for a variant, as Markdown and HTML.
+// It is for a learner who has earned it (Standing.Earned) or for the
+// command line's --solution; a page never carries it before then.
+func (ex *Exercise) Solution(variant int) (markdown, html string, err error) {
+	env, err := ex.params(variant)
+	if err != nil {
+		return "", "", err
+	}
+	return ex.solutionText(env)
+}
+
 // HintsAfter returns the hints unlocked after that many wrong tries.
 func (ex *Exercise) HintsAfter(tries int, variant int) []string {
 	env, err := ex.params(variant)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	out := []string{}
 	for _, h := range ex.spec.Hints {
 		if tries >= h.After {
 			out = append(out, fill(h.Text, env))

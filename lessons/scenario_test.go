@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/lessons"
 )
 
 // TestScenarioAnswersAreGradedByRealRuns runs learners' settings through
@@ -111,20 +112,64 @@ func TestDuplicateTokenBackend(t *testing.T) {
 func TestPredictionIsGradedAgainstTheRun(t *testing.T) {
 	c := mustCatalog(t)
 	r := check(t, c, "nightly-total-predict", "45000")
-	if r.Correct {
+	if r.Correct || !r.Graded {
 		t.Fatal("the true total (45,000) was accepted as the prediction; the run ends at 42,000")
 	}
-	if r.Expected != "Rs 42,000" || r.Timeline == nil || r.Timeline.Summary.FinalValue != 42000 {
-		t.Fatalf("the real outcome is not shown after the run: expected %q, timeline %v", r.Expected, r.Timeline != nil)
+	right := check(t, c, "nightly-total-predict", "Rs 42,000")
+	if !right.Correct || right.Expected != "Rs 42,000" || right.Timeline == nil || right.Timeline.Summary.FinalValue != 42000 {
+		t.Fatalf("the real outcome is not shown after a right prediction: expected %q, timeline %v", right.Expected, right.Timeline != nil)
 	}
-	if !hasEvent(r.Timeline.Events, engine.KindWriteAccepted, "storage") {
+	if !hasEvent(right.Timeline.Events, engine.KindWriteAccepted, "storage") {
 		t.Error("the timeline does not show the writes")
 	}
 	// Another variant: the prediction follows that variant's numbers.
 	ex, _ := c.Exercise("nightly-total-predict")
-	p, _ := ex.Prompt(3)
-	if p.Text == "" || strings.Contains(p.Text, "{") {
-		t.Fatalf("variant 3 prompt: %q", p.Text)
+	p, _ := ex.Serve(3, lessons.Standing{})
+	if p.PromptText == "" || strings.Contains(p.PromptText, "{") {
+		t.Fatalf("variant 3 prompt: %q", p.PromptText)
+	}
+}
+
+// TestWrongPredictionKeepsTheRunToItself: a wrong prediction is told it
+// is wrong and why, never what the run gave, until the third wrong try
+// or "show me"; then the value, the run and the solution come at once.
+func TestWrongPredictionKeepsTheRunToItself(t *testing.T) {
+	c := mustCatalog(t)
+	ctx := context.Background()
+	for _, tt := range []struct{ id, wrong, value string }{
+		{"nightly-total-predict", "Rs 45,000", "42,000"},
+		{"nightly-total-predict", "Rs 41,000", "42,000"},
+		{"stale-token-write", "a", "0 rows"},
+		{"raft-failover-predict", "a", "token 34"},
+		{"renew-faster", "a", "stale"},
+	} {
+		for tries := 0; tries < lessons.RevealAfter; tries++ {
+			r, err := c.CheckAttempt(ctx, lessons.Attempt{Exercise: tt.id, Answer: tt.wrong, Tries: tries})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Correct || r.Feedback == "" {
+				t.Fatalf("%s %q: %+v", tt.id, tt.wrong, r)
+			}
+			earned := tries+1 >= lessons.RevealAfter
+			if r.Revealed != earned {
+				t.Errorf("%s %q after %d tries: revealed %v, want %v", tt.id, tt.wrong, tries, r.Revealed, earned)
+			}
+			if !earned && (r.Timeline != nil || r.Expected != "" || r.Solution != "" || strings.Contains(r.Feedback, "The run gave")) {
+				t.Errorf("%s %q on try %d shows the run: expected %q, timeline %v, feedback %q", tt.id, tt.wrong, tries+1, r.Expected, r.Timeline != nil, r.Feedback)
+			}
+			if earned && (r.Timeline == nil || r.Expected == "" || r.Solution == "") {
+				t.Errorf("%s: the third wrong try does not show the run and the solution: %+v", tt.id, r)
+			}
+		}
+		ex, _ := c.Exercise(tt.id)
+		shown, err := ex.Reveal(ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !shown.Revealed || shown.Timeline == nil || shown.Expected == "" || shown.SolutionHTML == "" {
+			t.Errorf("%s: show me gives %+v", tt.id, shown)
+		}
 	}
 }
 
@@ -158,11 +203,14 @@ func TestRenewalNeedsRoomForALateMessage(t *testing.T) {
 func TestPredictionRunsAreReused(t *testing.T) {
 	c := mustCatalog(t)
 	a := check(t, c, "nightly-total-predict", "Rs 42,000")
-	b := check(t, c, "nightly-total-predict", "Rs 1")
+	b, err := c.CheckAttempt(context.Background(), lessons.Attempt{Exercise: "nightly-total-predict", Answer: "Rs 1", Tries: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if a.Timeline != b.Timeline {
 		t.Error("the same variant ran the engine twice")
 	}
-	other, err := c.Check(context.Background(), "nightly-total-predict", "Rs 1", 3)
+	other, err := c.CheckAttempt(context.Background(), lessons.Attempt{Exercise: "nightly-total-predict", Answer: "Rs 1", Variant: 3, Tries: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -68,17 +69,19 @@ func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) Veri
 
 func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, []string) {
 	var errs []string
-	p, err := ex.Prompt(v)
+	p, err := ex.Serve(v, Standing{})
 	if err != nil {
 		return 0, []string{err.Error()}
 	}
-	if m := placeholderRE.FindString(p.Text); m != "" {
+	if m := placeholderRE.FindString(p.PromptText); m != "" {
 		errs = append(errs, "the prompt still has "+m)
 	}
-	if _, err := ex.FormHTML(v); err != nil {
-		errs = append(errs, "form: "+err.Error())
-	}
 	env, _ := ex.params(v)
+	if md, _, err := ex.solutionText(env); err != nil {
+		errs = append(errs, "solution: "+err.Error())
+	} else if raw, _ := json.Marshal(p); len(md) > 40 && strings.Contains(string(raw), md[:40]) {
+		errs = append(errs, "the served exercise carries its solution")
+	}
 	checks := 0
 	grade := func(answer string) (Result, bool) {
 		checks++
@@ -94,26 +97,40 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 		return r, true
 	}
 	mustPass := func(answer string) {
-		if r, ok := grade(answer); ok && !r.Correct {
-			errs = append(errs, fmt.Sprintf("its own answer %q is graded wrong: %s", answer, r.Feedback))
+		if r, ok := grade(answer); ok && (!r.Correct || !r.Revealed || r.Solution == "") {
+			errs = append(errs, fmt.Sprintf("its own answer %q is graded wrong, or shows no solution: %s", answer, r.Feedback))
+		}
+	}
+	// mustFail grades a known mistake: wrong, named, and with nothing of
+	// the answer in it on a first try.
+	mustFail := func(answer, mistake, feedback string) {
+		r, ok := grade(answer)
+		switch {
+		case !ok:
+		case r.Correct:
+			errs = append(errs, fmt.Sprintf("the wrong answer %q passes", answer))
+		case r.Revealed || r.Solution != "" || r.Expected != "" || ex.Kind == KindPredict && r.Timeline != nil:
+			errs = append(errs, fmt.Sprintf("the wrong answer %q gives the answer away on a first try", answer))
+		case r.Mistake != mistake:
+			errs = append(errs, fmt.Sprintf("the wrong answer %q is named %q, not %q", answer, r.Mistake, mistake))
+		case feedback != "" && !strings.Contains(r.Feedback, feedback):
+			errs = append(errs, fmt.Sprintf("the wrong answer %q does not get its feedback", answer))
 		}
 	}
 	switch ex.Kind {
-	case KindNumber, KindPredict:
+	case KindPredict, KindNumber:
 		if len(ex.options) > 0 {
-			// A choice prediction: exactly one option holds on the run and
-			// choosing it passes.
-			r, ok := grade(ex.options[0].Key)
-			if ok && r.Expected == "" {
-				errs = append(errs, "the run did not single out an option")
-			} else if ok {
-				mustPass(r.Expected)
-				for _, o := range ex.options {
-					if o.Key != r.Expected {
-						if r2, ok := grade(o.Key); ok && r2.Correct {
-							errs = append(errs, fmt.Sprintf("the wrong option %q passes", o.Key))
-						}
-					}
+			// A choice prediction: exactly one option holds on the run,
+			// choosing it passes, and every other fails named by itself.
+			out, err := ex.predictOutcome(ctx, env)
+			if err != nil {
+				errs = append(errs, err.Error())
+				break
+			}
+			mustPass(out.expected)
+			for _, o := range ex.options {
+				if !contains(out.correct, o.Key) {
+					mustFail(o.Key, "option-"+o.Key, fill(o.Feedback, env))
 				}
 			}
 			break
@@ -125,18 +142,13 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 		}
 		if ex.Kind == KindPredict {
 			// The formula must say what the engine does, or the prompt lies.
-			tl, m, err := ex.predictRun(ctx, env)
+			out, err := ex.predictOutcome(ctx, env)
 			if err != nil {
 				errs = append(errs, err.Error())
 				break
 			}
-			actual, err := ex.measure.value(m)
-			if err != nil {
-				errs = append(errs, err.Error())
-				break
-			}
-			if !ex.close(actual, want) {
-				errs = append(errs, fmt.Sprintf("the answer formula gives %s but the engine measured %s (%s)", formatNumber(want), formatNumber(actual), tl.Verdict))
+			if !ex.close(out.actual, want) {
+				errs = append(errs, fmt.Sprintf("the answer formula gives %s but the engine measured %s (%s)", formatNumber(want), formatNumber(out.actual), out.tl.Verdict))
 			}
 		}
 		mustPass(formatIn(want, ex.spec.Unit))
@@ -152,19 +164,19 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 				}
 				continue
 			}
-			if r, ok := grade(formatIn(wv, ex.spec.Unit)); ok {
-				if r.Correct {
-					errs = append(errs, fmt.Sprintf("the wrong answer %q passes", w.Answer))
-				} else if !strings.Contains(r.Feedback, fill(w.Feedback, env)) {
-					errs = append(errs, fmt.Sprintf("the wrong answer %q does not get its feedback", w.Answer))
-				}
-			}
+			mustFail(formatIn(wv, ex.spec.Unit), w.Name, fill(w.Feedback, env))
 		}
 	case KindChoice:
 		mustPass(strings.Join(ex.spec.Correct, ", "))
 		for _, o := range ex.options {
 			if !contains(ex.spec.Correct, o.Key) {
-				if r, ok := grade(o.Key); ok && r.Correct {
+				want := "option-" + o.Key
+				if ex.spec.Multiple {
+					want = ""
+				}
+				if !ex.spec.Multiple {
+					mustFail(o.Key, want, fill(o.Feedback, env))
+				} else if r, ok := grade(o.Key); ok && r.Correct {
 					errs = append(errs, fmt.Sprintf("the wrong option %q passes", o.Key))
 				}
 			}
@@ -172,9 +184,7 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 	case KindScenario:
 		mustPass(fill(ex.spec.SolutionAnswer, env))
 		for _, w := range ex.wrong {
-			if r, ok := grade(fill(w.Answer, env)); ok && r.Correct {
-				errs = append(errs, fmt.Sprintf("the wrong settings %s pass", fill(w.Answer, env)))
-			}
+			mustFail(fill(w.Answer, env), w.Name, "")
 		}
 	case KindText:
 		checks++
@@ -182,8 +192,8 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 		switch {
 		case err != nil:
 			errs = append(errs, err.Error())
-		case r.ModelAnswer == "" || len(r.Mentioned) != len(ex.spec.Rubric):
-			errs = append(errs, fmt.Sprintf("the model answer touches %d of %d rubric points", len(r.Mentioned), len(ex.spec.Rubric)))
+		case !r.Submitted || r.Graded || r.Correct || r.ModelAnswer == "" || len(r.Rubric) != len(ex.spec.Rubric):
+			errs = append(errs, "an open answer is not simply submitted with the model answer and the rubric")
 		}
 	}
 	return checks, errs

@@ -34,7 +34,8 @@ measure: final_value
 answer: "45000"
 unit: rupees
 wrong:
-  - answer: "42000"
+  - name: on-purpose
+    answer: "42000"
     feedback: Wrong on purpose.
 solution: It is what the engine says.
 `
@@ -47,7 +48,7 @@ solution: It is what the engine says.
 	if !strings.Contains(joined, "the engine measured 42,000") {
 		t.Errorf("verify missed a formula that disagrees with the engine:\n%s", joined)
 	}
-	if !strings.Contains(joined, `the wrong answer "42000" passes`) {
+	if !strings.Contains(joined, `the wrong answer "Rs 42,000" passes`) {
 		t.Errorf("verify missed a wrong answer that passes:\n%s", joined)
 	}
 }

@@ -236,7 +236,7 @@ func TestCheckAPI(t *testing.T) {
 		{"right", "outlive-lease", `{"answer":"50","variant":0}`, 200, map[string]any{"correct": true, "format_error": ""}, "50"},
 		{"right with words", "outlive-lease", `{"answer":"50 runs"}`, 200, map[string]any{"correct": true}, ""},
 		{"the 99% mistake", "outlive-lease", `{"answer":"4,950","variant":0,"tries":0}`, 200, map[string]any{"correct": false, "format_error": ""}, "finish in time (99%)"},
-		{"unreadable", "outlive-lease", `{"answer":"forty","variant":0}`, 200, map[string]any{"correct": false, "graded": false}, `could not read a number in "forty"`},
+		{"unreadable", "outlive-lease", `{"answer":"forty","variant":0}`, 200, map[string]any{"correct": false, "graded": false}, `"forty" is a number in words`},
 		{"answer too long", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxAnswerLen+1) + `"}`, 400, map[string]any{"field": "answer"}, "at most 2000"},
 		{"request too large", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxRequestSize) + `"}`, 413, map[string]any{"field": "body"}, "larger than the limit of 16000 bytes"},
 		{"bad JSON", "outlive-lease", `{"answer":50}`, 400, map[string]any{"field": "answer"}, "answer: must be a string"},

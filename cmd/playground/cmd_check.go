@@ -61,7 +61,7 @@ func printSolution(w io.Writer, c *lessons.Catalog, id string, variant int, form
 	if err != nil {
 		return &usageError{err}
 	}
-	p, err := ex.Prompt(variant)
+	p, err := ex.Serve(variant, lessons.Standing{})
 	if err != nil {
 		return &usageError{err}
 	}
@@ -71,11 +71,11 @@ func printSolution(w io.Writer, c *lessons.Catalog, id string, variant int, form
 	}
 	if format == "json" {
 		return writeJSON(w, struct {
-			Prompt   lessons.Prompt `json:"prompt"`
+			Prompt   lessons.Served `json:"prompt"`
 			Solution string         `json:"solution"`
 		}{p, md})
 	}
-	fmt.Fprintf(w, "%s\n\n%s\n\nSolution:\n%s\n", p.Title, strings.TrimSpace(p.Text), strings.TrimSpace(md))
+	fmt.Fprintf(w, "%s\n\n%s\n\nSolution:\n%s\n", p.Title, strings.TrimSpace(p.PromptText), strings.TrimSpace(md))
 	return nil
 }
 
@@ -85,8 +85,8 @@ func writeResult(w io.Writer, r lessons.Result) error {
 	switch {
 	case r.FormatError != "":
 		fmt.Fprintln(w, "UNREADABLE (costs no try):", r.FormatError)
-	case !r.Graded:
-		fmt.Fprintln(w, "RECORDED:", r.Feedback)
+	case r.Submitted:
+		fmt.Fprintln(w, "SUBMITTED:", r.Feedback)
 	case r.Correct:
 		fmt.Fprintln(w, "CORRECT:", r.Feedback)
 	default:
@@ -98,16 +98,7 @@ func writeResult(w io.Writer, r lessons.Result) error {
 	if r.ModelAnswer != "" {
 		fmt.Fprintf(w, "\nModel answer:\n%s\nRubric:\n", strings.TrimSpace(r.ModelAnswer))
 		for _, p := range r.Rubric {
-			mark := " "
-			for _, m := range r.Mentioned {
-				if m == p.Point {
-					mark = "*"
-				}
-			}
-			fmt.Fprintf(w, " %s %s\n", mark, p.Point)
-		}
-		if len(r.Mentioned) > 0 {
-			fmt.Fprintln(w, "(* your answer seems to touch on this point)")
+			fmt.Fprintf(w, " - %s\n", p.Point)
 		}
 	}
 	for _, run := range r.Runs {

@@ -44,7 +44,7 @@ func TestCheckPrintsTheVerdictAsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatalf("an unreadable answer is a result, not an error: %v", err)
 	}
-	if !strings.Contains(out, `"correct": false`) || !strings.Contains(out, `"format_error": "I could not read a number`) {
+	if !strings.Contains(out, `"correct": false`) || !strings.Contains(out, `"format_error": "Type the number in digits`) {
 		t.Errorf("check forty = %s", out)
 	}
 }

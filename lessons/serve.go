@@ -1,0 +1,128 @@
+package lessons
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+)
+
+// Standing is what one learner has done on one variant of one exercise
+// so far. The server keeps it (the class store, or a practice cookie it
+// signs); it decides which hints show and whether the worked solution may
+// be given.
+type Standing struct {
+	// Tries counts graded wrong answers (unreadable ones cost none).
+	Tries     int  `json:"tries"`
+	Correct   bool `json:"correct"`
+	GaveUp    bool `json:"gave_up"`
+	Submitted bool `json:"submitted"` // a text answer was sent
+}
+
+// Earned reports whether the learner may now see the answer and the
+// worked solution: after a right answer, a submitted text answer, giving
+// up, or RevealAfter wrong tries.
+func (s Standing) Earned() bool {
+	return s.Correct || s.Submitted || s.GaveUp || s.Tries >= RevealAfter
+}
+
+// Served is an exercise as the API serves it to one learner for one
+// variant (GET /api/exercises/{id}): everything needed to answer it and
+// nothing that gives the answer away. No answer, key or solution is in it.
+type Served struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Title   string `json:"title"`
+	Lesson  string `json:"lesson"`
+	Variant int    `json:"variant"`
+	// Prompt is the question rendered to HTML with this variant's numbers;
+	// PromptText is the same in Markdown, for a terminal.
+	Prompt     string `json:"prompt"`
+	PromptText string `json:"prompt_text"`
+	// Unit is what a numeric answer is measured in (count, seconds,
+	// rupees, per_second).
+	Unit     string `json:"unit,omitempty"`
+	Multiple bool   `json:"multiple"`
+	// Options are shuffled per variant; each keeps its key, so an answer
+	// names the same option on every variant.
+	Options []Option `json:"options"`
+	// Fields are what a scenario answer may set, with their ranges.
+	Fields []Field `json:"fields"`
+	// Preset is the scenario a prediction or scenario exercise runs.
+	Preset string `json:"preset,omitempty"`
+	// Hints are those the learner's wrong tries have unlocked.
+	Hints []string `json:"hints"`
+	Tries int      `json:"tries"`
+	// Earned says the solution may be fetched now (Standing.Earned).
+	Earned bool `json:"earned"`
+}
+
+// Option is one choice as shown to a learner.
+type Option struct {
+	Key  string `json:"key"`
+	Text string `json:"text"`
+}
+
+// Serve renders the exercise for a variant as one learner stands on it.
+func (ex *Exercise) Serve(variant int, st Standing) (Served, error) {
+	env, err := ex.params(variant)
+	if err != nil {
+		return Served{}, err
+	}
+	text := fill(ex.spec.Prompt, env)
+	html, err := renderMarkdown(text)
+	if err != nil {
+		return Served{}, err
+	}
+	s := Served{ID: ex.ID, Kind: ex.Kind, Title: ex.Title, Lesson: ex.Lesson, Variant: variant,
+		Prompt: html, PromptText: text, Unit: ex.spec.Unit, Multiple: ex.spec.Multiple,
+		Options: []Option{}, Fields: []Field{}, Hints: []string{}, Tries: st.Tries, Earned: st.Earned()}
+	if ex.Kind == KindNumber || (ex.Kind == KindPredict && len(ex.options) == 0) {
+		if s.Unit == "" {
+			s.Unit = UnitCount
+		}
+	}
+	for _, i := range ex.optionOrder(variant) {
+		o := ex.options[i]
+		s.Options = append(s.Options, Option{o.Key, fill(o.Text, env)})
+	}
+	if ex.spec.Scenario != nil {
+		s.Preset = ex.spec.Scenario.Preset
+	}
+	if ex.Kind == KindScenario {
+		if s.Fields, err = ex.fields(env); err != nil {
+			return Served{}, err
+		}
+	}
+	if st.Tries > 0 {
+		s.Hints = ex.HintsAfter(st.Tries, variant)
+	}
+	return s, nil
+}
+
+// optionOrder is the order a variant shows the options in: as written for
+// variant 0 (the notes' own), shuffled by the variant otherwise, so that
+// "the second one" means different options to neighbours.
+func (ex *Exercise) optionOrder(variant int) []int {
+	order := make([]int, len(ex.options))
+	for i := range order {
+		order[i] = i
+	}
+	if variant == 0 {
+		return order
+	}
+	h := fnv.New64a()
+	h.Write([]byte("options/" + ex.ID))
+	rng := rand.New(rand.NewPCG(uint64(variant), h.Sum64()))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return order
+}
+
+// PromptMarkdown is the question for a variant in Markdown, numbers
+// filled in: what the command line prints.
+func (ex *Exercise) PromptMarkdown(variant int) (string, error) {
+	env, err := ex.params(variant)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(fill(ex.spec.Prompt, env)), nil
+}
