@@ -59,11 +59,15 @@
 // names the field and the limit ("name: must be at most 40 characters (it
 // has 52)"). ErrorCode and ErrorMessage read any error; anything that is
 // not an *Error is EINTERNAL with the message "Internal error.", so a SQL
-// error never reaches a page. The statuses to map them to:
+// error never reaches a page (the stores return none: see EUNAVAILABLE). The statuses to map them to:
 //
 //	EINVALID 400, EUNAUTHORIZED 401, EFORBIDDEN 403, ENOTFOUND 404,
 //	ECONFLICT 409, ELIMIT 403 (a storage limit: retrying later does not
-//	help, unlike the web layer's rate limits, which are 429), EINTERNAL 500
+//	help, unlike the web layer's rate limits, which are 429),
+//	EUNAVAILABLE 503 (the database failed or did not answer: every
+//	database error a store method meets is one, with a message saying
+//	what could not be done and to try again, the cause kept for logs),
+//	EINTERNAL 500
 //
 // # For the web layer: one call per endpoint
 //

@@ -26,6 +26,7 @@ const (
 	codeMediaType    = "media_type"   // 415
 	codeRateLimited  = "rate_limited" // 429
 	codeBusy         = "busy"         // 503: every slot taken, or a run took too long
+	codeUnavailable  = "unavailable"  // 503: the class database failed or did not answer
 	codeInternal     = "internal"     // 500: anything not known to be the user's doing
 )
 
@@ -147,6 +148,10 @@ func classProblem(ce *classroom.Error) problem {
 		status = http.StatusNotFound
 	case classroom.ECONFLICT:
 		status = http.StatusConflict
+	case classroom.EUNAVAILABLE:
+		// Under load a database times out or runs out of connections:
+		// the server's trouble, and passing, so "try again", not a 500.
+		return newProblem(http.StatusServiceUnavailable, codeUnavailable, "", ce.Message)
 	default:
 		return problem{Status: http.StatusInternalServerError, Code: codeInternal, Message: internalMessage}
 	}
@@ -217,7 +222,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	p := mapError(err)
-	if p.Code == codeInternal {
+	if p.Code == codeInternal || p.Code == codeUnavailable {
 		s.log.Error("request failed", slog.String("method", c.Request().Method),
 			slog.String("uri", c.Request().RequestURI), slog.Any("err", err))
 	}

@@ -47,6 +47,8 @@ func TestMapErrorDecidesStatusKindFieldAndMessage(t *testing.T) {
 			problem{409, "conflict", "name", "name: Ada is taken"}},
 		{"class internal", classroom.Errorf(classroom.EINTERNAL, "disk full"),
 			problem{500, "internal", "", internalMessage}},
+		{"class store unavailable", classroom.Unavailable("record the answer", sqlErr),
+			problem{503, "unavailable", "", classroom.Unavailable("record the answer", nil).Message}},
 		{"web input", badRequest("speed", "must be a number"),
 			problem{400, "invalid", "speed", "speed: must be a number"}},
 		{"web input with its own kind", &userError{Status: 400, Code: "bad_message", Field: "type", Msg: "unknown"},

@@ -115,7 +115,7 @@ type countingStore struct {
 }
 
 func (s countingStore) count(op string, err error) {
-	if classroom.ErrorCode(err) == classroom.EINTERNAL {
+	if code := classroom.ErrorCode(err); code == classroom.EINTERNAL || code == classroom.EUNAVAILABLE {
 		s.errs.WithLabelValues(op).Inc()
 	}
 }

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,7 +37,15 @@ func testClose(t *testing.T, h Harness) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not close a subscriber's channel")
 	}
-	if _, err := s.Subscribe(ctx, nc.Class.ID); err == nil {
-		t.Fatal("subscribing to a closed store succeeded")
+	_, err = s.Subscribe(ctx, nc.Class.ID)
+	wantCode(t, err, classroom.EUNAVAILABLE, "subscribe to a closed store")
+	// A database that is gone is a store failure to retry, never an
+	// internal error: every method says so.
+	_, err = s.Teacher(ctx, nc.Class.Code, nc.TeacherKey)
+	wantCode(t, err, classroom.EUNAVAILABLE, "read a class from a closed store")
+	_, err = s.Join(ctx, nc.Class.Code, "Ana")
+	wantCode(t, err, classroom.EUNAVAILABLE, "join through a closed store")
+	if msg := classroom.ErrorMessage(err); !strings.Contains(msg, "try again") {
+		t.Errorf("join through a closed store: %q", msg)
 	}
 }

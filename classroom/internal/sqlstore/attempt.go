@@ -77,7 +77,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		return s.touch(ctx, tx, l.ClassID, now, activityEvery)
 	})
 	if err != nil {
-		return nil, wrap("record", err)
+		return nil, wrap("record the answer", err)
 	}
 	return &a, nil
 }
@@ -91,7 +91,7 @@ const activityEvery = time.Hour
 func (s *DB) classOpen(ctx context.Context, q querier, classID, now int64) error {
 	c, err := s.scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), classID))
 	if err != nil {
-		return wrap("read class", err)
+		return wrap("read the class", err)
 	}
 	return c.ClosedError(fromMS(now), "answers")
 }

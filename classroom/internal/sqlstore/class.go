@@ -72,7 +72,7 @@ func (s *DB) CreateClass(ctx context.Context, name string) (*classroom.NewClass,
 			continue
 		}
 		if err != nil {
-			return nil, wrap("create class", err)
+			return nil, wrap("create the class", err)
 		}
 		return &classroom.NewClass{Class: c, TeacherKey: key}, nil
 	}
@@ -92,7 +92,7 @@ func (s *DB) classByCode(ctx context.Context, q querier, code, lock string) (*cl
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has the code %s; check it with your teacher", code)
 	}
-	return c, wrap("read class", err)
+	return c, wrap("read the class", err)
 }
 
 type querier interface {
@@ -125,7 +125,7 @@ func (s *DB) TeacherClass(ctx context.Context, key string) (*classroom.Class, er
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !classroom.SecretMatches(key, c.TeacherKeyHash) {
 		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "this teacher key belongs to no class")
 	}
-	return c, wrap("read class", err)
+	return c, wrap("read the class", err)
 }
 
 // updateClass authenticates the teacher, runs f on the class and
@@ -156,7 +156,7 @@ func (s *DB) updateClass(ctx context.Context, code, key, kind string, f func(tx 
 		changed(classroom.Change{ClassID: c.ID, Kind: kind})
 		return err
 	})
-	return out, wrap("update class", err)
+	return out, wrap("change the class", err)
 }
 
 // SetArchived implements classroom.Store.
@@ -217,7 +217,7 @@ func (s *DB) Purge(ctx context.Context) (int, error) {
 			return nil
 		})
 		if err != nil {
-			return total, wrap("purge classes", err)
+			return total, wrap("delete expired classes", err)
 		}
 		total += n
 		if n < purgeBatch {

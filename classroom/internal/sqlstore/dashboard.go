@@ -15,7 +15,7 @@ func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classro
 		FROM progress p JOIN learners l ON l.id = p.learner_id
 		WHERE `+where+` ORDER BY p.learner_id, p.first_at, p.exercise`), args...)
 	if err != nil {
-		return nil, wrap("read progress", err)
+		return nil, wrap("read the progress", err)
 	}
 	defer rows.Close()
 	ps := []classroom.Progress{}
@@ -24,12 +24,12 @@ func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classro
 		var first, last int64
 		if err := rows.Scan(&p.LearnerID, &p.LearnerName, &p.Exercise, &p.Tries, &p.Correct,
 			&p.TriesToCorrect, &p.LastVariant, &first, &last); err != nil {
-			return nil, wrap("read progress", err)
+			return nil, wrap("read the progress", err)
 		}
 		p.FirstAt, p.LastAt = fromMS(first), fromMS(last)
 		ps = append(ps, p)
 	}
-	return ps, wrap("read progress", rows.Err())
+	return ps, wrap("read the progress", rows.Err())
 }
 
 // Dashboard implements classroom.Store.
@@ -60,7 +60,7 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 	}
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
 	if err != nil {
-		return nil, wrap("read learners", err)
+		return nil, wrap("read the learners", err)
 	}
 	defer rows.Close()
 	d.Learners = []classroom.Learner{}
@@ -68,12 +68,12 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 		l := classroom.Learner{ClassID: c.ID}
 		var joined int64
 		if err := rows.Scan(&l.ID, &l.Name, &joined); err != nil {
-			return nil, wrap("read learners", err)
+			return nil, wrap("read the learners", err)
 		}
 		l.JoinedAt = fromMS(joined)
 		d.Learners = append(d.Learners, l)
 	}
-	return d, wrap("read learners", rows.Err())
+	return d, wrap("read the learners", rows.Err())
 }
 
 // wrongAnswers counts the class's graded wrong answers. The count is
@@ -84,19 +84,19 @@ func (s *DB) wrongAnswers(ctx context.Context, classID int64) (map[string][]clas
 		FROM attempts WHERE class_id = ? AND graded AND NOT correct
 		GROUP BY exercise, answer`), classID)
 	if err != nil {
-		return nil, wrap("read wrong answers", err)
+		return nil, wrap("read the wrong answers", err)
 	}
 	defer rows.Close()
 	var all []classroom.WrongAnswer
 	for rows.Next() {
 		var w classroom.WrongAnswer
 		if err := rows.Scan(&w.Exercise, &w.Answer, &w.Learners, &w.Attempts); err != nil {
-			return nil, wrap("read wrong answers", err)
+			return nil, wrap("read the wrong answers", err)
 		}
 		all = append(all, w)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, wrap("read wrong answers", err)
+		return nil, wrap("read the wrong answers", err)
 	}
 	return classroom.TopWrong(all, classroom.MaxWrongAnswers), nil
 }

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/leaselab/playground/classroom"
@@ -30,7 +31,7 @@ func (h *Hub) Subscribe(ctx context.Context, classID int64) (<-chan classroom.Ch
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return nil, classroom.Errorf(classroom.EINTERNAL, "the store is closed")
+		return nil, classroom.Unavailable("follow the class", errors.New("the store is closed"))
 	}
 	ch := make(chan classroom.Change, subBuffer)
 	if h.subs[classID] == nil {

@@ -40,7 +40,7 @@ func TestHub(t *testing.T) {
 	if n != subBuffer {
 		t.Fatalf("a slow subscriber kept %d changes, want its buffer's %d", n, subBuffer)
 	}
-	if _, err := h.Subscribe(context.Background(), 3); classroom.ErrorCode(err) != classroom.EINTERNAL {
+	if _, err := h.Subscribe(context.Background(), 3); classroom.ErrorCode(err) != classroom.EUNAVAILABLE {
 		t.Fatalf("subscribe after close: %v", err)
 	}
 	h.Close() // twice is harmless

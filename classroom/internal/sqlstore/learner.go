@@ -60,7 +60,7 @@ func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, e
 		return nil
 	})
 	if err != nil {
-		return nil, wrap("join", err)
+		return nil, wrap("add you to the class", err)
 	}
 	return sess, nil
 }
@@ -97,7 +97,7 @@ func (s *DB) learnerBySession(ctx context.Context, q querier, token, lock string
 		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended, perhaps because the teacher removed you: join the class again with its code")
 	}
 	if err != nil {
-		return nil, wrap("read learner", err)
+		return nil, wrap("read the learner's session", err)
 	}
 	l.JoinedAt = fromMS(joined)
 	return &l, nil
@@ -111,7 +111,7 @@ func (s *DB) Learner(ctx context.Context, token string) (*classroom.Learner, *cl
 	}
 	c, err := s.scanClass(s.db.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID))
 	if err != nil {
-		return nil, nil, wrap("read class", err)
+		return nil, nil, wrap("read the class", err)
 	}
 	return l, c, nil
 }
@@ -136,7 +136,7 @@ func (s *DB) RemoveLearner(ctx context.Context, code, key string, learnerID int6
 		changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeRemove, LearnerID: learnerID})
 		return s.touch(ctx, tx, c.ID, s.nowMS(), 0)
 	})
-	return wrap("remove learner", err)
+	return wrap("remove the learner", err)
 }
 
 // LearnerProgress implements classroom.Store.
@@ -169,7 +169,7 @@ func (s *DB) LearnerProgress(ctx context.Context, code string, creds classroom.C
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, classroom.Errorf(classroom.ENOTFOUND, "learner %d is not in class %s", learnerID, c.Code)
 		} else if err != nil {
-			return nil, wrap("read learner", err)
+			return nil, wrap("read the learner's session", err)
 		}
 	}
 	return ps, nil

@@ -102,7 +102,7 @@ func (s *DB) Close() error {
 func (s *DB) Ping(ctx context.Context) error {
 	var one int
 	if err := s.db.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return fmt.Errorf("classroom store: %w", err)
+		return classroom.Unavailable("answer a query", err)
 	}
 	return nil
 }
@@ -183,12 +183,14 @@ func fromMS(ms int64) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
-// wrap marks a database error with what was being done, keeping
-// *classroom.Error values as they are.
+// wrap turns a database error into an EUNAVAILABLE error saying what
+// could not be done (op reads "could not <op>"), keeping
+// *classroom.Error values as they are: every error a store method returns
+// is one, and the user is told to try again rather than shown a 500.
 func wrap(op string, err error) error {
 	var ce *classroom.Error
 	if err == nil || errors.As(err, &ce) {
 		return err
 	}
-	return fmt.Errorf("classroom store: %s: %w", op, err)
+	return classroom.Unavailable(op, err)
 }
