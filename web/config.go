@@ -35,6 +35,15 @@ type Config struct {
 	// MaxRunTime bounds the wall time of one live run, pauses included, so
 	// that a forgotten paused tab cannot hold a slot for ever.
 	MaxRunTime time.Duration
+	// MaxQueueBytes bounds the messages waiting for one browser, in bytes:
+	// a browser that stops reading is dropped (close code 1008) when its
+	// queue would pass it, and the queue freed.
+	MaxQueueBytes int64
+	// MemoryBudget is the memory the server plans for. The queues of every
+	// websocket together may hold a quarter of it: past that, a browser that
+	// is behind is dropped (close code 1013). The command sets the Go
+	// runtime's soft memory limit to it too, unless GOMEMLIMIT is set.
+	MemoryBudget int64
 	// PingInterval is how often an idle websocket is pinged; a browser that
 	// does not answer within twice that is gone, and its run is ended.
 	PingInterval time.Duration
@@ -61,6 +70,8 @@ const (
 	DefaultWriteTimeout    = 10 * time.Second
 	DefaultMaxRunTime      = 20 * time.Minute
 	DefaultPingInterval    = 20 * time.Second
+	DefaultMaxQueueBytes   = 8 << 20 // a run of engine.MaxEvents at full speed, with room
+	DefaultMemoryBudget    = 1 << 30
 )
 
 // withDefaults returns the config with zero bounds replaced by defaults.
@@ -95,6 +106,12 @@ func (c Config) withDefaults() Config {
 	if c.PingInterval == 0 {
 		c.PingInterval = DefaultPingInterval
 	}
+	if c.MaxQueueBytes == 0 {
+		c.MaxQueueBytes = DefaultMaxQueueBytes
+	}
+	if c.MemoryBudget == 0 {
+		c.MemoryBudget = DefaultMemoryBudget
+	}
 	return c
 }
 
@@ -120,6 +137,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-run-time: must be between 1s and 24h, not %s", c.MaxRunTime)
 	case c.PingInterval < 10*time.Millisecond || c.PingInterval > 10*time.Minute:
 		return fmt.Errorf("ping-interval: must be between 10ms and 10m, not %s", c.PingInterval)
+	case c.MaxQueueBytes < 64<<10 || c.MaxQueueBytes > 1<<30:
+		return fmt.Errorf("max-queue-bytes: must be between 64 KiB and 1 GiB, not %d", c.MaxQueueBytes)
+	case c.MemoryBudget < 64<<20:
+		return fmt.Errorf("memory-budget: must be at least 64 MiB, not %d bytes", c.MemoryBudget)
+	case c.MaxQueueBytes > c.MemoryBudget/4:
+		return fmt.Errorf("max-queue-bytes: must be at most a quarter of memory-budget (%d), not %d", c.MemoryBudget/4, c.MaxQueueBytes)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ type metrics struct {
 	storeErrors *prometheus.CounterVec
 	limited     *prometheus.CounterVec
 	streams     prometheus.Gauge
+	wsDropped   prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -49,6 +50,10 @@ func newMetrics(s *Server) *metrics {
 		Name: "playground_dashboard_streams",
 		Help: "Teacher dashboards receiving live updates now.",
 	})
+	m.wsDropped = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "playground_websocket_dropped_total",
+		Help: "Websockets closed because their browser fell behind (its queue of messages passed its bound, or the queues together passed theirs).",
+	})
 	// Series that exist from the start, so a dashboard or an alert sees
 	// a zero rather than nothing.
 	m.checks.WithLabelValues("200")
@@ -56,7 +61,11 @@ func newMetrics(s *Server) *metrics {
 		m.limited.WithLabelValues(name)
 	}
 	m.storeErrors.WithLabelValues("record")
-	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams,
+	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_websocket_queued_bytes",
+			Help: "Bytes of messages waiting to be written to websockets, all sessions together.",
+		}, func() float64 { return float64(s.wsQueued.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_live_runs",
 			Help: "Simulations running now (websocket and POST /api/run together).",

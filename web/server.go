@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -35,6 +36,9 @@ type Server struct {
 
 	// crossOrigin refuses state-changing requests from other sites.
 	crossOrigin *http.CrossOriginProtection
+
+	metrics  *metrics
+	wsQueued atomic.Int64 // bytes waiting in every websocket's queue
 
 	// ctx ends every live session when the server shuts down.
 	ctx      context.Context
@@ -70,6 +74,7 @@ func NewServer(cfg Config) (*Server, error) {
 		ctx:         ctx,
 		cancel:      cancel,
 	}
+	s.metrics = newMetrics(s)
 	s.echo = s.routes()
 	return s, nil
 }
@@ -121,7 +126,7 @@ func (s *Server) routes() *echo.Echo {
 	e.IPExtractor = echo.ExtractIPDirect()
 	w := &classWeb{
 		s:       s,
-		m:       newMetrics(s),
+		m:       s.metrics,
 		joins:   newIPLimiter("joins", DefaultJoinRate),
 		creates: newIPLimiter("classes created", DefaultCreateRate),
 		checks:  newIPLimiter("checks", DefaultCheckRate),

@@ -49,7 +49,8 @@ func (s *Server) wsRun(c echo.Context) error {
 		ReadBufferSize:   4096, WriteBufferSize: 4096,
 		CheckOrigin: s.checkOrigin,
 	}
-	conn, err := up.Upgrade(w, r, nil)
+	bw := &batchingWriter{ResponseWriter: w}
+	conn, err := up.Upgrade(bw, r, nil)
 	if err != nil {
 		s.conns.release()
 		return nil // the upgrader has answered already
@@ -57,7 +58,10 @@ func (s *Server) wsRun(c echo.Context) error {
 	s.sessions.Add(1)
 	defer s.sessions.Done()
 	defer s.conns.release()
-	sess := newSession(s, conn)
+	sess := newSession(s, conn, bw.conn)
+	if h := sessionHook.Load(); h != nil {
+		(*h)(sess)
+	}
 	sess.serve()
 	return nil
 }
@@ -72,19 +76,25 @@ type session struct {
 	ctx    context.Context // ends when the connection or the server ends
 	cancel context.CancelFunc
 
-	mu      sync.Mutex
-	queue   []ServerMessage
-	closing bool          // no more messages are queued
-	wake    chan struct{} // the queue has something, or closing
-	writerW sync.WaitGroup
+	wire *batchConn // under conn, gathering the writer's frames
+
+	mu        sync.Mutex
+	queue     []frame
+	queued    int64         // bytes in queue
+	inflight  int64         // bytes the writer took and is writing
+	lastState int           // index in queue of the last state message, or -1
+	closing   bool          // no more messages are queued
+	wake      chan struct{} // the queue has something, or closing
+	writerW   sync.WaitGroup
 
 	run     *engine.Run   // the live run, if any (reader goroutine only)
 	runDone chan struct{} // closed when the live run's summary is queued
 }
 
-func newSession(s *Server, conn *websocket.Conn) *session {
+func newSession(s *Server, conn *websocket.Conn, wire *batchConn) *session {
 	ctx, cancel := context.WithCancel(s.ctx)
-	return &session{srv: s, conn: conn, log: s.log, ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1)}
+	return &session{srv: s, conn: conn, wire: wire, log: s.log, ctx: ctx, cancel: cancel,
+		wake: make(chan struct{}, 1), lastState: -1}
 }
 
 func (ss *session) serve() {
@@ -197,14 +207,7 @@ func (ss *session) readLoop() {
 	}
 }
 
-// handoverHook, when a test sets it, runs in the read goroutine between
-// reading a message and handing it over.
-var handoverHook atomic.Pointer[func(*session)]
-
-// closeWith queues a close frame after what is queued and stops reading.
-func (ss *session) closeWith(code int, reason string) {
-	ss.mu.Lock()
-	ss.queue = append(ss.queue, ServerMessage{closeCode: code, Message: reason})
-	ss.mu.Unlock()
-	ss.signal()
-}
+// Hooks a test may set: sessionHook sees each new session, handoverHook
+// runs in the read goroutine between reading a message and handing it
+// over, writeHook in the writer before each socket write.
+var sessionHook, handoverHook, writeHook atomic.Pointer[func(*session)]

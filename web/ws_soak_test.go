@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -67,4 +68,46 @@ func reset(t *testing.T, c *websocket.Conn) {
 		t.Fatal(err)
 	}
 	tcp.Close()
+}
+
+// sessionGoroutines counts the goroutines running the web layer's
+// websocket code (not the engine's, which belong to the runs).
+func sessionGoroutines() int {
+	buf := make([]byte, 1<<22)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "playground/web.(*session)") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSessionGoroutinesStayFlat streams many events to several sessions
+// and checks that the web layer's goroutines per session do not grow with
+// the messages: the same count after a few events and after many, and the
+// same for each session.
+func TestSessionGoroutinesStayFlat(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	base := sessionGoroutines()
+	const n = 4
+	var cs []*wsClient
+	for range n {
+		c := dial(t, ts.URL, nil)
+		c.send(map[string]any{"type": "start", "scenario": preset(t, "nightly-total", true), "speed": 20})
+		c.until(web.MsgEvent) // the run has started
+		cs = append(cs, c)
+	}
+	early := sessionGoroutines() - base
+	for _, c := range cs {
+		for range 15 {
+			c.recv()
+		}
+	}
+	late := sessionGoroutines() - base
+	if early != late || early%n != 0 || early/n > 4 {
+		t.Errorf("web goroutines for %d sessions: %d after the first message, %d after more; want equal, the same for each session, at most 4 each", n, early, late)
+	}
+	t.Logf("%d web goroutines per live session", early/n)
 }

@@ -7,14 +7,26 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
-
-	"github.com/leaselab/playground/engine"
 )
 
-// maxQueue bounds the messages waiting for one browser. A run has at most
-// engine.MaxEvents events and each makes at most two messages, so a run at
-// full speed fits; a browser that falls further behind is dropped.
-const maxQueue = 2*engine.MaxEvents + 64
+// Close codes a session ends with when its browser falls behind: its own
+// queue passed MaxQueueBytes (it does not read), or the queues of every
+// session together passed their share of MemoryBudget and this one was
+// behind. The first is the browser's doing; the second says "try again".
+const (
+	closeNotReading  = websocket.ClosePolicyViolation // 1008
+	closeServerFull  = websocket.CloseTryAgainLater   // 1013
+	behindBytes      = 256 << 10                      // a queue this long is behind
+	writerBatchBytes = 64 << 10                       // at most this much per socket write
+)
+
+// frame is one message waiting for the writer, already encoded: each
+// message is encoded once, when it is sent, and the queue is counted in
+// bytes.
+type frame struct {
+	data  []byte // the JSON message; nil when superseded
+	close int    // not a message: a close frame with this code (data is the reason)
+}
 
 func (ss *session) sendErr(field, code, msg string) {
 	ss.send(ServerMessage{Type: MsgError, Field: field, Code: code, Message: msg})
@@ -31,25 +43,69 @@ func (ss *session) sendError(err error) {
 	ss.send(ServerMessage{Type: MsgError, Field: p.Field, Code: p.Code, Message: p.Message})
 }
 
+// encodeMessage is a message as it goes on the wire (SQL's "<=" kept
+// readable).
+func encodeMessage(m ServerMessage) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
 // send queues a message for the writer. It never blocks (the engine calls
-// it on the run's goroutine); a browser too far behind is dropped.
+// it on the run's goroutine). A state message replaces an earlier one the
+// writer has not taken yet: the browser needs the latest state, and a
+// browser that is behind catches up sooner. A browser whose queue passes
+// its bound, or that is behind when all queues together pass theirs, is
+// dropped with a close code and its queue freed at once.
 func (ss *session) send(m ServerMessage) {
+	data := encodeMessage(m)
+	if data == nil {
+		ss.log.Error("websocket message could not be encoded", slog.String("type", m.Type))
+		return
+	}
+	n := int64(len(data))
+	srv := ss.srv
 	ss.mu.Lock()
 	if ss.closing {
 		ss.mu.Unlock()
 		return
 	}
-	if len(ss.queue) >= maxQueue {
-		ss.closing = true
-		ss.mu.Unlock()
-		ss.log.Info("websocket dropped: the browser is not keeping up")
-		ss.cancel()
-		ss.signal()
-		return
+	if m.Type == MsgState && ss.lastState >= 0 {
+		old := &ss.queue[ss.lastState]
+		ss.queued -= int64(len(old.data))
+		srv.wsQueued.Add(-int64(len(old.data)))
+		old.data = nil
 	}
-	ss.queue = append(ss.queue, m)
+	switch {
+	case ss.queued+ss.inflight+n > srv.cfg.MaxQueueBytes:
+		ss.dropLocked(closeNotReading, "not reading: too many messages waiting")
+	case srv.wsQueued.Load()+n > srv.cfg.MemoryBudget/4 && ss.queued+ss.inflight+n > behindBytes:
+		ss.dropLocked(closeServerFull, "server busy: too many messages waiting for slow browsers")
+	default:
+		ss.queue = append(ss.queue, frame{data: data})
+		if m.Type == MsgState {
+			ss.lastState = len(ss.queue) - 1
+		}
+		ss.queued += n
+		srv.wsQueued.Add(n)
+	}
 	ss.mu.Unlock()
 	ss.signal()
+}
+
+// dropLocked gives up on a browser that is behind: its queue is freed and
+// replaced by a close frame, and its run is ended.
+func (ss *session) dropLocked(code int, reason string) {
+	ss.srv.wsQueued.Add(-ss.queued)
+	ss.queue, ss.queued, ss.lastState = []frame{{close: code, data: []byte(reason)}}, 0, -1
+	ss.closing = true
+	ss.srv.metrics.wsDropped.Inc()
+	ss.log.Info("websocket dropped: the browser is not keeping up", slog.Int("close", code))
+	ss.cancel()
 }
 
 func (ss *session) signal() {
@@ -59,6 +115,25 @@ func (ss *session) signal() {
 	}
 }
 
+// closeWith queues a close frame after what is queued: the session ends
+// once the browser has what came before.
+func (ss *session) closeWith(code int, reason string) {
+	ss.mu.Lock()
+	if !ss.closing {
+		ss.queue = append(ss.queue, frame{close: code, data: []byte(reason)})
+		ss.closing = true
+	}
+	ss.mu.Unlock()
+	ss.signal()
+}
+
+// isClosing reports whether the session takes no more messages.
+func (ss *session) isClosing() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.closing
+}
+
 func (ss *session) closeQueue() {
 	ss.mu.Lock()
 	ss.closing = true
@@ -66,60 +141,98 @@ func (ss *session) closeQueue() {
 	ss.signal()
 }
 
+// take removes up to writerBatchBytes of frames from the queue (at least
+// one), for one socket write.
+func (ss *session) take() (batch []frame, size int64, closing bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	i := 0
+	for i < len(ss.queue) && (i == 0 || size < writerBatchBytes) {
+		size += int64(len(ss.queue[i].data))
+		i++
+	}
+	batch = ss.queue[:i:i]
+	ss.queue = ss.queue[i:]
+	ss.queued -= size
+	ss.inflight = size
+	if len(ss.queue) == 0 {
+		ss.queue = nil
+	}
+	ss.lastState -= i
+	if ss.lastState < 0 {
+		ss.lastState = -1
+	}
+	return batch, size, ss.closing && len(ss.queue) == 0
+}
+
 // writer is the connection's only writer. It sends queued messages in
-// order; a write slower than WriteTimeout drops the connection and with it
-// the run.
+// order, one frame each; the frames of a batch reach the socket in one
+// write, so a browser that is behind gets many small events at once. A
+// write slower than WriteTimeout drops the connection and with it the run.
 func (ss *session) writer() {
 	defer ss.writerW.Done()
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
 	ping := time.NewTicker(ss.srv.cfg.PingInterval)
 	defer ping.Stop()
 	for {
-		ss.mu.Lock()
-		batch, closing := ss.queue, ss.closing
-		ss.queue = nil
-		ss.mu.Unlock()
-		for _, m := range batch {
-			_ = ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
-			if m.closeCode != 0 {
-				_ = ss.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(m.closeCode, m.Message))
+		batch, size, closing := ss.take()
+		if len(batch) > 0 {
+			done, err := ss.write(batch)
+			ss.mu.Lock()
+			ss.inflight = 0
+			ss.mu.Unlock()
+			ss.srv.wsQueued.Add(-size)
+			if done || err != nil {
 				ss.cancel()
 				ss.drain()
 				return
 			}
-			buf.Reset()
-			if err := enc.Encode(m); err != nil {
-				continue
-			}
-			if err := ss.conn.WriteMessage(websocket.TextMessage, bytes.TrimRight(buf.Bytes(), "\n")); err != nil {
-				ss.cancel()
-				ss.drain()
-				return
-			}
+			continue
 		}
-		if closing && len(batch) == 0 {
+		if closing {
 			return
 		}
-		if len(batch) == 0 {
-			select {
-			case <-ss.wake:
-			case <-ping.C:
-				if err := ss.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(ss.srv.cfg.WriteTimeout)); err != nil {
-					ss.cancel()
-					ss.drain()
-					return
-				}
+		select {
+		case <-ss.wake:
+		case <-ping.C:
+			if err := ss.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(ss.srv.cfg.WriteTimeout)); err != nil {
+				ss.cancel()
+				ss.drain()
+				return
 			}
 		}
 	}
 }
 
+// write sends a batch in one socket write; done reports a close frame.
+func (ss *session) write(batch []frame) (done bool, err error) {
+	if h := writeHook.Load(); h != nil {
+		(*h)(ss)
+	}
+	_ = ss.conn.SetWriteDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
+	ss.wire.begin()
+	for _, f := range batch {
+		switch {
+		case f.close != 0:
+			_ = ss.conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(f.close, string(f.data)))
+			done = true
+		case f.data != nil:
+			err = ss.conn.WriteMessage(websocket.TextMessage, f.data)
+		}
+		if done || err != nil {
+			break
+		}
+	}
+	if ferr := ss.wire.flush(); err == nil {
+		err = ferr
+	}
+	return done, err
+}
+
 // drain stops queueing once the writer has given up.
 func (ss *session) drain() {
 	ss.mu.Lock()
-	ss.closing, ss.queue = true, nil
+	ss.srv.wsQueued.Add(-ss.queued)
+	ss.closing, ss.queue, ss.queued, ss.lastState = true, nil, 0, -1
 	ss.mu.Unlock()
 }
 

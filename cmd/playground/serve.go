@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +45,8 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.int64Var(&cfg.MaxBodyBytes, "max-body-bytes", "PLAYGROUND_MAX_BODY_BYTES", web.DefaultMaxBodyBytes, "bytes in a POST body")
 	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
+	ef.sizeVar(&cfg.MaxQueueBytes, "max-queue-bytes", "PLAYGROUND_MAX_QUEUE_BYTES", web.DefaultMaxQueueBytes, "`bytes` of messages waiting for one browser (like 8MiB); a browser that does not read is dropped past it")
+	ef.sizeVar(&cfg.MemoryBudget, "memory-budget", "PLAYGROUND_MEMORY_BUDGET", web.DefaultMemoryBudget, "`bytes` of memory to plan for (like 1GiB): the Go runtime's soft limit unless GOMEMLIMIT is set, and a quarter of it for every websocket's waiting messages together")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` trusted as this server's own (websockets, class and check requests), comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	lessonsDir := fs.String("lessons", env("PLAYGROUND_LESSONS", ""), "serve the lessons and exercises in `folder` instead of the built-in ones (env PLAYGROUND_LESSONS)")
 	dataDir := fs.String("data", env("PLAYGROUND_DATA", store.DefaultDataDir), "`folder` for the classroom's SQLite file, created if missing (env PLAYGROUND_DATA; unused with DATABASE_URL)")
@@ -70,6 +73,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		{"max-live-runs", float64(cfg.MaxLiveRuns)}, {"max-connections", float64(cfg.MaxConnections)},
 		{"max-message-bytes", float64(cfg.MaxMessageBytes)}, {"max-body-bytes", float64(cfg.MaxBodyBytes)},
 		{"message-rate", cfg.MessageRate}, {"max-run-time", cfg.MaxRunTime.Seconds()},
+		{"max-queue-bytes", float64(cfg.MaxQueueBytes)}, {"memory-budget", float64(cfg.MemoryBudget)},
 	} {
 		if b.v <= 0 {
 			return usagef("--%s: must be positive, not %g", b.name, b.v)
@@ -90,6 +94,12 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if err := cfg.Validate(); err != nil {
 		return &usageError{err}
+	}
+	// The budget is the runtime's soft limit too, so the collector works
+	// harder before the process passes it; GOMEMLIMIT, the runtime's own
+	// setting, wins when it is set.
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cfg.MemoryBudget)
 	}
 	// A teacher's folder is read and checked whole before serving, so a
 	// broken file stops start-up with its file and line, never a broken page.
@@ -244,6 +254,57 @@ func (e *envFlags) int64Var(p *int64, name, envName string, def int64, usage str
 
 func (e *envFlags) durationVar(p *time.Duration, name, envName string, def time.Duration, usage string) {
 	e.fs.DurationVar(p, name, envDefault(e, name, envName, def, time.ParseDuration), usage+" (env "+envName+")")
+}
+
+func (e *envFlags) sizeVar(p *int64, name, envName string, def int64, usage string) {
+	*p = envDefault(e, name, envName, def, parseSize)
+	e.fs.Var((*byteSize)(p), name, usage+" (env "+envName+")")
+}
+
+// byteSize is a flag of bytes, written plainly or with a binary unit:
+// 1048576, 1024KiB, 1MiB, 1GiB.
+type byteSize int64
+
+func (b *byteSize) String() string { return formatSize(int64(*b)) }
+
+func (b *byteSize) Set(s string) error {
+	v, err := parseSize(s)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(v)
+	return nil
+}
+
+func parseSize(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"B", 1}} {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mult = strings.TrimSpace(n), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 || v > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size: use bytes, or a number with KiB, MiB or GiB", s)
+	}
+	return v * mult, nil
+}
+
+func formatSize(v int64) string {
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if v >= u.mult && v%u.mult == 0 {
+			return strconv.FormatInt(v/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 func (e *envFlags) floatVar(p *float64, name, envName string, def float64, usage string) {

@@ -1,0 +1,75 @@
+package web
+
+import (
+	"bufio"
+	"net"
+	"net/http"
+	"sync"
+)
+
+// batchConn is a websocket's connection with its writes gathered: between
+// begin and flush, every frame (the writer's messages, and a pong or close
+// the reader answers meanwhile) goes into one buffer that reaches the
+// socket in one write. Outside a batch, writes go straight through.
+type batchConn struct {
+	net.Conn
+	mu       sync.Mutex
+	buf      []byte
+	batching bool
+	writes   int // socket writes so far
+}
+
+// maxKeptBuffer is the largest batch buffer kept for the next batch; a
+// larger one (a burst) is given back to the garbage collector.
+const maxKeptBuffer = 2 * writerBatchBytes
+
+func (b *batchConn) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.batching {
+		b.buf = append(b.buf, p...)
+		return len(p), nil
+	}
+	b.writes++
+	return b.Conn.Write(p)
+}
+
+func (b *batchConn) begin() {
+	b.mu.Lock()
+	b.batching = true
+	b.mu.Unlock()
+}
+
+// flush writes the batch under the deadline last set on the connection.
+func (b *batchConn) flush() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.batching = false
+	if len(b.buf) == 0 {
+		return nil
+	}
+	b.writes++
+	_, err := b.Conn.Write(b.buf)
+	if cap(b.buf) > maxKeptBuffer {
+		b.buf = nil
+	} else {
+		b.buf = b.buf[:0]
+	}
+	return err
+}
+
+// batchingWriter hands the websocket upgrader a batchConn when it hijacks
+// the connection.
+type batchingWriter struct {
+	http.ResponseWriter
+	conn *batchConn
+}
+
+func (w *batchingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	w.conn = &batchConn{Conn: c}
+	return w.conn, brw, nil
+}
