@@ -7,32 +7,69 @@ import "fmt"
 // fails, the replica is promoted after lock.election with whatever it had
 // received. A grant made just before the crash can be missing there, and
 // so be handed out again, token and all.
+//
+// Partitions: the failover is decided by a monitor that stands with the
+// rest of the system (on no partition's side). A primary the monitor
+// cannot reach is replaced like a crashed one, but it is not told: it goes
+// on answering the clients on its side (two primaries, each granting the
+// lock) until it reaches the new primary again and rejoins as its replica.
+// A replica that missed copies while cut off is brought up to date when
+// it reaches the primary again.
 type asyncService struct {
 	w       *world
 	nodes   []*simNode // node-1 starts as primary, node-2 as replica
 	primary int        // index of the primary, or -1 while none serves
-	gen     []int      // per node: bumps when it goes down, cancelling copies in flight to or from it
+	// deposed is a primary cut off from the replica that still believes
+	// it is primary, or -1.
+	deposed int
+	gen     []int  // per node: bumps when it goes down, cancelling copies in flight to or from it
+	missed  []bool // per node: a copy to it was lost because it was out of reach
 }
 
 func newAsyncService(w *world) *asyncService {
-	return &asyncService{w: w, nodes: newSimNodes(2, w.sc.Lock.FirstToken), gen: make([]int, 2), primary: 0}
+	return &asyncService{w: w, nodes: newSimNodes(2, w.sc.Lock.FirstToken), gen: make([]int, 2), missed: make([]bool, 2), primary: 0, deposed: -1}
 }
 
-func (s *asyncService) replica() int { return 1 - max(s.primary, 0) }
+// monitored reports whether the failover monitor reaches node i.
+func (s *asyncService) monitored(i int) bool {
+	return s.nodes[i].up() && s.w.net.connected(endpointMonitor, s.nodes[i].name)
+}
+
+func (s *asyncService) other(i int) int { return 1 - i }
+
+// serverFor is the node that answers the client: the primary if the
+// client reaches it, else a deposed primary on the client's side; -1 when
+// none does.
+func (s *asyncService) serverFor(client string) int {
+	for _, i := range []int{s.primary, s.deposed} {
+		if i >= 0 && s.nodes[i].up() && s.w.net.connected(client, s.nodes[i].name) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *asyncService) answers(client string) bool { return s.serverFor(client) >= 0 }
 
 func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
-	if s.primary < 0 || !s.nodes[s.primary].reachable() {
+	from := s.serverFor(cmd.Client)
+	if from < 0 {
 		return Reply{}, "", false
 	}
-	p := s.nodes[s.primary]
+	p := s.nodes[from]
 	cmd.Now = p.clock.at(s.w.s.now)
 	r := p.fsm.Apply(cmd)
-	// The copy leaves after the answer: if the primary dies first, or the
-	// replica is down or cut off when it arrives, it is lost.
-	from, to := s.primary, s.replica()
+	// The copy leaves after the answer: if the primary dies or is cut off
+	// first, or the replica is down or out of reach when it arrives, it is
+	// lost.
+	to := s.other(from)
 	fromGen, toGen := s.gen[from], s.gen[to]
 	s.w.s.at(s.w.s.now+s.w.sc.Lock.ReplicationLag.MS(), func() {
-		if s.gen[from] != fromGen || s.gen[to] != toGen || s.primary != from || !s.nodes[to].reachable() {
+		if s.gen[from] != fromGen || s.gen[to] != toGen || s.primary != from {
+			return
+		}
+		if !s.linked(from, to) {
+			s.missed[to] = s.nodes[to].up()
 			return
 		}
 		s.nodes[to].fsm.Apply(cmd)
@@ -40,16 +77,19 @@ func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	return r, p.name, true
 }
 
+// linked reports whether two nodes are up and can reach each other.
+func (s *asyncService) linked(a, b int) bool {
+	return s.nodes[a].up() && s.nodes[b].up() && s.w.net.connected(s.nodes[a].name, s.nodes[b].name)
+}
+
 func (s *asyncService) nodeNames() []string { return names(s.nodes) }
 
 func (s *asyncService) serving() string {
-	if s.primary < 0 || !s.nodes[s.primary].reachable() {
+	if s.primary < 0 || !s.nodes[s.primary].up() {
 		return ""
 	}
 	return s.nodes[s.primary].name
 }
-
-func (s *asyncService) available() bool { return s.serving() != "" }
 
 func (s *asyncService) record(lock string) (lockEntry, bool, *nodeClock) {
 	i := max(s.primary, 0)
@@ -72,19 +112,32 @@ func (s *asyncService) crash(n *simNode) {
 	i := s.index(n)
 	n.down = true
 	s.gen[i]++
+	if i == s.deposed {
+		s.deposed = -1
+	}
 	if i == s.primary {
 		s.failover(i)
 	}
 }
 
-// partition cuts a node off. A cut-off primary is replaced like a crashed
-// one; it learns of it when it comes back.
-func (s *asyncService) partition(n *simNode) {
-	i := s.index(n)
-	n.cutOff = true
-	s.gen[i]++
-	if i == s.primary {
-		s.failover(i)
+// netChanged reacts to a partition beginning or healing. A primary the
+// monitor cannot reach is replaced, if the replica can be reached; a
+// deposed primary, or a replica that missed copies, that reaches the
+// primary again rejoins as its replica.
+func (s *asyncService) netChanged() {
+	if p := s.primary; p >= 0 && s.nodes[p].up() && !s.monitored(p) && s.monitored(s.other(p)) {
+		s.deposed = p
+		s.failover(p)
+		return
+	}
+	for i := range s.nodes {
+		if s.primary < 0 || i == s.primary || !s.linked(i, s.primary) || (i != s.deposed && !s.missed[i]) {
+			continue
+		}
+		if i == s.deposed {
+			s.deposed = -1
+		}
+		s.rejoin(s.nodes[i])
 	}
 }
 
@@ -95,14 +148,20 @@ func (s *asyncService) failover(old int) {
 		if s.primary >= 0 {
 			return
 		}
-		if s.nodes[old].reachable() {
-			s.primary = old // it came back before the failover: it serves again
+		// The lock service is available again from the promotion on, not
+		// from the next request, and judges leases by the new primary's
+		// clock.
+		defer w.leaderChanged()
+		to := s.other(old)
+		if s.monitored(old) {
+			// It came back before the failover: it serves again.
+			s.primary = old
+			s.deposed = -1
 			w.nodeEvent(s.nodes[old].name, KindLeader, "serves again as primary")
 			return
 		}
-		to := 1 - old
-		if !s.nodes[to].reachable() {
-			w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: both are down"})
+		if !s.monitored(to) {
+			w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: neither is up and reachable"})
 			return
 		}
 		s.primary = to
@@ -111,27 +170,24 @@ func (s *asyncService) failover(old int) {
 	})
 }
 
-// restart and heal bring a node back as the replica of whoever is primary,
+// restart brings a node back as the replica of whoever is primary,
 // starting from a copy of the primary's state; with no primary, it serves.
 func (s *asyncService) restart(n *simNode) {
 	n.down = false
 	s.rejoin(n)
 }
 
-func (s *asyncService) heal(n *simNode) {
-	n.cutOff = false
-	s.rejoin(n)
-}
-
 func (s *asyncService) rejoin(n *simNode) {
 	i := s.index(n)
 	s.gen[i]++
-	if !n.reachable() {
+	s.missed[i] = false
+	if !n.up() {
 		return
 	}
-	if s.primary >= 0 && s.primary != i {
+	if s.primary >= 0 && s.primary != i && s.linked(i, s.primary) {
 		n.fsm.restore(s.nodes[s.primary].fsm.state())
 		s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
+		s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone")
 	}
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"sort"
 )
 
@@ -24,41 +25,74 @@ type lockService interface {
 	nodeNames() []string
 	// serving names the node that answers now ("" when none).
 	serving() string
-	// available reports whether a request would be answered now.
-	available() bool
+	// answers reports whether a request from the named client would be
+	// answered now (a node it can reach serves, and can commit).
+	answers(client string) bool
 	// record returns the lock's entry as the service itself records it now,
 	// and the clock that judges it (for stale-write and expiry checks).
 	record(lock string) (e lockEntry, held bool, clock *nodeClock)
 	// node returns the named node's simulated state, or nil.
 	node(name string) *simNode
-	// crash stops a node, restart starts it again, partition cuts it off
-	// from everyone and heal reconnects it. The world has checked that the
-	// node exists and that the fault makes sense now.
+	// crash stops a node and restart starts it again. The world has
+	// checked that the node exists and that the fault makes sense now.
 	crash(n *simNode)
 	restart(n *simNode)
-	partition(n *simNode)
-	heal(n *simNode)
+	// netChanged tells the service that a partition began or healed: who
+	// can reach whom is in the world's network.
+	netChanged()
 	// close stops everything the service started and waits for it.
 	close() error
 }
 
-// nodeClock is a node's or client's clock: true simulated time plus an
-// offset that clock faults change.
+// nodeClock is a node's or client's clock: what it reads at a true
+// simulated time. A clock jump moves it by an offset; a drift makes it
+// read rate milliseconds per true millisecond from the instant since.
+// Only what the clock reads changes: work, pauses and messages still take
+// true time.
 type nodeClock struct {
-	offset int64
+	offset int64   // reading minus true time at since
+	rate   float64 // 0 (or 1): the true rate
+	since  int64
+	// driftGen counts drifts, so that the end of one that a later drift
+	// replaced changes nothing.
+	driftGen int
 }
 
-func (c *nodeClock) at(trueNow int64) int64 { return trueNow + c.offset }
+func (c *nodeClock) drifting() bool { return c.rate != 0 && c.rate != 1 }
 
-// simNode is one lock server as the simulation sees it: up or down, cut
-// off or not, its clock, and (for every backend but Raft, which keeps its
-// own) its copy of the lock state machine.
+func (c *nodeClock) at(trueNow int64) int64 {
+	if !c.drifting() {
+		return trueNow + c.offset
+	}
+	return c.since + c.offset + int64(math.Floor(float64(trueNow-c.since)*c.rate))
+}
+
+// trueAt is the first true time at which the clock reads at least reading.
+func (c *nodeClock) trueAt(reading int64) int64 {
+	if !c.drifting() {
+		return reading - c.offset
+	}
+	return c.since + int64(math.Ceil(float64(reading-c.since-c.offset)/c.rate))
+}
+
+// jump moves the clock by d.
+func (c *nodeClock) jump(d int64) { c.offset += d }
+
+// setRate makes the clock read rate milliseconds per true millisecond from
+// now on (1: the true rate again).
+func (c *nodeClock) setRate(now int64, rate float64) {
+	reading := c.at(now)
+	c.since, c.offset, c.rate = now, reading-now, rate
+}
+
+// simNode is one lock server as the simulation sees it: up or down, its
+// clock, and (for every backend but Raft, which keeps its own) its copy of
+// the lock state machine. Who it can reach is the world's network's.
 type simNode struct {
-	name   string
-	fsm    *LockFSM
-	clock  nodeClock
-	down   bool
-	cutOff bool
+	name  string
+	fsm   *LockFSM
+	clock nodeClock
+	down  bool
 	// What a single server saved last (persist_every), and when.
 	saved   fsmState
 	savedAt int64
@@ -76,8 +110,8 @@ func (n *simNode) restartFromSave(persists bool) bool {
 	return true
 }
 
-// reachable reports whether clients and peers can talk to the node.
-func (n *simNode) reachable() bool { return !n.down && !n.cutOff }
+// up reports whether the node runs.
+func (n *simNode) up() bool { return !n.down }
 
 func newSimNodes(count int, first int64) []*simNode {
 	nodes := make([]*simNode, count)

@@ -28,6 +28,8 @@ type Event struct {
 	// longer counted as holder, after a newer holder had begun: the
 	// summary's stale_writes_accepted counts these events.
 	Stale bool `json:"stale,omitempty"`
+	// Rate is what a drifting clock reads per true second (clock_drift).
+	Rate float64 `json:"rate,omitempty"`
 }
 
 // Actors that are neither clients nor lock nodes (node-1, node-2 ...).
@@ -86,6 +88,7 @@ const (
 	KindRejoined       = "rejoined"         // a node comes back as a replica
 	KindGrantForgotten = "grant_forgotten"  // holder, token, reason: the service lost a grant
 	KindClockJump      = "clock_jump"       // by (signed ms); actor: a node or a client
+	KindClockDrift     = "clock_drift"      // rate, for, until; actor: a node or a client; rate 1 when it ends
 	KindFaultIgnored   = "fault_ignored"    // reason: the fault could not apply then
 )
 

@@ -7,7 +7,7 @@ package engine
 // double grants and duplicate tokens are judged against it.
 type ledger struct {
 	grants []*grantRec
-	tokens map[int64]bool
+	tokens map[int64]string // each token handed out, and to whom
 }
 
 // grantRec is one grant and how long it lasted.
@@ -28,6 +28,9 @@ type grantRec struct {
 	forgotten bool
 	accessed  bool // its holder read or wrote the storage under it
 	gen       int  // bumps on every change, so stale expiry timers do nothing
+	// unseen is set when the lease ran out while no node that could know
+	// it was up and serving: the event waits for one that can.
+	unseen bool
 }
 
 func (g *grantRec) open(now int64) bool { return !g.released && !g.forgotten && now < g.end }
@@ -49,13 +52,16 @@ func (l *ledger) add(w *world, g *grantRec) {
 		return // the holder asked again and got its own grant back
 	}
 	if l.tokens == nil {
-		l.tokens = map[int64]bool{}
+		l.tokens = map[int64]string{}
 	}
+	// A token is a duplicate when another client had it: handed again to
+	// the same client (whose first grant was lost, its answer never heard)
+	// it still names one holder.
 	if g.token != 0 {
-		if l.tokens[g.token] {
+		if had, seen := l.tokens[g.token]; seen && had != g.client {
 			w.stats.DuplicateTokens++
 		}
-		l.tokens[g.token] = true
+		l.tokens[g.token] = g.client
 	}
 	for _, h := range l.grants {
 		if h.client != g.client && h.start <= now && now < h.trueEnd {
@@ -122,12 +128,38 @@ func (l *ledger) watch(w *world, g *grantRec) {
 		if g.gen != gen || g.released || g.forgotten {
 			return
 		}
-		actor := g.node
-		if actor == "" {
-			actor = ActorRedlock
-		}
-		w.emit(Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: g.node})
+		l.expired(w, g)
 	})
+}
+
+// expired shows that a lease ran out, told by a node that can know it; a
+// crashed node, or a Raft node cut off from the majority, cannot. With no
+// such node, the event waits until one serves (seeUnseen).
+func (l *ledger) expired(w *world, g *grantRec) {
+	actor := w.expiryWitness(g)
+	if actor == "" {
+		g.unseen = true
+		return
+	}
+	g.unseen = false
+	e := Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: actor}
+	if actor == ActorRedlock {
+		e.Node = ""
+	}
+	if w.s.now > g.end {
+		e.Message = "it ran out at " + FormatMS(g.end) + ", while no node that knew of it served"
+	}
+	w.emit(e)
+}
+
+// seeUnseen shows the lease ends that no node could tell when they
+// happened, now that one can.
+func (l *ledger) seeUnseen(w *world) {
+	for _, g := range l.grants {
+		if g.unseen && !g.released && !g.forgotten {
+			l.expired(w, g)
+		}
+	}
 }
 
 // latest returns the client's most recent grant.

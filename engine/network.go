@@ -83,11 +83,22 @@ type cut struct {
 	until int64
 }
 
+// endpointMonitor is the async-replica failover monitor, which stands with
+// the rest of the system: on no partition's side. Its name cannot be a
+// client's or a node's.
+const endpointMonitor = "(monitor)"
+
+// connected reports whether a and b can reach each other. The storage
+// stays reachable from both sides of a partition that does not list it,
+// and the SMS provider from everywhere.
 func (n *network) connected(a, b string) bool {
-	if a == b {
+	if a == b || a == ActorSMS || b == ActorSMS {
 		return true
 	}
 	for _, c := range n.cuts {
+		if (a == ActorStorage || b == ActorStorage) && !c.side[ActorStorage] {
+			continue
+		}
 		if c.side[a] != c.side[b] {
 			return false
 		}

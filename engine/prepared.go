@@ -40,6 +40,9 @@ func (sc Scenario) clone() Scenario {
 		n.Clients[i].Steps = steps
 	}
 	n.Faults = slices.Clone(sc.Faults)
+	for i := range n.Faults {
+		n.Faults[i].Side = slices.Clone(sc.Faults[i].Side)
+	}
 	return n
 }
 

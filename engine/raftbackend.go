@@ -104,6 +104,8 @@ type raftService struct {
 	// electing is set while a successor is due, so that faults in between
 	// do not schedule a second election.
 	electing bool
+	// linked records which directed transport links are up (links).
+	linked map[[2]int]bool
 	// last is the lock table as of the last answer, copied from the node
 	// that applied it. The record is always read from here, never from a
 	// node's live copy: a follower (or a node that just lost leadership on
@@ -142,7 +144,7 @@ func startRaft(w *world, n int, firstToken int64, timing raftTiming) (svc *raftS
 		svc.nodes = append(svc.nodes, &raftNode{simNode: sn, trans: trans, store: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()})
 		servers = append(servers, raft.Server{ID: raft.ServerID(sn.name), Address: addr})
 	}
-	svc.connectAll()
+	svc.links()
 	configuration := raft.Configuration{Servers: servers}
 	for _, nd := range svc.nodes {
 		conf := raftConfig(nd.name, timing)
@@ -170,26 +172,63 @@ func (s *raftService) startNode(nd *raftNode) error {
 	return nil
 }
 
-// connectAll links every pair of reachable nodes, both ways.
-func (s *raftService) connectAll() {
-	for _, a := range s.nodes {
-		for _, b := range s.nodes {
-			if a != b && a.reachable() && b.reachable() {
-				a.trans.Connect(b.trans.LocalAddr(), b.trans)
+// links makes the in-memory transport match who can reach whom: every
+// pair of running nodes on the same side of every partition is linked,
+// every other pair unlinked (InmemTransport's Disconnect cuts one
+// direction only, so each direction is set on its own). Links already
+// right are left alone, so a partition elsewhere does not disturb them.
+func (s *raftService) links() {
+	if s.linked == nil {
+		s.linked = map[[2]int]bool{}
+	}
+	for i, a := range s.nodes {
+		for j, b := range s.nodes {
+			if i == j {
+				continue
 			}
+			key := [2]int{i, j}
+			want := a.up() && b.up() && s.w.net.connected(a.name, b.name)
+			switch {
+			case want && !s.linked[key]:
+				a.trans.Connect(b.trans.LocalAddr(), b.trans)
+			case !want && s.linked[key]:
+				a.trans.Disconnect(b.trans.LocalAddr())
+			}
+			s.linked[key] = want
 		}
 	}
 }
 
-// cut unlinks a node from every other, both ways (InmemTransport's
-// Disconnect cuts one direction only).
-func (s *raftService) cut(nd *raftNode) {
-	nd.trans.DisconnectAll()
-	for _, o := range s.nodes {
-		if o != nd {
-			o.trans.Disconnect(nd.trans.LocalAddr())
+// side counts the running nodes node i reaches, itself included, and
+// reports whether some running node is out of its reach.
+func (s *raftService) side(i int) (reached int, cut bool) {
+	for _, nd := range s.nodes {
+		switch {
+		case !nd.up():
+		case s.w.net.connected(s.nodes[i].name, nd.name):
+			reached++
+		default:
+			cut = true
 		}
 	}
+	return reached, cut
+}
+
+// majorityWith reports whether node i is up and reaches a majority.
+func (s *raftService) majorityWith(i int) bool {
+	reached, _ := s.side(i)
+	return s.nodes[i].up() && reached > len(s.nodes)/2
+}
+
+// canLead is the lowest-numbered running node that reaches a majority, or
+// -1: the node the simulation elects.
+func (s *raftService) canLead() int {
+	for i := range s.nodes {
+		if s.majorityWith(i) {
+			return i
+		}
+	}
+	return -1
 }
 
 // settleLeader waits until the group has a leader and, if it is not the
@@ -217,33 +256,34 @@ func (s *raftService) settleLeader(want int, wait time.Duration) error {
 	return fmt.Errorf("raft: the lock group elected no leader in %s", wait)
 }
 
-// realLeader is the index of a reachable node that believes it leads, or -1.
+// realLeader is the index of a running node on a majority's side that
+// believes it leads, or -1. A node cut off on a minority's side may still
+// believe it leads for a moment (until its leader lease runs out): it
+// cannot commit, and is not counted.
 func (s *raftService) realLeader() int {
 	for i, nd := range s.nodes {
-		if nd.reachable() && nd.r != nil && nd.r.State() == raft.Leader {
+		if nd.up() && nd.r != nil && s.majorityWith(i) && nd.r.State() == raft.Leader {
 			return i
 		}
 	}
 	return -1
 }
 
-// quorum reports whether the leader can reach a majority.
-func (s *raftService) quorum() bool {
-	up := 0
-	for _, nd := range s.nodes {
-		if nd.reachable() {
-			up++
-		}
-	}
-	return up > len(s.nodes)/2
+// available reports whether the simulation's leader runs and reaches a
+// majority, so that it can commit.
+func (s *raftService) available() bool {
+	return s.leader >= 0 && s.majorityWith(s.leader)
 }
 
-func (s *raftService) available() bool {
-	return s.leader >= 0 && s.nodes[s.leader].reachable() && s.quorum()
+// answers reports whether the client's requests reach a leader that can
+// commit. A client cut off with a deposed leader gets no answer: the
+// minority cannot commit.
+func (s *raftService) answers(client string) bool {
+	return s.available() && s.w.net.connected(client, s.nodes[s.leader].name)
 }
 
 func (s *raftService) serve(cmd Command) (Reply, string, bool) {
-	if !s.available() {
+	if !s.answers(cmd.Client) {
 		return Reply{}, "", false
 	}
 	nd := s.nodes[s.leader]
@@ -349,7 +389,7 @@ func (s *raftService) crash(n *simNode) {
 	nd := s.raftNode(n)
 	wasLeading := s.available()
 	n.down = true
-	s.cut(nd)
+	s.links()
 	if err := nd.r.Shutdown().Error(); err != nil {
 		s.w.fail(fmt.Errorf("raft shutdown %s: %w", nd.name, err))
 	}
@@ -364,7 +404,12 @@ func (s *raftService) restart(n *simNode) {
 	nd.trans.Close()
 	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
 	nd.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
-	s.connectAll()
+	for key := range s.linked {
+		if key[0] == s.index(nd) || key[1] == s.index(nd) {
+			s.linked[key] = false // the new transport starts unlinked
+		}
+	}
+	s.links()
 	if err := s.startNode(nd); err != nil {
 		s.w.fail(err)
 		return
@@ -372,18 +417,22 @@ func (s *raftService) restart(n *simNode) {
 	s.afterChange(wasLeading)
 }
 
-// partition cuts the node off from every other node and from clients.
-func (s *raftService) partition(n *simNode) {
-	wasLeading := s.available()
-	n.cutOff = true
-	s.cut(s.raftNode(n))
-	s.afterChange(wasLeading)
+// index is a node's position in the group.
+func (s *raftService) index(nd *raftNode) int {
+	for i, x := range s.nodes {
+		if x == nd {
+			return i
+		}
+	}
+	return -1
 }
 
-func (s *raftService) heal(n *simNode) {
+// netChanged follows a partition beginning or healing: the transport is
+// relinked to match, a leader left on a minority's side steps down, and the
+// majority's side elects a successor lock.election later.
+func (s *raftService) netChanged() {
 	wasLeading := s.available()
-	n.cutOff = false
-	s.connectAll()
+	s.links()
 	s.afterChange(wasLeading)
 }
 
@@ -392,11 +441,15 @@ func (s *raftService) heal(n *simNode) {
 // group without a leader regains a majority, an election is due too.
 func (s *raftService) afterChange(wasLeading bool) {
 	w := s.w
-	if s.leader >= 0 && !s.nodes[s.leader].reachable() {
+	if s.leader >= 0 {
 		old := s.nodes[s.leader]
-		s.leader = -1
-		if old.cutOff {
-			w.nodeEvent(old.name, KindSteppedDown, "is cut off from the majority: it steps down and can answer nobody")
+		reached, cut := s.side(s.leader)
+		switch {
+		case old.down:
+			s.leader = -1
+		case cut && reached <= len(s.nodes)/2:
+			s.leader = -1
+			w.nodeEvent(old.name, KindSteppedDown, "is cut off from the majority: it steps down, and the clients on its side get no answer")
 		}
 	}
 	if s.available() && !wasLeading {
@@ -407,8 +460,8 @@ func (s *raftService) afterChange(wasLeading bool) {
 		}
 		return
 	}
-	if s.available() || s.electing || !s.quorum() {
-		if wasLeading && !s.available() && !s.quorum() {
+	if s.available() || s.electing || s.canLead() < 0 {
+		if wasLeading && !s.available() && s.canLead() < 0 {
 			w.nodeEvent(s.nodes[max(s.leader, 0)].name, KindNoLeader, "no majority is reachable: the group cannot commit")
 		}
 		return
@@ -421,15 +474,9 @@ func (s *raftService) afterChange(wasLeading bool) {
 // leader, in the simulation and in the real group.
 func (s *raftService) elect() {
 	s.electing = false
-	if s.available() || !s.quorum() {
+	want := s.canLead()
+	if s.available() || want < 0 {
 		return
-	}
-	want := -1
-	for i, nd := range s.nodes {
-		if nd.reachable() {
-			want = i
-			break
-		}
 	}
 	if err := s.settleLeader(want, raftStartWait); err != nil {
 		s.w.fail(err)

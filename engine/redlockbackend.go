@@ -26,7 +26,7 @@ func (s *redlockService) majority() int { return len(s.nodes)/2 + 1 }
 // serveNode applies cmd at one server.
 func (s *redlockService) serveNode(i int, cmd Command) (Reply, bool) {
 	n := s.nodes[i]
-	if !n.reachable() {
+	if !n.up() || !s.w.net.connected(cmd.Client, n.name) {
 		return Reply{}, false
 	}
 	cmd.Now = n.clock.at(s.w.s.now)
@@ -47,11 +47,12 @@ func (s *redlockService) serve(cmd Command) (Reply, string, bool) {
 func (s *redlockService) nodeNames() []string { return names(s.nodes) }
 func (s *redlockService) serving() string     { return "" }
 
-// available: a lock can be had only while a majority of servers answer.
-func (s *redlockService) available() bool {
+// answers: a client can have the lock only while it reaches a majority of
+// servers.
+func (s *redlockService) answers(client string) bool {
 	up := 0
 	for _, n := range s.nodes {
-		if n.reachable() {
+		if n.up() && s.w.net.connected(client, n.name) {
 			up++
 		}
 	}
@@ -88,7 +89,7 @@ func (s *redlockService) majorityEnd(lock, client string) int64 {
 	var ends []int64
 	for _, n := range s.nodes {
 		if h, _, until, ok := n.fsm.Entry(lock); ok && h == client {
-			ends = append(ends, until-n.clock.offset)
+			ends = append(ends, n.clock.trueAt(until))
 		}
 	}
 	if len(ends) < s.majority() {
@@ -100,9 +101,11 @@ func (s *redlockService) majorityEnd(lock, client string) int64 {
 
 func (s *redlockService) node(name string) *simNode { return findNode(s.nodes, name) }
 
-func (s *redlockService) crash(n *simNode)     { n.down = true }
-func (s *redlockService) partition(n *simNode) { n.cutOff = true }
-func (s *redlockService) heal(n *simNode)      { n.cutOff = false }
+func (s *redlockService) crash(n *simNode) { n.down = true }
+
+// netChanged: the servers know nothing of one another; a cut only changes
+// which of them a client reaches.
+func (s *redlockService) netChanged() {}
 
 // restart brings a server back with what it saved, when it saves; the
 // grants it forgot may leave a client short of its majority.

@@ -96,13 +96,24 @@ type Step struct {
 
 // Fault kinds.
 const (
-	FaultPause     = "pause"
-	FaultDelay     = "delay"
-	FaultCrash     = "crash"
-	FaultRestart   = "restart"
-	FaultPartition = "partition"
-	FaultClockJump = "clock_jump"
+	FaultPause      = "pause"
+	FaultDelay      = "delay"
+	FaultCrash      = "crash"
+	FaultRestart    = "restart"
+	FaultPartition  = "partition"
+	FaultClockJump  = "clock_jump"
+	FaultClockDrift = "clock_drift"
 )
+
+// Bounds of a clock drift's rate: what the clock reads per true second.
+const (
+	MinDriftRate = 0.1
+	MaxDriftRate = 10.0
+)
+
+// SideStorage, listed in a partition's side, puts the storage on that side;
+// otherwise it stays reachable from both.
+const SideStorage = "storage"
 
 // Message kinds a delay fault can hold back.
 const (
@@ -123,9 +134,15 @@ const TargetLeader = "leader"
 type Fault struct {
 	At     Duration `json:"at"`
 	Do     string   `json:"do"`
-	Target string   `json:"target"`
-	For    Duration `json:"for,omitzero"`
-	By     Duration `json:"by,omitzero"`
+	Target string   `json:"target,omitempty"`
+	// Side lists what a partition cuts off together from the rest: lock
+	// nodes (or "leader"), clients, and "storage" when the storage goes
+	// with them. Target is the shorthand for a side of one node.
+	Side []string `json:"side,omitempty"`
+	For  Duration `json:"for,omitzero"`
+	By   Duration `json:"by,omitzero"`
+	// Rate is what a drifting clock reads per true second (clock_drift).
+	Rate float64 `json:"rate,omitempty"`
 	// Kind is the message kind a delay holds back.
 	Kind string `json:"kind,omitempty"`
 }

@@ -17,7 +17,7 @@ func newSingleService(w *world) *singleService {
 }
 
 func (s *singleService) serve(cmd Command) (Reply, string, bool) {
-	if !s.n.reachable() {
+	if !s.answers(cmd.Client) {
 		return Reply{}, s.n.name, false
 	}
 	cmd.Now = s.n.clock.at(s.w.s.now)
@@ -26,14 +26,18 @@ func (s *singleService) serve(cmd Command) (Reply, string, bool) {
 
 func (s *singleService) nodeNames() []string { return []string{s.n.name} }
 
+// serving names the server while it runs, cut off or not: it still keeps
+// its own record by its own clock.
 func (s *singleService) serving() string {
-	if !s.n.reachable() {
+	if !s.n.up() {
 		return ""
 	}
 	return s.n.name
 }
 
-func (s *singleService) available() bool { return s.n.reachable() }
+func (s *singleService) answers(client string) bool {
+	return s.n.up() && s.w.net.connected(client, s.n.name)
+}
 
 func (s *singleService) record(lock string) (lockEntry, bool, *nodeClock) {
 	h, tok, until, ok := s.n.fsm.Entry(lock)
@@ -47,9 +51,8 @@ func (s *singleService) node(name string) *simNode {
 	return nil
 }
 
-func (s *singleService) crash(n *simNode)     { n.down = true }
-func (s *singleService) partition(n *simNode) { n.cutOff = true }
-func (s *singleService) heal(n *simNode)      { n.cutOff = false }
+func (s *singleService) crash(n *simNode) { n.down = true }
+func (s *singleService) netChanged()      {}
 
 // restart brings the server back with what it saved, when it saves.
 func (s *singleService) restart(n *simNode) {

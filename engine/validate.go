@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -214,6 +215,9 @@ func validateClient(sc *Scenario, p string, c Client) error {
 	if err := validateName(p+".name", c.Name, MaxName); err != nil {
 		return err
 	}
+	if reservedName(c.Name) {
+		return fieldErr(p+".name", "%q names something else in the timeline (storage, sms, engine, redlock, leader, node-N): choose another", c.Name)
+	}
 	if err := c.Start.check(p+".start", 0, sc.Until.MS()); err != nil {
 		return err
 	}
@@ -295,11 +299,23 @@ func validateStep(sp string, st Step, read bool) error {
 	return nil
 }
 
-var faultKinds = []string{FaultPause, FaultDelay, FaultCrash, FaultRestart, FaultPartition, FaultClockJump}
+var faultKinds = []string{FaultPause, FaultDelay, FaultCrash, FaultRestart, FaultPartition, FaultClockJump, FaultClockDrift}
 
 // Message kinds a delay can hold back: the contract's four and the
 // engine's other messages.
 var delayKinds = []string{MsgWrite, MsgRenew, MsgRelease, MsgAcquire, MsgRead, MsgCheck, MsgSend}
+
+// faultFields lists, for each fault kind, the fields it takes besides at
+// and do, and which of them it requires.
+var faultFields = map[string]struct{ takes, needs []string }{
+	FaultPause:      {[]string{"target", "for"}, []string{"target", "for"}},
+	FaultDelay:      {[]string{"target", "kind", "by"}, []string{"target", "kind", "by"}},
+	FaultCrash:      {[]string{"target"}, []string{"target"}},
+	FaultRestart:    {[]string{"target"}, []string{"target"}},
+	FaultPartition:  {[]string{"target", "side", "for"}, []string{"for"}},
+	FaultClockJump:  {[]string{"target", "by"}, []string{"target", "by"}},
+	FaultClockDrift: {[]string{"target", "rate", "for"}, []string{"target", "rate"}},
+}
 
 // validateFault checks one fault against the scenario; until bounds "at".
 func validateFault(sc *Scenario, p string, f Fault, until int64) error {
@@ -312,8 +328,18 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 	if !slices.Contains(faultKinds, f.Do) {
 		return fieldErr(p+".do", "unknown fault %q: use one of %s", f.Do, strings.Join(faultKinds, ", "))
 	}
-	if f.Target == "" {
-		return fieldErr(p+".target", "is required: name a client or a lock node")
+	given := map[string]bool{"target": f.Target != "", "side": f.Side != nil, "for": f.For.IsSet(), "by": f.By.IsSet(), "kind": f.Kind != "", "rate": f.Rate != 0}
+	fields := faultFields[f.Do]
+	for _, field := range []string{"target", "side", "for", "by", "kind", "rate"} {
+		switch {
+		case slices.Contains(fields.needs, field) && !given[field]:
+			if field == "target" {
+				return fieldErr(p+".target", "is required: name a client or a lock node")
+			}
+			return fieldErr(p+"."+field, "is required for a %s", f.Do)
+		case !slices.Contains(fields.takes, field) && given[field]:
+			return fieldErr(p+"."+field, "a %s takes no %q", f.Do, field)
+		}
 	}
 	isClient := slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == f.Target })
 	switch f.Do {
@@ -321,11 +347,15 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 		if !isClient {
 			return fieldErr(p+".target", "no client is named %q", f.Target)
 		}
-	case FaultClockJump:
+	case FaultClockJump, FaultClockDrift:
 		if !isClient {
 			if err := checkNodeTarget(sc, p, f, false); err != nil {
 				return err
 			}
+		}
+	case FaultPartition:
+		if err := validatePartition(sc, p, f, isClient); err != nil {
+			return err
 		}
 	default:
 		if isClient {
@@ -333,17 +363,6 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 		}
 		if err := checkNodeTarget(sc, p, f, f.Do != FaultRestart); err != nil {
 			return err
-		}
-	}
-	durations := map[string]bool{"for": f.For.IsSet(), "by": f.By.IsSet(), "kind": f.Kind != ""}
-	want := map[string][]string{FaultPause: {"for"}, FaultPartition: {"for"}, FaultDelay: {"by", "kind"}, FaultClockJump: {"by"}}[f.Do]
-	for _, field := range []string{"for", "by", "kind"} {
-		needed := slices.Contains(want, field)
-		switch {
-		case needed && !durations[field]:
-			return fieldErr(p+"."+field, "is required for a %s", f.Do)
-		case !needed && durations[field]:
-			return fieldErr(p+"."+field, "a %s takes no %q", f.Do, field)
 		}
 	}
 	switch f.Do {
@@ -363,6 +382,70 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 		if f.By.MS() == 0 {
 			return fieldErr(p+".by", "a clock jump of 0 changes nothing")
 		}
+	case FaultClockDrift:
+		if !(f.Rate >= MinDriftRate && f.Rate <= MaxDriftRate) {
+			return fieldErr(p+".rate", "must be between %g and %g (what the clock reads per true second), not %g", MinDriftRate, MaxDriftRate, f.Rate)
+		}
+		if f.Rate == 1 {
+			return fieldErr(p+".rate", "a rate of 1 is the true rate: it changes nothing")
+		}
+		return f.For.check(p+".for", 1, MaxUntil)
+	}
+	return nil
+}
+
+// validatePartition checks a partition's side (or its one-node target).
+func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) error {
+	switch {
+	case f.Target != "" && f.Side != nil:
+		return fieldErr(p+".side", "give a side or a target, not both (target is the shorthand for a side of one node)")
+	case f.Target == "" && f.Side == nil:
+		return fieldErr(p+".side", "is required: list the nodes, clients and \"storage\" cut off together (or give one node as target)")
+	case f.Target != "":
+		if targetIsClient {
+			return fieldErr(p+".target", "a partition's target is one lock node; to cut off a client, list it in side")
+		}
+		return checkNodeTarget(sc, p, f, true)
+	}
+	if len(f.Side) == 0 {
+		return fieldErr(p+".side", "lists nothing: name at least one node, client or \"storage\"")
+	}
+	nodes := 0
+	if UsesLock(sc) {
+		nodes = sc.Lock.Nodes
+	}
+	if max := nodes + len(sc.Clients) + 2; len(f.Side) > max {
+		return fieldErr(p+".side", "lists %d entries; this scenario has only %d things to cut off", len(f.Side), max)
+	}
+	seen := map[string]bool{}
+	everything := 0
+	for j, name := range f.Side {
+		ep := fmt.Sprintf("%s.side[%d]", p, j)
+		if seen[name] {
+			return fieldErr(ep, "%q is listed twice", name)
+		}
+		seen[name] = true
+		switch {
+		case name == SideStorage:
+			everything++
+		case slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == name }):
+			everything++
+		default:
+			if err := checkNodeTarget(sc, ep, Fault{Do: FaultPartition, Target: name}, true); err != nil {
+				var fe *FieldError
+				if errors.As(err, &fe) {
+					fe.Field = ep
+				}
+				return err
+			}
+			everything++
+		}
+	}
+	if seen[TargetLeader] {
+		everything-- // the leader is one of the nodes, perhaps one listed too
+	}
+	if everything >= nodes+len(sc.Clients)+1 {
+		return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
 	}
 	return nil
 }
@@ -386,7 +469,7 @@ func checkNodeTarget(sc *Scenario, p string, f Fault, leaderOK bool) error {
 	if _, err := fmt.Sscanf(f.Target, "node-%d", &n); err != nil || f.Target != fmt.Sprintf("node-%d", n) || n < 1 || n > sc.Lock.Nodes {
 		return fieldErr(p+".target", "no client or lock node is named %q (the nodes are node-1 to node-%d)", f.Target, sc.Lock.Nodes)
 	}
-	if f.Do == FaultPartition && sc.Lock.Nodes == 1 {
+	if f.Do == FaultPartition && sc.Lock.Nodes == 1 && !strings.Contains(p, ".side[") {
 		return fieldErr(p+".target", "%s is the only lock server: it has no peer to be cut off from; crash it instead", f.Target)
 	}
 	return nil
@@ -416,6 +499,18 @@ func checkFaultOrder(sc *Scenario) error {
 		}
 	}
 	return nil
+}
+
+// reservedName reports whether a client name would be taken for another
+// actor of the timeline, or a fault target.
+func reservedName(name string) bool {
+	switch name {
+	case ActorStorage, ActorSMS, ActorEngine, ActorRedlock, TargetLeader:
+		return true
+	}
+	var n int
+	_, err := fmt.Sscanf(name, "node-%d", &n)
+	return err == nil
 }
 
 func validateName(path, name string, max int) error {

@@ -195,7 +195,7 @@ func (w *world) serviceEnd(g *grantRec) int64 {
 		return rl.majorityEnd(w.lockName, g.client)
 	}
 	_, _, clk := w.svc.record(w.lockName)
-	return g.leaseUntil - clk.offset
+	return clk.trueAt(g.leaseUntil)
 }
 
 // holds reports whether the service's own record counts client as the
@@ -211,14 +211,50 @@ func (w *world) holds(client string, token int64) bool {
 // leaderChanged re-judges open leases by the new leader's clock.
 func (w *world) leaderChanged() {
 	w.ledger.rewatch(w)
-	w.noteAvailability()
+	w.serviceChanged()
 }
 
-// noteAvailability records whether any lock server can answer now.
-func (w *world) noteAvailability() {
+// serviceChanged follows a change in which lock nodes run and serve:
+// availability is recorded, and lease ends that no node could tell are
+// told by one that now can.
+func (w *world) serviceChanged() {
+	w.noteAvailability()
 	if w.svc != nil {
-		w.unavail.set(w.s.now, w.svc.available())
+		w.ledger.seeUnseen(w)
 	}
+}
+
+// expiryWitness names the node that can tell now that grant g's lease ran
+// out, or "": under Raft only the leader that can commit (a follower or a
+// node cut off from the majority may have missed a renewal); elsewhere the
+// node that granted it, if it runs (it judges by its own record and
+// clock), or the node that serves now; Redlock's servers together.
+func (w *world) expiryWitness(g *grantRec) string {
+	switch w.sc.Lock.Backend {
+	case BackendRedlock:
+		return ActorRedlock
+	case BackendRaft:
+		return w.svc.serving()
+	}
+	if n := w.svc.node(g.node); n != nil && n.up() {
+		return g.node
+	}
+	return w.svc.serving()
+}
+
+// noteAvailability records whether the lock service can answer now: some
+// client's request would get an answer. A service that answers only the
+// clients on one side of a partition is available; one that answers
+// nobody (down, or cut off from every client) is not.
+func (w *world) noteAvailability() {
+	if w.svc == nil {
+		return
+	}
+	up := false
+	for _, c := range w.clients {
+		up = up || w.svc.answers(c.cfg.Name)
+	}
+	w.unavail.set(w.s.now, up)
 }
 
 // allDone reports whether every client has finished.
