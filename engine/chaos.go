@@ -312,7 +312,7 @@ func example(ctx context.Context, seed int64, opt ChaosOptions) (ChaosExample, e
 	ex := ChaosExample{Seed: seed, Why: why(res.Summary), Kinds: Violations(res.Summary),
 		Linearizability: res.History().Check(DefaultCheckTimeout), Aims: []string{}, Summary: res.Summary, Scenario: small}
 	for _, f := range sc.Faults {
-		if a, ok := notes[f]; ok && !slices.Contains(ex.Aims, a.note) {
+		if a, ok := notes[f.key()]; ok && !slices.Contains(ex.Aims, a.note) {
 			ex.Aims = append(ex.Aims, a.note)
 		}
 	}

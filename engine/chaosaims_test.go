@@ -35,21 +35,24 @@ func TestAimsHitTheirMoment(t *testing.T) {
 			lat, lag, lease := sc.Lock.Latency.MS(), sc.Lock.ReplicationLag.MS(), sc.Lock.Lease.MS()
 			granted := func(ok func(e Event) bool) bool {
 				for _, e := range res.Events {
-					if (e.Kind == KindGranted || e.Kind == KindRenewed) && ok(e) {
+					if (e.Kind == KindGranted || e.Kind == KindRenewed || e.Kind == KindAnswerLost) && ok(e) {
 						return true
 					}
 				}
 				return false
 			}
 			for _, f := range sc.Faults {
-				a := notes[f]
+				a := notes[f.key()]
 				at := f.At.MS()
 				hit := true
 				switch {
 				case (a.aim == aimNameInLag && f.Do == FaultCrash) || a.aim == aimNameCutInLag:
 					hit = granted(func(e Event) bool {
 						applied := e.T - lat
-						return e.Kind == KindGranted && e.Node == f.Target && applied < at && at < applied+lag
+						// A cut that strikes while the answer is on its way
+						// leaves the grant with its answer lost.
+						grant := e.Kind == KindGranted || (e.Kind == KindAnswerLost && e.Message == "acquire")
+						return grant && e.Node == f.Target && applied < at && at < applied+lag
 					})
 				case a.aim == aimNameRestart && f.Do == FaultCrash:
 					every := sc.Lock.PersistEvery.MS()

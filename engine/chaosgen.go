@@ -39,7 +39,7 @@ type generation struct {
 	rng      *rand.Rand
 	sc       Scenario // normalised: defaults filled in
 	timeline []Event  // the last planning run's events
-	notes    map[Fault]aimed
+	notes    map[string]aimed
 }
 
 // aimed says which aim placed a fault and what it aimed at, in words.
@@ -72,14 +72,14 @@ func GenerateScenario(ctx context.Context, seed int64, opt ChaosOptions) (Scenar
 const randomAim = "random"
 
 // generate is GenerateScenario that also returns what each fault aims at.
-func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[Fault]aimed, error) {
+func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[string]aimed, error) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed_c4a05))
-	g := &generation{rng: rng, notes: map[Fault]aimed{}}
+	g := &generation{rng: rng, notes: map[string]aimed{}}
 	g.sc = normalize(baseScenario(rng, seed, opt))
 	if rng.IntN(4) == 0 {
 		if f, ok := g.randomFault(); ok {
 			g.sc.Faults = append(g.sc.Faults, f)
-			g.notes[f] = aimed{randomAim, "a fault at a random time, aimed at nothing"}
+			g.notes[f.key()] = aimed{randomAim, "a fault at a random time, aimed at nothing"}
 		}
 	}
 	aims := aimsFor(g.sc.Lock.Backend)
@@ -99,7 +99,7 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 			break
 		}
 		for _, f := range faults {
-			g.notes[f] = note
+			g.notes[f.key()] = note
 			after = max(after, f.At.MS())
 		}
 		g.sc.Faults = append(g.sc.Faults, faults...)
@@ -109,7 +109,7 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 		// so that hardly any run goes without a fault.
 		if f, ok := g.randomFault(); ok {
 			g.sc.Faults = append(g.sc.Faults, f)
-			g.notes[f] = aimed{randomAim, "a fault at a random time, aimed at nothing"}
+			g.notes[f.key()] = aimed{randomAim, "a fault at a random time, aimed at nothing"}
 		}
 	}
 	return g.sc, g.notes, nil

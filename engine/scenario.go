@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // Scenario is the one input of the engine: who asks for the lock, what they
 // do, which lock service they ask, what the storage checks and which faults
 // strike when. Its JSON form is the contract of SCENARIOS.md.
@@ -145,4 +147,10 @@ type Fault struct {
 	Rate float64 `json:"rate,omitempty"`
 	// Kind is the message kind a delay holds back.
 	Kind string `json:"kind,omitempty"`
+}
+
+// key identifies a fault by every field, as a map key (a Fault itself is
+// not comparable: a partition's side is a list).
+func (f Fault) key() string {
+	return fmt.Sprintf("%d|%s|%s|%q|%d|%d|%g|%s", f.At.MS(), f.Do, f.Target, f.Side, f.For.MS(), f.By.MS(), f.Rate, f.Kind)
 }
