@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,6 +19,19 @@ type classWeb struct {
 	joins   *ipLimiter
 	creates *ipLimiter
 	checks  *ipLimiter
+}
+
+// newClassWeb makes the class pages' shared parts: metrics, and per-IP
+// limits that read the time from Config.Class.Clock.
+func (s *Server) newClassWeb() *classWeb {
+	cc := s.cfg.Class
+	return &classWeb{
+		s:       s,
+		m:       s.metrics,
+		joins:   newIPLimiter("joins", DefaultJoinRate, cc.Clock),
+		creates: newIPLimiter("classes created", cc.CreateRate, cc.Clock),
+		checks:  newIPLimiter("checks", DefaultCheckRate, cc.Clock),
+	}
 }
 
 func (w *classWeb) store() classroom.Store { return w.s.cfg.Classroom }
@@ -79,11 +93,14 @@ type joined struct {
 	Class   classSummary       `json:"class"`
 }
 
-// classSummary is what a learner may know of their class.
+// classSummary is what a learner may know of their class. Notice says
+// why a closed (archived or expired) class takes no more answers.
 type classSummary struct {
 	Code     string        `json:"code"`
 	Name     string        `json:"name"`
 	Scenario *scenarioLink `json:"scenario,omitempty"`
+	Status   string        `json:"status"`
+	Notice   string        `json:"notice,omitempty"`
 }
 
 // apiJoin: POST /api/classes/{code}/join {"name"}; the session token goes
@@ -100,11 +117,12 @@ func (w *classWeb) apiJoin(c echo.Context) error {
 		return err
 	}
 	setLearnerCookies(c, sess.Token)
-	return writeJSON(c, http.StatusCreated, joined{Learner: sess.Learner, Class: summarize(sess.Class)})
+	return writeJSON(c, http.StatusCreated, joined{Learner: sess.Learner, Class: summarize(sess.Class, w.s.cfg.Class.Clock())})
 }
 
-func summarize(cl *classroom.Class) classSummary {
-	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: linkFor(cl.Scenario)}
+func summarize(cl *classroom.Class, now time.Time) classSummary {
+	lc := lifecycleOf(cl, now)
+	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: linkFor(cl.Scenario), Status: lc.Status, Notice: lc.Notice}
 }
 
 // apiMe: GET /api/me, the learner's own class, progress and pushed scenario.
@@ -113,7 +131,7 @@ func (w *classWeb) apiMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": summarize(cl), "progress": prog})
+	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": summarize(cl, w.s.cfg.Class.Clock()), "progress": prog})
 }
 
 func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []classroom.Progress, error) {

@@ -332,8 +332,15 @@ func TestClassCSVExports(t *testing.T) {
 	})
 }
 
+// TestClassJoinRateLimit fills a join burst and a create burst from one
+// address. The limits' clock stands still unless the test moves it, so
+// what the limiter decides is the same on an idle machine and a loaded
+// one: exactly the burst passes, and after Retry-After has passed on the
+// clock, exactly one more.
 func TestClassJoinRateLimit(t *testing.T) {
-	base := startClass(t, openSQLite(t))
+	clk := newTestClock()
+	ts, _ := startServer(t, web.Config{Classroom: openSQLite(t), Class: web.ClassConfig{Clock: clk.Now}})
+	base := ts.URL
 	c := createClass(t, base, "Crowd")
 	n := web.DefaultJoinRate.Burst
 	for i := range n {
@@ -341,15 +348,19 @@ func TestClassJoinRateLimit(t *testing.T) {
 	}
 	a := newPerson(t, base).postJSON("/api/classes/"+c.Code+"/join", `{"name":"one too many"}`)
 	wantStatus(t, a, http.StatusTooManyRequests, "the join after the burst")
-	ra, err := strconv.Atoi(a.header.Get("Retry-After"))
-	if err != nil || ra < 1 || ra > 60 {
-		t.Errorf("Retry-After %q", a.header.Get("Retry-After"))
+	// 60 a minute: the next token is a second away.
+	if ra := a.header.Get("Retry-After"); ra != "1" {
+		t.Errorf("Retry-After %q, want 1", ra)
 	}
-	var e struct{ Error string }
+	var e struct{ Error, Code string }
 	a.decode(t, &e)
-	if !strings.Contains(e.Error, "too many joins") || !strings.Contains(e.Error, "try again in") {
-		t.Errorf("429 message %q", e.Error)
+	if !strings.Contains(e.Error, "too many joins") || !strings.Contains(e.Error, "try again in 1 s") || e.Code != "rate_limited" {
+		t.Errorf("429 %+v", e)
 	}
+	clk.Advance(time.Second)
+	join(t, base, c.Code, "after the wait")
+	wantStatus(t, newPerson(t, base).postJSON("/api/classes/"+c.Code+"/join", `{"name":"too soon"}`),
+		http.StatusTooManyRequests, "a second join after one token came back")
 	// Joining is limited, reading is not.
 	wantStatus(t, teacher(t, base, c.TeacherKey).get("/api/classes/"+c.Code+"/dashboard"), http.StatusOK, "dashboard after the limit")
 	// So is creating classes.
@@ -360,6 +371,29 @@ func TestClassJoinRateLimit(t *testing.T) {
 	// A spoofed X-Forwarded-For does not make a new client.
 	wantStatus(t, newPerson(t, base).postJSON("/api/classes", `{"name":"y"}`, "X-Forwarded-For", "203.0.113.9"),
 		http.StatusTooManyRequests, "a spoofed X-Forwarded-For")
+}
+
+// TestClassCreateRateIsTheOperators: --class-create-rate and
+// --class-create-burst (Config.Class.CreateRate) replace the default, for
+// the page form as for the API.
+func TestClassCreateRateIsTheOperators(t *testing.T) {
+	clk := newTestClock()
+	ts, _ := startServer(t, web.Config{Classroom: openSQLite(t),
+		Class: web.ClassConfig{Clock: clk.Now, CreateRate: web.Rate{PerMinute: 0.5, Burst: 2}}})
+	createClass(t, ts.URL, "one")
+	createClass(t, ts.URL, "two")
+	a := newPerson(t, ts.URL).postJSON("/api/classes", `{"name":"three"}`)
+	wantStatus(t, a, http.StatusTooManyRequests, "a third class")
+	if ra := a.header.Get("Retry-After"); ra != "120" {
+		t.Errorf("Retry-After %q, want 120 (half a class a minute)", ra)
+	}
+	if !strings.Contains(a.body, "too many classes created from your address (at most 2 at once, then 0.5 a minute)") {
+		t.Errorf("429 %s", a.body)
+	}
+	page := newPerson(t, ts.URL).postForm("/class/new", url.Values{"name": {"three"}})
+	wantStatus(t, page, http.StatusTooManyRequests, "the form past the limit")
+	clk.Advance(2 * time.Minute)
+	createClass(t, ts.URL, "three")
 }
 
 func TestClassRefusesCrossSiteRequests(t *testing.T) {

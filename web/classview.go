@@ -21,6 +21,7 @@ type dashClass struct {
 	JoinLink  string        `json:"join_link"`
 	Dashboard string        `json:"dashboard"`
 	Scenario  *scenarioLink `json:"scenario,omitempty"`
+	Lifecycle lifecycle     `json:"lifecycle"`
 }
 
 // dashExercise sums one exercise up over the class, with its most common
@@ -90,7 +91,8 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	order := w.exerciseOrder(d)
 	v := &dashView{
 		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, JoinOpen: d.Class.JoinOpen,
-			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: linkFor(d.Class.Scenario)},
+			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: linkFor(d.Class.Scenario),
+			Lifecycle: lifecycleOf(d.Class, w.s.cfg.Class.Clock())},
 		Exercises: []dashExercise{},
 		Learners:  []dashLearner{},
 	}

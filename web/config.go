@@ -56,6 +56,9 @@ type Config struct {
 	// Classroom stores classes, learners and their attempts; nil runs the
 	// server without classes (lessons and checks still work, unrecorded).
 	Classroom classroom.Store
+	// Class bounds the classroom's rate limits and dashboard streams (see
+	// config_class.go).
+	Class ClassConfig
 }
 
 // Defaults for Config. A live run costs about one Raft group (21
@@ -112,6 +115,7 @@ func (c Config) withDefaults() Config {
 	if c.MemoryBudget == 0 {
 		c.MemoryBudget = DefaultMemoryBudget
 	}
+	c.Class = c.Class.withDefaults()
 	return c
 }
 
@@ -144,5 +148,5 @@ func (c Config) Validate() error {
 	case c.MaxQueueBytes > c.MemoryBudget/4:
 		return fmt.Errorf("max-queue-bytes: must be at most a quarter of memory-budget (%d), not %d", c.MemoryBudget/4, c.MaxQueueBytes)
 	}
-	return nil
+	return c.Class.validate()
 }

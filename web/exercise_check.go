@@ -40,9 +40,14 @@ func (s *Server) apiCheck(c echo.Context) error {
 	token := learnerToken(c)
 	record := token != "" && s.cfg.Classroom != nil
 	if record {
-		l, _, err := s.cfg.Classroom.Learner(ctx, token)
+		l, cl, err := s.cfg.Classroom.Learner(ctx, token)
 		if err != nil {
 			return checkClassError(err)
+		}
+		// An archived or expired class takes no answers: say so before
+		// grading, rather than grade and then refuse to keep it.
+		if err := cl.ClosedError(s.cfg.Class.Clock(), "answers"); err != nil {
+			return err
 		}
 		a.Variant = lessons.VariantFor(l.VariantKey())
 	}

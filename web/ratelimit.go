@@ -41,8 +41,10 @@ type ipLimiter struct {
 	swept time.Time
 }
 
-func newIPLimiter(name string, r Rate) *ipLimiter {
-	return &ipLimiter{name: name, rate: r, now: time.Now, ips: map[string]*rate.Limiter{}}
+// newIPLimiter limits each address to r; now is the clock (time.Now
+// outside tests).
+func newIPLimiter(name string, r Rate, now func() time.Time) *ipLimiter {
+	return &ipLimiter{name: name, rate: r, now: now, ips: map[string]*rate.Limiter{}}
 }
 
 // take spends a token of ip's bucket; when there is none it returns how

@@ -12,8 +12,7 @@ import (
 
 func TestIPLimiterBucketsRetryAfterAndSweep(t *testing.T) {
 	now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-	l := newIPLimiter("joins", Rate{PerMinute: 6, Burst: 2})
-	l.now = func() time.Time { return now }
+	l := newIPLimiter("joins", Rate{PerMinute: 6, Burst: 2}, func() time.Time { return now })
 	for i := range 2 {
 		if ok, _ := l.take("a"); !ok {
 			t.Fatalf("take %d within the burst refused", i+1)
@@ -41,9 +40,11 @@ func TestIPLimiterBucketsRetryAfterAndSweep(t *testing.T) {
 // TestChecksAreLimitedAndGuarded registers a stand-in for the check
 // endpoint (the lesson pages add the real one) and checks that the
 // server's middleware limits it per IP, refuses it cross-site and counts
-// it.
+// it. The limiter's clock stands still, so the burst is the same however
+// long the requests take.
 func TestChecksAreLimitedAndGuarded(t *testing.T) {
-	s, err := NewServer(Config{})
+	frozen := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	s, err := NewServer(Config{Class: ClassConfig{Clock: func() time.Time { return frozen }}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,13 +124,7 @@ func (s *Server) routes() *echo.Echo {
 	// X-Forwarded-For is only believed from the proxies TrustProxies
 	// names; anyone could send it and dodge the rate limits.
 	e.IPExtractor = echo.ExtractIPDirect()
-	w := &classWeb{
-		s:       s,
-		m:       s.metrics,
-		joins:   newIPLimiter("joins", DefaultJoinRate),
-		creates: newIPLimiter("classes created", DefaultCreateRate),
-		checks:  newIPLimiter("checks", DefaultCheckRate),
-	}
+	w := s.newClassWeb()
 	if s.cfg.Classroom != nil {
 		s.cfg.Classroom = countingStore{Store: s.cfg.Classroom, errs: w.m.storeErrors}
 	}
@@ -190,6 +184,7 @@ func (s *Server) routes() *echo.Echo {
 	class(post, "/api/classes/:code/scenario", w.apiPushScenario)
 	class(post, "/api/classes/:code/code", w.apiRotate)
 	class(post, "/api/classes/:code/joining", w.apiJoining)
+	class(post, "/api/classes/:code/archive", w.apiArchive)
 	class(get, "/api/classes/:code/progress.csv", w.apiProgressCSV)
 	class(get, "/api/classes/:code/progress-wide.csv", w.apiWideCSV)
 	return e

@@ -8,6 +8,7 @@ import (
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/store"
+	"github.com/leaselab/playground/classroom/storetest"
 )
 
 func TestOpenPicksSQLiteByDefault(t *testing.T) {
@@ -33,10 +34,10 @@ func TestOpenRefusesOtherURLs(t *testing.T) {
 }
 
 func TestOpenPicksPostgresByURL(t *testing.T) {
-	u := os.Getenv("PLAYGROUND_TEST_POSTGRES")
-	if u == "" {
-		t.Skip("PLAYGROUND_TEST_POSTGRES is not set: skipping the PostgreSQL store tests")
-	}
+	// A schema of its own: the test database's public schema is shared by
+	// every checkout on the machine, whose binaries may know other
+	// migrations.
+	u := storetest.PostgresSchema(t, "opentest_")
 	s, err := store.Open(context.Background(), store.Config{DatabaseURL: u, DataDir: "/nonexistent/never-created"})
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/store"
 	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/web"
@@ -54,6 +55,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	var proxies string
 	fs.StringVar(&proxies, "trusted-proxies", env("PLAYGROUND_TRUSTED_PROXIES", ""), "load balancer `networks` (CIDRs or addresses, comma-separated) whose X-Forwarded-For names the client, for per-IP rate limits (env PLAYGROUND_TRUSTED_PROXIES)")
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
+	// Classroom bounds (serve_class.go).
+	classf := addClassFlags(ef)
+	var storeOpts classroom.Options
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
 		return err
@@ -92,6 +96,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 			cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
 		}
 	}
+	if err := classf.apply(&cfg, &storeOpts); err != nil {
+		return err
+	}
 	if err := cfg.Validate(); err != nil {
 		return &usageError{err}
 	}
@@ -115,7 +122,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	// The classroom store: the SQLite file in --data, or PostgreSQL when
 	// DATABASE_URL is set. It is closed last, after the HTTP server and
 	// the live sessions have stopped, so no answer is cut off mid-write.
-	st, err := store.Open(ctx, store.Config{DatabaseURL: databaseURL, DataDir: *dataDir})
+	st, err := store.Open(ctx, store.Config{DatabaseURL: databaseURL, DataDir: *dataDir, Options: storeOpts})
 	if err != nil {
 		ln.Close()
 		if databaseURL != "" {

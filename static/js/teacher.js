@@ -1,6 +1,7 @@
 // The teacher's dashboard: redraws the tables from the server's live
 // events, and sends the teacher's actions (push a scenario, rotate the
-// code, open or close joining, remove a learner) as JSON. Names are put
+// code, open or close joining, remove a learner, archive or restore the
+// class) as JSON. Names are put
 // into the page with textContent only: a learner may be called
 // "<script>".
 
@@ -46,6 +47,7 @@ function render(v) {
   const toggle = document.getElementById('toggle-joining');
   toggle.dataset.open = String(v.class.join_open);
   toggle.textContent = v.class.join_open ? 'Close joining' : 'Open joining';
+  renderLifecycle(v.class.lifecycle);
   const current = document.getElementById('push-current');
   if (v.class.scenario) {
     current.replaceChildren(el('a', { href: v.class.scenario.url }, v.class.scenario.label));
@@ -78,6 +80,21 @@ function render(v) {
     ...l.cells.map((c, i) => el('td', { class: ('cell ' + cellState(c)).trim(), title: exerciseTitles[i] || '' }, cellText(c))),
     el('td', {}, el('button', { type: 'button', class: 'remove', 'data-remove': String(l.id), 'data-name': l.name }, 'Remove')))));
   document.getElementById('learner-count').textContent = String(v.learners.length);
+}
+
+// renderLifecycle shows whether the class is open, archived or expired;
+// a closed class refuses every change but restoring it, so those buttons
+// are off until then.
+function renderLifecycle(lc) {
+  const line = document.getElementById('lifecycle');
+  line.textContent = lc.text;
+  line.dataset.status = lc.status;
+  const closed = lc.status !== 'open';
+  const archive = document.getElementById('archive-class');
+  archive.dataset.closed = String(closed);
+  archive.textContent = closed ? 'Restore class' : 'Archive class';
+  for (const id of ['toggle-joining', 'rotate-code']) document.getElementById(id).disabled = closed;
+  for (const b of document.querySelectorAll('#push-form button')) b.disabled = closed;
 }
 
 // setCode follows a rotated join code: the address bar, the links and
@@ -155,6 +172,12 @@ document.getElementById('dash-grid-body').addEventListener('click', (e) => {
   if (!b) return;
   if (!window.confirm('Remove ' + b.dataset.name + ' and all their answers from the class?')) return;
   act(() => send('DELETE', api('/learners/' + encodeURIComponent(b.dataset.remove))));
+});
+
+document.getElementById('archive-class').addEventListener('click', (e) => {
+  const closed = e.currentTarget.dataset.closed === 'true';
+  if (!closed && !window.confirm('Archive this class? Learners can no longer join or answer, and the class with all its answers is deleted after a grace period (download the CSVs first). You can restore it until then.')) return;
+  act(() => send('POST', api('/archive'), { archived: !closed }));
 });
 
 const pushForm = document.getElementById('push-form');

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/web"
+)
+
+// classFlags are serve's classroom bounds: how fast one address may
+// create classes, how many live dashboards one teacher key may hold open,
+// and how long unused and archived classes are kept.
+type classFlags struct {
+	createRate  float64
+	createBurst int
+	streams     int
+	retention   time.Duration
+	grace       time.Duration
+}
+
+// addClassFlags defines the classroom flags on ef's flag set.
+func addClassFlags(ef *envFlags) *classFlags {
+	f := &classFlags{}
+	ef.floatVar(&f.createRate, "class-create-rate", "PLAYGROUND_CLASS_CREATE_RATE", web.DefaultCreateRate.PerMinute,
+		"classes one address may create a minute once its burst is spent")
+	ef.intVar(&f.createBurst, "class-create-burst", "PLAYGROUND_CLASS_CREATE_BURST", web.DefaultCreateRate.Burst,
+		"classes one address may create at once")
+	ef.intVar(&f.streams, "dashboard-streams-per-key", "PLAYGROUND_DASHBOARD_STREAMS_PER_KEY", web.DefaultStreamsPerKey,
+		"live dashboards one teacher key may hold open at once (all of them count against --max-connections with the websockets)")
+	ef.daysVar(&f.retention, "class-retention", "PLAYGROUND_CLASS_RETENTION", classroom.DefaultRetention,
+		"how long a class may go unused (no join, answer or teacher change) before it expires and takes no more joins or answers, like 180d or 720h")
+	ef.daysVar(&f.grace, "class-grace", "PLAYGROUND_CLASS_GRACE", classroom.DefaultGrace,
+		"how long an archived or expired class is kept for its teacher to export or restore before it is deleted, like 30d")
+	return f
+}
+
+// apply checks the flags and sets them in the server's and the store's
+// configuration; errors name the flag.
+func (f *classFlags) apply(cfg *web.Config, opts *classroom.Options) error {
+	switch {
+	case f.createRate <= 0:
+		return usagef("--class-create-rate: must be positive, not %g", f.createRate)
+	case f.createBurst <= 0:
+		return usagef("--class-create-burst: must be positive, not %d", f.createBurst)
+	case f.streams <= 0:
+		return usagef("--dashboard-streams-per-key: must be positive, not %d", f.streams)
+	case f.retention < time.Hour:
+		return usagef("--class-retention: must be at least 1h, not %s", f.retention)
+	case f.grace < time.Hour:
+		return usagef("--class-grace: must be at least 1h, not %s", f.grace)
+	}
+	cfg.Class.CreateRate = web.Rate{PerMinute: f.createRate, Burst: f.createBurst}
+	cfg.Class.StreamsPerKey = f.streams
+	opts.Retention, opts.Grace = f.retention, f.grace
+	return nil
+}
+
+// daysVar is a duration flag that also takes whole days ("180d"), the unit
+// retention is thought of in.
+func (e *envFlags) daysVar(p *time.Duration, name, envName string, def time.Duration, usage string) {
+	*p = envDefault(e, name, envName, def, parseDays)
+	e.fs.Func(name, usage+" (env "+envName+"; default "+formatDays(def)+")", func(s string) error {
+		d, err := parseDays(s)
+		if err == nil {
+			*p = d
+		}
+		return err
+	})
+}
+
+// parseDays reads "180d" as 180 days, anything else as a Go duration.
+func parseDays(s string) (time.Duration, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		days, err := strconv.Atoi(n)
+		if err != nil || days < 0 || days > 100*365 {
+			return 0, fmt.Errorf("%q is not a number of days like 180d", s)
+		}
+		return time.Duration(days) * 24 * time.Hour, nil
+	}
+	return time.ParseDuration(s)
+}
+
+func formatDays(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+	return d.String()
+}

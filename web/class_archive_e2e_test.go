@@ -1,0 +1,75 @@
+package web_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/web"
+)
+
+// TestE2EClassArchiveButton: the teacher archives the class with the
+// dashboard's button; the page says so without a reload and turns the
+// other actions off, the learner's page says the class takes no more
+// answers, and the same button restores it. Screenshots at a laptop's and
+// a phone's size.
+func TestE2EClassArchiveButton(t *testing.T) {
+	bb := startBrowser(t) // skips without PLAYGROUND_E2E=1 or a chromium
+	st := openSQLite(t)
+	srv, err := web.NewServer(web.Config{Classroom: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		ts.Close()
+	})
+	b := &browser{t: t, base: ts.URL, ctx: bb.ctx}
+
+	tc := b.isolatedTab("/class")
+	b.do(tc,
+		chromedp.EmulateViewport(1366, 900),
+		chromedp.SetValue(chromedp.ID("class-name"), "Distributed systems, spring"),
+		chromedp.Click(chromedp.CSS("[data-testid=create-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=class-code]")))
+	code := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=class-code]")))
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=open-dashboard]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
+	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live")
+	lc := b.isolatedTab("/class?code=" + code)
+	b.do(lc,
+		chromedp.SetValue(chromedp.ID("join-name"), "Ada"),
+		chromedp.Click(chromedp.CSS("[data-testid=join-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
+	b.waitUntil(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 1`, "Ada on the dashboard")
+
+	// Archive, accepting the confirmation.
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
+	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'archived'`, "the dashboard showing the class archived")
+	b.waitUntil(tc, `document.getElementById('rotate-code').disabled && document.getElementById('toggle-joining').disabled`, "the other actions turned off")
+	if got := run(b, tc, chromedp.Text(chromedp.ID("archive-class"))); got != "Restore class" {
+		t.Errorf("the archive button says %q", got)
+	}
+	b.screenshot(tc, "class-archived-1366")
+	b.do(tc, chromedp.EmulateViewport(390, 844))
+	b.screenshot(tc, "class-archived-390")
+
+	b.do(lc, chromedp.EmulateViewport(1366, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=class-closed]")))
+	b.screenshot(lc, "class-learner-archived-1366")
+	b.do(lc, chromedp.EmulateViewport(390, 844))
+	b.screenshot(lc, "class-learner-archived-390")
+
+	// Restore.
+	b.do(tc, chromedp.Click(chromedp.ID("archive-class")))
+	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'open' && !document.getElementById('rotate-code').disabled`, "the class restored")
+	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
+	if n := run(b, lc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=class-closed]').length`)); n != 0 {
+		t.Error("the learner page still says the class is closed after the restore")
+	}
+}
