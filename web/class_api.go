@@ -19,19 +19,22 @@ type classWeb struct {
 	joins   *ipLimiter
 	creates *ipLimiter
 	checks  *ipLimiter
+	feeds   *dashFeeds // live dashboards, one feed per class
 }
 
 // newClassWeb makes the class pages' shared parts: metrics, and per-IP
 // limits that read the time from Config.Class.Clock.
 func (s *Server) newClassWeb() *classWeb {
 	cc := s.cfg.Class
-	return &classWeb{
+	w := &classWeb{
 		s:       s,
 		m:       s.metrics,
 		joins:   newIPLimiter("joins", DefaultJoinRate, cc.Clock),
 		creates: newIPLimiter("classes created", cc.CreateRate, cc.Clock),
 		checks:  newIPLimiter("checks", DefaultCheckRate, cc.Clock),
 	}
+	w.feeds = newDashFeeds(w)
+	return w
 }
 
 func (w *classWeb) store() classroom.Store { return w.s.cfg.Classroom }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -13,20 +15,187 @@ import (
 // Live dashboard updates are server-sent events: one-way, plain HTTP
 // (nothing for a proxy to upgrade), and the browser reconnects on its own,
 // to any replica, after a restart or a deploy. Each event carries the
-// whole dashboard, re-read from the store, so a merged or missed change
-// loses nothing.
+// whole dashboard, so a merged or missed change loses nothing.
+//
+// All the streams of one class share one feed: one subscription to the
+// store and at most one dashboard read per dashboardInterval, encoded
+// once and written to every stream. A class on a projector, three
+// laptops and a script that opened a thousand streams costs the store the
+// same reads. A stream that writes slowly skips to the newest version
+// rather than queue old ones.
 const (
-	// dashboardInterval bounds how often one stream re-reads the
-	// dashboard: a class answering at once costs a few reads a second,
-	// not one per answer.
+	// dashboardInterval bounds how often a class's dashboard is re-read:
+	// a class answering at once costs a few reads a second, not one per
+	// answer, whatever the number of streams.
 	dashboardInterval = 300 * time.Millisecond
 	// sseKeepAlive is how often an idle stream sends a comment, so
 	// proxies do not time it out and a gone browser is noticed.
 	sseKeepAlive = 20 * time.Second
+	// streamRetryAfter is the Retry-After of a stream refused at a cap.
+	streamRetryAfter = 30
 )
 
+// dashFeeds holds the feed of every class with an open stream on this
+// server, and counts the streams against Config.Class.StreamsPerKey.
+type dashFeeds struct {
+	w     *classWeb
+	mu    sync.Mutex
+	feeds map[int64]*dashFeed
+}
+
+// dashFeed is one class's shared dashboard: the latest version, encoded,
+// and a channel closed (and replaced) whenever a newer one is published,
+// which wakes every stream at once without a queue per stream.
+type dashFeed struct {
+	classID int64
+	key     string // the class's teacher key, which every stream of it carried
+	cancel  context.CancelFunc
+	streams int // guarded by dashFeeds.mu
+
+	mu    sync.Mutex
+	seq   uint64 // version of data; 0 before the first read
+	data  []byte
+	done  bool          // no more versions: the class is gone or the store failed
+	ready chan struct{} // closed when seq moves or done is set
+}
+
+func newDashFeeds(w *classWeb) *dashFeeds { return &dashFeeds{w: w, feeds: map[int64]*dashFeed{}} }
+
+// errTooManyStreams is the 429 for a stream past its key's cap.
+func errTooManyStreams(max int) error {
+	return &userError{Status: http.StatusTooManyRequests,
+		Msg: fmt.Sprintf("this class's teacher key already has %d live dashboards open, the most it may; close one (another tab or device) and reload", max)}
+}
+
+// join counts a new stream of the class, starting its feed if it is the
+// first, or refuses it past the per-key cap.
+func (fs *dashFeeds) join(classID int64, key string) (*dashFeed, error) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.feeds[classID]
+	if f != nil && f.ended() {
+		// Its streams are on their way out; newcomers get a fresh feed.
+		f = nil
+	}
+	if f != nil && f.streams >= fs.w.s.cfg.Class.StreamsPerKey {
+		return nil, errTooManyStreams(fs.w.s.cfg.Class.StreamsPerKey)
+	}
+	if f == nil {
+		s := fs.w.s
+		ctx, cancel := context.WithCancel(s.ctx)
+		f = &dashFeed{classID: classID, key: key, cancel: cancel, ready: make(chan struct{})}
+		fs.feeds[classID] = f
+		s.sessions.Add(1)
+		go func() {
+			defer s.sessions.Done()
+			fs.run(ctx, f)
+		}()
+	}
+	f.streams++
+	return f, nil
+}
+
+// leave uncounts a stream; the last one out stops the feed.
+func (fs *dashFeeds) leave(f *dashFeed) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f.streams--
+	if f.streams == 0 {
+		f.cancel()
+		if fs.feeds[f.classID] == f {
+			delete(fs.feeds, f.classID)
+		}
+	}
+}
+
+// run subscribes to the class's changes, reads the dashboard once, then
+// again at most once per dashboardInterval while changes come, until the
+// last stream leaves or the server shuts down.
+func (fs *dashFeeds) run(ctx context.Context, f *dashFeed) {
+	defer f.end()
+	// Subscribe before the first read, so that no change between the two
+	// is missed.
+	changes, err := fs.w.store().Subscribe(ctx, f.classID)
+	if err != nil || !fs.reload(ctx, f) {
+		return
+	}
+	var last time.Time
+	var pending <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-changes:
+			if !ok {
+				return // the store closed
+			}
+			if pending == nil {
+				pending = time.After(max(0, dashboardInterval-time.Since(last)))
+			}
+		case <-pending:
+			pending, last = nil, time.Now()
+			if !fs.reload(ctx, f) {
+				return
+			}
+		}
+	}
+}
+
+// reload reads the dashboard and publishes it, by the key rather than the
+// code, which may be rotated under open pages. It reports false when the
+// class cannot be read (deleted, or the store failing): the feed ends,
+// its streams close, and browsers reconnect, to be told why.
+func (fs *dashFeeds) reload(ctx context.Context, f *dashFeed) bool {
+	st := fs.w.store()
+	cl, err := st.TeacherClass(ctx, f.key)
+	if err != nil {
+		return false
+	}
+	d, err := st.Dashboard(ctx, cl.Code, f.key)
+	if err != nil {
+		return false
+	}
+	data, err := json.Marshal(fs.w.view(d))
+	if err != nil {
+		return false
+	}
+	f.mu.Lock()
+	f.seq++
+	f.data = data
+	close(f.ready)
+	f.ready = make(chan struct{})
+	f.mu.Unlock()
+	return true
+}
+
+// end says there will be no more versions.
+func (f *dashFeed) end() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.done {
+		f.done = true
+		close(f.ready)
+	}
+}
+
+func (f *dashFeed) ended() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.done
+}
+
+// latest returns the newest version, whether the feed has ended, and a
+// channel closed when either changes.
+func (f *dashFeed) latest() (seq uint64, data []byte, done bool, ready <-chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seq, f.data, f.done, f.ready
+}
+
 // apiEvents: GET /api/classes/{code}/events streams "dashboard" events
-// until the browser goes away or the server shuts down.
+// until the browser goes away or the server shuts down. A stream counts
+// against Config.MaxConnections with the websockets, and against its
+// key's Config.Class.StreamsPerKey; past either it is refused with 429.
 func (w *classWeb) apiEvents(c echo.Context) error {
 	code, key := c.Param("code"), teacherKey(c)
 	cl, err := w.store().Teacher(c.Request().Context(), code, key)
@@ -34,16 +203,24 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 		return err
 	}
 	s := w.s
+	if !s.conns.tryAcquire() {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+		return &userError{Status: http.StatusTooManyRequests,
+			Msg: fmt.Sprintf("this server has as many live connections open as it allows (%d, playgrounds and dashboards together); try again in a minute", s.cfg.MaxConnections)}
+	}
+	defer s.conns.release()
+	f, err := w.feeds.join(cl.ID, key)
+	if err != nil {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+		return err
+	}
+	defer w.feeds.leave(f)
 	ctx, cancel := context.WithCancel(c.Request().Context())
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
 	s.sessions.Add(1)
 	defer s.sessions.Done()
-	changes, err := w.store().Subscribe(ctx, cl.ID)
-	if err != nil {
-		return err
-	}
 	w.m.streams.Inc()
 	defer w.m.streams.Dec()
 
@@ -58,72 +235,43 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	rc := http.NewResponseController(res.Writer)
 	_ = rc.SetWriteDeadline(time.Time{})
 
-	send := func(event string, v any) error {
-		data, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
+	write := func(text string) error {
 		_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-		if _, err := fmt.Fprintf(res, "event: %s\ndata: %s\n\n", event, data); err != nil {
+		if _, err := fmt.Fprint(res, text); err != nil {
 			return err
 		}
 		return rc.Flush()
-	}
-	// The dashboard is read with the key, not the code, from here on: the
-	// code may be rotated under an open page.
-	reload := func() error {
-		cl, err := w.store().TeacherClass(ctx, key)
-		if err != nil {
-			return err
-		}
-		d, err := w.store().Dashboard(ctx, cl.Code, key)
-		if err != nil {
-			return err
-		}
-		return send("dashboard", w.view(d))
-	}
-	if err := reload(); err != nil {
-		return nil
 	}
 	// bye tells the page that the server is going away; it reconnects,
 	// to this server once it is back or to another replica.
 	bye := func() error {
 		if s.ctx.Err() != nil && c.Request().Context().Err() == nil {
-			_ = send("bye", map[string]string{"reason": "the server is restarting"})
+			_ = write("event: bye\ndata: {\"reason\":\"the server is restarting\"}\n\n")
 		}
 		return nil
 	}
 	keep := time.NewTicker(sseKeepAlive)
 	defer keep.Stop()
-	var last time.Time
-	var pending <-chan time.Time
+	var sent uint64
 	for {
+		seq, data, done, ready := f.latest()
+		if seq > sent {
+			if write("event: dashboard\ndata: "+string(data)+"\n\n") != nil {
+				return nil
+			}
+			sent = seq
+		}
+		if done {
+			// The class is gone or the store failed: end the stream, and
+			// the browser's reconnection learns which.
+			return bye()
+		}
 		select {
 		case <-ctx.Done():
 			return bye()
-		case _, ok := <-changes:
-			if !ok {
-				// The subscription ends with ctx, or when the store closes.
-				return bye()
-			}
-			if pending == nil {
-				wait := dashboardInterval - time.Since(last)
-				if wait < 0 {
-					wait = 0
-				}
-				pending = time.After(wait)
-			}
-		case <-pending:
-			pending, last = nil, time.Now()
-			if err := reload(); err != nil {
-				return nil
-			}
+		case <-ready:
 		case <-keep.C:
-			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-			if _, err := fmt.Fprint(res, ": keep-alive\n\n"); err != nil {
-				return nil
-			}
-			if rc.Flush() != nil {
+			if write(": keep-alive\n\n") != nil {
 				return nil
 			}
 		}
