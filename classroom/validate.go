@@ -21,8 +21,8 @@ const (
 // free text. The feedback comes from the checker, not the user, so it is
 // cut rather than refused.
 func CheckAttempt(a *Attempt) error {
-	if a.Exercise == "" || len(a.Exercise) > MaxExerciseLen {
-		return Errorf(EINVALID, "exercise: must be 1 to %d characters", MaxExerciseLen)
+	if n := utf8.RuneCountInString(a.Exercise); n == 0 || n > MaxExerciseLen {
+		return Errorf(EINVALID, "exercise: must be 1 to %d characters (it has %d)", MaxExerciseLen, n)
 	}
 	if !utf8.ValidString(a.Answer) {
 		return Errorf(EINVALID, "answer: must be valid UTF-8 text")
@@ -48,8 +48,8 @@ func CheckScenario(s Scenario) error {
 	switch {
 	case s.Preset != "" && s.JSON != "":
 		return Errorf(EINVALID, "scenario: give a preset or a scenario document, not both")
-	case len(s.Preset) > MaxPresetLen:
-		return Errorf(EINVALID, "preset: must be at most %d characters", MaxPresetLen)
+	case utf8.RuneCountInString(s.Preset) > MaxPresetLen:
+		return Errorf(EINVALID, "preset: must be at most %d characters (it has %d)", MaxPresetLen, utf8.RuneCountInString(s.Preset))
 	case len(s.JSON) > MaxScenarioBytes:
 		return Errorf(EINVALID, "scenario: must be at most %d bytes (it has %d)", MaxScenarioBytes, len(s.JSON))
 	case s.JSON != "" && !json.Valid([]byte(s.JSON)):
@@ -57,7 +57,7 @@ func CheckScenario(s Scenario) error {
 	}
 	for _, r := range s.Preset {
 		if !(r == '-' || r == '_' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9') {
-			return Errorf(EINVALID, "preset: %q is not a preset name (lower-case letters, digits and dashes)", s.Preset)
+			return Errorf(EINVALID, "preset: %s is not a preset name (lower-case letters, digits and dashes)", Excerpt(s.Preset, ExcerptLen))
 		}
 	}
 	return nil

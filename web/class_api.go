@@ -1,7 +1,6 @@
 package web
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -198,7 +197,7 @@ func (w *classWeb) apiLearnerProgress(c echo.Context) error {
 func learnerID(c echo.Context) (int64, error) {
 	id, err := strconv.ParseInt(c.Param("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, &userError{Status: http.StatusNotFound, Field: "id", Msg: fmt.Sprintf("no learner %q", c.Param("id"))}
+		return 0, &userError{Status: http.StatusNotFound, Field: "id", Msg: "no learner " + excerpt(c.Param("id"))}
 	}
 	return id, nil
 }

@@ -57,7 +57,7 @@ func validatePush(in pushRequest) (classroom.Scenario, error) {
 		return classroom.Scenario{}, badRequest("preset", "give one of preset, scenario or link, not %d of them", n)
 	case in.Preset != "":
 		if _, err := engine.LoadPreset(in.Preset); err != nil {
-			return classroom.Scenario{}, badRequest("preset", "must be one of %s, not %q", strings.Join(engine.PresetNames(), ", "), in.Preset)
+			return classroom.Scenario{}, badRequest("preset", "must be one of %s, not %s", strings.Join(engine.PresetNames(), ", "), excerpt(in.Preset))
 		}
 		return classroom.Scenario{Preset: in.Preset}, nil
 	case in.Link != "":
@@ -91,7 +91,8 @@ func scenarioFromLink(link string) (classroom.Scenario, error) {
 	if strings.Contains(link, "?") || strings.Contains(link, "=") {
 		u, err := url.Parse(link)
 		if err != nil {
-			return classroom.Scenario{}, badRequest("link", "is not a playground link: %v", err)
+			// url.Error repeats the whole link: say what, not all of it.
+			return classroom.Scenario{}, badRequest("link", "%s is not a playground link (it cannot be read as a URL)", excerpt(link))
 		}
 		q = u.Query()
 		if !strings.Contains(link, "?") {

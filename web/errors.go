@@ -166,7 +166,8 @@ func newProblem(status int, code, field, msg string) problem {
 	if code == "" {
 		code = statusCode(status)
 	}
-	return problem{Status: status, Code: code, Field: field, Message: withField(field, msg)}
+	field = boundText(field, maxField)
+	return problem{Status: status, Code: code, Field: field, Message: boundText(withField(field, msg), maxMessage)}
 }
 
 // statusCode is the kind of problem a status means.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -80,7 +81,8 @@ func decodeStrict(data []byte, v any) error {
 			return badRequest("body", "must be a JSON object with %s", fieldList(v))
 		}
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			return badRequest(strings.Trim(name, `"`), "is not a field of this request, which takes %s", fieldList(v))
+			name, _ = strconv.Unquote(name)
+			return badRequest(boundText(name, maxField), "is not a field of this request, which takes %s", fieldList(v))
 		}
 		return badRequest("body", "is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}

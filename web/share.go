@@ -60,7 +60,7 @@ func parseSpeed(v string, def float64) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || f < 0 || f > engine.MaxSpeed || f != f {
-		return 0, badRequest("speed", "must be a number between 0 (as fast as possible) and %g, not %q", engine.MaxSpeed, v)
+		return 0, badRequest("speed", "must be a number between 0 (as fast as possible) and %g, not %s", engine.MaxSpeed, excerpt(v))
 	}
 	return f, nil
 }

@@ -43,7 +43,7 @@ func Rekey(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect
 	key := classroom.NewSecret()
 	var classID int64
 	if err := db.QueryRowContext(ctx, q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at)
-		VALUES ('OLDKEY', 'Before', ?, TRUE, 1600000000000) RETURNING id`), classroom.HashSecret(key)).Scan(&classID); err != nil {
+		VALUES ('PASTKY', 'Before', ?, TRUE, 1600000000000) RETURNING id`), classroom.HashSecret(key)).Scan(&classID); err != nil {
 		t.Fatal(err)
 	}
 	tokens := map[string]string{}
@@ -62,7 +62,7 @@ func Rekey(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect
 	upgraded := time.Now().Add(-time.Minute)
 	s := h.MustOpen(t, addr, classroom.Options{})
 	// However old, the class's retention counts from the upgrade.
-	c, err := s.Teacher(ctx, "OLDKEY", key)
+	c, err := s.Teacher(ctx, "PASTKY", key)
 	if err != nil || c.ActiveAt.Before(upgraded) || c.Status(time.Now()) != classroom.ClassOpen {
 		t.Fatalf("class from before the upgrade: %+v %v", c, err)
 	}
@@ -103,7 +103,7 @@ func Rekey(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect
 		"Tirn": `"Tirn" looks too much like "Tim"`,
 		"Kim":  "",
 	} {
-		_, err = s.Join(ctx, "OLDKEY", name)
+		_, err = s.Join(ctx, "PASTKY", name)
 		if want == "" {
 			if err != nil {
 				t.Errorf("join as %s: %v", name, err)
@@ -115,5 +115,5 @@ func Rekey(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect
 			t.Errorf("join as %s: %q, want %q", name, msg, want)
 		}
 	}
-	mustJoin(t, s, "OLDKEY", "Bo")
+	mustJoin(t, s, "PASTKY", "Bo")
 }

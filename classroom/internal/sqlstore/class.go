@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -84,9 +85,10 @@ func (s *DB) classByCode(ctx context.Context, q querier, code, lock string) (*cl
 	if code == "" {
 		return nil, classroom.Errorf(classroom.EINVALID, "code: must not be empty")
 	}
-	if len(code) > 4*classroom.CodeLen {
-		// No such code exists; a megabyte of URL need not reach the database.
-		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has that code; check it with your teacher")
+	if len(code) > 4*classroom.CodeLen || strings.Trim(code, classroom.CodeAlphabet) != "" {
+		// No such code exists: a megabyte of URL need not reach the
+		// database, nor a code with characters no code has reach a page.
+		return nil, classroom.Errorf(classroom.ENOTFOUND, "no class has that code (a code is %d letters and digits, without 0, O, 1 or I); check it with your teacher", classroom.CodeLen)
 	}
 	c, err := s.scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE code = ?`+lock), code))
 	if errors.Is(err, sql.ErrNoRows) {
