@@ -21,6 +21,9 @@ type Class struct {
 	Scenario *Scenario `json:"scenario,omitempty"`
 	// TeacherKeyHash is the SHA-256 of the teacher key (see HashSecret).
 	TeacherKeyHash []byte `json:"-"`
+	// Variants is VariantsPerLearner (each learner their own numbers, the
+	// default) or VariantsShared (everyone the notes' numbers).
+	Variants string `json:"variants"`
 
 	// ArchivedAt is when the teacher archived the class, zero while it is
 	// in use. An archived class takes no joins or answers; its teacher
@@ -74,6 +77,16 @@ func (c *Class) ClosedError(now time.Time, what string) error {
 	return nil
 }
 
+// How a class's learners get their exercises' numbers.
+const (
+	// VariantsPerLearner draws each learner's own numbers, so neighbours
+	// cannot copy an answer.
+	VariantsPerLearner = "per-learner"
+	// VariantsShared gives everyone the notes' numbers (variant 0), so a
+	// lecture can discuss one question.
+	VariantsShared = "shared"
+)
+
 // NewClass is a class just created, with the one copy of its teacher key
 // that will ever exist outside the teacher's hands.
 type NewClass struct {
@@ -126,8 +139,14 @@ type Attempt struct {
 	Feedback string `json:"feedback"`
 	// FormatError is the checker's complaint about an unreadable answer.
 	// Such a check costs no try and is not stored: see Store.Record.
-	FormatError string    `json:"format_error,omitempty"`
-	At          time.Time `json:"at"`
+	FormatError string `json:"format_error,omitempty"`
+	// Mistake is the checker's name for the misconception a wrong answer
+	// shows, the same on every variant ("" for none it knows), and Parsed
+	// the answer as the checker read it ("4,950" for "4950 runs"): they
+	// group a class's wrong answers (Store.Mistakes).
+	Mistake string    `json:"mistake,omitempty"`
+	Parsed  string    `json:"parsed,omitempty"`
+	At      time.Time `json:"at"`
 	// Try is this attempt's number for the learner and exercise, from 1.
 	Try int `json:"try"`
 }
@@ -145,16 +164,11 @@ type Progress struct {
 	LastVariant    int       `json:"last_variant"`
 	FirstAt        time.Time `json:"first_at"`
 	LastAt         time.Time `json:"last_at"`
-}
-
-// WrongAnswer is a wrong answer to an exercise and how often it was given.
-type WrongAnswer struct {
-	Exercise string `json:"exercise"`
-	Answer   string `json:"answer"`
-	// Learners counts the learners who gave it, so one learner resending
-	// it does not make it look common; Attempts counts every time.
-	Learners int `json:"learners"`
-	Attempts int `json:"attempts"`
+	// GaveUp is set once the learner asked to be shown the answer.
+	GaveUp bool `json:"gave_up"`
+	// Review is the teacher's score and comment on the learner's open
+	// answer, if the teacher gave one.
+	Review *Review `json:"review,omitempty"`
 }
 
 // Change says that something in a class changed; a subscriber reloads what
@@ -174,6 +188,11 @@ const (
 	ChangeScenario = "scenario"
 	ChangeCode     = "code"
 	ChangeJoining  = "joining"
+	// ChangeReview follows a teacher's score on an open answer.
+	ChangeReview = "review"
+	// ChangeVariants follows a switch between shared and per-learner
+	// numbers.
+	ChangeVariants = "variants"
 	// ChangeArchive follows archiving or restoring the class.
 	ChangeArchive = "archive"
 	// ChangeDeleted says the class is gone (deleted after its grace

@@ -11,27 +11,34 @@ import (
 // row per learner and exercise, every learner times every exercise, so a
 // row for work never started is there too:
 //
-//	learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at
+//	learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment
 //
 // exercises gives the columns' order (the catalog's); nil means
 // d.Exercises. Times are RFC 3339 in UTC, empty when never attempted.
+// gave_up is 1 once the learner asked to be shown the answer; score and
+// comment are the teacher's review of an open answer, empty without one.
 func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 	if exercises == nil {
 		exercises = d.Exercises
 	}
 	idx := d.progressIndex()
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"learner", "exercise", "attempted", "correct", "tries", "tries_to_correct", "first_at", "last_at"})
+	cw.Write([]string{"learner", "exercise", "attempted", "correct", "tries", "tries_to_correct", "first_at", "last_at", "gave_up", "score", "comment"})
 	for _, l := range d.Learners {
 		for _, ex := range exercises {
-			row := []string{cell(l.Name), cell(ex), "0", "0", "0", "0", "", ""}
+			row := []string{cell(l.Name), cell(ex), "0", "0", "0", "0", "", "", "0", "", ""}
 			if p := idx[l.ID][ex]; p != nil {
-				row[2] = "1"
+				row[2] = bit(p.Tries > 0)
 				row[3] = bit(p.Correct)
 				row[4] = strconv.Itoa(p.Tries)
 				row[5] = strconv.Itoa(p.TriesToCorrect)
 				row[6] = stamp(p.FirstAt)
 				row[7] = stamp(p.LastAt)
+				row[8] = bit(p.GaveUp)
+				if p.Review != nil {
+					row[9] = score(p.Review.Score)
+					row[10] = cell(p.Review.Comment)
+				}
 			}
 			cw.Write(row)
 		}
@@ -62,7 +69,7 @@ func WriteWideCSV(w io.Writer, d *Dashboard, exercises []string) error {
 		total := 0
 		for _, ex := range exercises {
 			v := ""
-			if p := idx[l.ID][ex]; p != nil {
+			if p := idx[l.ID][ex]; p != nil && (p.Tries > 0 || p.Correct) {
 				v = bit(p.Correct)
 				if p.Correct {
 					total++
@@ -75,6 +82,28 @@ func WriteWideCSV(w io.Writer, d *Dashboard, exercises []string) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// WriteAnswersCSV writes answers.csv: one row per open answer, oldest
+// first, with the teacher's score and comment on that learner's answers to
+// the exercise (empty until reviewed):
+//
+//	learner,exercise,variant,answer,time,score,comment
+func WriteAnswersCSV(w io.Writer, answers []TextAnswer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"learner", "exercise", "variant", "answer", "time", "score", "comment"})
+	for _, a := range answers {
+		row := []string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), cell(a.Answer), stamp(a.At), "", ""}
+		if a.Review != nil {
+			row[5], row[6] = score(a.Review.Score), cell(a.Review.Comment)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// score writes a review's score as a spreadsheet reads it: 1, 0.5, 0.75.
+func score(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // cell neutralises spreadsheet formula injection: a learner named
 // "=HYPERLINK(...)" or "@SUM(...)" would otherwise run as a formula when

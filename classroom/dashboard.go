@@ -1,11 +1,5 @@
 package classroom
 
-import "sort"
-
-// MaxWrongAnswers is how many of the most common wrong answers the
-// dashboard shows per exercise.
-const MaxWrongAnswers = 5
-
 // Dashboard is a class's progress as its teacher sees it.
 type Dashboard struct {
 	Class    *Class    `json:"class"`
@@ -14,9 +8,12 @@ type Dashboard struct {
 	// usually passes the catalog's order to the CSV writers instead.
 	Exercises []string   `json:"exercises"`
 	Progress  []Progress `json:"progress"` // by learner, then exercise
-	// Wrong holds, per exercise, the most common graded wrong answers,
-	// most learners first.
-	Wrong map[string][]WrongAnswer `json:"wrong"`
+	// Mistakes are the class's wrong answers grouped by misconception
+	// (see Store.Mistakes).
+	Mistakes []MistakeGroup `json:"mistakes"`
+	// Answers are the open answers, for the teacher to read and score
+	// (see Store.Answers).
+	Answers []TextAnswer `json:"answers"`
 }
 
 // ExerciseStats sums up one exercise over a class.
@@ -25,6 +22,7 @@ type ExerciseStats struct {
 	Attempted int    `json:"attempted"` // learners with at least one try
 	Correct   int    `json:"correct"`   // learners with a correct try
 	Tries     int    `json:"tries"`     // all tries
+	GaveUp    int    `json:"gave_up"`   // learners who asked to be shown the answer
 }
 
 // Stats returns per-exercise sums, in the order of exercises (d.Exercises
@@ -44,7 +42,12 @@ func (d *Dashboard) Stats(exercises []string) []ExerciseStats {
 		if s == nil {
 			continue
 		}
-		s.Attempted++
+		if p.Tries > 0 {
+			s.Attempted++
+		}
+		if p.GaveUp {
+			s.GaveUp++
+		}
 		s.Tries += p.Tries
 		if p.Correct {
 			s.Correct++
@@ -64,29 +67,4 @@ func (d *Dashboard) progressIndex() map[int64]map[string]*Progress {
 		idx[p.LearnerID][p.Exercise] = p
 	}
 	return idx
-}
-
-// TopWrong keeps, per exercise, the n most common wrong answers, most
-// learners first, then most attempts, then the answer for a stable order.
-// Stores call it on every wrong answer they counted.
-func TopWrong(all []WrongAnswer, n int) map[string][]WrongAnswer {
-	sort.Slice(all, func(i, j int) bool {
-		a, b := all[i], all[j]
-		switch {
-		case a.Exercise != b.Exercise:
-			return a.Exercise < b.Exercise
-		case a.Learners != b.Learners:
-			return a.Learners > b.Learners
-		case a.Attempts != b.Attempts:
-			return a.Attempts > b.Attempts
-		}
-		return a.Answer < b.Answer
-	})
-	out := map[string][]WrongAnswer{}
-	for _, w := range all {
-		if len(out[w.Exercise]) < n {
-			out[w.Exercise] = append(out[w.Exercise], w)
-		}
-	}
-	return out
 }

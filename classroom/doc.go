@@ -72,17 +72,25 @@
 // # For the web layer: one call per endpoint
 //
 //	store.Open(ctx, store.Config{DatabaseURL, DataDir})  at start-up; Close on shutdown
-//	POST /api/classes {"name"}            CreateClass -> {"code": nc.Class.Code, "teacher_key": nc.TeacherKey}
+//	POST /api/classes {"name", "variants"}  CreateClass -> {"code": nc.Class.Code, "teacher_key": nc.TeacherKey},
+//	                                      then SetVariants(code, key, VariantsShared) for a shared class
 //	POST /api/classes/{code}/join {"name"}  Join -> set sess.Token as the HttpOnly, SameSite session cookie
 //	any learner page                      Learner(token) -> the learner, their class, its pushed Scenario;
-//	                                      lessons.VariantFor(l.VariantKey()) is their variant
-//	POST /api/exercises/{id}/check        Catalog.Check, then Record(token, Attempt{Exercise, Variant,
-//	                                      Answer, Correct, Graded, Feedback, FormatError} from the Result)
+//	                                      lessons.VariantFor(l.VariantKey()) is their variant, or 0 when
+//	                                      Class.Variants is VariantsShared
+//	POST /api/exercises/{id}/check        LearnerProgress for the tries so far, Catalog.Check, then
+//	                                      Record(token, Attempt{Exercise, Variant, Answer, Correct, Graded,
+//	                                      Feedback, FormatError, Mistake, Parsed} from the Result)
+//	POST /api/exercises/{id}/give-up      GiveUp(token, exercise, variant)
+//	POST /api/classes/{code}/reviews      Review(code, key, Review{LearnerID, Exercise, Score, Comment})
+//	GET .../answers.csv                   Answers(code, key), then WriteAnswersCSV
+//	GET .../mistakes                      Mistakes(code, key)
+//	anonymous practice cookies            ServerSecret(ctx, "practice-cookie") signs them
 //	a learner's own progress              LearnerProgress(code, Credentials{Session: token}, learnerID)
 //	teacher requests                      Teacher(code, key) to authenticate; TeacherClass(key) finds the
 //	                                      class of a teacher link after its code was rotated
 //	/class/{code}/teacher                 Dashboard(code, key): learners, progress, Stats(exercises) for
-//	                                      attempted/correct/tries, Wrong for the common wrong answers
+//	                                      attempted/correct/tries/gave up, Mistakes, open Answers
 //	live updates                          Subscribe(ctx, class.ID), after Teacher; reload Dashboard on each
 //	                                      Change (a slow reader's changes merge; never blocks writers)
 //	push a scenario                       PushScenario(code, key, Scenario{Preset} or {JSON}); {} clears
@@ -105,6 +113,20 @@
 // An ungraded attempt (an open text answer) counts as attempted, never as
 // correct or wrong. Progress keeps the tries, whether any was correct, the
 // number of the first correct try and the times of the first and last.
+//
+// # Text answers, reviews and mistakes (migration 0002)
+//
+// An open answer is recorded ungraded; Answers lists them for the teacher,
+// who scores each learner's answers to an exercise with Review (0 to 1 and
+// a comment, the latest wins); the review rides on the learner's Progress,
+// the dashboard, progress.csv (score, comment) and answers.csv. GiveUp
+// marks a learner's progress (gave_up in progress.csv) without a try: the
+// web shows the solution from then on. A graded wrong attempt keeps the
+// checker's Mistake and Parsed answer, and Mistakes groups a class's wrong
+// answers by named mistake across variants, or by parsed value
+// (GroupMistakes), each learner once with their last answer. A class's
+// Variants says whether learners get their own numbers or all the
+// lesson's. ServerSecret keeps random keys that replicas share.
 //
 // # Limits
 //

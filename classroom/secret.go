@@ -48,11 +48,17 @@ func NormalizeCode(code string) string {
 // NewSecret returns 32 random bytes from crypto/rand, base64url-encoded: a
 // teacher key or a learner session token.
 func NewSecret() string {
-	b := make([]byte, 32)
+	return base64.RawURLEncoding.EncodeToString(NewSecretBytes(32))
+}
+
+// NewSecretBytes returns n bytes from crypto/rand, for a key that is kept
+// as it is (Store.ServerSecret).
+func NewSecretBytes(n int) []byte {
+	b := make([]byte, n)
 	if _, err := rand.Read(b); err != nil {
 		panic("classroom: crypto/rand failed: " + err.Error())
 	}
-	return base64.RawURLEncoding.EncodeToString(b)
+	return b
 }
 
 // HashSecret returns the SHA-256 of a teacher key or session token, the only

@@ -69,6 +69,33 @@ type Store interface {
 	// attempts and progress, and returns how many. Stores also run it on
 	// their own every Options.PurgeEvery.
 	Purge(ctx context.Context) (int, error)
+	// SetVariants chooses how the class's learners get their numbers:
+	// VariantsPerLearner or VariantsShared (EINVALID for anything else).
+	SetVariants(ctx context.Context, code, key, variants string) (*Class, error)
+
+	// GiveUp records that the learner of this session asked to be shown
+	// the answer to an exercise, and returns their progress on it: after
+	// this the worked solution is theirs. It costs no try; giving up twice
+	// changes nothing.
+	GiveUp(ctx context.Context, token, exercise string, variant int) (*Progress, error)
+	// Review stores the teacher's score (0 to 1) and comment on a
+	// learner's open answer to an exercise, replacing an earlier one.
+	// Teacher key only; ENOTFOUND if the learner is not in the class or
+	// has not answered the exercise.
+	Review(ctx context.Context, code, key string, r Review) (*Review, error)
+	// Answers returns every open (ungraded) answer in the class, oldest
+	// first, each with the teacher's review of that learner and exercise:
+	// answers.csv and the dashboard's list to score. Teacher key only.
+	Answers(ctx context.Context, code, key string) ([]TextAnswer, error)
+	// Mistakes returns the class's graded wrong answers grouped by
+	// exercise and named mistake, across variants, or by parsed value for
+	// unnamed ones (GroupMistakes). Teacher key only.
+	Mistakes(ctx context.Context, code, key string) ([]MistakeGroup, error)
+	// ServerSecret returns the 32 random bytes kept under name, made on
+	// first use: keys the server's replicas must share and keep across
+	// restarts (what signs anonymous practice cookies).
+	ServerSecret(ctx context.Context, name string) ([]byte, error)
+
 	// RemoveLearner deletes a learner with their attempts and progress;
 	// their session stops working. ENOTFOUND if not in this class.
 	RemoveLearner(ctx context.Context, code, key string, learnerID int64) error

@@ -3,12 +3,14 @@ package lessons
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,10 +35,14 @@ type Lesson struct {
 	Playgrounds []Playground `json:"playgrounds"`
 	Headings    []Heading    `json:"headings"`
 	// HTML is the rendered body: the question, the text and the playground
-	// figures; the exercise forms come from Exercise.FormHTML.
-	HTML     string `json:"-"`
-	Markdown string `json:"-"`
-	File     string `json:"-"`
+	// figures. Segments is the same cut where exercises are placed in the
+	// text (Inline lists them in order); the web puts each exercise's
+	// form there, and the lesson's other exercises after the text.
+	HTML     string    `json:"-"`
+	Segments []Segment `json:"-"`
+	Inline   []string  `json:"inline_exercises"`
+	Markdown string    `json:"-"`
+	File     string    `json:"-"`
 
 	exercisesLine int
 }
@@ -185,6 +191,9 @@ func load(fsys fs.FS, prefix string) (*Catalog, error) {
 			}
 		}
 	}
+	for _, l := range c.lessons {
+		errs = append(errs, c.checkPlacements(l)...)
+	}
 	for _, id := range sortedKeys(c.exercises) {
 		if listed[id] == "" {
 			errs = append(errs, &LoadError{File: c.exercises[id].File, Line: 1, Msg: fmt.Sprintf("exercise %q is not listed in any lesson's exercises", id)})
@@ -261,15 +270,103 @@ func parseLesson(file, base string, data []byte) (*Lesson, []error) {
 		return nil, rerrs
 	}
 	opening, _ := renderMarkdown(strings.TrimSpace(fm.Question))
+	full := `<div class="lesson-question" data-testid="lesson-question">` + opening + "</div>\n" + html
 	l := &Lesson{
 		Slug: orderPrefixRE.ReplaceAllString(base, ""), Title: fm.Title, Order: fm.Order,
 		Summary: fm.Summary, Question: strings.TrimSpace(fm.Question), Presets: fm.Presets,
 		ExerciseIDs: fm.Exercises, Playgrounds: pgs, Headings: heads,
-		HTML:     `<div class="lesson-question" data-testid="lesson-question">` + opening + "</div>\n" + html,
-		Markdown: string(body), File: file,
+		Segments: splitSlots(full), Markdown: string(body), File: file,
 		exercisesLine: 1 + lineOf(&doc, "exercises"),
 	}
+	var plain strings.Builder
+	for _, seg := range l.Segments {
+		plain.WriteString(seg.HTML)
+		if seg.Exercise != "" {
+			l.Inline = append(l.Inline, seg.Exercise)
+		}
+	}
+	l.HTML = plain.String()
 	return l, nil
+}
+
+// checkPlacements checks where a lesson puts its exercises in the text:
+// each placed one is the lesson's own and placed once, a playground's
+// prediction runs the very scenario the playground shows, and every
+// prediction is placed, since a prediction at the end of a lesson comes
+// after the text that explained its outcome.
+func (c *Catalog) checkPlacements(l *Lesson) []error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, &LoadError{File: l.File, Line: l.exercisesLine, Msg: fmt.Sprintf(format, args...)})
+	}
+	placed := map[string]bool{}
+	for _, id := range l.Inline {
+		switch {
+		case !slices.Contains(l.ExerciseIDs, id):
+			bad("exercise %q is placed in the text but not listed in exercises", id)
+		case placed[id]:
+			bad("exercise %q is placed in the text twice", id)
+		}
+		placed[id] = true
+	}
+	for _, pg := range l.Playgrounds {
+		if pg.Predict == "" {
+			continue
+		}
+		ex := c.exercises[pg.Predict]
+		if ex == nil || ex.Kind != KindPredict {
+			bad("%s predicts with %q, which is not a predict exercise", pg.ID, pg.Predict)
+			continue
+		}
+		if len(ex.spec.Params) > 0 {
+			bad("%s predicts with %q, whose numbers change per variant: a playground's prediction needs one scenario for everyone", pg.ID, pg.Predict)
+			continue
+		}
+		if err := samePlayground(pg, ex); err != nil {
+			bad("%s predicts with %q, but %v", pg.ID, pg.Predict, err)
+		}
+	}
+	for _, id := range l.ExerciseIDs {
+		if ex := c.exercises[id]; ex != nil && ex.Kind == KindPredict && !placed[id] {
+			bad("the prediction %q must come before the text that explains its outcome: place it with an exercise marker (```exercise, id: %s) or a playground's predict:", id, id)
+		}
+	}
+	return errs
+}
+
+// samePlayground checks that a prediction runs its playground's scenario.
+func samePlayground(pg Playground, ex *Exercise) error {
+	a, err := pg.scenario()
+	if err != nil {
+		return err
+	}
+	env, err := ex.params(0)
+	if err != nil {
+		return err
+	}
+	b, err := ex.baseScenario(env)
+	if err != nil {
+		return err
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		return fmt.Errorf("its scenario is not the playground's (preset and set must match)")
+	}
+	return nil
+}
+
+// GateCaption is the caption of the playground a prediction opens, or "":
+// it tells what the run shows, so a page only gets it with the solution.
+func (c *Catalog) GateCaption(exerciseID string) string {
+	for _, l := range c.lessons {
+		for _, pg := range l.Playgrounds {
+			if pg.Predict == exerciseID {
+				return pg.Caption
+			}
+		}
+	}
+	return ""
 }
 
 // Lessons returns the lessons in teaching order.

@@ -24,6 +24,9 @@ type Attempt struct {
 	// unlocks hints, and a wrong answer with RevealAfter-1 tries before it
 	// reveals the answer.
 	Tries int `json:"tries"`
+	// Earned says the learner already earned the answer (right before,
+	// or gave up): then a wrong answer shows it too.
+	Earned bool `json:"-"`
 }
 
 // Result is the checker's verdict on an attempt. Its JSON is what the CLI
@@ -151,11 +154,11 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 		r.Hints = ex.HintsAfter(a.Tries+1, a.Variant)
 	}
 	switch {
-	case r.Correct, r.Submitted, wrong && a.Tries+1 >= RevealAfter:
+	case r.Correct, r.Submitted, wrong && (a.Earned || a.Tries+1 >= RevealAfter):
 		if err := ex.reveal(&r, env, p); err != nil {
 			return Result{}, err
 		}
-		if wrong {
+		if wrong && !a.Earned {
 			r.Feedback += fmt.Sprintf(" That was your %s wrong try, so here is the answer.", ordinal(a.Tries+1))
 		}
 	case wrong:

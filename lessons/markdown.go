@@ -15,6 +15,7 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+	"go.yaml.in/yaml/v3"
 )
 
 // kindPlayground is the AST node a ```playground block becomes.
@@ -44,21 +45,63 @@ func (playgroundRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer)
 		}
 		return ast.WalkSkipChildren, nil
 	})
+	reg.Register(kindExercise, func(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			writeSlot(w, node.(*exerciseNode).id)
+		}
+		return ast.WalkSkipChildren, nil
+	})
 }
 
 func writePlayground(w util.BufWriter, pg Playground) {
 	controls, _ := json.Marshal(pg.Controls)
 	set, _ := json.Marshal(pg.Set)
+	if pg.Predict != "" {
+		// The prediction comes first, just above the playground it opens.
+		writeSlot(w, pg.Predict)
+	}
 	fmt.Fprintf(w, `<figure class="playground" id="%s" data-testid="playground" data-preset="%s" data-controls="%s"`,
 		html.EscapeString(pg.ID), html.EscapeString(pg.Preset), html.EscapeString(string(controls)))
 	if len(pg.Set) > 0 {
 		fmt.Fprintf(w, ` data-set="%s"`, html.EscapeString(string(set)))
 	}
+	if pg.Predict != "" {
+		fmt.Fprintf(w, ` data-predict="%s"`, html.EscapeString(pg.Predict))
+	}
 	w.WriteString(">\n")
-	fmt.Fprintf(w, "<figcaption>%s</figcaption>\n", html.EscapeString(pg.Caption))
+	if pg.Predict != "" {
+		// The caption says what the run shows: it waits for the answer.
+		w.WriteString(`<figcaption class="lp-caption lp-gated" data-testid="lp-caption">Predict first: answer the question above, then run it.</figcaption>` + "\n")
+	} else {
+		fmt.Fprintf(w, `<figcaption class="lp-caption" data-testid="lp-caption">%s</figcaption>`+"\n", html.EscapeString(pg.Caption))
+	}
 	fmt.Fprintf(w, `<p class="playground-fallback">Run it yourself: <code>%s</code>, or open <a href="/playground?preset=%s">%s</a> in the playground.</p>`+"\n",
 		html.EscapeString(pg.Command()), html.EscapeString(pg.Preset), html.EscapeString(pg.Title))
 	w.WriteString("</figure>\n")
+}
+
+// kindExercise is the AST node an ```exercise block becomes.
+var kindExercise = ast.NewNodeKind("Exercise")
+
+// exerciseNode places an exercise in the lesson's text.
+type exerciseNode struct {
+	ast.BaseBlock
+	id string
+}
+
+func (n *exerciseNode) Kind() ast.NodeKind { return kindExercise }
+
+func (n *exerciseNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"ID": n.id}, nil)
+}
+
+// slotPrefix and slotSuffix mark where an exercise goes in a rendered
+// lesson. Raw HTML is off in lessons, so no text a lesson holds can make
+// one: a "<!--" in it is written as "&lt;!--".
+const slotPrefix, slotSuffix = "<!--lesson-exercise:", "-->"
+
+func writeSlot(w util.BufWriter, id string) {
+	w.WriteString(slotPrefix + id + slotSuffix + "\n")
 }
 
 // markdown is the one goldmark instance: GitHub-flavoured Markdown (tables,
@@ -105,15 +148,18 @@ func renderLesson(file string, body []byte, lineOffset int, presets []string) (s
 	var errs []error
 	var pgs []Playground
 	var heads []Heading
-	var markers []*ast.FencedCodeBlock
+	var markers, exMarkers []*ast.FencedCodeBlock
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
 		case *ast.FencedCodeBlock:
-			if string(n.Language(body)) == "playground" {
+			switch string(n.Language(body)) {
+			case "playground":
 				markers = append(markers, n)
+			case "exercise":
+				exMarkers = append(exMarkers, n)
 			}
 		case *ast.Heading:
 			id, _ := n.AttributeString("id")
@@ -137,6 +183,24 @@ func renderLesson(file string, body []byte, lineOffset int, presets []string) (s
 		pg.ID = fmt.Sprintf("playground-%d", i+1)
 		pgs = append(pgs, pg)
 		m.Parent().ReplaceChild(m.Parent(), m, &playgroundNode{pg: pg})
+	}
+	for _, m := range exMarkers {
+		line := lineOffset + 1 + bytes.Count(body[:blockStart(m, body)], []byte("\n"))
+		var src strings.Builder
+		for j := 0; j < m.Lines().Len(); j++ {
+			seg := m.Lines().At(j)
+			src.Write(seg.Value(body))
+		}
+		var spec struct {
+			ID string `yaml:"id"`
+		}
+		dec := yaml.NewDecoder(strings.NewReader(src.String()))
+		dec.KnownFields(true)
+		if err := dec.Decode(&spec); err != nil || !idRE.MatchString(spec.ID) {
+			errs = append(errs, &LoadError{File: file, Line: line, Msg: "exercise marker: write it as a block of one line, id: <the exercise's id>"})
+			continue
+		}
+		m.Parent().ReplaceChild(m.Parent(), m, &exerciseNode{id: spec.ID})
 	}
 	if len(errs) > 0 {
 		return "", nil, nil, errs
@@ -179,4 +243,27 @@ func plainText(n ast.Node, src []byte) string {
 		return ast.WalkContinue, nil
 	})
 	return b.String()
+}
+
+// Segment is a piece of a lesson's body: HTML, then optionally the
+// exercise placed after it in the text (a prediction before the text that
+// explains its outcome, or before the playground it opens).
+type Segment struct {
+	HTML     string `json:"html"`
+	Exercise string `json:"exercise,omitempty"`
+}
+
+// splitSlots cuts rendered HTML at its exercise slots.
+func splitSlots(h string) []Segment {
+	var out []Segment
+	for {
+		i := strings.Index(h, slotPrefix)
+		if i < 0 {
+			return append(out, Segment{HTML: h})
+		}
+		j := strings.Index(h[i:], slotSuffix)
+		id := h[i+len(slotPrefix) : i+j]
+		out = append(out, Segment{HTML: h[:i], Exercise: id})
+		h = strings.TrimPrefix(h[i+j+len(slotSuffix):], "\n")
+	}
 }

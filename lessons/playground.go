@@ -41,6 +41,11 @@ type Playground struct {
 	Set      map[string]string `json:"set,omitempty"`
 	Caption  string            `json:"caption"`
 	Expect   string            `json:"-"` // what the lesson claims the run shows
+	// Predict names a predict exercise of the lesson whose scenario is
+	// this playground's: the learner commits a prediction before the Run
+	// button works, and the caption, which tells what the run shows, is
+	// not in the page before the answer is earned (Catalog.GateCaption).
+	Predict string `json:"predict,omitempty"`
 
 	expect *formula
 }
@@ -51,6 +56,7 @@ type playgroundSpec struct {
 	Set      map[string]any `yaml:"set"`
 	Caption  string         `yaml:"caption"`
 	Expect   string         `yaml:"expect"`
+	Predict  string         `yaml:"predict"`
 }
 
 // Command is the command line that runs the playground as the lesson sets
@@ -87,7 +93,10 @@ func parsePlayground(src string, lessonPresets []string) (Playground, error) {
 	if err != nil {
 		return Playground{}, err
 	}
-	pg := Playground{Preset: spec.Preset, Title: p.Title, Controls: spec.Controls, Caption: spec.Caption}
+	pg := Playground{Preset: spec.Preset, Title: p.Title, Controls: spec.Controls, Caption: spec.Caption, Predict: spec.Predict}
+	if spec.Predict != "" && !idRE.MatchString(spec.Predict) {
+		return Playground{}, fmt.Errorf("predict %q: give the id of a predict exercise of this lesson", spec.Predict)
+	}
 	sc := p.Scenario
 	if len(spec.Set) > 0 {
 		pg.Set = map[string]string{}

@@ -39,7 +39,7 @@ wrong:
     feedback: Wrong on purpose.
 solution: It is what the engine says.
 `
-	c, err := lessons.Load(folder(map[string]string{"ex-one.yaml": predict}))
+	c, err := lessons.Load(folder(map[string]string{"ex-one.yaml": predict, "01-lesson.md": goodLesson + "\n```exercise\nid: ex-one\n```\n"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,26 +63,49 @@ type createdClass struct {
 	Code        string `json:"code"`
 	TeacherKey  string `json:"teacher_key"`
 	Name        string `json:"name"`
+	Variants    string `json:"variants"`
 	JoinLink    string `json:"join_link"`
 	TeacherLink string `json:"teacher_link"`
 	Dashboard   string `json:"dashboard"`
 }
 
 func newCreated(nc *classroom.NewClass) createdClass {
-	return createdClass{Code: nc.Class.Code, TeacherKey: nc.TeacherKey, Name: nc.Class.Name,
+	return createdClass{Code: nc.Class.Code, TeacherKey: nc.TeacherKey, Name: nc.Class.Name, Variants: nc.Class.Variants,
 		JoinLink: joinLink(nc.Class.Code), TeacherLink: teacherLink(nc.TeacherKey), Dashboard: dashboardLink(nc.Class.Code)}
 }
 
-// apiCreate: POST /api/classes {"name"} -> {"code","teacher_key",...}.
+// createClass makes a class with its variants setting, which is checked
+// first so that a bad value creates nothing.
+func (w *classWeb) createClass(c echo.Context, name, variants string) (*classroom.NewClass, error) {
+	mode, err := classroom.CheckVariants(variants)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.Request().Context()
+	nc, err := w.store().CreateClass(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if mode != nc.Class.Variants {
+		if nc.Class, err = w.store().SetVariants(ctx, nc.Class.Code, nc.TeacherKey, mode); err != nil {
+			return nil, err
+		}
+	}
+	return nc, nil
+}
+
+// apiCreate: POST /api/classes {"name", "variants"} -> {"code",
+// "teacher_key",...}. variants is "per-learner" (the default) or "shared".
 // The key is in this answer and nowhere else: it is stored hashed.
 func (w *classWeb) apiCreate(c echo.Context) error {
 	var in struct {
-		Name string `json:"name"`
+		Name     string `json:"name"`
+		Variants string `json:"variants"`
 	}
 	if err := w.s.readJSON(c, &in); err != nil {
 		return err
 	}
-	nc, err := w.store().CreateClass(c.Request().Context(), in.Name)
+	nc, err := w.createClass(c, in.Name, in.Variants)
 	if err != nil {
 		return err
 	}

@@ -228,8 +228,8 @@ func TestClassNamesAreEscaped(t *testing.T) {
 		if got := text(oneByTestID(t, doc, "learner-name")); got != evil {
 			t.Errorf("dashboard shows the name as %q, want the text %q", got, evil)
 		}
-		if got := text(oneByTestID(t, doc, "wrong-answer")); !strings.Contains(got, `<img src=x onerror=alert(2)>`) {
-			t.Errorf("dashboard shows the wrong answer as %q", got)
+		if got := text(oneByTestID(t, doc, "mistake-learner")); got != evil+`: <img src=x onerror=alert(2)>` {
+			t.Errorf("dashboard shows the mistake's learner and answer as %q", got)
 		}
 		if got := text(oneByTestID(t, doc, "dash-class-name")); got != `<b>class</b>` {
 			t.Errorf("class name shown as %q", got)
@@ -292,7 +292,7 @@ func TestClassCSVExports(t *testing.T) {
 			t.Errorf("Content-Type %q", ct)
 		}
 		rows := readCSV(t, long.body)
-		if strings.Join(rows[0], ",") != "learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at" {
+		if strings.Join(rows[0], ",") != "learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment" {
 			t.Fatalf("header %v", rows[0])
 		}
 		if len(rows) != 1+2*len(ids) {
@@ -502,7 +502,7 @@ func TestClassAPIsRejectUnknownFields(t *testing.T) {
 			path, body  string
 			field, want string
 		}{
-			{newPerson(t, base), "/api/classes", `{"name":"Week 6","admin":true}`, "admin", "admin: is not a field of this request, which takes name"},
+			{newPerson(t, base), "/api/classes", `{"name":"Week 6","admin":true}`, "admin", "admin: is not a field of this request, which takes name or variants"},
 			{newPerson(t, base), api + "/join", `{"name":"Zed","admin":true}`, "admin", "admin: is not a field of this request, which takes name"},
 			{newPerson(t, base), api + "/join", `{"name":5}`, "name", "name: must be a string"},
 			{newPerson(t, base), api + "/join", `{"name":"Zed"}{"name":"Ann"}`, "body", "body: has more than one JSON value"},

@@ -49,6 +49,8 @@ type learnerExercise struct {
 	ID, Title string
 	Tries     int
 	Correct   bool
+	// Review is the teacher's score and comment on an open answer.
+	Review *classroom.Review
 }
 
 func (w *classWeb) classHome(c echo.Context) error {
@@ -89,7 +91,7 @@ func (w *classWeb) pageJoin(c echo.Context) error {
 // the teacher link once, and sets the teacher cookie.
 func (w *classWeb) pageCreate(c echo.Context) error {
 	name := c.FormValue("class_name")
-	nc, err := w.store().CreateClass(c.Request().Context(), name)
+	nc, err := w.createClass(c, name, c.FormValue("variants"))
 	if err != nil {
 		p, err := formError(err)
 		if err != nil {
@@ -131,7 +133,7 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 			ll := learnerLesson{Slug: les.Slug, Title: les.Title}
 			for _, ex := range cat.LessonExercises(les) {
 				p := by[ex.ID]
-				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Tries: p.Tries, Correct: p.Correct})
+				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Tries: p.Tries, Correct: p.Correct, Review: p.Review})
 				d.Total++
 				if p.Correct {
 					d.Done++

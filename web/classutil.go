@@ -3,6 +3,7 @@ package web
 import (
 	"strconv"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/engine"
 )
 
@@ -67,4 +68,36 @@ func exWords(correct bool, tries int) string {
 		return strconv.Itoa(tries) + " tries, not solved yet"
 	}
 	return "not tried"
+}
+
+// variantsWord says how a class's learners get their numbers.
+func variantsWord(mode string) string {
+	if mode == "shared" {
+		return "everyone has the lesson's numbers"
+	}
+	return "each learner has their own numbers"
+}
+
+// reviewScore is a review's score for a number input, "" without one.
+func reviewScore(r *classroom.Review) string {
+	if r == nil {
+		return ""
+	}
+	return strconv.FormatFloat(r.Score, 'f', -1, 64)
+}
+
+// reviewComment is a review's comment, "" without one.
+func reviewComment(r *classroom.Review) string {
+	if r == nil {
+		return ""
+	}
+	return r.Comment
+}
+
+// reviewState says whether an answer was scored.
+func reviewState(r *classroom.Review) string {
+	if r == nil {
+		return "not scored yet"
+	}
+	return "scored " + reviewScore(r)
 }

@@ -12,11 +12,15 @@ type dashView struct {
 	Class     dashClass      `json:"class"`
 	Exercises []dashExercise `json:"exercises"`
 	Learners  []dashLearner  `json:"learners"`
+	// Answers are the open answers to read and score, one per learner and
+	// exercise (the latest), newest first.
+	Answers []dashAnswer `json:"answers"`
 }
 
 type dashClass struct {
 	Code      string        `json:"code"`
 	Name      string        `json:"name"`
+	Variants  string        `json:"variants"`
 	JoinOpen  bool          `json:"join_open"`
 	JoinLink  string        `json:"join_link"`
 	Dashboard string        `json:"dashboard"`
@@ -25,14 +29,16 @@ type dashClass struct {
 }
 
 // dashExercise sums one exercise up over the class, with its most common
-// wrong answers.
+// mistakes.
 type dashExercise struct {
-	ID        string                  `json:"id"`
-	Title     string                  `json:"title"`
-	Attempted int                     `json:"attempted"`
-	Correct   int                     `json:"correct"`
-	Tries     int                     `json:"tries"`
-	Wrong     []classroom.WrongAnswer `json:"wrong"`
+	ID        string        `json:"id"`
+	Title     string        `json:"title"`
+	Kind      string        `json:"kind"`
+	Attempted int           `json:"attempted"`
+	Correct   int           `json:"correct"`
+	Tries     int           `json:"tries"`
+	GaveUp    int           `json:"gave_up"`
+	Mistakes  []dashMistake `json:"mistakes"`
 }
 
 // dashLearner is a row of the learner x exercise grid; Cells follow
@@ -90,26 +96,28 @@ func (w *classWeb) dashboard(c echo.Context, code, key string) (*dashView, error
 func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	order := w.exerciseOrder(d)
 	v := &dashView{
-		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, JoinOpen: d.Class.JoinOpen,
+		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, Variants: d.Class.Variants, JoinOpen: d.Class.JoinOpen,
 			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: linkFor(d.Class.Scenario),
 			Lifecycle: lifecycleOf(d.Class, w.s.cfg.Class.Clock())},
 		Exercises: []dashExercise{},
 		Learners:  []dashLearner{},
 	}
-	for _, st := range d.Stats(order) {
-		title := st.Exercise
-		if w.s.cfg.Lessons != nil {
-			if ex, err := w.s.cfg.Lessons.Exercise(st.Exercise); err == nil && ex.Title != "" {
-				title = ex.Title
-			}
+	mistakes := map[string][]dashMistake{}
+	for _, m := range w.mistakeViews(d.Mistakes) {
+		if len(mistakes[m.Exercise]) < dashMistakes {
+			mistakes[m.Exercise] = append(mistakes[m.Exercise], m)
 		}
-		wrong := d.Wrong[st.Exercise]
-		if wrong == nil {
-			wrong = []classroom.WrongAnswer{}
-		}
-		v.Exercises = append(v.Exercises, dashExercise{ID: st.Exercise, Title: title,
-			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, Wrong: wrong})
 	}
+	for _, st := range d.Stats(order) {
+		title, kind := w.exerciseTitle(st.Exercise)
+		ms := mistakes[st.Exercise]
+		if ms == nil {
+			ms = []dashMistake{}
+		}
+		v.Exercises = append(v.Exercises, dashExercise{ID: st.Exercise, Title: title, Kind: kind,
+			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, GaveUp: st.GaveUp, Mistakes: ms})
+	}
+	v.Answers = w.answerViews(d.Answers)
 	col := map[string]int{}
 	for i, ex := range order {
 		col[ex] = i

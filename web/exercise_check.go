@@ -14,13 +14,17 @@ import (
 )
 
 // apiCheck grades one answer: POST /api/exercises/{id}/check with
-// {"answer", "variant", "tries"}, answered with the lessons.Result.
+// {"answer", "variant"}, answered with the lessons.Result.
 //
-// A learner in a class (the session cookie, and a class store) is graded
-// on their own variant, whatever the body says, and the attempt is
-// recorded; anyone else is graded on the body's variant and nothing is
-// kept. Predictions and scenario answers run the engine, so they take a
-// live-run slot like POST /api/run, and are told "busy" past the cap.
+// The server keeps where each learner stands, so a client cannot claim
+// tries it did not make: a learner in a class (the session cookie, and a
+// class store) is graded on their own variant, whatever the body says,
+// with the tries the store counted, and the attempt is recorded with the
+// mistake it shows; anyone else is graded on the body's variant with the
+// tries their signed practice cookie counts, and the cookie is updated.
+// The body's "tries" is accepted for old clients and ignored. Predictions
+// and scenario answers run the engine, so they take a live-run slot like
+// POST /api/run, and are told "busy" past the cap.
 func (s *Server) apiCheck(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("id")
@@ -36,21 +40,18 @@ func (s *Server) apiCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-
-	token := learnerToken(c)
-	record := token != "" && s.cfg.Classroom != nil
-	if record {
-		l, cl, err := s.cfg.Classroom.Learner(ctx, token)
-		if err != nil {
-			return checkClassError(err)
-		}
+	who, err := s.askerFor(c, ex, a.Variant)
+	if err != nil {
+		return checkClassError(err)
+	}
+	if who.inClass() {
 		// An archived or expired class takes no answers: say so before
 		// grading, rather than grade and then refuse to keep it.
-		if err := cl.ClosedError(s.cfg.Class.Clock(), "answers"); err != nil {
+		if err := who.class.ClosedError(s.cfg.Class.Clock(), "answers"); err != nil {
 			return err
 		}
-		a.Variant = lessons.VariantFor(l.VariantKey())
 	}
+	a.Variant, a.Tries, a.Earned = who.variant, who.standing.Tries, who.standing.Earned()
 
 	if runsEngine(ex.Kind) {
 		if !s.runs.tryAcquire() {
@@ -68,19 +69,17 @@ func (s *Server) apiCheck(c echo.Context) error {
 		return err
 	}
 
-	if record {
-		att, err := s.cfg.Classroom.Record(ctx, token, classroom.Attempt{
-			Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
-			Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
-		})
-		if err != nil {
-			return checkClassError(err)
-		}
-		// The store counts a class learner's tries, whatever browser they
-		// answer from: its count unlocks the hints.
-		if att.Try > 0 && res.Graded && !res.Correct {
-			res.Hints = ex.HintsAfter(att.Try, res.Variant)
-		}
+	if !who.inClass() {
+		who.practice.record(ex.ID, who.variant, res, false)
+		writePractice(c, who.key, who.practice)
+		return writeJSON(c, http.StatusOK, res)
+	}
+	if _, err := s.cfg.Classroom.Record(ctx, who.token, classroom.Attempt{
+		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
+		Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
+		Mistake: res.Mistake, Parsed: res.Read,
+	}); err != nil {
+		return checkClassError(err)
 	}
 	return writeJSON(c, http.StatusOK, res)
 }

@@ -21,7 +21,10 @@ func (s *Server) lessonRoutes(e *echo.Echo) {
 	e.GET("/lessons/", func(c echo.Context) error { return c.Redirect(http.StatusMovedPermanently, "/lessons") })
 	e.GET("/api/lessons", s.apiLessons)
 	e.GET("/api/exercises", s.apiExercises)
-	e.POST("/api/exercises/:id/check", s.apiCheck)
+	e.GET("/api/exercises/:id", s.apiExercise)
+	e.GET("/api/exercises/:id/solution", s.apiSolution)
+	e.POST(checkRoute, s.apiCheck)
+	e.POST(giveUpRoute, s.apiGiveUp)
 }
 
 // LessonIndexData is what the lesson index shows: every lesson in

@@ -44,6 +44,10 @@ type Server struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	sessions sync.WaitGroup
+
+	// practice is the key that signs anonymous learners' practice
+	// cookies (see practice.go).
+	practice practiceKeys
 }
 
 // NewServer builds a server from cfg (zero bounds take their defaults).
@@ -135,7 +139,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		limited := s.sameOrigin(checkLimit(next))
 		return func(c echo.Context) error {
-			if c.Path() == checkRoute {
+			if c.Path() == checkRoute || c.Path() == giveUpRoute {
 				return limited(c)
 			}
 			return next(c)
@@ -187,6 +191,10 @@ func (s *Server) routes() *echo.Echo {
 	class(post, "/api/classes/:code/archive", w.apiArchive)
 	class(get, "/api/classes/:code/progress.csv", w.apiProgressCSV)
 	class(get, "/api/classes/:code/progress-wide.csv", w.apiWideCSV)
+	class(get, "/api/classes/:code/answers.csv", w.apiAnswersCSV)
+	class(get, "/api/classes/:code/mistakes", w.apiMistakes)
+	class(post, "/api/classes/:code/reviews", w.apiReview)
+	class(post, "/api/classes/:code/variants", w.apiVariants)
 	return e
 }
 

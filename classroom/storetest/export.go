@@ -29,19 +29,19 @@ func testExport(t *testing.T, h Harness) {
 	if err := classroom.WriteProgressCSV(&long, d, []string{"a", "b"}); err != nil {
 		t.Fatal(err)
 	}
-	wantLong := `learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at
-"Smith, Ann",a,1,1,2,2,2026-03-02T09:00:08Z,2026-03-02T09:00:09Z
-"Smith, Ann",b,0,0,0,0,,
-"""Q"" Quote",a,0,0,0,0,,
-"""Q"" Quote",b,1,0,1,0,2026-03-02T09:00:10Z,2026-03-02T09:00:10Z
-"'=HYPERLINK(""http://x"")",a,0,0,0,0,,
-"'=HYPERLINK(""http://x"")",b,0,0,0,0,,
-'@SUM(A1),a,0,0,0,0,,
-'@SUM(A1),b,0,0,0,0,,
-'+cmd,a,0,0,0,0,,
-'+cmd,b,0,0,0,0,,
-'-2,a,0,0,0,0,,
-'-2,b,0,0,0,0,,
+	wantLong := `learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment
+"Smith, Ann",a,1,1,2,2,2026-03-02T09:00:08Z,2026-03-02T09:00:09Z,0,,
+"Smith, Ann",b,0,0,0,0,,,0,,
+"""Q"" Quote",a,0,0,0,0,,,0,,
+"""Q"" Quote",b,1,0,1,0,2026-03-02T09:00:10Z,2026-03-02T09:00:10Z,0,,
+"'=HYPERLINK(""http://x"")",a,0,0,0,0,,,0,,
+"'=HYPERLINK(""http://x"")",b,0,0,0,0,,,0,,
+'@SUM(A1),a,0,0,0,0,,,0,,
+'@SUM(A1),b,0,0,0,0,,,0,,
+'+cmd,a,0,0,0,0,,,0,,
+'+cmd,b,0,0,0,0,,,0,,
+'-2,a,0,0,0,0,,,0,,
+'-2,b,0,0,0,0,,,0,,
 `
 	if long.String() != wantLong {
 		t.Errorf("progress.csv:\n%s\nwant:\n%s", long.String(), wantLong)

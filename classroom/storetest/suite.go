@@ -23,7 +23,12 @@ func Run(t *testing.T, h Harness) {
 		{"Names", testNames},
 		{"LookAlikeNames", testLookAlikeNames},
 		{"Record", testRecord},
-		{"WrongAnswers", testWrongAnswers},
+		{"Mistakes", testMistakes},
+		{"SharedVariants", testSharedVariants},
+		{"GiveUp", testGiveUp},
+		{"Reviews", testReviews},
+		{"ReviewAuthorization", testReviewAuthorization},
+		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
 		{"RotateAndClose", testRotateAndClose},
 		{"RemoveLearner", testRemoveLearner},
@@ -282,51 +287,6 @@ func testRecord(t *testing.T, h Harness) {
 	}
 }
 
-func testWrongAnswers(t *testing.T, h Harness) {
-	ctx := context.Background()
-	s := h.MustNew(t, classroom.Options{})
-	nc := mustCreate(t, s, "W")
-	var toks []string
-	for i := range 4 {
-		toks = append(toks, mustJoin(t, s, nc.Class.Code, fmt.Sprintf("L%d", i)).Token)
-	}
-	wrong := func(tok, ex, ans string) {
-		mustRecord(t, s, tok, classroom.Attempt{Exercise: ex, Answer: ans, Graded: true})
-	}
-	// "20" from three learners beats "15" sent five times by one.
-	for _, tok := range toks[:3] {
-		wrong(tok, "ex", "20")
-	}
-	for range 5 {
-		wrong(toks[3], "ex", "15")
-	}
-	for i := range 6 {
-		wrong(toks[0], "ex", fmt.Sprintf("odd-%d", i))
-	}
-	mustRecord(t, s, toks[1], classroom.Attempt{Exercise: "ex", Answer: "30", Graded: true, Correct: true})
-	mustRecord(t, s, toks[1], classroom.Attempt{Exercise: "essay", Answer: "words", Graded: false})
-	d, err := s.Dashboard(ctx, nc.Class.Code, nc.TeacherKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := d.Wrong["ex"]
-	if len(w) != classroom.MaxWrongAnswers {
-		t.Fatalf("wrong answers %+v: want the top %d", w, classroom.MaxWrongAnswers)
-	}
-	if w[0] != (classroom.WrongAnswer{Exercise: "ex", Answer: "20", Learners: 3, Attempts: 3}) ||
-		w[1] != (classroom.WrongAnswer{Exercise: "ex", Answer: "15", Learners: 1, Attempts: 5}) {
-		t.Fatalf("most common wrong answers %+v", w)
-	}
-	for _, x := range w {
-		if x.Answer == "30" {
-			t.Fatalf("a correct answer is listed as wrong: %+v", w)
-		}
-	}
-	if len(d.Wrong["essay"]) != 0 {
-		t.Fatalf("an ungraded answer is listed as wrong: %+v", d.Wrong["essay"])
-	}
-}
-
 func testLimits(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.MustNew(t, classroom.Options{Limits: classroom.Limits{MaxClasses: 2, MaxLearnersPerClass: 2, MaxAttemptsPerExercise: 3}})
@@ -422,7 +382,7 @@ func testRemoveLearner(t *testing.T, h Harness) {
 	_, err = s.Record(ctx, ana.Token, classroom.Attempt{Exercise: "ex", Answer: "2", Graded: true})
 	wantCode(t, err, classroom.EUNAUTHORIZED, "a removed learner records")
 	d, err := s.Dashboard(ctx, a.Class.Code, a.TeacherKey)
-	if err != nil || len(d.Learners) != 1 || d.Learners[0].Name != "Bo" || len(d.Progress) != 1 || d.Wrong["ex"][0].Learners != 1 {
+	if err != nil || len(d.Learners) != 1 || d.Learners[0].Name != "Bo" || len(d.Progress) != 1 || len(d.Mistakes) != 1 || d.Mistakes[0].Count != 1 {
 		t.Fatalf("dashboard after removal: %+v %v", d, err)
 	}
 	// The name is free again.

@@ -1,9 +1,8 @@
 // The teacher's dashboard: redraws the tables from the server's live
 // events, and sends the teacher's actions (push a scenario, rotate the
 // code, open or close joining, remove a learner, archive or restore the
-// class) as JSON. Names are put
-// into the page with textContent only: a learner may be called
-// "<script>".
+// class, score an open answer) as JSON. Names and answers are put into the
+// page with textContent only: a learner may be called "<script>".
 
 const root = document.querySelector('[data-testid=dashboard]');
 const status = document.getElementById('live-status');
@@ -55,18 +54,24 @@ function render(v) {
     current.replaceChildren('nothing');
   }
 
+  document.querySelector('[data-testid=dash-variants]').textContent = v.class.variants === 'shared'
+    ? "everyone has the lesson's numbers" : 'each learner has their own numbers';
   exerciseTitles = v.exercises.map((ex) => ex.title);
   document.getElementById('dash-exercises-body').replaceChildren(...v.exercises.map((ex) => {
-    const wrong = ex.wrong.length === 0 ? '' : el('ul', { class: 'wrong' }, ...ex.wrong.map((w) =>
-      el('li', { 'data-testid': 'wrong-answer' }, el('code', {}, w.answer), ' ',
-        el('span', { class: 'hint' }, w.learners === 1 ? '1 learner' : w.learners + ' learners'))));
+    const mistakes = ex.mistakes.length === 0 ? '' : el('ul', { class: 'mistakes' }, ...ex.mistakes.map((m) =>
+      el('li', { 'data-testid': 'mistake', 'data-mistake': m.id },
+        el('strong', {}, m.mistake), ' ', el('span', { class: 'hint' }, learnersWord(m.count)), ' ',
+        el('span', { class: 'mistake-who' }, ...m.learners.slice(0, 6).map((l) =>
+          el('span', { class: 'who', 'data-testid': 'mistake-learner' }, l.name + ': ', el('code', {}, l.answer)))))));
     return el('tr', { 'data-testid': 'dash-exercise', 'data-exercise': ex.id },
       el('th', { scope: 'row' }, ex.title),
       el('td', { 'data-testid': 'ex-attempted' }, ex.attempted),
       el('td', { 'data-testid': 'ex-correct' }, ex.correct),
       el('td', { 'data-testid': 'ex-tries' }, ex.tries),
-      el('td', {}, wrong));
+      el('td', { 'data-testid': 'ex-gave-up' }, ex.gave_up),
+      el('td', {}, mistakes));
   }));
+  renderAnswers(v.answers);
 
   document.getElementById('dash-grid-head').replaceChildren(
     el('th', { scope: 'col' }, 'Learner'),
@@ -97,6 +102,38 @@ function renderLifecycle(lc) {
   for (const b of document.querySelectorAll('#push-form button')) b.disabled = closed;
 }
 
+function learnersWord(n) { return n === 1 ? '1 learner' : n + ' learners'; }
+
+function scoreText(r) { return r ? String(r.score) : ''; }
+
+// answerCard is the same form as the page's first render (class.templ's
+// answerCard): one learner's latest open answer and its score.
+function answerCard(a) {
+  const form = el('form', { class: 'card answer-card', 'data-testid': 'answer-card', 'data-learner': String(a.learner_id), 'data-exercise': a.exercise },
+    el('p', { class: 'answer-who' }, el('strong', {}, a.learner), ' on ', el('em', {}, a.exercise_title),
+      a.earlier > 0 ? el('span', { class: 'hint' }, ' (and ' + a.earlier + ' earlier)') : ''),
+    el('blockquote', { class: 'answer-text', 'data-testid': 'answer-text' }, a.answer),
+    el('div', { class: 'answer-score' },
+      el('label', {}, 'Score (0 to 1) ', el('input', { type: 'number', name: 'score', min: '0', max: '1', step: '0.25', required: true, value: scoreText(a.review), 'data-testid': 'review-score' })),
+      el('label', {}, 'Comment ', el('input', { type: 'text', name: 'comment', maxLength: 2000, value: a.review ? a.review.comment : '', 'data-testid': 'review-comment' })),
+      el('button', { type: 'submit', 'data-testid': 'review-save' }, 'Save'),
+      el('span', { class: 'hint review-state', role: 'status', 'data-testid': 'review-state' }, a.review ? 'scored ' + a.review.score : 'not scored yet')));
+  return form;
+}
+
+// renderAnswers redraws the open answers, except a card the teacher is
+// typing in, which keeps what was typed.
+function renderAnswers(answers) {
+  const box = document.getElementById('dash-answers');
+  const editing = box.contains(document.activeElement) ? document.activeElement.closest('form') : null;
+  const cards = answers.map((a) => {
+    if (editing && editing.dataset.learner === String(a.learner_id) && editing.dataset.exercise === a.exercise) return editing;
+    return answerCard(a);
+  });
+  box.replaceChildren(...cards);
+  document.getElementById('answer-count').textContent = String(answers.length);
+}
+
 // setCode follows a rotated join code: the address bar, the links and
 // the event stream.
 function setCode(c) {
@@ -110,6 +147,7 @@ function setCode(c) {
   join.textContent = join.href;
   document.getElementById('csv-long').href = '/api/classes/' + encodeURIComponent(c) + '/progress.csv';
   document.getElementById('csv-wide').href = '/api/classes/' + encodeURIComponent(c) + '/progress-wide.csv';
+  document.getElementById('csv-answers').href = '/api/classes/' + encodeURIComponent(c) + '/answers.csv';
   connect();
 }
 
@@ -178,6 +216,25 @@ document.getElementById('archive-class').addEventListener('click', (e) => {
   const closed = e.currentTarget.dataset.closed === 'true';
   if (!closed && !window.confirm('Archive this class? Learners can no longer join or answer, and the class with all its answers is deleted after a grace period (download the CSVs first). You can restore it until then.')) return;
   act(() => send('POST', api('/archive'), { archived: !closed }));
+});
+
+document.getElementById('dash-answers').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const form = e.target.closest('form');
+  const state = form.querySelector('[data-testid=review-state]');
+  const score = Number(form.elements.score.value);
+  act(async () => {
+    state.textContent = 'saving…';
+    try {
+      const r = await send('POST', api('/reviews'), {
+        learner_id: Number(form.dataset.learner), exercise: form.dataset.exercise, score, comment: form.elements.comment.value,
+      });
+      state.textContent = 'scored ' + r.score;
+    } catch (err) {
+      state.textContent = 'not saved';
+      throw err;
+    }
+  });
 });
 
 const pushForm = document.getElementById('push-form');

@@ -18,6 +18,9 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 	if err := classroom.CheckAttempt(&a); err != nil {
 		return nil, err
 	}
+	if err := classroom.CheckMistake(&a); err != nil {
+		return nil, err
+	}
 	if a.FormatError != "" {
 		// An unreadable answer costs no try, so it is not stored either:
 		// storing it would let a client fill the database outside the
@@ -68,9 +71,9 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.opts.Limits.MaxAttemptsPerExercise)
 		}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
-			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, now).Scan(&a.ID); err != nil {
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now).Scan(&a.ID); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})

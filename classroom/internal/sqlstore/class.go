@@ -9,7 +9,7 @@ import (
 	"github.com/leaselab/playground/classroom"
 )
 
-const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at`
+const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at, variants`
 
 type rowScanner interface{ Scan(...any) error }
 
@@ -19,7 +19,7 @@ func (s *DB) scanClass(r rowScanner) (*classroom.Class, error) {
 	var c classroom.Class
 	var sc classroom.Scenario
 	var scAt, created, archived, active int64
-	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active); err != nil {
+	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active, &c.Variants); err != nil {
 		return nil, err
 	}
 	c.CreatedAt, c.ArchivedAt, c.ActiveAt = fromMS(created), fromMS(archived), fromMS(max(active, created))
@@ -236,6 +236,18 @@ func (s *DB) PushScenario(ctx context.Context, code, key string, sc classroom.Sc
 	return s.updateClass(ctx, code, key, classroom.ChangeScenario, func(tx *sql.Tx, c *classroom.Class, now int64) error {
 		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET scenario_preset = ?, scenario_json = ?, scenario_at = ? WHERE id = ?`),
 			sc.Preset, sc.JSON, now, c.ID)
+		return err
+	})
+}
+
+// SetVariants implements classroom.Store.
+func (s *DB) SetVariants(ctx context.Context, code, key, variants string) (*classroom.Class, error) {
+	mode, err := classroom.CheckVariants(variants)
+	if err != nil {
+		return nil, err
+	}
+	return s.updateClass(ctx, code, key, classroom.ChangeVariants, func(tx *sql.Tx, c *classroom.Class, now int64) error {
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET variants = ? WHERE id = ?`), mode, c.ID)
 		return err
 	})
 }

@@ -11,8 +11,10 @@ import (
 // each learner's name, ordered by learner then first attempt.
 func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classroom.Progress, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT p.learner_id, l.name, p.exercise, p.tries, p.correct,
-			p.tries_to_correct, p.last_variant, p.first_at, p.last_at
+			p.tries_to_correct, p.last_variant, p.first_at, p.last_at, p.gave_up_at,
+			r.score, r.comment, r.at
 		FROM progress p JOIN learners l ON l.id = p.learner_id
+		LEFT JOIN reviews r ON r.learner_id = p.learner_id AND r.exercise = p.exercise
 		WHERE `+where+` ORDER BY p.learner_id, p.first_at, p.exercise`), args...)
 	if err != nil {
 		return nil, wrap("read the progress", err)
@@ -21,12 +23,14 @@ func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classro
 	ps := []classroom.Progress{}
 	for rows.Next() {
 		var p classroom.Progress
-		var first, last int64
+		var first, last, gaveUp int64
+		var rv nullReview
 		if err := rows.Scan(&p.LearnerID, &p.LearnerName, &p.Exercise, &p.Tries, &p.Correct,
-			&p.TriesToCorrect, &p.LastVariant, &first, &last); err != nil {
+			&p.TriesToCorrect, &p.LastVariant, &first, &last, &gaveUp, &rv.score, &rv.comment, &rv.at); err != nil {
 			return nil, wrap("read the progress", err)
 		}
-		p.FirstAt, p.LastAt = fromMS(first), fromMS(last)
+		p.FirstAt, p.LastAt, p.GaveUp = fromMS(first), fromMS(last), gaveUp > 0
+		p.Review = rv.review(p.LearnerID, p.Exercise)
 		ps = append(ps, p)
 	}
 	return ps, wrap("read the progress", rows.Err())
@@ -55,7 +59,10 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 		}
 	}
 	sort.Strings(d.Exercises)
-	if d.Wrong, err = s.wrongAnswers(ctx, c.ID); err != nil {
+	if d.Mistakes, err = s.mistakes(ctx, c.ID); err != nil {
+		return nil, err
+	}
+	if d.Answers, err = s.answers(ctx, c.ID); err != nil {
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
@@ -74,29 +81,4 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 		d.Learners = append(d.Learners, l)
 	}
 	return d, wrap("read the learners", rows.Err())
-}
-
-// wrongAnswers counts the class's graded wrong answers. The count is
-// bounded by the attempt limits, and a partial index holds just these
-// rows.
-func (s *DB) wrongAnswers(ctx context.Context, classID int64) (map[string][]classroom.WrongAnswer, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT exercise, answer, COUNT(DISTINCT learner_id), COUNT(*)
-		FROM attempts WHERE class_id = ? AND graded AND NOT correct
-		GROUP BY exercise, answer`), classID)
-	if err != nil {
-		return nil, wrap("read the wrong answers", err)
-	}
-	defer rows.Close()
-	var all []classroom.WrongAnswer
-	for rows.Next() {
-		var w classroom.WrongAnswer
-		if err := rows.Scan(&w.Exercise, &w.Answer, &w.Learners, &w.Attempts); err != nil {
-			return nil, wrap("read the wrong answers", err)
-		}
-		all = append(all, w)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, wrap("read the wrong answers", err)
-	}
-	return classroom.TopWrong(all, classroom.MaxWrongAnswers), nil
 }

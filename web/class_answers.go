@@ -1,0 +1,204 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
+)
+
+// dashMistakes is how many mistakes per exercise the dashboard shows.
+const dashMistakes = 3
+
+// dashMistake is one misconception in a class as the teacher reads it,
+// and as GET /api/classes/{code}/mistakes returns it: what it is in
+// words, how many learners made it, and each one's own answer and
+// variant (their numbers).
+type dashMistake struct {
+	Exercise string `json:"exercise"`
+	// Mistake says it in words ("counted the runs that finish in time");
+	// ID is the checker's name for it, empty for unnamed wrong answers,
+	// which Value (the answer as read) groups instead.
+	Mistake  string                      `json:"mistake"`
+	ID       string                      `json:"id"`
+	Value    string                      `json:"value,omitempty"`
+	Count    int                         `json:"count"`
+	Learners []classroom.MistakeInstance `json:"learners"`
+}
+
+// mistakeViews labels a class's mistake groups from the catalog.
+func (w *classWeb) mistakeViews(groups []classroom.MistakeGroup) []dashMistake {
+	out := make([]dashMistake, 0, len(groups))
+	for _, g := range groups {
+		m := dashMistake{Exercise: g.Exercise, ID: g.Mistake, Value: g.Value, Count: g.Count, Learners: g.Learners}
+		switch {
+		case g.Mistake == "":
+			m.Mistake = "answered " + g.Value
+		case w.s.cfg.Lessons != nil:
+			m.Mistake = g.Mistake
+			if ex, err := w.s.cfg.Lessons.Exercise(g.Exercise); err == nil {
+				m.Mistake = ex.MistakeLabel(g.Mistake)
+			}
+		default:
+			m.Mistake = g.Mistake
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// exerciseTitle is an exercise's title and kind from the catalog, or its
+// id for one the catalog no longer has.
+func (w *classWeb) exerciseTitle(id string) (title, kind string) {
+	if w.s.cfg.Lessons != nil {
+		if ex, err := w.s.cfg.Lessons.Exercise(id); err == nil && ex.Title != "" {
+			return ex.Title, ex.Kind
+		}
+	}
+	return id, ""
+}
+
+// dashAnswer is a learner's latest open answer to an exercise, with the
+// teacher's review, for the dashboard's list to score.
+type dashAnswer struct {
+	LearnerID     int64     `json:"learner_id"`
+	Learner       string    `json:"learner"`
+	Exercise      string    `json:"exercise"`
+	ExerciseTitle string    `json:"exercise_title"`
+	Variant       int       `json:"variant"`
+	Answer        string    `json:"answer"`
+	At            time.Time `json:"at"`
+	// Earlier counts the learner's earlier answers to the exercise (all
+	// are in answers.csv).
+	Earlier int               `json:"earlier"`
+	Review  *classroom.Review `json:"review,omitempty"`
+}
+
+// answerViews keeps each learner's latest answer per exercise, newest
+// first.
+func (w *classWeb) answerViews(all []classroom.TextAnswer) []dashAnswer {
+	type key struct {
+		learner  int64
+		exercise string
+	}
+	at := map[key]int{}
+	var out []dashAnswer
+	for _, a := range all {
+		k := key{a.LearnerID, a.Exercise}
+		title, _ := w.exerciseTitle(a.Exercise)
+		v := dashAnswer{LearnerID: a.LearnerID, Learner: a.LearnerName, Exercise: a.Exercise, ExerciseTitle: title,
+			Variant: a.Variant, Answer: a.Answer, At: a.At, Review: a.Review}
+		if i, ok := at[k]; ok {
+			v.Earlier = out[i].Earlier + 1
+			out[i] = v
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, v)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
+	if out == nil {
+		out = []dashAnswer{}
+	}
+	return out
+}
+
+// reviewRequest is the body of POST /api/classes/{code}/reviews.
+type reviewRequest struct {
+	LearnerID int64    `json:"learner_id"`
+	Exercise  string   `json:"exercise"`
+	Score     *float64 `json:"score"`
+	Comment   string   `json:"comment"`
+}
+
+// apiReview: POST /api/classes/{code}/reviews {"learner_id", "exercise",
+// "score" 0..1, "comment"} with the teacher key. The exercise must be an
+// open (text) exercise of the catalog; the store checks the learner and
+// that they answered it.
+func (w *classWeb) apiReview(c echo.Context) error {
+	var in reviewRequest
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	if in.Score == nil {
+		return badRequest("score", "is required: a number from 0 (misses the point) to 1 (covers the rubric)")
+	}
+	if w.s.cfg.Lessons != nil {
+		ex, err := w.s.cfg.Lessons.Exercise(in.Exercise)
+		if err != nil {
+			return badRequest("exercise", "%q is not an exercise of this course", in.Exercise)
+		}
+		if ex.Kind != lessons.KindText {
+			return badRequest("exercise", "%s is graded by the checker; only open (text) answers are scored by hand", in.Exercise)
+		}
+	}
+	r, err := w.store().Review(c.Request().Context(), c.Param("code"), teacherKey(c),
+		classroom.Review{LearnerID: in.LearnerID, Exercise: in.Exercise, Score: *in.Score, Comment: in.Comment})
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, r)
+}
+
+// apiMistakes: GET /api/classes/{code}/mistakes with the teacher key: per
+// exercise, each named mistake with the learners who made it across
+// variants, and unnamed wrong answers grouped by their parsed value.
+func (w *classWeb) apiMistakes(c echo.Context) error {
+	groups, err := w.store().Mistakes(c.Request().Context(), c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, w.mistakeViews(groups))
+}
+
+// apiAnswersCSV: GET /api/classes/{code}/answers.csv with the teacher key:
+// every open answer with its score and comment.
+func (w *classWeb) apiAnswersCSV(c echo.Context) error {
+	cl, err := w.store().Teacher(c.Request().Context(), c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	answers, err := w.store().Answers(c.Request().Context(), cl.Code, teacherKey(c))
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	h.Set(echo.HeaderContentDisposition, fmt.Sprintf(`attachment; filename="%s-answers.csv"`, cl.Code))
+	h.Set("Cache-Control", "no-store")
+	c.Response().WriteHeader(http.StatusOK)
+	return classroom.WriteAnswersCSV(c.Response(), answers)
+}
+
+// apiVariants: POST /api/classes/{code}/variants {"variants": "shared" or
+// "per-learner"} with the teacher key.
+func (w *classWeb) apiVariants(c echo.Context) error {
+	var in struct {
+		Variants string `json:"variants"`
+	}
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	if in.Variants == "" {
+		return badRequest("variants", "is required: %q or %q", classroom.VariantsPerLearner, classroom.VariantsShared)
+	}
+	cl, err := w.store().SetVariants(c.Request().Context(), c.Param("code"), teacherKey(c), in.Variants)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]string{"code": cl.Code, "variants": cl.Variants})
+}
+
+// learnerVariant is the variant a class learner's exercises are drawn
+// with: their own, or the notes' (0) in a class that shares its numbers.
+func learnerVariant(l *classroom.Learner, cl *classroom.Class) int {
+	if cl != nil && cl.Variants == classroom.VariantsShared {
+		return 0
+	}
+	return lessons.VariantFor(l.VariantKey())
+}

@@ -1,0 +1,238 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
+)
+
+// giveUpRoute is the route pattern of "show me": rate-limited and guarded
+// against cross-site requests like a check, since it may run the engine.
+const giveUpRoute = "/api/exercises/:id/give-up"
+
+// asker is who asks about an exercise and where they stand on it: a class
+// learner (their session, variant and recorded progress) or an anonymous
+// learner (the variant they practise and their signed practice cookie).
+type asker struct {
+	ex       *lessons.Exercise
+	variant  int
+	standing lessons.Standing
+
+	// A class learner.
+	token   string
+	learner *classroom.Learner
+	class   *classroom.Class
+	review  *classroom.Review
+
+	// Anyone else.
+	key      []byte
+	practice practiceState
+}
+
+func (a *asker) inClass() bool { return a.learner != nil }
+
+// askerFor works out who asks about ex. A class learner is held to their
+// own variant whatever the request says; anyone else practises the
+// variant they ask for (0, the lesson's numbers, by default).
+func (s *Server) askerFor(c echo.Context, ex *lessons.Exercise, variant int) (*asker, error) {
+	ctx := c.Request().Context()
+	a := &asker{ex: ex, variant: variant}
+	if token := learnerToken(c); token != "" && s.cfg.Classroom != nil {
+		l, cl, err := s.cfg.Classroom.Learner(ctx, token)
+		if err != nil {
+			return nil, err
+		}
+		a.token, a.learner, a.class = token, l, cl
+		a.variant = learnerVariant(l, cl)
+		prog, err := s.cfg.Classroom.LearnerProgress(ctx, cl.Code, classroom.Credentials{Session: token}, l.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range prog {
+			if p.Exercise == ex.ID {
+				a.standing = classStanding(ex, p)
+				a.review = p.Review
+			}
+		}
+		return a, nil
+	}
+	key, err := s.practiceKey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	a.key, a.practice = key, readPractice(c, key)
+	a.standing = a.practice.standing(ex.ID, a.variant)
+	return a, nil
+}
+
+// classStanding reads a learner's recorded progress the way the checker
+// needs it. The store counts every recorded try; once one was right the
+// answer is earned anyway, so the count stands for the wrong ones.
+func classStanding(ex *lessons.Exercise, p classroom.Progress) lessons.Standing {
+	st := lessons.Standing{Tries: p.Tries, Correct: p.Correct, GaveUp: p.GaveUp}
+	if ex.Kind == lessons.KindText {
+		st.Tries, st.Submitted = 0, p.Tries > 0
+	}
+	return st
+}
+
+// queryVariant reads ?variant=N (0 when absent).
+func queryVariant(c echo.Context) (int, error) {
+	raw := c.QueryParam("variant")
+	if raw == "" {
+		return 0, nil
+	}
+	v, err := strconv.Atoi(raw)
+	if err != nil || v < 0 || v > lessons.MaxVariant {
+		return 0, badRequest("variant", "must be a whole number from 0 to %d, not %q", lessons.MaxVariant, raw)
+	}
+	return v, nil
+}
+
+// exerciseByID finds the exercise a route names, or a 404 that says where
+// the list is.
+func (s *Server) exerciseByID(c echo.Context) (*lessons.Exercise, error) {
+	ex, err := s.cfg.Lessons.Exercise(c.Param("id"))
+	if err != nil {
+		return nil, fmt.Errorf("%w; GET /api/exercises lists them", err)
+	}
+	return ex, nil
+}
+
+// servedExercise is GET /api/exercises/{id}: the exercise as data for
+// this learner (lessons.Served), whether they are in a class, and the
+// teacher's review of their open answer.
+type servedExercise struct {
+	lessons.Served
+	InClass bool              `json:"in_class"`
+	Review  *classroom.Review `json:"review,omitempty"`
+}
+
+// apiExercise: GET /api/exercises/{id}?variant=N. The prompt for the
+// variant, the options shuffled for it, a scenario's fields, the hints the
+// learner's tries have unlocked; never an answer, a key or a solution.
+func (s *Server) apiExercise(c echo.Context) error {
+	ex, err := s.exerciseByID(c)
+	if err != nil {
+		return err
+	}
+	v, err := queryVariant(c)
+	if err != nil {
+		return err
+	}
+	a, err := s.askerFor(c, ex, v)
+	if err != nil {
+		return checkClassError(err)
+	}
+	served, err := ex.Serve(a.variant, a.standing)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return writeJSON(c, http.StatusOK, servedExercise{Served: served, InClass: a.inClass(), Review: a.review})
+}
+
+// errNotEarned is the 403 for a solution asked for too soon.
+func errNotEarned(ex *lessons.Exercise) error {
+	return &userError{Status: http.StatusForbidden, Msg: fmt.Sprintf(
+		"the worked solution of %s opens after a right answer, %d tries, or giving up (POST /api/exercises/%s/give-up)",
+		ex.ID, lessons.RevealAfter, ex.ID)}
+}
+
+// solutionBody is GET /api/exercises/{id}/solution.
+type solutionBody struct {
+	Exercise string `json:"exercise"`
+	Variant  int    `json:"variant"`
+	Solution string `json:"solution"` // rendered HTML
+	// Caption is the caption of the playground this prediction opens, if
+	// it opens one: it tells what the run shows, so it waits too.
+	Caption string `json:"caption,omitempty"`
+}
+
+// apiSolution: GET /api/exercises/{id}/solution?variant=N, 403 until this
+// learner earned it (lessons.Standing.Earned).
+func (s *Server) apiSolution(c echo.Context) error {
+	ex, err := s.exerciseByID(c)
+	if err != nil {
+		return err
+	}
+	v, err := queryVariant(c)
+	if err != nil {
+		return err
+	}
+	a, err := s.askerFor(c, ex, v)
+	if err != nil {
+		return checkClassError(err)
+	}
+	if !a.standing.Earned() {
+		return errNotEarned(ex)
+	}
+	_, html, err := ex.Solution(a.variant)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.variant, Solution: html,
+		Caption: s.cfg.Lessons.GateCaption(ex.ID)})
+}
+
+// apiGiveUp: POST /api/exercises/{id}/give-up {"variant": N}: "show me".
+// It records that this learner gave up (in the class store, or in their
+// practice cookie), which earns the solution, and answers like a check
+// that revealed everything: the expected answer, the worked solution and,
+// for a prediction, the real run. It costs no try.
+func (s *Server) apiGiveUp(c echo.Context) error {
+	ctx := c.Request().Context()
+	ex, err := s.exerciseByID(c)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Variant int `json:"variant"`
+	}
+	if err := s.readJSON(c, &in); err != nil {
+		return err
+	}
+	if in.Variant < 0 || in.Variant > lessons.MaxVariant {
+		return badRequest("variant", "must be from 0 to %d, not %d", lessons.MaxVariant, in.Variant)
+	}
+	a, err := s.askerFor(c, ex, in.Variant)
+	if err != nil {
+		return checkClassError(err)
+	}
+
+	// A prediction's reveal runs the engine, so it takes a slot like a
+	// check (see apiCheck).
+	if runsEngine(ex.Kind) {
+		if !s.runs.tryAcquire() {
+			return errBusy
+		}
+		defer s.runs.release()
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
+	defer cancel()
+	res, err := ex.Reveal(cctx, a.variant)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &userError{Status: http.StatusServiceUnavailable, Msg: "running the scenario took longer than " + s.cfg.RunTimeout.String() + "; the server may be busy, try again"}
+	}
+	if err != nil {
+		return err
+	}
+
+	if a.inClass() {
+		if _, err := s.cfg.Classroom.GiveUp(ctx, a.token, ex.ID, a.variant); err != nil {
+			return checkClassError(err)
+		}
+	} else {
+		a.practice.record(ex.ID, a.variant, res, true)
+		writePractice(c, a.key, a.practice)
+	}
+	return writeJSON(c, http.StatusOK, res)
+}
