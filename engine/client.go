@@ -303,7 +303,7 @@ func (c *client) claim(a *actor) {
 			w.fail(fmt.Errorf("storage claim: %w", err))
 			return
 		}
-		e := Event{Actor: ActorStorage, Client: c.cfg.Name, SQL: query, Rows: ptr(rows)}
+		e := Event{Actor: ActorStorage, Client: c.cfg.Name, SQL: query, Rows: ptr(rows), Message: w.sc.Storage.Key}
 		if rows == 1 {
 			e.Kind = KindClaimWon
 			w.stats.ClaimsWon++

@@ -52,9 +52,9 @@ func Describe(e Event) string {
 	case KindWriteRefused:
 		return fmt.Sprintf("refused %s's write of %s: %s, rows changed: %d", e.Client, num(deref(e.Value)), e.Reason, deref(e.Rows))
 	case KindClaimWon:
-		return fmt.Sprintf("%s's claim changed 1 row: %s owns it", e.Client, e.Client)
+		return fmt.Sprintf("%s's claim on %s changed 1 row: it is %s's", e.Client, e.Message, e.Client)
 	case KindClaimLost:
-		return fmt.Sprintf("%s's claim changed 0 rows: %s", e.Client, e.Reason)
+		return fmt.Sprintf("%s's claim on %s changed 0 rows: %s", e.Client, e.Message, e.Reason)
 	case KindSMSRequested:
 		return fmt.Sprintf("asks the SMS provider to send %q", e.Message)
 	case KindSMSSent:

@@ -53,9 +53,14 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(d.String())
 }
 
-// UnmarshalJSON reads a duration string. A bad value is remembered, not
-// returned as an error: Validate reports it with the field's path.
+// UnmarshalJSON reads a duration string; null leaves the field unset (so
+// a form or --set can clear it). A bad value is remembered, not returned
+// as an error: Validate reports it with the field's path.
 func (d *Duration) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*d = Duration{}
+		return nil
+	}
 	*d = Duration{set: true}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {

@@ -58,8 +58,8 @@ const (
 	KindWriteSent      = "write_sent"      // token, add or set
 	KindWriteAccepted  = "write_accepted"  // storage: client, token, value, fence, sql, rows
 	KindWriteRefused   = "write_refused"   // storage: client, token, value, fence, sql, rows, reason
-	KindClaimWon       = "claim_won"       // storage: client, sql, rows
-	KindClaimLost      = "claim_lost"      // storage: client, holder, sql, rows
+	KindClaimWon       = "claim_won"       // storage: client, sql, rows, message (the row's key)
+	KindClaimLost      = "claim_lost"      // storage: client, holder, sql, rows, reason, message (the row's key)
 	KindSMSRequested   = "sms_requested"   // client: message; the request is on its way to the provider
 	KindSMSSent        = "sms_sent"        // provider: client, message
 	KindSMSDropped     = "sms_dropped"     // provider: client, message, reason

@@ -9,9 +9,10 @@ import (
 //go:embed presets/*.json
 var presetFiles embed.FS
 
-// presetOrder is the order presets are listed in: from the simplest failure
-// to the designs people argue about.
+// presetOrder is the order presets are listed in: the healthy picture,
+// then from the simplest failure to the designs people argue about.
 var presetOrder = []string{
+	"baseline",
 	"paused-holder",
 	"renew-more-often",
 	"check-then-write",
@@ -27,6 +28,7 @@ var presetOrder = []string{
 	"redlock-clock-jump",
 	"sms-reminder",
 	"ride-claim",
+	"seat-hold",
 }
 
 // Preset is a named scenario that ships with the project. Scenario is the

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
@@ -182,6 +183,33 @@ func TestPresetOutcomes(t *testing.T) {
 				t.Errorf("one holder throughout: %+v", s)
 			}
 		}},
+		{preset: "baseline", check: func(t *testing.T, res *engine.Result, fencing bool) {
+			grantAt(t, res, "client-1", 33, 0)
+			if r := find(res, "client-1", engine.KindRenewed); len(r) != 1 || r[0].T != 3000 {
+				t.Errorf("client-1 renews at 3 s while it works: %v", r)
+			}
+			if r := find(res, "client-2", engine.KindAcquireRefused); len(r) == 0 || r[0].T != 2000 || r[0].Holder != "client-1" {
+				t.Errorf("client-2 asks at 2 s and waits its turn: %v", r)
+			}
+			lastWrite(t, res, "client-1", engine.KindWriteAccepted, 33, 5000)
+			grantAt(t, res, "client-2", 34, 6000)
+			lastWrite(t, res, "client-2", engine.KindWriteAccepted, 34, 8000)
+			s := res.Summary
+			if !s.Safe || s.FinalValue != 45000 || s.OverlapMS != 0 || s.DoubleGrants != 0 || s.StaleWritesAccepted != 0 {
+				t.Errorf("two clients take turns: %+v", s)
+			}
+		}},
+		{preset: "seat-hold", check: func(t *testing.T, res *engine.Result, fencing bool) {
+			s := res.Summary
+			if s.ClaimsWon != 1 || s.ClaimsLost != 1 || !s.Safe || s.Grants != 0 {
+				t.Errorf("exactly one hold, no lock service: %+v", s)
+			}
+			const hold = "UPDATE seats SET hold_id = ? WHERE seat = ? AND hold_id IS NULL"
+			won, lost := find(res, "storage", engine.KindClaimWon), find(res, "storage", engine.KindClaimLost)
+			if len(won) != 1 || len(lost) != 1 || won[0].SQL != hold || lost[0].SQL != hold || *won[0].Rows != 1 || *lost[0].Rows != 0 {
+				t.Errorf("one buyer's hold changes 1 row, the other's 0, with the notes' statement: %v %v", won, lost)
+			}
+		}},
 		{preset: "ride-claim", check: func(t *testing.T, res *engine.Result, fencing bool) {
 			s := res.Summary
 			if s.ClaimsWon != 1 || s.ClaimsLost != 4 || !s.Safe {
@@ -233,5 +261,105 @@ func TestCrashWaitScalesWithLease(t *testing.T) {
 	short, long := wait("30s"), wait("600s")
 	if short != 30000 || long != 600000 || long/short != 20 {
 		t.Errorf("waits %d ms and %d ms, want 30 s and 600 s (20-fold)", short, long)
+	}
+}
+
+// TestBreakFirst: every failure preset ships with the settings that show
+// the failure, so that running it as it is, with no flag, breaks; its watch
+// text names the fix, and that fix, made with the fields the playground's
+// form offers (fencing, lease, renewal, backend, per-client settings),
+// mends it. The presets that show normal operation or a fix are safe as
+// they ship.
+func TestBreakFirst(t *testing.T) {
+	fencingOn := func(sc *engine.Scenario) { sc.Fencing = true }
+	raft := func(nodes int) func(sc *engine.Scenario) {
+		return func(sc *engine.Scenario) {
+			sc.Lock = engine.Lock{Backend: engine.BackendRaft, Nodes: nodes, Lease: sc.Lock.Lease, Election: sc.Lock.Election}
+		}
+	}
+	unsafe := func(t *testing.T, s engine.Summary) {
+		if s.Safe {
+			t.Errorf("as it ships it should break: %+v", s)
+		}
+	}
+	safe := func(t *testing.T, s engine.Summary) {
+		if !s.Safe {
+			t.Errorf("should be safe: %+v", s)
+		}
+	}
+	cases := []struct {
+		preset  string
+		mention string // the fix, in the watch text
+		broken  func(t *testing.T, s engine.Summary)
+		fix     func(sc *engine.Scenario)
+		fixed   func(t *testing.T, s engine.Summary)
+	}{
+		{"paused-holder", "turn fencing on", unsafe, fencingOn, safe},
+		{"renew-more-often", "turn fencing on", unsafe, fencingOn, safe},
+		{"check-then-write", "turn fencing on", unsafe, fencingOn, safe},
+		{"delayed-write", "turn fencing on", unsafe, fencingOn, safe},
+		{"nightly-total", "turn fencing on", unsafe, fencingOn, func(t *testing.T, s engine.Summary) {
+			if !s.Safe || s.FinalValue != 45000 {
+				t.Errorf("A retries and saves 45,000: %+v", s)
+			}
+		}},
+		{"clock-jump", "turn fencing on", unsafe, fencingOn, safe},
+		{"long-job", "renewal to every 10 s", unsafe, func(sc *engine.Scenario) { sc.Clients[0].RenewEvery = engine.Sec(10) },
+			func(t *testing.T, s engine.Summary) {
+				if !s.Safe || s.DoubleGrants != 0 || s.OverlapMS != 0 {
+					t.Errorf("one holder throughout: %+v", s)
+				}
+			}},
+		{"lock-server-down", "switch the backend to raft", func(t *testing.T, s engine.Summary) {
+			if s.UnavailableMS == 0 || s.WritesAccepted != 0 {
+				t.Errorf("nobody can do anything while the only server is down: %+v", s)
+			}
+		}, raft(3), func(t *testing.T, s engine.Summary) {
+			if s.WritesAccepted != 2 || !s.Safe {
+				t.Errorf("another node takes over and both jobs get done: %+v", s)
+			}
+		}},
+		{"restart-forgets", "switch the backend to raft", unsafe, raft(3), safe},
+		{"async-failover", "switch the backend to raft", unsafe, raft(3), safe},
+		{"redlock-clock-jump", "switch the backend to raft with 5 nodes and turn fencing on", unsafe,
+			func(sc *engine.Scenario) { raft(5)(sc); sc.Fencing = true }, safe},
+		{"sms-reminder", "idempotency key", unsafe, func(sc *engine.Scenario) {
+			sc.Clients[0].Steps[2].IdempotencyKey = "reminder-order-7"
+			sc.Clients[1].Steps[1].IdempotencyKey = "reminder-order-7"
+		}, safe},
+		{"baseline", "", safe, nil, nil},
+		{"raft-failover", "", safe, nil, nil},
+		{"ride-claim", "", safe, nil, nil},
+		{"seat-hold", "", safe, nil, nil},
+	}
+	covered := map[string]bool{"crashed-holder": true} // its failure is a wait, not a safety breach (TestCrashWaitScalesWithLease)
+	for _, tc := range cases {
+		covered[tc.preset] = true
+		t.Run(tc.preset, func(t *testing.T) {
+			t.Parallel()
+			p, err := engine.LoadPreset(tc.preset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(strings.ToLower(p.Watch), tc.mention) {
+				t.Errorf("the watch text should name the fix %q: %s", tc.mention, p.Watch)
+			}
+			res, err := engine.Execute(t.Context(), p.Prepared())
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.broken(t, res.Summary)
+			if tc.fix == nil {
+				return
+			}
+			sc := p.Scenario
+			tc.fix(&sc)
+			tc.fixed(t, mustRun(t, sc).Summary)
+		})
+	}
+	for _, name := range engine.PresetNames() {
+		if !covered[name] {
+			t.Errorf("preset %s: say in this table whether it ships broken, and what fixes it", name)
+		}
 	}
 }

@@ -41,6 +41,9 @@ type Lock struct {
 
 // Storage is the one record the clients read and write.
 type Storage struct {
+	// Table is the SQL table the record lives in: "records" (key, value,
+	// fence, owner) or "seats" (seat, value, fence, hold_id).
+	Table   string `json:"table,omitempty"`
 	Key     string `json:"key,omitempty"`
 	Initial int64  `json:"initial"`
 }

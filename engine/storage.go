@@ -4,20 +4,46 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver, registered as "sqlite"
 )
 
-// The SQL the storage runs. Events carry these exact statements.
+// Storage tables. records is the default: a record with a value, a fence
+// and an owner. seats is the notes' seat hold: the row is a seat, and its
+// owner column is hold_id.
 const (
-	sqlCreate     = `CREATE TABLE records (key TEXT PRIMARY KEY, value INTEGER NOT NULL, fence INTEGER NOT NULL DEFAULT 0, owner TEXT)`
-	sqlInsert     = `INSERT INTO records (key, value) VALUES (?, ?)`
-	sqlRead       = `SELECT value, fence, COALESCE(owner, '') FROM records WHERE key = ?`
-	sqlFenced     = `UPDATE records SET value = ?, fence = ? WHERE key = ? AND fence <= ?`
-	sqlPlainWrite = `UPDATE records SET value = ? WHERE key = ?`
-	sqlClaim      = `UPDATE records SET owner = ? WHERE key = ? AND owner IS NULL`
-	sqlRaiseFence = `UPDATE records SET fence = ? WHERE key = ? AND fence <= ?`
+	TableRecords = "records"
+	TableSeats   = "seats"
 )
+
+// storageTables lists the tables a scenario can choose, in order.
+var storageTables = []string{TableRecords, TableSeats}
+
+// statements is the SQL the storage runs on one table. Events carry these
+// exact statements.
+type statements struct {
+	create, insert, read, fenced, plain, claim, raise string
+}
+
+// sqlFor builds the statements of a table: its key column and the column a
+// claim sets.
+func sqlFor(table string) statements {
+	key, owner := "key", "owner"
+	if table == TableSeats {
+		key, owner = "seat", "hold_id"
+	}
+	r := strings.NewReplacer("{t}", table, "{key}", key, "{owner}", owner)
+	return statements{
+		create: r.Replace(`CREATE TABLE {t} ({key} TEXT PRIMARY KEY, value INTEGER NOT NULL, fence INTEGER NOT NULL DEFAULT 0, {owner} TEXT)`),
+		insert: r.Replace(`INSERT INTO {t} ({key}, value) VALUES (?, ?)`),
+		read:   r.Replace(`SELECT value, fence, COALESCE({owner}, '') FROM {t} WHERE {key} = ?`),
+		fenced: r.Replace(`UPDATE {t} SET value = ?, fence = ? WHERE {key} = ? AND fence <= ?`),
+		plain:  r.Replace(`UPDATE {t} SET value = ? WHERE {key} = ?`),
+		claim:  r.Replace(`UPDATE {t} SET {owner} = ? WHERE {key} = ? AND {owner} IS NULL`),
+		raise:  r.Replace(`UPDATE {t} SET fence = ? WHERE {key} = ? AND fence <= ?`),
+	}
+}
 
 // store is the run's record storage: one row in a real, in-memory SQLite
 // database. A fenced write is one conditional UPDATE; the rows it changed
@@ -26,6 +52,7 @@ type store struct {
 	db  *sql.DB
 	key string
 	ctx context.Context
+	sql statements
 
 	read, fenced, plain, claim, raise *sql.Stmt
 }
@@ -37,7 +64,7 @@ type row struct {
 	Owner string
 }
 
-func openStore(key string, initial int64) (*store, error) {
+func openStore(table, key string, initial int64) (*store, error) {
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		return nil, fmt.Errorf("storage: %w", err)
@@ -46,7 +73,7 @@ func openStore(key string, initial int64) (*store, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
-	st := &store{db: db, key: key, ctx: context.Background()}
+	st := &store{db: db, key: key, ctx: context.Background(), sql: sqlFor(table)}
 	if err := st.init(initial); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: %w", err)
@@ -55,10 +82,10 @@ func openStore(key string, initial int64) (*store, error) {
 }
 
 func (st *store) init(initial int64) error {
-	if _, err := st.db.ExecContext(st.ctx, sqlCreate); err != nil {
+	if _, err := st.db.ExecContext(st.ctx, st.sql.create); err != nil {
 		return err
 	}
-	if _, err := st.db.ExecContext(st.ctx, sqlInsert, st.key, initial); err != nil {
+	if _, err := st.db.ExecContext(st.ctx, st.sql.insert, st.key, initial); err != nil {
 		return err
 	}
 	var err error
@@ -70,7 +97,8 @@ func (st *store) init(initial int64) error {
 		s, err = st.db.PrepareContext(st.ctx, q)
 		return s
 	}
-	st.read, st.fenced, st.plain, st.claim, st.raise = prep(sqlRead), prep(sqlFenced), prep(sqlPlainWrite), prep(sqlClaim), prep(sqlRaiseFence)
+	q := st.sql
+	st.read, st.fenced, st.plain, st.claim, st.raise = prep(q.read), prep(q.fenced), prep(q.plain), prep(q.claim), prep(q.raise)
 	return err
 }
 
@@ -87,10 +115,10 @@ func (st *store) get() (row, error) {
 func (st *store) write(value, token int64, fencing bool) (query string, rows int64, err error) {
 	var res sql.Result
 	if fencing {
-		query = sqlFenced
+		query = st.sql.fenced
 		res, err = st.fenced.ExecContext(st.ctx, value, token, st.key, token)
 	} else {
-		query = sqlPlainWrite
+		query = st.sql.plain
 		res, err = st.plain.ExecContext(st.ctx, value, st.key)
 	}
 	if err != nil {
@@ -104,20 +132,20 @@ func (st *store) write(value, token int64, fencing bool) (query string, rows int
 func (st *store) raiseFence(token int64) (query string, rows int64, err error) {
 	res, err := st.raise.ExecContext(st.ctx, token, st.key, token)
 	if err != nil {
-		return sqlRaiseFence, 0, err
+		return st.sql.raise, 0, err
 	}
 	rows, err = res.RowsAffected()
-	return sqlRaiseFence, rows, err
+	return st.sql.raise, rows, err
 }
 
 // claimRow sets the owner if nobody owns the record yet.
 func (st *store) claimRow(owner string) (query string, rows int64, err error) {
 	res, err := st.claim.ExecContext(st.ctx, owner, st.key)
 	if err != nil {
-		return sqlClaim, 0, err
+		return st.sql.claim, 0, err
 	}
 	rows, err = res.RowsAffected()
-	return sqlClaim, rows, err
+	return st.sql.claim, rows, err
 }
 
 func (st *store) close() error {

@@ -84,6 +84,9 @@ func normalize(sc Scenario) Scenario {
 	if n.Storage.Key == "" {
 		n.Storage.Key = DefaultKey
 	}
+	if n.Storage.Table == "" {
+		n.Storage.Table = TableRecords
+	}
 	if n.Lock.Name == "" {
 		n.Lock.Name = n.Storage.Key
 	}
@@ -117,6 +120,9 @@ func validate(sc *Scenario) error {
 	}
 	if err := validateLock(sc); err != nil {
 		return err
+	}
+	if !slices.Contains(storageTables, sc.Storage.Table) {
+		return fieldErr("storage.table", "must be one of %s, not %q", strings.Join(storageTables, ", "), sc.Storage.Table)
 	}
 	if err := validateName("storage.key", sc.Storage.Key, 64); err != nil {
 		return err

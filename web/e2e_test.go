@@ -240,8 +240,16 @@ func TestE2EKeyboardOnly(t *testing.T) {
 		t.Fatalf("Tab never reached #%s", id)
 	}
 	tabTo("fencing")
-	b.do(ctx, chromedp.KeyEvent(" ")) // fencing off
-	if run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) {
+	fenced := func() bool { return run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) }
+	if fenced() {
+		t.Fatal("paused-holder should open with fencing off, the setting that shows the failure")
+	}
+	b.do(ctx, chromedp.KeyEvent(" ")) // fencing on
+	if !fenced() {
+		t.Fatal("space did not switch fencing on")
+	}
+	b.do(ctx, chromedp.KeyEvent(" ")) // and off again
+	if fenced() {
 		t.Fatal("space did not switch fencing off")
 	}
 	tabTo("speed")

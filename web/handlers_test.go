@@ -144,7 +144,7 @@ func TestAPIPresets(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &presets); status != 200 || err != nil {
 		t.Fatalf("status %d, %v", status, err)
 	}
-	if len(presets) != len(engine.PresetNames()) || presets[0].Name != "paused-holder" || presets[0].Watch == "" {
+	if len(presets) != len(engine.PresetNames()) || presets[0].Name != "baseline" || presets[0].Watch == "" {
 		t.Errorf("presets: %d, first %+v", len(presets), presets[0].Name)
 	}
 }

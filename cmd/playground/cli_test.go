@@ -38,15 +38,26 @@ func TestRunPresetJSON(t *testing.T) {
 	}
 }
 
+// TestRunPresetText: a failure preset breaks as it ships (no flag), and
+// the fix its watch text names (--fencing on) mends it.
 func TestRunPresetText(t *testing.T) {
+	verdict := func(out string) string {
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		return lines[len(lines)-1]
+	}
 	out, _, err := runCLI(t, "run", "--preset", "paused-holder")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	last := lines[len(lines)-1]
-	if !strings.HasPrefix(last, "SAFE: every stale write was refused") {
-		t.Errorf("verdict line: %q", last)
+	if v := verdict(out); !strings.HasPrefix(v, "UNSAFE: stale write accepted") {
+		t.Errorf("with no flag paused-holder should be unsafe: %q", v)
+	}
+	out, _, err = runCLI(t, "run", "--preset", "paused-holder", "--fencing", "on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := verdict(out); !strings.HasPrefix(v, "SAFE: every stale write was refused") {
+		t.Errorf("verdict line: %q", v)
 	}
 	if !strings.Contains(out, "refused client-1's write of 42,000: token 33 < 34") {
 		t.Errorf("the timeline should say why the write was refused:\n%s", out)
@@ -123,7 +134,7 @@ func TestPresetsCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != len(engine.PresetNames()) || list[0].Name != "paused-holder" || list[0].Watch == "" {
+	if len(list) != len(engine.PresetNames()) || list[0].Name != "baseline" || list[0].Watch == "" {
 		t.Errorf("presets: %+v", list)
 	}
 	text, _, err := runCLI(t, "presets")
