@@ -273,6 +273,9 @@ feed:
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return ChaosReport{}, err
+	}
 	if err := errors.Join(errs...); err != nil {
 		return ChaosReport{}, err
 	}

@@ -42,28 +42,28 @@ func aimsFor(backend string) []aim {
 		aim{"leader clock jump", 15, aimNodeJump})
 }
 
-// mark is a moment the lock changed hands or was extended: a client's
-// granted or renewed event.
+// mark is a moment the lock changed hands, was extended or vouched for: a
+// client's granted, renewed or check_ok event.
 type mark struct {
-	t       int64
-	client  string
-	node    string // the node that answered ("" under Redlock)
-	token   int64
-	renewal bool
+	t      int64
+	kind   string // KindGranted, KindRenewed or KindCheckOK
+	client string
+	node   string // the node that answered ("" under Redlock)
+	token  int64
 }
 
-// marks lists the grants and renewals at or after after; with writing,
-// only those whose client still sends a write later.
+// marks lists the grants, renewals and passed checks at or after after;
+// with writing, only those whose client still sends a write later.
 func (g *generation) marks(after int64, writing bool) []mark {
 	var out []mark
 	for _, e := range g.timeline {
-		if e.T < after || (e.Kind != KindGranted && e.Kind != KindRenewed) {
+		if e.T < after || (e.Kind != KindGranted && e.Kind != KindRenewed && e.Kind != KindCheckOK) {
 			continue
 		}
 		if writing && g.nextWrite(e.Actor, e.T) < 0 {
 			continue
 		}
-		out = append(out, mark{t: e.T, client: e.Actor, node: e.Node, token: e.Token, renewal: e.Kind == KindRenewed})
+		out = append(out, mark{t: e.T, kind: e.Kind, client: e.Actor, node: e.Node, token: e.Token})
 	}
 	return out
 }
@@ -72,7 +72,7 @@ func (g *generation) marks(after int64, writing bool) []mark {
 func grants(ms []mark) []mark {
 	var out []mark
 	for _, m := range ms {
-		if !m.renewal {
+		if m.kind == KindGranted {
 			out = append(out, m)
 		}
 	}
@@ -90,7 +90,8 @@ func (g *generation) nextWrite(client string, t int64) int64 {
 }
 
 // choose picks one mark, favouring the early ones (while other clients
-// still wait for the lock) and renewals when renewals is set.
+// still wait for the lock) and, when renewals is set, renewals and passed
+// checks: the moments a holder has most reason to trust its lease.
 func (g *generation) choose(ms []mark, renewals bool) (mark, bool) {
 	if len(ms) == 0 {
 		return mark{}, false
@@ -98,7 +99,7 @@ func (g *generation) choose(ms []mark, renewals bool) (mark, bool) {
 	if renewals && g.rng.IntN(4) != 0 {
 		var rs []mark
 		for _, m := range ms {
-			if m.renewal {
+			if m.kind != KindGranted {
 				rs = append(rs, m)
 			}
 		}
@@ -112,11 +113,13 @@ func (g *generation) choose(ms []mark, renewals bool) (mark, bool) {
 	return ms[g.rng.IntN(len(ms))], true
 }
 
-// what names a mark in words: "its renewal" or "its grant of token 33".
+// what names a mark in words: "a renewal", "the grant of token 33".
 func (m mark) what() string {
 	switch {
-	case m.renewal:
+	case m.kind == KindRenewed:
 		return "a renewal"
+	case m.kind == KindCheckOK:
+		return "a check that it holds the lock"
 	case m.token != 0:
 		return fmt.Sprintf("the grant of token %d", m.token)
 	}
@@ -145,8 +148,11 @@ func aimDelayWrite(g *generation, after int64) ([]Fault, string, bool) {
 		return nil, "", false
 	}
 	lease := g.lease()
-	at := g.pick(m.t+1, g.nextWrite(m.client, m.t))
+	write := g.nextWrite(m.client, m.t)
+	at := g.pick(m.t+1, write)
 	by := lease + g.pick(lease/10, lease)
+	// Nothing aimed later may stop the write from being sent.
+	g.settled = max(g.settled, write)
 	f := Fault{At: Ms(at), Do: FaultDelay, Target: m.client, Kind: MsgWrite, By: Ms(by)}
 	return []Fault{f}, fmt.Sprintf("the network holds %s's next write for %s, longer than the %s lease it got with %s",
 		m.client, FormatMS(by), FormatMS(lease), m.what()), true

@@ -35,7 +35,7 @@ func TestAimsHitTheirMoment(t *testing.T) {
 			lat, lag, lease := sc.Lock.Latency.MS(), sc.Lock.ReplicationLag.MS(), sc.Lock.Lease.MS()
 			granted := func(ok func(e Event) bool) bool {
 				for _, e := range res.Events {
-					if (e.Kind == KindGranted || e.Kind == KindRenewed || e.Kind == KindAnswerLost) && ok(e) {
+					if (e.Kind == KindGranted || e.Kind == KindRenewed || e.Kind == KindCheckOK || e.Kind == KindAnswerLost) && ok(e) {
 						return true
 					}
 				}

@@ -40,6 +40,11 @@ type generation struct {
 	sc       Scenario // normalised: defaults filled in
 	timeline []Event  // the last planning run's events
 	notes    map[string]aimed
+	// settled is the time up to which placed faults rely on the timeline
+	// staying as it is: the next aimed fault strikes no earlier. It is the
+	// latest fault's time, or later when an aim counts on something after
+	// its fault (a held write must still be sent).
+	settled int64
 }
 
 // aimed says which aim placed a fault and what it aimed at, in words.
@@ -83,7 +88,6 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 		}
 	}
 	aims := aimsFor(g.sc.Lock.Backend)
-	after := int64(0)
 	for range 1 + pickCount(rng) {
 		p, err := Prepare(g.sc)
 		if err != nil {
@@ -94,13 +98,13 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 			return Scenario{}, nil, fmt.Errorf("chaos seed %d: planning run: %w", seed, err)
 		}
 		g.timeline = res.Events
-		faults, note, ok := g.placeOne(aims, after)
+		faults, note, ok := g.placeOne(aims, g.settled)
 		if !ok {
 			break
 		}
 		for _, f := range faults {
 			g.notes[f.key()] = note
-			after = max(after, f.At.MS())
+			g.settled = max(g.settled, f.At.MS())
 		}
 		g.sc.Faults = append(g.sc.Faults, faults...)
 	}
@@ -196,6 +200,14 @@ func baseScenario(rng *rand.Rand, seed int64, opt ChaosOptions) Scenario {
 				{Do: StepWrite, Add: ptr(pick(1, 9) * 100)},
 				{Do: StepRelease},
 			},
+			// A careful client checks its own clock against its lease
+			// before each step.
+			WatchLease: rng.IntN(3) == 0,
+		}
+		if rng.IntN(3) == 0 {
+			// Check, then write: the check passes, and what comes
+			// between it and the write is what the lesson is about.
+			c.Steps = slices.Insert(c.Steps, 3, Step{Do: StepCheck})
 		}
 		switch rng.IntN(3) {
 		case 0:
