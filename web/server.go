@@ -152,6 +152,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/metrics", w.m.handler())
 	e.GET("/api/presets", s.apiPresets)
 	e.POST("/api/run", s.apiRun)
+	e.POST("/api/chaos", s.apiChaos)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	e.GET("/static/:version/*", s.staticFile)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -156,6 +157,14 @@ func TestChaosCommand(t *testing.T) {
 	if rep.Runs != 40 || rep.Violations == 0 || len(rep.Examples) == 0 || rep.ByKind.DuplicateToken == 0 || rep.Linearizability.Illegal == 0 {
 		t.Fatalf("an asynchronous replica should fail some schedules, handing tokens out twice: %+v", rep)
 	}
+	// It is the report engine.Chaos gives, which POST /api/chaos returns too.
+	want, err := engine.Chaos(context.Background(), engine.ChaosOptions{Runs: 40, Seed: 3, Backend: "async-replica", Nodes: 2, Fencing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wj, _ := json.Marshal(want); !jsonEqual(t, wj, []byte(out)) {
+		t.Errorf("the CLI's report differs from engine.Chaos's:\n%s\nwant\n%s", out, wj)
+	}
 	// The report's JSON has the contract's keys.
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
@@ -234,4 +243,17 @@ func TestRunHistory(t *testing.T) {
 	if err := json.Unmarshal(data, &ops); err != nil || len(ops) == 0 || ops[0]["input"] == nil {
 		t.Errorf("JSON history: %v %v", err, ops)
 	}
+}
+
+// jsonEqual reports whether two JSON documents hold the same value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(va, vb)
 }
