@@ -326,7 +326,7 @@ func example(ctx context.Context, seed int64, opt ChaosOptions) (ChaosExample, e
 func struck(events []Event) bool {
 	for _, e := range events {
 		switch e.Kind {
-		case KindPauseStart, KindDelayed, KindNodeCrashed, KindNodeRestarted, KindPartitioned, KindClockJump:
+		case KindPauseStart, KindDelayed, KindNodeCrashed, KindNodeRestarted, KindPartitioned, KindClockJump, KindClockDrift:
 			return true
 		}
 	}

@@ -9,6 +9,8 @@ const (
 	aimNameCutInLag  = "primary cut off inside the replication lag"
 	aimNameRestart   = "restart inside a lease"
 	aimNameLateWrite = "late write"
+	aimNameSide      = "partition that takes the holder"
+	aimNameDrift     = "client clock drift"
 )
 
 // aimsFor lists the aimed faults of a backend with their weights: every
@@ -18,7 +20,10 @@ func aimsFor(backend string) []aim {
 	common := []aim{
 		{aimNamePause, 25, aimPause},
 		{aimNameLateWrite, 10, aimDelayWrite},
-		{"client clock jump", 10, aimClientJump},
+		{"client clock jump", 5, aimClientJump},
+		{aimNameDrift, 10, aimClientDrift},
+		{"node clock drift", 5, aimNodeDrift},
+		{aimNameSide, 15, aimSidePartition},
 	}
 	switch backend {
 	case BackendAsyncReplica:
@@ -340,4 +345,93 @@ func aimRedlockJump(g *generation, after int64) ([]Fault, string, bool) {
 	faults = append(faults, Fault{At: Ms(jumpAt), Do: FaultClockJump, Target: node, By: Ms(lease)})
 	return faults, fmt.Sprintf("servers %d to %d are cut off for %s when %s starts, then %s's clock jumps %s",
 		majority+1, n, FormatMS(away), c.Name, node, signed(lease)), true
+}
+
+// aimClientDrift slows a holder's clock during its lease, a careful one
+// when there is one: by its own clock the lease lasts longer, and a client
+// that watches its lease goes on working past its end.
+func aimClientDrift(g *generation, after int64) ([]Fault, string, bool) {
+	ms := g.marks(after, true)
+	var careful []mark
+	for _, m := range ms {
+		if c := g.client(m.client); c != nil && c.WatchLease {
+			careful = append(careful, m)
+		}
+	}
+	if len(careful) > 0 && g.rng.IntN(4) != 0 {
+		ms = careful
+	}
+	m, ok := g.choose(ms, true)
+	if !ok {
+		return nil, "", false
+	}
+	lease := g.lease()
+	at := m.t + g.pick(1, lease/4)
+	rate := float64(g.pick(2, 6)) / 10
+	d := g.pick(lease, 3*lease)
+	f := Fault{At: Ms(at), Do: FaultClockDrift, Target: m.client, Rate: rate, For: Ms(d)}
+	return []Fault{f}, fmt.Sprintf("%s's clock runs at %g of true time for %s, from %s after %s: its lease seems to last longer",
+		m.client, rate, FormatMS(d), FormatMS(at-m.t), m.what()), true
+}
+
+// aimNodeDrift makes the clock of the node that answered run fast during
+// the lease, so that the lease ends early by its reckoning.
+func aimNodeDrift(g *generation, after int64) ([]Fault, string, bool) {
+	m, ok := g.choose(g.marks(after, false), false)
+	if !ok {
+		return nil, "", false
+	}
+	node := m.node
+	if node == "" {
+		node = fmt.Sprintf("node-%d", g.pick(1, int64(g.sc.Lock.Nodes)))
+	}
+	lease := g.lease()
+	at := m.t + g.pick(1, lease/4)
+	rate := float64(g.pick(2, 5))
+	d := g.pick(lease/2, 2*lease)
+	f := Fault{At: Ms(at), Do: FaultClockDrift, Target: node, Rate: rate, For: Ms(d)}
+	return []Fault{f}, fmt.Sprintf("%s's clock runs %g times too fast for %s, from %s after %s to %s: the lease ends early",
+		node, rate, FormatMS(d), FormatMS(at-m.t), m.what(), m.client), true
+}
+
+// aimSidePartition cuts the holder off during its lease, longer than the
+// lease, together with what it was talking to: the leader or primary that
+// granted it (a deposed leader and its client), or under Redlock the
+// servers beyond a majority; a single server's holder alone, cut off from
+// the lock service but not from the storage.
+func aimSidePartition(g *generation, after int64) ([]Fault, string, bool) {
+	m, ok := g.choose(g.marks(after, true), false)
+	if !ok {
+		return nil, "", false
+	}
+	lease := g.lease()
+	at := m.t + g.pick(1, lease/2)
+	d := g.pick(lease, 2*lease)
+	side := []string{m.client}
+	what := m.client + " alone"
+	switch n := g.sc.Lock.Nodes; {
+	case g.sc.Lock.Backend == BackendRedlock && n >= 3:
+		for i := n/2 + 2; i <= n; i++ {
+			side = append(side, fmt.Sprintf("node-%d", i))
+		}
+		if len(side) > 1 {
+			what = fmt.Sprintf("%s with servers %d to %d", m.client, n/2+2, n)
+		}
+	case m.node != "" && n > 1:
+		side = append(side, m.node)
+		what = m.client + " with " + m.node
+	}
+	f := Fault{At: Ms(at), Do: FaultPartition, Side: side, For: Ms(d)}
+	return []Fault{f}, fmt.Sprintf("%s cut off from the rest for %s, %s after %s: longer than the %s lease",
+		what, FormatMS(d), FormatMS(at-m.t), m.what(), FormatMS(lease)), true
+}
+
+// client returns the scenario's client of that name, or nil.
+func (g *generation) client(name string) *Client {
+	for i := range g.sc.Clients {
+		if g.sc.Clients[i].Name == name {
+			return &g.sc.Clients[i]
+		}
+	}
+	return nil
 }

@@ -12,7 +12,10 @@ import (
 // grant and no later than its next save, and its restart before that
 // grant's lease ran out; a pause that starts at most half a second after
 // a grant or renewal of the paused client and outlasts the lease; a held
-// write that the client sends after the delay was armed. Aiming uses
+// write that the client sends after the delay was armed; a partition that
+// cuts the holder off (with its leader, primary or Redlock minority)
+// within half a lease of its grant, renewal or check, for a lease or
+// more; a drift that slows a holder's clock within a quarter lease. Aiming uses
 // planning runs, and a fault changes nothing before it strikes, so nothing
 // may have moved.
 func TestAimsHitTheirMoment(t *testing.T) {
@@ -69,6 +72,14 @@ func TestAimsHitTheirMoment(t *testing.T) {
 					hit = f.For.MS() > lease && granted(func(e Event) bool {
 						return e.Actor == f.Target && e.T < at && at <= e.T+500
 					})
+				case a.aim == aimNameSide:
+					hit = f.For.MS() >= lease && granted(func(e Event) bool {
+						return e.Actor == f.Side[0] && e.T < at && at <= e.T+lease/2
+					}) && struckAt(res.Events, KindPartitioned, f.Side[0], at)
+				case a.aim == aimNameDrift:
+					hit = f.Rate < 1 && granted(func(e Event) bool {
+						return e.Actor == f.Target && e.T < at && at <= e.T+lease/4
+					}) && struckAt(res.Events, KindClockDrift, f.Target, at)
 				case a.aim == aimNameLateWrite:
 					hit = false
 					for _, e := range res.Events {
@@ -87,10 +98,20 @@ func TestAimsHitTheirMoment(t *testing.T) {
 			}
 		}
 	}
-	for _, a := range []string{aimNameInLag, aimNameCutInLag, aimNameRestart, aimNamePause, aimNameLateWrite} {
+	for _, a := range []string{aimNameInLag, aimNameCutInLag, aimNameRestart, aimNamePause, aimNameLateWrite, aimNameSide, aimNameDrift} {
 		if checked[a] == 0 {
 			t.Errorf("no %q fault was generated to check", a)
 		}
 	}
 	t.Logf("faults checked per aim: %v", checked)
+}
+
+// struckAt reports whether actor has an event of kind at time t.
+func struckAt(events []Event, kind, actor string, t int64) bool {
+	for _, e := range events {
+		if e.T == t && e.Kind == kind && e.Actor == actor {
+			return true
+		}
+	}
+	return false
 }

@@ -229,7 +229,7 @@ func (g *generation) randomFault() (Fault, bool) {
 	client := sc.Clients[g.rng.IntN(len(sc.Clients))].Name
 	node := fmt.Sprintf("node-%d", g.pick(1, int64(sc.Lock.Nodes)))
 	var f Fault
-	switch g.rng.IntN(5) {
+	switch g.rng.IntN(6) {
 	case 0, 1:
 		f = Fault{At: at, Do: FaultPause, Target: client, For: Ms(g.pick(5, 20) * lease / 10)}
 	case 2:
@@ -250,6 +250,13 @@ func (g *generation) randomFault() (Fault, bool) {
 			by = -by
 		}
 		f = Fault{At: at, Do: FaultClockJump, Target: target, By: Ms(by)}
+	case 5:
+		target := node
+		if g.rng.IntN(2) == 0 {
+			target = client
+		}
+		rate := []float64{0.25, 0.5, 2, 4}[g.rng.IntN(4)]
+		f = Fault{At: at, Do: FaultClockDrift, Target: target, Rate: rate, For: Ms(g.pick(5, 20) * lease / 10)}
 	}
 	return f, g.fits([]Fault{f})
 }
