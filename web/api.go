@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -25,28 +24,34 @@ func (s *Server) apiPresets(c echo.Context) error {
 }
 
 // apiRun runs a scenario (a JSON or YAML body, by its Content-Type) as
-// fast as possible.
+// fast as possible. The body is read and checked within its bounds (size,
+// nesting) before it takes a place in the admission queue; the run then
+// waits for a slot (QueueWait at most, then 503 with Retry-After) and runs
+// for RunTimeout at most. The server's shutdown ends both.
 func (s *Server) apiRun(c echo.Context) error {
 	body, err := s.readBody(c, scenarioTypes...)
 	if err != nil {
+		return err
+	}
+	if err := checkDepth("body", body); err != nil {
 		return err
 	}
 	sc, err := engine.ParseScenario(body)
 	if err != nil {
 		return err
 	}
-	if !s.runs.tryAcquire() {
-		return errBusy
-	}
-	defer s.runs.release()
-	ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.RunTimeout)
+	ctx, cancel := s.requestContext(c)
 	defer cancel()
-	res, err := engine.Execute(ctx, sc)
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &userError{Status: http.StatusServiceUnavailable, Msg: "the run took longer than " + s.cfg.RunTimeout.String() + "; the server may be busy, try again"}
-	}
+	t, err := s.acquireRun(ctx, c, workRun, requester(c))
 	if err != nil {
 		return err
+	}
+	defer t.Release()
+	rctx, rcancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
+	defer rcancel()
+	res, err := s.execute(rctx, sc)
+	if err != nil {
+		return s.runError(c, err, s.cfg.RunTimeout)
 	}
 	return writeJSON(c, http.StatusOK, newRunResponse(res))
 }

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lessons"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // Config is what a Server needs. The zero value of each bound means "use the
@@ -15,9 +17,28 @@ import (
 type Config struct {
 	// Logger receives request logs and errors; nil discards them.
 	Logger *slog.Logger
-	// MaxLiveRuns bounds the simulations running at once, over websockets
-	// and POST /api/run together. Past it a request is told "busy, try again".
+	// RunSlots is how many runs going as fast as they can (POST /api/run,
+	// the runs of an exercise check, a live run at full speed) may run at
+	// once: about two per core (0: 2 x GOMAXPROCS). Past it they wait their
+	// turn in the admission queue.
+	RunSlots int
+	// MaxLiveRuns is how many runs paced for watching fit in the slots
+	// together: each costs RunSlots/MaxLiveRuns of a slot, since it is idle
+	// between its events. It also bounds the simulations running at once.
 	MaxLiveRuns int
+	// RunQueue bounds the runs waiting their turn, all clients together
+	// (0: 128 per slot); past it a request is told "busy, try again".
+	RunQueue int
+	// QueueWait bounds how long an HTTP request (a run, a check) waits for
+	// a slot before it is answered 503 with Retry-After. A live run waits
+	// as long as its browser likes, told its place.
+	QueueWait time.Duration
+	// SessionShare is the share of the slots one learner session (or one
+	// address without a session) may hold at once; AddressShare the share
+	// one address may hold, all its sessions together (a class behind a
+	// school's NAT is one address). 0 takes admission's defaults (0.25 and
+	// 0.75).
+	SessionShare, AddressShare float64
 	// MaxConnections bounds the open websocket connections.
 	MaxConnections int
 	// MaxMessageBytes bounds one websocket message from the browser.
@@ -27,7 +48,9 @@ type Config struct {
 	MessageRate float64
 	// MaxBodyBytes bounds a POST body.
 	MaxBodyBytes int64
-	// RunTimeout bounds the wall time of one POST /api/run.
+	// RunTimeout bounds the wall time of one POST /api/run once it has its
+	// slot, and the time a check's runs may hold slots, all its runs
+	// together: the CPU one request may use.
 	RunTimeout time.Duration
 	// WriteTimeout bounds one websocket write: a browser that stops reading
 	// for longer is dropped and its run cancelled, never allowed to stall it.
@@ -65,6 +88,10 @@ type Config struct {
 // goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
 const (
 	DefaultMaxLiveRuns     = 100
+	DefaultQueueWait       = 30 * time.Second
+	DefaultRunQueuePerSlot = admission.DefaultQueuePerSlot // RunQueue per slot
+	DefaultSessionShare    = admission.DefaultFlowShare
+	DefaultAddressShare    = admission.DefaultIPShare
 	DefaultMaxConnections  = 400
 	DefaultMaxMessageBytes = 72 << 10 // a 64 KiB scenario and its envelope
 	DefaultMessageRate     = 20
@@ -84,6 +111,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxLiveRuns == 0 {
 		c.MaxLiveRuns = DefaultMaxLiveRuns
+	}
+	if c.RunSlots == 0 {
+		c.RunSlots = admission.DefaultSlotsPerCPU * runtime.GOMAXPROCS(0)
+	}
+	if c.QueueWait == 0 {
+		c.QueueWait = DefaultQueueWait
 	}
 	if c.MaxConnections == 0 {
 		c.MaxConnections = DefaultMaxConnections
@@ -125,6 +158,10 @@ func (c Config) Validate() error {
 	switch {
 	case c.MaxLiveRuns < 1 || c.MaxLiveRuns > 10000:
 		return fmt.Errorf("max-live-runs: must be between 1 and 10000, not %d", c.MaxLiveRuns)
+	case c.RunSlots < 1 || c.RunSlots > 10000:
+		return fmt.Errorf("run-slots: must be between 1 and 10000, not %d", c.RunSlots)
+	case c.QueueWait < 100*time.Millisecond || c.QueueWait > 10*time.Minute:
+		return fmt.Errorf("queue-wait: must be between 100ms and 10m, not %s", c.QueueWait)
 	case c.MaxConnections < 1 || c.MaxConnections > 100000:
 		return fmt.Errorf("max-connections: must be between 1 and 100000, not %d", c.MaxConnections)
 	case c.MaxMessageBytes < 1024 || c.MaxMessageBytes > 1<<20:
@@ -148,5 +185,13 @@ func (c Config) Validate() error {
 	case c.MaxQueueBytes > c.MemoryBudget/4:
 		return fmt.Errorf("max-queue-bytes: must be at most a quarter of memory-budget (%d), not %d", c.MemoryBudget/4, c.MaxQueueBytes)
 	}
-	return c.Class.validate()
+	if err := c.Class.validate(); err != nil {
+		return err
+	}
+	return c.admission().Validate()
+}
+
+// admission is the admission controller's configuration.
+func (c Config) admission() admission.Config {
+	return admission.Config{Slots: c.RunSlots, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare}
 }

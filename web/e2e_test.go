@@ -47,6 +47,12 @@ func chromiumPath() string {
 
 func startBrowser(t *testing.T) *browser {
 	t.Helper()
+	return startBrowserWith(t, web.Config{})
+}
+
+// startBrowserWith is startBrowser on a server configured by cfg.
+func startBrowserWith(t *testing.T, cfg web.Config) *browser {
+	t.Helper()
 	if os.Getenv("PLAYGROUND_E2E") != "1" {
 		t.Skip("browser tests run with PLAYGROUND_E2E=1")
 	}
@@ -54,7 +60,7 @@ func startBrowser(t *testing.T) *browser {
 	if path == "" {
 		t.Skip("no chromium binary found (apt-get install -y chromium)")
 	}
-	ts, _ := startServer(t, web.Config{})
+	ts, _ := startServer(t, cfg)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,

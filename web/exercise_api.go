@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -208,19 +207,18 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 		return checkClassError(err)
 	}
 
-	// A prediction's reveal runs the engine, so it takes a slot like a
-	// check (see apiCheck).
-	if runsEngine(ex.Kind) {
-		if !s.runs.tryAcquire() {
-			return errBusy
-		}
-		defer s.runs.release()
-	}
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
+	// A prediction's reveal runs the engine, so its runs wait for slots
+	// like a check's (see apiCheck).
+	sctx, stop := s.requestContext(c)
+	defer stop()
+	cctx, cancel := context.WithTimeout(sctx, s.RequestTimeout())
 	defer cancel()
+	if runsEngine(ex.Kind) {
+		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
+	}
 	res, err := ex.Reveal(cctx, a.variant)
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &userError{Status: http.StatusServiceUnavailable, Msg: "running the scenario took longer than " + s.cfg.RunTimeout.String() + "; the server may be busy, try again"}
+	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {
+		return s.runError(c, err, s.RequestTimeout())
 	}
 	if err != nil {
 		return err

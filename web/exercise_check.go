@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -23,8 +22,10 @@ import (
 // mistake it shows; anyone else is graded on the body's variant with the
 // tries their signed practice cookie counts, and the cookie is updated.
 // The body's "tries" is accepted for old clients and ignored. Predictions
-// and scenario answers run the engine, so they take a live-run slot like
-// POST /api/run, and are told "busy" past the cap.
+// and scenario answers run the engine: each of their runs waits for a slot
+// of its own on the learner's behalf (see checkRunner), and the check
+// answers 503 with Retry-After when the server stays too busy or shuts
+// down.
 func (s *Server) apiCheck(c echo.Context) error {
 	ctx := c.Request().Context()
 	id := c.Param("id")
@@ -53,17 +54,16 @@ func (s *Server) apiCheck(c echo.Context) error {
 	}
 	a.Variant, a.Tries, a.Earned = who.variant, who.standing.Tries, who.standing.Earned()
 
-	if runsEngine(ex.Kind) {
-		if !s.runs.tryAcquire() {
-			return errBusy
-		}
-		defer s.runs.release()
-	}
-	cctx, cancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
+	sctx, stop := s.requestContext(c)
+	defer stop()
+	cctx, cancel := context.WithTimeout(sctx, s.cfg.QueueWait+s.cfg.RunTimeout)
 	defer cancel()
+	if runsEngine(ex.Kind) {
+		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
+	}
 	res, err := ex.Check(cctx, a)
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &userError{Status: http.StatusServiceUnavailable, Msg: "checking took longer than " + s.cfg.RunTimeout.String() + "; the server may be busy, try again"}
+	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {
+		return s.runError(c, err, s.cfg.QueueWait+s.cfg.RunTimeout)
 	}
 	if err != nil {
 		return err

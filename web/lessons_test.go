@@ -338,28 +338,3 @@ func TestCheckScenarioRunsTheEngine(t *testing.T) {
 		t.Errorf("%d live-run slots still held", n)
 	}
 }
-
-func TestCheckIsBusyPastTheRunCap(t *testing.T) {
-	ts, srv := startServer(t, web.Config{MaxLiveRuns: 1})
-	// A slow live run holds the only slot.
-	a := dial(t, ts.URL, nil)
-	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	a.recv()
-	status, res := check(t, ts.URL, "stale-token-write", `{"answer":"refused"}`)
-	if msg, _ := res["error"].(string); status != http.StatusServiceUnavailable || !strings.Contains(msg, "try again") {
-		t.Errorf("predict check at the cap: %d %v", status, res)
-	}
-	// Arithmetic never runs the engine, so it takes no slot.
-	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"50"}`); status != 200 || res["correct"] != true {
-		t.Errorf("number check at the cap: %d %v", status, res)
-	}
-	a.send(map[string]any{"type": "stop"})
-	a.until(web.MsgSummary)
-	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
-	if status, res := check(t, ts.URL, "stale-token-write", `{"answer":"refused"}`); status != 200 || res["timeline"] == nil {
-		t.Errorf("predict check after the slot was freed: %d %v", status, res["feedback"])
-	}
-	if n := srv.LiveRuns(); n != 0 {
-		t.Errorf("%d slots still held after the check", n)
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // metrics are the server's Prometheus series. Each Server has its own
@@ -25,6 +26,8 @@ type metrics struct {
 	limited     *prometheus.CounterVec
 	streams     prometheus.Gauge
 	wsDropped   prometheus.Counter
+	runWait     *prometheus.HistogramVec
+	runsRefused *prometheus.CounterVec
 }
 
 func newMetrics(s *Server) *metrics {
@@ -54,6 +57,21 @@ func newMetrics(s *Server) *metrics {
 		Name: "playground_websocket_dropped_total",
 		Help: "Websockets closed because their browser fell behind (its queue of messages passed its bound, or the queues together passed theirs).",
 	})
+	m.runWait = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "playground_run_wait_seconds",
+		Help:    "Time a run waited in the admission queue before it started, by kind (live, run, check, chaos).",
+		Buckets: []float64{.001, .01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
+	}, []string{"kind"})
+	m.runsRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "playground_runs_refused_total",
+		Help: "Runs that got no slot, by reason: queue_full, session_queue_full, address_queue_full, timeout (waited the longest a request may), shutdown.",
+	}, []string{"reason"})
+	for _, k := range []string{workLive, workRun, workCheck, workChaos} {
+		m.runWait.WithLabelValues(k)
+	}
+	for _, r := range []string{refusedQueueFull, refusedSessionQueueFull, refusedAddressQueueFull, refusedTimeout, refusedShutdown} {
+		m.runsRefused.WithLabelValues(r)
+	}
 	// Series that exist from the start, so a dashboard or an alert sees
 	// a zero rather than nothing.
 	m.checks.WithLabelValues("200")
@@ -61,7 +79,19 @@ func newMetrics(s *Server) *metrics {
 		m.limited.WithLabelValues(name)
 	}
 	m.storeErrors.WithLabelValues("record")
-	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped,
+	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped, m.runWait, m.runsRefused,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_runs_waiting",
+			Help: "Runs waiting for a slot in the admission queue now.",
+		}, func() float64 { return float64(s.adm.Stats().Waiting) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_run_slots",
+			Help: "The slots runs share (--run-slots): one slot is one run going as fast as it can.",
+		}, func() float64 { return float64(s.adm.Capacity()) / float64(admission.Slot) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_run_slots_used",
+			Help: "Slots taken by the runs running now (a run paced for watching takes a share of one).",
+		}, func() float64 { return float64(s.adm.Stats().Held) / float64(admission.Slot) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_websocket_queued_bytes",
 			Help: "Bytes of messages waiting to be written to websockets, all sessions together.",
@@ -69,14 +99,14 @@ func newMetrics(s *Server) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_live_runs",
 			Help: "Simulations running now (websocket and POST /api/run together).",
-		}, func() float64 { return float64(s.runs.inUse()) }),
+		}, func() float64 { return float64(s.adm.Stats().Running) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_websocket_sessions",
 			Help: "Open websocket connections.",
 		}, func() float64 { return float64(s.conns.inUse()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_live_runs_limit",
-			Help: "The cap on simulations running at once (--max-live-runs).",
+			Help: "The cap on simulations running at once (--max-live-runs), all paced for watching; fewer when some run as fast as they can.",
 		}, func() float64 { return float64(s.cfg.MaxLiveRuns) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

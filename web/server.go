@@ -22,6 +22,7 @@ import (
 
 	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/static"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // Server is the playground's HTTP server. Create it with NewServer, serve
@@ -30,12 +31,15 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	echo   *echo.Echo
-	runs   *slots // live simulations, websocket and API together
 	conns  *slots // open websockets
 	assets string // version of the static files, for cache-busting URLs
 
 	// crossOrigin refuses state-changing requests from other sites.
 	crossOrigin *http.CrossOriginProtection
+
+	// adm admits every engine run: live runs, API runs, checks' runs.
+	adm       *admission.Controller
+	pacedCost admission.Cost // what a run paced for watching takes
 
 	metrics  *metrics
 	wsQueued atomic.Int64 // bytes waiting in every websocket's queue
@@ -67,12 +71,17 @@ func NewServer(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	adm, err := admission.New(cfg.admission())
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
+		adm:         adm,
+		pacedCost:   min(admission.Slot, max(1, adm.Capacity()/admission.Cost(cfg.MaxLiveRuns))),
 		crossOrigin: cop,
 		cfg:         cfg,
 		log:         cfg.Logger,
-		runs:        newSlots(cfg.MaxLiveRuns),
 		conns:       newSlots(cfg.MaxConnections),
 		assets:      assetVersion(static.FS),
 		ctx:         ctx,
@@ -87,16 +96,27 @@ func NewServer(cfg Config) (*Server, error) {
 func (s *Server) Handler() http.Handler { return s.echo }
 
 // LiveRuns reports how many simulations are running now.
-func (s *Server) LiveRuns() int { return s.runs.inUse() }
+func (s *Server) LiveRuns() int { return s.adm.Stats().Running }
+
+// QueuedRuns reports how many runs are waiting for a slot now.
+func (s *Server) QueuedRuns() int { return s.adm.Stats().Waiting }
+
+// RequestTimeout is the longest an HTTP request may take to answer: a run
+// or a check that waits its longest for a slot, then runs its longest.
+// An http.Server's WriteTimeout should be longer.
+func (s *Server) RequestTimeout() time.Duration { return s.cfg.QueueWait + s.cfg.RunTimeout }
 
 // Connections reports how many websockets are open now.
 func (s *Server) Connections() int { return s.conns.inUse() }
 
 // Shutdown ends every live run and websocket (telling each browser the
-// server is going away) and waits for them to finish cleaning up, or for
-// ctx to end. Stop accepting new connections first (http.Server.Shutdown):
-// hijacked websockets are not closed by it.
+// server is going away), ends every request waiting for a slot or running
+// the engine (they answer 503 at once), and waits for the websockets to
+// finish cleaning up, or for ctx to end. Stop accepting new connections
+// alongside (http.Server.Shutdown): hijacked websockets are not closed by
+// it, and it waits for the requests this ends.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.adm.Close()
 	s.cancel()
 	done := make(chan struct{})
 	go func() { s.sessions.Wait(); close(done) }()
@@ -212,7 +232,8 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) healthz(c echo.Context) error {
-	body := map[string]any{"status": "ok", "live_runs": s.runs.inUse(), "connections": s.conns.inUse()}
+	st := s.adm.Stats()
+	body := map[string]any{"status": "ok", "live_runs": st.Running, "queued_runs": st.Waiting, "connections": s.conns.inUse()}
 	if s.cfg.Classroom != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()

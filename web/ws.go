@@ -18,7 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/time/rate"
 
-	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web/admission"
 )
 
 func (s *Server) checkOrigin(r *http.Request) bool {
@@ -59,6 +59,7 @@ func (s *Server) wsRun(c echo.Context) error {
 	defer s.sessions.Done()
 	defer s.conns.release()
 	sess := newSession(s, conn, bw.conn)
+	sess.who = requester(c)
 	if h := sessionHook.Load(); h != nil {
 		(*h)(sess)
 	}
@@ -87,8 +88,8 @@ type session struct {
 	wake      chan struct{} // the queue has something, or closing
 	writerW   sync.WaitGroup
 
-	run     *engine.Run   // the live run, if any (reader goroutine only)
-	runDone chan struct{} // closed when the live run's summary is queued
+	who  admission.Who // whom its runs are admitted for
+	live *liveRun      // the last run started (reader goroutine only)
 }
 
 func newSession(s *Server, conn *websocket.Conn, wire *batchConn) *session {
@@ -104,8 +105,8 @@ func (ss *session) serve() {
 	// The reader is done: end the run, let its summary be queued, then
 	// flush and close.
 	ss.cancel()
-	if ss.runDone != nil {
-		<-ss.runDone
+	if ss.live != nil {
+		<-ss.live.done
 	}
 	ss.closeQueue()
 	ss.writerW.Wait()

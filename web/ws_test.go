@@ -340,31 +340,6 @@ func TestWebsocketForeignOriginIs403(t *testing.T) {
 	}
 }
 
-func TestWebsocketLiveRunCapSaysBusy(t *testing.T) {
-	ts, srv := startServer(t, web.Config{MaxLiveRuns: 1})
-	a, b := dial(t, ts.URL, nil), dial(t, ts.URL, nil)
-	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	a.recv()
-	b.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	m := b.recv()
-	if m.Type != web.MsgError || m.Code != "busy" || !strings.Contains(m.Message, "try again") {
-		t.Fatalf("second run: %+v, want busy", m)
-	}
-	// The API shares the cap.
-	status, body := post(t, ts.URL+"/api/run", string(preset(t, "ride-claim", false)))
-	if status != http.StatusServiceUnavailable || !strings.Contains(string(body), "try again") {
-		t.Errorf("API at the cap: %d %s", status, body)
-	}
-	// Stopping the first frees its slot.
-	a.send(map[string]any{"type": "stop"})
-	a.until(web.MsgSummary)
-	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
-	b.send(map[string]any{"type": "start", "scenario": preset(t, "ride-claim", false), "speed": 0})
-	if msgs := b.until(web.MsgSummary); msgs[len(msgs)-1].Summary.ClaimsWon != 1 {
-		t.Errorf("run after the slot was freed: %+v", msgs[len(msgs)-1])
-	}
-}
-
 func TestWebsocketClosingTheConnectionEndsTheRun(t *testing.T) {
 	ts, srv := startServer(t, web.Config{})
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())

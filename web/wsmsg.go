@@ -21,6 +21,7 @@ const (
 	MsgState   = "state"   // state
 	MsgSummary = "summary" // summary, verdict, stopped
 	MsgError   = "error"   // message, field, code
+	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
 )
 
 // ClientMessage is one message from the browser.
@@ -43,7 +44,7 @@ type ServerMessage struct {
 	Stopped bool            `json:"stopped,omitempty"` // the run ended early
 	Message string          `json:"message,omitempty"` // an error in words
 	Field   string          `json:"field,omitempty"`   // the input at fault
-	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown"
-
-	closeCode int // not sent: a close frame with this code ends the connection
+	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
+	// Position is a waiting run's place in line, 1 being next.
+	Position int `json:"position,omitempty"`
 }

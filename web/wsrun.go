@@ -16,12 +16,16 @@ import (
 // an error message; the connection stays open.
 func (ss *session) handle(data []byte) {
 	var m ClientMessage
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	if data == nil {
 		ss.sendErr("", "bad_message", "messages must be JSON text, like {\"type\":\"start\",...}")
 		return
 	}
+	if err := checkDepth("message", data); err != nil {
+		ss.sendError(err)
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil || dec.More() {
 		why := "more than one JSON value"
 		if err != nil {
@@ -30,30 +34,35 @@ func (ss *session) handle(data []byte) {
 		ss.sendErr("", "bad_message", "message is not valid: "+why+`; send one JSON object like {"type":"pause"}`)
 		return
 	}
-	live := ss.run != nil
-	if live {
-		select {
-		case <-ss.runDone:
-			live = false
-		default:
-		}
+	lr := ss.live
+	if lr != nil && lr.ended() {
+		lr = nil
 	}
 	switch m.Type {
 	case MsgStart:
+		if lr != nil {
+			ss.sendErr("type", "run_live", "a run is live on this connection: send \"stop\" and wait for its summary first")
+			return
+		}
 		ss.start(m)
 	case MsgPause, MsgResume, MsgStep, MsgStop, MsgSpeed, MsgInject:
-		if !live {
+		if lr == nil {
 			ss.sendErr("type", "no_run", fmt.Sprintf("%q needs a live run: send \"start\" first", m.Type))
 			return
 		}
-		ss.control(m)
+		run, err := lr.hold(m)
+		if err != nil {
+			ss.sendError(err)
+		}
+		if run != nil {
+			ss.control(lr, run, m)
+		}
 	default:
 		ss.sendErr("type", "bad_message", fmt.Sprintf("unknown message type %q: use start, inject, pause, resume, step, speed or stop", m.Type))
 	}
 }
 
-func (ss *session) control(m ClientMessage) {
-	r := ss.run
+func (ss *session) control(lr *liveRun, r *engine.Run, m ClientMessage) {
 	switch m.Type {
 	case MsgPause:
 		r.Pause()
@@ -68,9 +77,12 @@ func (ss *session) control(m ClientMessage) {
 			ss.sendErr("speed", "bad_message", "is required: simulated seconds per wall second, 0 for as fast as possible")
 			return
 		}
-		if err := r.SetSpeed(*m.Speed); err != nil {
-			ss.sendError(err)
+		speed := *m.Speed
+		if speed < 0 || speed > engine.MaxSpeed || speed != speed {
+			ss.sendErr("speed", "invalid", fmt.Sprintf("speed: must be between 0 (as fast as possible) and %g", engine.MaxSpeed))
+			return
 		}
+		ss.setSpeed(lr, r, speed)
 	case MsgInject:
 		var f engine.Fault
 		dec := json.NewDecoder(bytes.NewReader(m.Fault))
@@ -89,17 +101,10 @@ func (ss *session) control(m ClientMessage) {
 	}
 }
 
-// start begins a run; one run per connection at a time.
+// start queues a run for a slot; one run per connection at a time. The
+// message is checked whole first (speed, scenario), so only a run that can
+// start takes a place in the line.
 func (ss *session) start(m ClientMessage) {
-	if ss.run != nil {
-		select {
-		case <-ss.runDone:
-			ss.run, ss.runDone = nil, nil
-		default:
-			ss.sendErr("type", "run_live", "a run is live on this connection: send \"stop\" and wait for its summary first")
-			return
-		}
-	}
 	speed := 0.0
 	if m.Speed != nil {
 		speed = *m.Speed
@@ -117,10 +122,51 @@ func (ss *session) start(m ClientMessage) {
 		ss.sendError(err)
 		return
 	}
-	if !ss.srv.runs.tryAcquire() {
-		ss.sendError(errBusy)
+	ctx, cancel := context.WithCancel(ss.ctx)
+	lr := &liveRun{cancel: cancel, done: make(chan struct{}), speed: speed}
+	ss.live = lr
+	go ss.runLive(ctx, lr, prepared)
+}
+
+// runLive waits for the run's slot, telling the browser its place as it
+// moves, then runs it, streaming its events, and queues its summary.
+func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Prepared) {
+	defer close(lr.done)
+	defer lr.cancel()
+	srv := ss.srv
+	limit := srv.cfg.MaxRunTime
+	// A run waits as long as its browser likes (it can leave the line
+	// with "stop"), but no longer than a run may last.
+	wctx, wcancel := context.WithTimeout(ctx, limit)
+	t, err := srv.adm.Acquire(wctx, ss.who, srv.runCost(lr.speed), func(pos int) {
+		lr.mu.Lock()
+		lr.position = pos
+		lr.mu.Unlock()
+		ss.send(ServerMessage{Type: MsgQueued, Position: pos})
+	})
+	wcancel()
+	if err == nil && ctx.Err() != nil {
+		t.Release() // it left the line as its turn came
+		err = ctx.Err()
+	}
+	if err != nil {
+		switch {
+		case lr.leftLine():
+			ss.sendErr("", "stopped", "the run was stopped before it started: it was waiting for a free slot")
+		case ss.ctx.Err() != nil:
+			// The session is ending; the shutdown notice, if any, is the
+			// read loop's.
+		default:
+			ss.sendError(srv.refusal(nil, err, ctx))
+		}
 		return
 	}
+	srv.metrics.runWait.WithLabelValues(workLive).Observe(t.Waited().Seconds())
+	lr.mu.Lock()
+	lr.ticket = t
+	lr.mu.Unlock()
+	defer lr.release()
+
 	state := NewState(prepared.Scenario())
 	ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
 	sink := func(e engine.Event) {
@@ -130,35 +176,36 @@ func (ss *session) start(m ClientMessage) {
 			ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
 		}
 	}
-	limit := ss.srv.cfg.MaxRunTime
-	runCtx, cancelRun := context.WithTimeout(ss.ctx, limit)
-	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: speed, Sink: sink})
+	runCtx, cancelRun := context.WithTimeout(ctx, limit)
+	defer cancelRun()
+	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink})
 	if err != nil {
-		cancelRun()
-		ss.srv.runs.release()
-		ss.sendError(err)
+		ss.sendError(srv.runError(nil, err, limit))
 		return
 	}
-	done := make(chan struct{})
-	ss.run, ss.runDone = run, done
-	go func() {
-		defer close(done)
-		defer ss.srv.runs.release()
-		defer cancelRun()
-		began := time.Now()
-		res, err := run.Wait()
-		ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", speed),
-			slog.Duration("wall", time.Since(began)), slog.Int("events", len(res.Events)),
-			slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
-		if errors.Is(err, context.DeadlineExceeded) {
-			ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})
+	// Controls sent before the run started apply now, in order, as if
+	// they had come just after it.
+	for {
+		held := lr.publish(run)
+		if len(held) == 0 {
+			break
 		}
-		stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
-		if err != nil && !stopped {
-			ss.log.Error("live run failed", slog.Any("err", err))
-			ss.send(ServerMessage{Type: MsgError, Code: "internal", Message: "internal error: the run failed; sorry, it has been logged"})
-			return
+		for _, m := range held {
+			ss.control(lr, run, m)
 		}
-		ss.send(ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Stopped: stopped})
-	}()
+	}
+	began := time.Now()
+	res, err := run.Wait()
+	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
+		slog.Duration("wall", time.Since(began)), slog.Duration("waited", t.Waited()), slog.Int("events", len(res.Events)),
+		slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
+	if errors.Is(err, context.DeadlineExceeded) {
+		ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})
+	}
+	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+	if err != nil && !stopped {
+		ss.sendError(srv.runError(nil, err, limit))
+		return
+	}
+	ss.send(ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Stopped: stopped})
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -23,8 +24,10 @@ import (
 )
 
 // shutdownGrace bounds how long a shutdown waits for requests and live runs
-// to end.
-const shutdownGrace = 10 * time.Second
+// to end. They end at once (a run waiting or running is answered 503), so
+// this is a backstop: past it the remaining connections are closed, and
+// the process exits within 5 s of SIGTERM.
+const shutdownGrace = 4 * time.Second
 
 // serveCmd serves the web playground until ctx is cancelled (SIGINT or
 // SIGTERM), then ends live runs and returns.
@@ -46,6 +49,12 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.int64Var(&cfg.MaxBodyBytes, "max-body-bytes", "PLAYGROUND_MAX_BODY_BYTES", web.DefaultMaxBodyBytes, "bytes in a POST body")
 	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
+	ef.intVar(&cfg.RunSlots, "run-slots", "PLAYGROUND_RUN_SLOTS", 2*runtime.GOMAXPROCS(0), "runs going as fast as they can at once (API runs, checks' runs, live runs at full speed); a run paced for watching takes run-slots/max-live-runs of one")
+	ef.intVar(&cfg.RunQueue, "run-queue", "PLAYGROUND_RUN_QUEUE", web.DefaultRunQueuePerSlot*2*runtime.GOMAXPROCS(0), "runs waiting for a slot, all clients together (default 128 per slot); past it, 503")
+	ef.durationVar(&cfg.RunTimeout, "run-timeout", "PLAYGROUND_RUN_TIMEOUT", web.DefaultRunTimeout, "longest an API run runs once it has its slot; a check's runs together")
+	ef.durationVar(&cfg.QueueWait, "queue-wait", "PLAYGROUND_QUEUE_WAIT", web.DefaultQueueWait, "longest an API run or a check waits for a slot before 503 with Retry-After")
+	ef.floatVar(&cfg.SessionShare, "session-share", "PLAYGROUND_SESSION_SHARE", web.DefaultSessionShare, "share of the slots one learner session (or one address without a session) may hold at once")
+	ef.floatVar(&cfg.AddressShare, "address-share", "PLAYGROUND_ADDRESS_SHARE", web.DefaultAddressShare, "share of the slots one address may hold at once, all its sessions together (a class behind one NAT)")
 	ef.sizeVar(&cfg.MaxQueueBytes, "max-queue-bytes", "PLAYGROUND_MAX_QUEUE_BYTES", web.DefaultMaxQueueBytes, "`bytes` of messages waiting for one browser (like 8MiB); a browser that does not read is dropped past it")
 	ef.sizeVar(&cfg.MemoryBudget, "memory-budget", "PLAYGROUND_MEMORY_BUDGET", web.DefaultMemoryBudget, "`bytes` of memory to plan for (like 1GiB): the Go runtime's soft limit unless GOMEMLIMIT is set, and a quarter of it for every websocket's waiting messages together")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` trusted as this server's own (websockets, class and check requests), comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
@@ -78,6 +87,8 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		{"max-message-bytes", float64(cfg.MaxMessageBytes)}, {"max-body-bytes", float64(cfg.MaxBodyBytes)},
 		{"message-rate", cfg.MessageRate}, {"max-run-time", cfg.MaxRunTime.Seconds()},
 		{"max-queue-bytes", float64(cfg.MaxQueueBytes)}, {"memory-budget", float64(cfg.MemoryBudget)},
+		{"run-slots", float64(cfg.RunSlots)}, {"run-queue", float64(cfg.RunQueue)}, {"queue-wait", cfg.QueueWait.Seconds()}, {"run-timeout", cfg.RunTimeout.Seconds()},
+		{"session-share", cfg.SessionShare}, {"address-share", cfg.AddressShare},
 	} {
 		if b.v <= 0 {
 			return usagef("--%s: must be positive, not %g", b.name, b.v)
@@ -157,9 +168,10 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		Handler:           srv.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		// Long enough for POST /api/run at its own timeout; websockets are
-		// hijacked and their deadlines cleared, so this does not cut them.
-		WriteTimeout:   web.DefaultRunTimeout + 15*time.Second,
+		// Long enough for a run or a check that waits its longest for a
+		// slot and then runs its longest; websockets are hijacked and
+		// their deadlines cleared, so this does not cut them.
+		WriteTimeout:   srv.RequestTimeout() + 15*time.Second,
 		IdleTimeout:    2 * time.Minute,
 		MaxHeaderBytes: 32 << 10,
 		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
@@ -172,19 +184,27 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	case <-ctx.Done():
 	}
-	cfg.Logger.Info("shutting down: ending live runs")
+	cfg.Logger.Info("shutting down: ending live runs and the requests waiting for them")
+	began := time.Now()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	// Websockets are hijacked, so http.Server.Shutdown does not wait for
-	// them; dashboard event streams are not, so it would wait for them
-	// until the grace ran out: end the runs and sessions alongside it.
+	// them; requests waiting for a slot or running the engine, and
+	// dashboard event streams, are not, so it would wait for them until
+	// the grace ran out: end the runs, waits and sessions alongside it
+	// (each request is answered, 503 or its result).
 	runsDone := make(chan error, 1)
 	go func() { runsDone <- srv.Shutdown(sctx) }()
 	errHTTP := hs.Shutdown(sctx)
+	if errHTTP != nil {
+		// Past the grace: cut what is left rather than outlive it.
+		hs.Close()
+	}
 	errRuns := <-runsDone
 	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	cfg.Logger.Info("stopped serving", slog.Duration("took", time.Since(began)))
 	// Every answered request is committed by now; closing the store
 	// checkpoints SQLite's log (or releases PostgreSQL's connections).
 	errStore := closeStore()

@@ -185,8 +185,20 @@ const session = new Session({
     appendLog(m.event, m.text);
     draw();
   },
+  // The server has no free slot yet: the run waits its turn, and starts
+  // by itself (its first state message) when the turn comes.
+  queued(m) {
+    if (!run?.live) return;
+    run.queued = m.position;
+    setStatus(`Waiting for a free slot on the server: place ${m.position} in line. The run starts by itself.`);
+  },
   state(m) {
     if (!run?.live) return;
+    if (run.queued) {
+      run.queued = 0;
+      run.anchor = { sim: 0, wall: performance.now() };
+      setStatus(run.speed ? `Running at ${run.speed} simulated s per second…` : 'Running as fast as possible…');
+    }
     run.state = m.state;
     showState(m.state);
   },
@@ -312,7 +324,7 @@ function simNow() {
   if (!run) return 0;
   const last = run.events.length ? run.events[run.events.length - 1].t : 0;
   if (!run.live) return run.end ?? last;
-  if (run.paused || !run.speed || reduceMotion.matches) return Math.max(last, run.paused ? run.anchor.sim : 0);
+  if (run.paused || run.queued || !run.speed || reduceMotion.matches) return Math.max(last, run.paused ? run.anchor.sim : 0);
   // Between events simulated time runs at the speed; the playhead never
   // steps back when an event arrives a little late.
   const est = run.anchor.sim + (performance.now() - run.anchor.wall) * run.speed;

@@ -1,0 +1,205 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/lessons"
+	"github.com/leaselab/playground/web/admission"
+)
+
+// Kinds of engine work, the label values of the admission metrics.
+const (
+	workLive  = "live"  // a run over the websocket
+	workRun   = "run"   // POST /api/run
+	workCheck = "check" // one engine run of an exercise check
+	workChaos = "chaos" // POST /api/chaos
+)
+
+// Why a request got no slot, the label values of the refusal metric.
+const (
+	refusedQueueFull        = "queue_full"
+	refusedSessionQueueFull = "session_queue_full"
+	refusedAddressQueueFull = "address_queue_full"
+	refusedTimeout          = "timeout"
+	refusedShutdown         = "shutdown"
+)
+
+// requester is whom a request's runs are admitted for: the learner's
+// class session (the cookie), when there is one, and the client's address
+// (X-Forwarded-For only from the proxies TrustProxies names).
+func requester(c echo.Context) admission.Who {
+	return admission.Who{Session: learnerToken(c), IP: c.RealIP()}
+}
+
+// runCost is what a run at this speed takes from the slots: a whole one
+// as fast as it can go, a share when it is paced for watching.
+func (s *Server) runCost(speed float64) admission.Cost {
+	if speed == 0 {
+		return admission.Slot
+	}
+	return s.pacedCost
+}
+
+// requestContext is a request's context that the server's shutdown also
+// ends, so that a request waiting for a slot or running the engine is
+// answered at once instead of holding the shutdown up.
+func (s *Server) requestContext(c echo.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	stop := context.AfterFunc(s.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// acquireRun waits for a slot for one engine run of an HTTP request, at
+// most QueueWait, on behalf of who. The error is the answer to give:
+// 503 with Retry-After when the server is busy or shutting down, 429 when
+// this client already has as many requests waiting as it may. kind labels
+// the metrics (workRun, workCheck, workChaos).
+//
+// Every engine run of a request takes its own slot: a handler that runs
+// the engine several times acquires before each run and releases after.
+func (s *Server) acquireRun(ctx context.Context, c echo.Context, kind string, who admission.Who) (*admission.Ticket, error) {
+	wctx, cancel := context.WithTimeout(ctx, s.cfg.QueueWait)
+	defer cancel()
+	t, err := s.adm.Acquire(wctx, who, admission.Slot, nil)
+	if err == nil {
+		s.metrics.runWait.WithLabelValues(kind).Observe(t.Waited().Seconds())
+		return t, nil
+	}
+	return nil, s.refusal(c, err, ctx)
+}
+
+// refusal turns an admission error into the answer: its status, message
+// and Retry-After. ctx is the request's (not the wait's) context.
+func (s *Server) refusal(c echo.Context, err error, ctx context.Context) error {
+	retry := s.adm.RetryAfter()
+	cfg := s.adm.Config()
+	var reason string
+	var ue *userError
+	switch {
+	case errors.Is(err, admission.ErrClosed) || s.ctx.Err() != nil:
+		reason, retry = refusedShutdown, 5*time.Second
+		ue = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
+			Msg: "the server is shutting down; try again in a moment"}
+	case errors.Is(err, admission.ErrFlowQueueFull):
+		reason = refusedSessionQueueFull
+		ue = &userError{Status: http.StatusTooManyRequests,
+			Msg: fmt.Sprintf("you already have %d runs waiting for the server, the most one person may; wait for them to finish", cfg.FlowQueue)}
+	case errors.Is(err, admission.ErrIPQueueFull):
+		reason = refusedAddressQueueFull
+		ue = &userError{Status: http.StatusTooManyRequests,
+			Msg: fmt.Sprintf("your network already has %d runs waiting for the server, the most one address may; try again in %d s", cfg.IPQueue, seconds(retry))}
+	case errors.Is(err, admission.ErrQueueFull):
+		reason = refusedQueueFull
+		ue = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
+			Msg: fmt.Sprintf("busy: %d runs are already waiting for the server; try again in %d s", cfg.Queue, seconds(retry))}
+	case errors.Is(ctx.Err(), context.Canceled):
+		// The client left; nobody reads the answer.
+		reason = refusedTimeout
+		ue = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy, Msg: "the request was cancelled while it waited for the server"}
+	default:
+		reason = refusedTimeout
+		ue = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
+			Msg: fmt.Sprintf("busy: no simulation slot came free within %s; your run was not started, try again in %d s", s.cfg.QueueWait, seconds(retry))}
+	}
+	s.metrics.runsRefused.WithLabelValues(reason).Inc()
+	if c != nil {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(retry)))
+	}
+	return ue
+}
+
+func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
+
+// execute runs a prepared scenario as fast as it can.
+func (s *Server) execute(ctx context.Context, p *engine.Prepared) (*engine.Result, error) {
+	return engine.Execute(ctx, p)
+}
+
+// runError turns the error of an engine run into the answer. A run that
+// could not finish because the server is overloaded or stopping (its
+// deadline passed, its Raft group or database failed) is a 503 with the
+// reason, logged; a bad scenario is the user's 400; a panic in the engine
+// stays a 500. limit is the deadline the run had.
+func (s *Server) runError(c echo.Context, err error, limit time.Duration) error {
+	var fe *engine.FieldError
+	var ie *lessons.InputError
+	var ue *userError
+	retry := s.adm.RetryAfter()
+	var out *userError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &fe), errors.As(err, &ie):
+		return err
+	case s.ctx.Err() != nil:
+		retry = 5 * time.Second
+		out = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
+			Msg: "the server is shutting down and stopped the run; try again in a moment"}
+	case errors.Is(err, context.DeadlineExceeded):
+		out = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
+			Msg: fmt.Sprintf("the run took longer than %s; the server may be busy, try again in %d s", limit, seconds(retry))}
+	case errors.Is(err, context.Canceled):
+		out = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy, Msg: "the request was cancelled"}
+	case strings.HasPrefix(err.Error(), "internal error"):
+		return err
+	default:
+		s.log.Error("engine run failed", slog.Any("err", err))
+		out = &userError{Status: http.StatusServiceUnavailable, Code: codeUnavailable,
+			Msg: fmt.Sprintf("the simulation could not finish (%s); the server may be overloaded, try again in %d s", firstLine(err.Error()), seconds(retry))}
+	}
+	if c != nil {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(retry)))
+	}
+	return out
+}
+
+// firstLine is the first line of a message, at most 160 characters.
+func firstLine(msg string) string {
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return boundText(msg, 160)
+}
+
+// checkRunner is the lessons.Runner of one exercise check: each engine run
+// the check makes waits for a slot of its own on behalf of the learner, so
+// a heavy answer pays for every run and others' runs go between them, and
+// all its runs together may hold slots for at most RunTimeout.
+func (s *Server) checkRunner(c echo.Context, who admission.Who) lessons.Runner {
+	var mu sync.Mutex
+	var used time.Duration
+	return func(ctx context.Context, p *engine.Prepared) (*engine.Result, error) {
+		mu.Lock()
+		left := s.cfg.RunTimeout - used
+		mu.Unlock()
+		if left <= 0 {
+			return nil, s.runError(c, context.DeadlineExceeded, s.cfg.RunTimeout)
+		}
+		t, err := s.acquireRun(ctx, c, workCheck, who)
+		if err != nil {
+			return nil, err
+		}
+		defer t.Release()
+		rctx, cancel := context.WithTimeout(ctx, left)
+		defer cancel()
+		began := time.Now()
+		res, err := s.execute(rctx, p)
+		mu.Lock()
+		used += time.Since(began)
+		mu.Unlock()
+		if err != nil {
+			return nil, s.runError(c, err, s.cfg.RunTimeout)
+		}
+		return res, nil
+	}
+}
