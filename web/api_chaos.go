@@ -77,10 +77,15 @@ func (s *Server) apiChaos(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !s.runs.tryAcquire() {
-		return errBusy
+	// The batch waits its turn for one slot like any run (at most
+	// QueueWait, then 503 with Retry-After), on the requester's behalf.
+	rctx, rstop := s.requestContext(c)
+	defer rstop()
+	t, err := s.acquireRun(rctx, c, workChaos, requester(c))
+	if err != nil {
+		return err
 	}
-	defer s.runs.release()
+	defer t.Release()
 	limit := chaosTimeoutFactor * s.cfg.RunTimeout
 	// The HTTP server's write timeout is sized for one run; this answer
 	// may come later, so the request extends its own (where it can).

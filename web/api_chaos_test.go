@@ -143,7 +143,8 @@ func TestAPIChaosBadInputNamesTheField(t *testing.T) {
 // so, and gives its slot back. The HTTP server's write timeout (1 s here,
 // sized for one run) does not cut the batch's answer.
 func TestAPIChaosTakesASlotAndMeetsItsDeadline(t *testing.T) {
-	srv, err := web.NewServer(web.Config{MaxLiveRuns: 1, RunTimeout: time.Second})
+	// One slot; a request waits for it at most 200 ms.
+	srv, err := web.NewServer(web.Config{RunSlots: 1, MaxLiveRuns: 1, RunTimeout: time.Second, QueueWait: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
