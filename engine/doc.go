@@ -15,11 +15,24 @@
 // at a time, in (time, order, sequence) order. A command that reaches the
 // Raft group is applied and committed in real time while simulated time
 // stands still, so how fast Raft is that day never shows in the timeline.
-// Raft's own election and heartbeat timers run on the wall clock: that is
-// the one, documented, exception, and it never reaches the timeline (events
-// name the node the simulation treats as leader, and node-1 is made leader
-// before a run starts). Randomness, where a scenario needs it, comes from
-// the scenario's seed. Pacing (Options.Speed, Pause, Step) decides only when
+// The simulation decides who leads and when (node-1 from the start; after a
+// crash or a cut, the lowest-numbered node that reaches a majority,
+// lock.election later) and the real group is made to hold exactly that
+// election: the chosen node is sent Raft's TimeoutNow and wins a real vote.
+// Leader events carry the simulation's term (2 for node-1's first
+// election, one more per election), which the real group reaches too.
+// Raft's own heartbeat and election timers run on the wall clock and are
+// kept calm (and held back while the simulation has no leader); when a
+// starved machine makes them fire anyway, the command in flight is sent
+// again, with the same request id, once the simulation's leader leads
+// again, and simulated time does not move. That is the one, documented,
+// exception to the wall clock never mattering, and it never reaches the
+// timeline; what the real nodes report (Run.Nodes) is observed, not
+// deterministic. A group from a RaftPool is indistinguishable from one
+// booted for the run: its log holds only the bootstrap and node-1's
+// election, and its state machines are replaced by fresh ones before the
+// run begins. Randomness, where a scenario needs it, comes from the
+// scenario's seed. Pacing (Options.Speed, Pause, Step) decides only when
 // the next step is taken, never what it does.
 //
 // # Cleanup
@@ -28,8 +41,11 @@
 // actor goroutines and the in-memory SQLite database. When the run ends, is
 // stopped, or its context is cancelled, the scheduler ends every parked
 // actor, each Raft node is shut down and waited for, and the database is
-// closed, all before Wait returns and Done is closed. The package's tests
-// check with goleak that no goroutine outlives a run.
+// closed, all before Wait returns and Done is closed. A group taken from a
+// RaftPool belongs to the run that took it and is shut down the same way;
+// the pool's idle groups and its refilling goroutine belong to the pool and
+// end at its Close. The package's tests check with goleak that no goroutine
+// outlives a run or a closed pool.
 //
 // # Bounds
 //

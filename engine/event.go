@@ -9,6 +9,7 @@ type Event struct {
 
 	Client     string `json:"client,omitempty"`
 	Node       string `json:"node,omitempty"`
+	Term       int64  `json:"term,omitempty"` // leader events of a Raft group: the term it was elected in
 	Holder     string `json:"holder,omitempty"`
 	Token      int64  `json:"token,omitempty"`
 	LeaseUntil int64  `json:"lease_until,omitempty"`
@@ -73,7 +74,7 @@ const (
 	KindRetrying       = "retrying"        // attempt
 	KindCrashed        = "crashed"
 	KindDone           = "done"
-	KindLeader         = "leader"        // a node serves as leader or primary
+	KindLeader         = "leader"        // a node serves as leader or primary; term (Raft)
 	KindLeaseExpired   = "lease_expired" // node: holder, token
 	KindAnswerLost     = "answer_lost"   // node: client, token, message (the command), reason: applied, but the answer never reached the client
 	KindTruncated      = "truncated"     // the run hit the event limit

@@ -5,54 +5,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
-	"time"
+	"sync/atomic"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/raft"
-)
-
-// Raft's own timers run on the wall clock: they decide how fast a group
-// elects a leader and commits, never what the timeline says, because
-// simulated time stands still while a command is in flight.
-//
-// Two profiles. A run as fast as possible (tests, the checker, chaos) uses
-// 50 ms heartbeat, election and leader-lease timeouts, the fastest that
-// held steady on a loaded 2-core machine (see DESIGN.md). A run paced for
-// watching spends seconds idle between commands, and an idle group's cost
-// is its leader's heartbeats (every tenth of the heartbeat timeout), so it
-// uses 150 ms: a third of the heartbeats, at the price of a slower first
-// election and failover on the wall clock. Both use a 50 ms commit
-// timeout: it only paces how soon followers learn what was committed, and
-// commands are answered by the leader once a majority stored them.
-type raftTiming struct {
-	heartbeat, election, leaderLease, commit time.Duration
-}
-
-var (
-	raftFast    = raftTiming{50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond}
-	raftWatched = raftTiming{150 * time.Millisecond, 150 * time.Millisecond, 150 * time.Millisecond, 50 * time.Millisecond}
-)
-
-const (
-	raftApplyWait = 5 * time.Second // a command that takes longer is a broken group
-	raftStartWait = 10 * time.Second
 )
 
 // raftFSM adapts LockFSM to raft.FSM. Apply is deterministic and never
 // modifies the log entry it is given: the in-memory log store shares one
-// *raft.Log (and its Data) between all nodes.
-type raftFSM struct{ m *LockFSM }
+// *raft.Log (and its Data) between all nodes. The machine sits behind a
+// pointer that a pooled group swaps for a fresh one when a run takes it
+// (before any command reaches the log).
+type raftFSM struct{ m *atomic.Pointer[LockFSM] }
 
 func (f raftFSM) Apply(l *raft.Log) any {
+	if len(l.Data) == 0 {
+		return nil // a bare entry (benchmarks' ceiling): nothing to apply
+	}
 	c, err := DecodeCommand(l.Data)
 	if err != nil {
 		return err
 	}
-	return f.m.Apply(c)
+	r := f.m.Load().Apply(c)
+	return &r
 }
 
-func (f raftFSM) Snapshot() (raft.FSMSnapshot, error) { return fsmSnapshot(f.m.state()), nil }
+func (f raftFSM) Snapshot() (raft.FSMSnapshot, error) { return fsmSnapshot(f.m.Load().state()), nil }
 
 func (f raftFSM) Restore(rc io.ReadCloser) error {
 	defer rc.Close()
@@ -60,7 +39,7 @@ func (f raftFSM) Restore(rc io.ReadCloser) error {
 	if err := json.NewDecoder(rc).Decode(&st); err != nil {
 		return err
 	}
-	f.m.restore(st)
+	f.m.Load().restore(st)
 	return nil
 }
 
@@ -81,10 +60,12 @@ func (s fsmSnapshot) Release() {}
 // crash so that a restarted node rejoins with its log.
 type raftNode struct {
 	*simNode
-	r     *raft.Raft
+	r     *raft.Raft // guarded by raftService.mu for readers off the run's goroutine
 	store *raft.InmemStore
 	snaps *raft.InmemSnapshotStore
 	trans *raft.InmemTransport
+	fsm   atomic.Pointer[LockFSM] // what the real node applies to: simNode.fsm
+	obs   *raft.Observer
 }
 
 // raftService is a real hashicorp/raft group of 1, 3 or 5 voters on the
@@ -94,52 +75,75 @@ type raftNode struct {
 // Which node leads, and when a successor serves after a crash or a cut,
 // is decided by the simulation (lock.election after the fault, the
 // lowest-numbered node that can reach a majority), and the real group is
-// then made to agree: Raft elects whoever times out first on the wall
-// clock, and the timeline must not depend on that race.
+// then made to hold exactly that election: the simulation sends the chosen
+// node Raft's TimeoutNow message (the one a leadership transfer ends
+// with), and the node campaigns at once and wins a real vote. Raft's own
+// wall-clock timers are calm (raftTimers) and, while the simulation has no
+// leader, held back altogether, so that they never race the simulation.
+// When they fire anyway (a machine so busy that heartbeats stall), the
+// service waits it out while simulated time stands still: it makes the
+// simulation's leader the real one again and resends the command, whose
+// request id keeps it from applying twice.
 type raftService struct {
-	w      *world
-	nodes  []*raftNode
+	w     *world // nil while the group waits in a pool
+	waits waiter
+	nodes []*raftNode
+	// ctrl is the simulation's own hand on the group: a transport linked to
+	// every node (and by nobody), over which it sends TimeoutNow. It is not
+	// a voter and partitions do not cut it.
+	ctrl *raft.InmemTransport
+	// changed wakes a settle when a node's state or leader changes (an
+	// observer on every running node feeds it).
+	changed chan raft.Observation
+
 	leader int // index of the node the simulation treats as leader, -1 while none serves
-	timing raftTiming
+	// term is the simulation's Raft term: the bootstrap is term 1, node-1's
+	// first election term 2, and every election the simulation holds adds
+	// one. It is what leader events carry; the real group is made to hold
+	// the same elections, so its term matches unless its own timers fired.
+	term int64
+	// realTerm is the real term of the simulation's leader when it was last
+	// made (or proved) the real leader.
+	realTerm uint64
 	// electing is set while a successor is due, so that faults in between
 	// do not schedule a second election.
 	electing bool
+	// held is set while Raft's election timers are held back (no leader).
+	held bool
 	// linked records which directed transport links are up (links).
 	linked map[[2]int]bool
+	// settleMu keeps concurrent commits (LockGroup) from settling at once.
+	settleMu sync.Mutex
+
+	// mu guards last and lastClock (serve may run on many goroutines in a
+	// benchmark) and each node's r (Nodes reads it from any goroutine).
+	mu sync.Mutex
 	// last is the lock table as of the last answer, copied from the node
 	// that applied it. The record is always read from here, never from a
 	// node's live copy: a follower (or a node that just lost leadership on
 	// the wall clock) applies committed entries on Raft's own schedule, and
-	// the timeline must not depend on that. mu guards both: the simulation
-	// serves one command at a time, but a benchmark or a pool drives serve
-	// from many goroutines.
-	mu        sync.Mutex
+	// the timeline must not depend on that.
 	last      map[string]lockEntry
 	lastClock *nodeClock
+
+	probe *raftProbe // tests only: what the group committed and where
 }
 
-func raftConfig(id string, t raftTiming) *raft.Config {
-	c := raft.DefaultConfig()
-	c.LocalID = raft.ServerID(id)
-	c.HeartbeatTimeout = t.heartbeat
-	c.ElectionTimeout = t.election
-	c.LeaderLeaseTimeout = t.leaderLease
-	c.CommitTimeout = t.commit
-	c.Logger = hclog.New(&hclog.LoggerOptions{Name: id, Level: hclog.Off, Output: io.Discard})
-	return c
-}
+// bootTerm is the term of node-1's first election in a new group.
+const bootTerm = 2
 
-// startRaft builds and bootstraps the group, and makes node-1 its leader so
-// that every run starts from the same state.
-func startRaft(w *world, n int, firstToken int64, timing raftTiming) (svc *raftService, err error) {
-	svc = &raftService{w: w, timing: timing}
+// bootRaft builds and bootstraps a group of n voters and makes node-1 its
+// leader (term 2) with a real election that the simulation starts.
+func bootRaft(waits waiter, n int) (svc *raftService, err error) {
+	svc = &raftService{waits: waits, changed: make(chan raft.Observation, 64)}
 	defer func() {
 		if err != nil {
 			svc.close()
 		}
 	}()
+	_, svc.ctrl = raft.NewInmemTransport("simulation")
 	var servers []raft.Server
-	for _, sn := range newSimNodes(n, firstToken) {
+	for _, sn := range newSimNodes(n, 1) {
 		addr, trans := raft.NewInmemTransport(raft.ServerAddress(sn.name))
 		svc.nodes = append(svc.nodes, &raftNode{simNode: sn, trans: trans, store: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()})
 		servers = append(servers, raft.Server{ID: raft.ServerID(sn.name), Address: addr})
@@ -147,7 +151,7 @@ func startRaft(w *world, n int, firstToken int64, timing raftTiming) (svc *raftS
 	svc.links()
 	configuration := raft.Configuration{Servers: servers}
 	for _, nd := range svc.nodes {
-		conf := raftConfig(nd.name, timing)
+		conf := raftConfig(nd.name, raftTimers)
 		if err := raft.BootstrapCluster(conf, nd.store, nd.store, nd.snaps, nd.trans, configuration); err != nil {
 			return svc, fmt.Errorf("raft bootstrap %s: %w", nd.name, err)
 		}
@@ -155,21 +159,57 @@ func startRaft(w *world, n int, firstToken int64, timing raftTiming) (svc *raftS
 			return svc, err
 		}
 	}
-	if err := svc.settleLeader(0, raftStartWait); err != nil {
+	if err := svc.settle(0, bootTerm); err != nil {
 		return svc, err
 	}
+	svc.leader, svc.term = 0, bootTerm
 	return svc, nil
 }
 
+// attach hands a booted group to a run: fresh simulated nodes (clocks,
+// flags) and a fresh state machine on every node, whose first token is the
+// scenario's. The group's log holds only its bootstrap and node-1's
+// election, no command, so the machines are exactly what a group booted
+// for this run would have.
+func (s *raftService) attach(w *world, firstToken int64) {
+	s.w, s.waits = w, w.waits
+	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
+		nd := s.nodes[i]
+		nd.simNode = sn
+		nd.fsm.Store(sn.fsm)
+	}
+	if s.probe = w.probe; s.probe != nil {
+		s.probe.elected(s)
+	}
+}
+
 // startNode starts (or restarts) the real Raft instance of a node on its
-// stores, with a fresh state machine that Raft fills from the log.
+// stores, with the state machine of its simNode, which Raft fills from the
+// log.
 func (s *raftService) startNode(nd *raftNode) error {
-	r, err := raft.NewRaft(raftConfig(nd.name, s.timing), raftFSM{nd.fsm}, nd.store, nd.store, nd.snaps, nd.trans)
+	nd.fsm.Store(nd.simNode.fsm)
+	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{&nd.fsm}, nd.store, nd.store, nd.snaps, nd.trans)
 	if err != nil {
 		return fmt.Errorf("raft start %s: %w", nd.name, err)
 	}
+	nd.obs = raft.NewObserver(s.changed, false, func(o *raft.Observation) bool {
+		switch o.Data.(type) {
+		case raft.RaftState, raft.LeaderObservation:
+			return true
+		}
+		return false
+	})
+	r.RegisterObserver(nd.obs)
+	s.mu.Lock()
 	nd.r = r
+	s.mu.Unlock()
 	return nil
+}
+
+// stopNode shuts a node's Raft instance down and waits for it.
+func (s *raftService) stopNode(nd *raftNode) error {
+	nd.r.DeregisterObserver(nd.obs)
+	return nd.r.Shutdown().Error()
 }
 
 // links makes the in-memory transport match who can reach whom: every
@@ -177,17 +217,20 @@ func (s *raftService) startNode(nd *raftNode) error {
 // every other pair unlinked (InmemTransport's Disconnect cuts one
 // direction only, so each direction is set on its own). Links already
 // right are left alone, so a partition elsewhere does not disturb them.
+// The simulation's own transport is linked to every node, whatever the
+// partitions.
 func (s *raftService) links() {
 	if s.linked == nil {
 		s.linked = map[[2]int]bool{}
 	}
 	for i, a := range s.nodes {
+		s.ctrl.Connect(a.trans.LocalAddr(), a.trans)
 		for j, b := range s.nodes {
 			if i == j {
 				continue
 			}
 			key := [2]int{i, j}
-			want := a.up() && b.up() && s.w.net.connected(a.name, b.name)
+			want := a.up() && b.up() && s.connected(a.name, b.name)
 			switch {
 			case want && !s.linked[key]:
 				a.trans.Connect(b.trans.LocalAddr(), b.trans)
@@ -199,13 +242,19 @@ func (s *raftService) links() {
 	}
 }
 
+// connected reports whether the simulated network links two actors (all
+// are linked while the group waits in a pool).
+func (s *raftService) connected(a, b string) bool {
+	return s.w == nil || s.w.net.connected(a, b)
+}
+
 // side counts the running nodes node i reaches, itself included, and
 // reports whether some running node is out of its reach.
 func (s *raftService) side(i int) (reached int, cut bool) {
 	for _, nd := range s.nodes {
 		switch {
 		case !nd.up():
-		case s.w.net.connected(s.nodes[i].name, nd.name):
+		case s.connected(s.nodes[i].name, nd.name):
 			reached++
 		default:
 			cut = true
@@ -231,31 +280,6 @@ func (s *raftService) canLead() int {
 	return -1
 }
 
-// settleLeader waits until the group has a leader and, if it is not the
-// wanted node, transfers leadership to it.
-func (s *raftService) settleLeader(want int, wait time.Duration) error {
-	deadline := time.Now().Add(wait)
-	target := s.nodes[want]
-	for time.Now().Before(deadline) {
-		cur := s.realLeader()
-		switch {
-		case cur == want:
-			// A barrier proves the leader can commit before any command waits on it.
-			if err := target.r.Barrier(raftApplyWait).Error(); err == nil {
-				s.leader = want
-				return nil
-			}
-		case cur >= 0:
-			f := s.nodes[cur].r.LeadershipTransferToServer(raft.ServerID(target.name), target.trans.LocalAddr())
-			_ = f.Error() // a failed transfer is retried by the loop
-		}
-		if !s.w.pause(time.Millisecond) {
-			return s.w.ctx.Err()
-		}
-	}
-	return fmt.Errorf("raft: the lock group elected no leader in %s", wait)
-}
-
 // realLeader is the index of a running node on a majority's side that
 // believes it leads, or -1. A node cut off on a minority's side may still
 // believe it leads for a moment (until its leader lease runs out): it
@@ -279,46 +303,90 @@ func (s *raftService) available() bool {
 // commit. A client cut off with a deposed leader gets no answer: the
 // minority cannot commit.
 func (s *raftService) answers(client string) bool {
-	return s.available() && s.w.net.connected(client, s.nodes[s.leader].name)
+	return s.available() && s.connected(client, s.nodes[s.leader].name)
 }
 
+// currentTerm is the simulation's term, which leader events carry.
+func (s *raftService) currentTerm() int64 { return s.term }
+
+// serve applies cmd through the simulation's leader, stamped with that
+// leader's clock.
 func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 	if !s.answers(cmd.Client) {
 		return Reply{}, "", false
 	}
 	nd := s.nodes[s.leader]
 	cmd.Now = nd.clock.at(s.w.s.now)
-	data := EncodeCommand(cmd)
-	deadline := time.Now().Add(raftApplyWait)
+	r, err := s.commit(nd, cmd)
+	if err != nil {
+		s.fail(err)
+		return Reply{}, nd.name, false
+	}
+	// The timeline names the node the simulation treats as leader, which
+	// is the one that committed it.
+	return r, nd.name, true
+}
+
+// commit applies cmd at nd, the simulation's leader, and waits until a
+// majority stored it. When the real group has moved on without nd
+// (Raft's own timers fired on a starved machine, or the leader was too
+// busy to take the command), nd is made the real leader again and the same
+// command, with the same request id, is sent again: simulated time does not
+// move. It is safe for concurrent use (LockGroup).
+func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
+	data := EncodeCommand(cmd) // the log keeps it: never reused or changed
+	var p *patience
 	for {
-		f := nd.r.Apply(data, raftApplyWait)
+		f := nd.r.Apply(data, raftEnqueueWait)
 		err := f.Error()
 		if err == nil {
 			switch resp := f.Response().(type) {
-			case Reply:
+			case *Reply:
 				s.remember(nd, cmd.Lock)
-				// The timeline names the node the simulation treats as
-				// leader, whoever committed it in wall-clock time.
-				return resp, s.serving(), true
+				if s.probe != nil {
+					s.probe.committed(s, cmd, *resp, nd.name)
+				}
+				return *resp, nil
 			case error:
-				s.w.fail(fmt.Errorf("raft apply: %w", resp))
-				return Reply{}, nd.name, false
+				return Reply{}, fmt.Errorf("raft apply: %w", resp)
 			}
+			return Reply{}, fmt.Errorf("raft apply: unexpected answer %T", f.Response())
 		}
-		// Leadership moved on its own (wall-clock timers under load). The
-		// command carries a request id, so sending it again through whoever
-		// leads now cannot apply it twice. Simulated time does not move.
-		if time.Now().After(deadline) {
-			s.w.fail(fmt.Errorf("raft apply: %w", err))
-			return Reply{}, nd.name, false
+		if errors.Is(err, raft.ErrRaftShutdown) {
+			return Reply{}, fmt.Errorf("raft apply on %s: %w", nd.name, err)
 		}
-		if !s.w.pause(time.Millisecond) {
-			return Reply{}, nd.name, false
+		// Not the leader any more, leadership lost while committing (the
+		// outcome is unknown: the entry may still commit, which the
+		// request id makes harmless), or the leader too busy to take it.
+		if p == nil {
+			p = s.waits.start()
 		}
-		if i := s.realLeader(); i >= 0 {
-			nd = s.nodes[i]
-			data = EncodeCommand(cmd) // a fresh buffer: the log keeps the old one
+		if !p.again() {
+			return Reply{}, fmt.Errorf("raft apply on %s: %w; %s", nd.name, err, p)
 		}
+		if err := s.resettle(nd); err != nil {
+			return Reply{}, err
+		}
+	}
+}
+
+// resettle makes nd the real leader again after a hiccup, once, however
+// many commands noticed it.
+func (s *raftService) resettle(nd *raftNode) error {
+	s.settleMu.Lock()
+	defer s.settleMu.Unlock()
+	for i, o := range s.nodes {
+		if o == nd {
+			return s.settle(i, 0)
+		}
+	}
+	return fmt.Errorf("raft: %s is not in the group", nd.name)
+}
+
+// fail records an internal error in the run (a pooled group has none).
+func (s *raftService) fail(err error) {
+	if s.w != nil {
+		s.w.fail(err)
 	}
 }
 
@@ -357,7 +425,7 @@ func (s *raftService) remember(nd *raftNode, lock string) {
 	if s.last == nil {
 		s.last = map[string]lockEntry{}
 	}
-	if h, tok, until, ok := nd.fsm.Entry(lock); ok {
+	if h, tok, until, ok := nd.simNode.fsm.Entry(lock); ok {
 		s.last[lock] = lockEntry{Holder: h, Token: tok, LeaseUntil: until}
 	} else {
 		delete(s.last, lock)
@@ -387,23 +455,22 @@ func (s *raftService) raftNode(n *simNode) *raftNode {
 // for a restart.
 func (s *raftService) crash(n *simNode) {
 	nd := s.raftNode(n)
-	wasLeading := s.available()
+	s.catchUp()
 	n.down = true
 	s.links()
-	if err := nd.r.Shutdown().Error(); err != nil {
-		s.w.fail(fmt.Errorf("raft shutdown %s: %w", nd.name, err))
+	if err := s.stopNode(nd); err != nil {
+		s.fail(fmt.Errorf("raft shutdown %s: %w", nd.name, err))
 	}
-	s.afterChange(wasLeading)
+	s.afterChange()
 }
 
 // restart starts the node again on its stores: it rejoins with its log.
 func (s *raftService) restart(n *simNode) {
 	nd := s.raftNode(n)
-	wasLeading := s.available()
 	n.down = false
 	nd.trans.Close()
 	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
-	nd.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
+	nd.simNode.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
 	for key := range s.linked {
 		if key[0] == s.index(nd) || key[1] == s.index(nd) {
 			s.linked[key] = false // the new transport starts unlinked
@@ -411,10 +478,13 @@ func (s *raftService) restart(n *simNode) {
 	}
 	s.links()
 	if err := s.startNode(nd); err != nil {
-		s.w.fail(err)
+		s.fail(err)
 		return
 	}
-	s.afterChange(wasLeading)
+	if s.held {
+		s.hold(nd, true)
+	}
+	s.afterChange()
 }
 
 // index is a node's position in the group.
@@ -431,39 +501,37 @@ func (s *raftService) index(nd *raftNode) int {
 // relinked to match, a leader left on a minority's side steps down, and the
 // majority's side elects a successor lock.election later.
 func (s *raftService) netChanged() {
-	wasLeading := s.available()
+	s.catchUp()
 	s.links()
-	s.afterChange(wasLeading)
+	s.afterChange()
 }
 
-// afterChange reacts to a fault: when the leader is lost, the service is
-// unavailable until a successor is elected lock.election later; when a
-// group without a leader regains a majority, an election is due too.
-func (s *raftService) afterChange(wasLeading bool) {
+// afterChange reacts to a fault the way Raft does. A leader that is lost
+// (down, or cut off on a minority's side) or can no longer reach a
+// majority (too many others down) stops leading: the service is
+// unavailable until a successor is elected lock.election after some node
+// reaches a majority again.
+func (s *raftService) afterChange() {
 	w := s.w
-	if s.leader >= 0 {
+	if s.leader >= 0 && !s.available() {
 		old := s.nodes[s.leader]
-		reached, cut := s.side(s.leader)
+		_, cut := s.side(s.leader)
+		s.leader = -1
 		switch {
 		case old.down:
-			s.leader = -1
-		case cut && reached <= len(s.nodes)/2:
-			s.leader = -1
+		case cut:
 			w.nodeEvent(old.name, KindSteppedDown, "is cut off from the majority: it steps down, and the clients on its side get no answer")
 		}
-	}
-	if s.available() && !wasLeading {
-		// The leader kept its place while the group had no majority; the
-		// real one may have stepped down meanwhile: make them agree again.
-		if err := s.settleLeader(s.leader, raftStartWait); err != nil {
-			s.w.fail(err)
+		if s.canLead() < 0 {
+			msg := "no majority is reachable: the group cannot commit"
+			if !old.down && !cut {
+				msg += ", and its leader steps down"
+			}
+			w.nodeEvent(old.name, KindNoLeader, msg)
 		}
-		return
+		s.holdElections(true)
 	}
-	if s.available() || s.electing || s.canLead() < 0 {
-		if wasLeading && !s.available() && s.canLead() < 0 {
-			w.nodeEvent(s.nodes[max(s.leader, 0)].name, KindNoLeader, "no majority is reachable: the group cannot commit")
-		}
+	if s.leader >= 0 || s.electing || s.canLead() < 0 {
 		return
 	}
 	s.electing = true
@@ -471,25 +539,54 @@ func (s *raftService) afterChange(wasLeading bool) {
 }
 
 // elect makes the lowest-numbered node that can reach a majority the
-// leader, in the simulation and in the real group.
+// leader, in the simulation and in the real group, in a new term.
 func (s *raftService) elect() {
 	s.electing = false
 	want := s.canLead()
-	if s.available() || want < 0 {
+	if s.leader >= 0 || want < 0 {
 		return
 	}
-	if err := s.settleLeader(want, raftStartWait); err != nil {
-		s.w.fail(err)
+	s.holdElections(false)
+	if err := s.settle(want, s.term+1); err != nil {
+		s.fail(err)
 		return
+	}
+	s.leader = want
+	s.term++
+	if s.probe != nil {
+		s.probe.elected(s)
 	}
 	s.remember(s.nodes[want], s.w.lockName)
-	s.w.nodeEvent(s.nodes[want].name, KindLeader, "is elected leader; it has every committed grant")
+	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term,
+		Message: fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)})
 	s.w.leaderChanged()
+}
+
+// Nodes reports each node as the real Raft instance sees itself now.
+func (s *raftService) status() []NodeStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]NodeStatus, len(s.nodes))
+	for i, nd := range s.nodes {
+		st := NodeStatus{Name: nd.name, Role: "down"}
+		if r := nd.r; r != nil {
+			st.Role = strings.ToLower(r.State().String())
+			st.Term = r.CurrentTerm()
+			st.LastLogIndex = r.LastIndex()
+			st.CommitIndex = r.CommitIndex()
+			st.AppliedIndex = r.AppliedIndex()
+		}
+		out[i] = st
+	}
+	return out
 }
 
 // close shuts every running node down and waits for it, then closes the
 // transports.
 func (s *raftService) close() error {
+	if s.probe != nil {
+		s.probe.closing(s)
+	}
 	var errs []error
 	// Unlink everyone first: a call to a peer that has already stopped
 	// would otherwise wait out the transport's 500 ms timeout.
@@ -498,13 +595,16 @@ func (s *raftService) close() error {
 	}
 	for _, nd := range s.nodes {
 		if nd.r != nil && !nd.down {
-			if err := nd.r.Shutdown().Error(); err != nil {
+			if err := s.stopNode(nd); err != nil {
 				errs = append(errs, err)
 			}
 		}
 	}
 	for _, nd := range s.nodes {
 		nd.trans.Close()
+	}
+	if s.ctrl != nil {
+		s.ctrl.Close()
 	}
 	return errors.Join(errs...)
 }

@@ -19,6 +19,12 @@ type Options struct {
 	Sink func(Event)
 	// Paused starts the run paused (waiting for Resume or Step).
 	Paused bool
+	// Pool, if set, supplies the run's Raft group from warm groups booted
+	// ahead of time (see RaftPool). The timeline is the same byte for byte
+	// with or without it.
+	Pool *RaftPool
+
+	probe *raftProbe // tests only: watches the real Raft group
 }
 
 // Limits on the pacing of a run.
@@ -67,7 +73,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if opt.Speed < 0 || opt.Speed > MaxSpeed || opt.Speed != opt.Speed {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
-	w, err := newWorld(ctx, p.sc.clone(), opt.Sink, MaxEvents, opt.Speed > 0)
+	w, err := newWorld(ctx, p.sc.clone(), opt.Sink, MaxEvents, opt.Pool, opt.probe)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +230,9 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 		}
 		n := len(w.events)
 		s.step()
+		if w.probe != nil {
+			w.probe.afterStep(w)
+		}
 		if stepping && len(w.events) > n {
 			stepping, paused = false, true
 		}

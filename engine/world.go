@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // world is everything one run owns: the scheduler, the lock service, the
 // storage, the clients and the record of what happened.
 type world struct {
 	ctx       context.Context // the run's: waits in real time give up when it ends
+	waits     waiter          // the same, for the lock group's waits
 	sc        Scenario        // normalised and valid
 	s         *scheduler
 	events    []Event
@@ -32,11 +32,15 @@ type world struct {
 	expected int64 // what the value would be had every accepted write been based on a fresh read
 	unavail  availability
 	stats    Summary // counters kept as the run goes
+
+	probe *raftProbe // tests only
 }
 
-func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, watched bool) (w *world, err error) {
+func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, pool *RaftPool, probe *raftProbe) (w *world, err error) {
 	w = &world{
 		ctx:       ctx,
+		waits:     waiter{ctx: ctx},
+		probe:     probe,
 		sc:        sc,
 		s:         newScheduler(),
 		sink:      sink,
@@ -55,7 +59,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 		return w, err
 	}
 	if UsesLock(&sc) {
-		if err := w.startService(watched); err != nil {
+		if err := w.startService(pool); err != nil {
 			return w, err
 		}
 	}
@@ -67,19 +71,16 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 	return w, nil
 }
 
-// startService starts the scenario's lock service; a watched (paced) run
-// gets calmer Raft timers.
-func (w *world) startService(watched bool) error {
+// startService starts the scenario's lock service. A Raft group comes
+// from the pool when one is given and has one ready, else it is booted.
+func (w *world) startService(pool *RaftPool) error {
 	switch w.sc.Lock.Backend {
 	case BackendRaft:
-		timing := raftFast
-		if watched {
-			timing = raftWatched
-		}
-		svc, err := startRaft(w, w.sc.Lock.Nodes, w.sc.Lock.FirstToken, timing)
+		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
 		if err != nil {
 			return err
 		}
+		svc.attach(w, w.sc.Lock.FirstToken)
 		w.svc = svc
 	case BackendSingle:
 		w.svc = newSingleService(w)
@@ -98,7 +99,12 @@ func (w *world) begin() {
 	if w.svc != nil {
 		w.s.atFirst(0, func() {
 			if lead := w.svc.serving(); lead != "" {
-				w.nodeEvent(lead, KindLeader, fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames())))
+				e := Event{Actor: lead, Kind: KindLeader, Node: lead, Message: fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames()))}
+				if t, ok := w.svc.(interface{ currentTerm() int64 }); ok {
+					e.Term = t.currentTerm()
+					e.Message += fmt.Sprintf(", elected in term %d", e.Term)
+				}
+				w.emit(e)
 			} else {
 				w.emit(Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", len(w.svc.nodeNames()), len(w.svc.nodeNames())/2+1)})
 			}
@@ -149,19 +155,6 @@ func (w *world) emit(e Event) {
 // nodeEvent emits an event of a lock node.
 func (w *world) nodeEvent(node, kind, msg string) {
 	w.emit(Event{Actor: node, Kind: kind, Node: node, Message: msg})
-}
-
-// pause waits d of real time (Raft settling on the wall clock); it returns
-// false, at once, when the run's context ends.
-func (w *world) pause(d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-w.ctx.Done():
-		return false
-	}
 }
 
 // fail records an internal error; the run stops at the next item.

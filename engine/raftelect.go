@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/raft"
+)
+
+// Raft's own timers run on the wall clock, and the simulation never waits
+// for them: it starts every election itself (TimeoutNow, see raftService),
+// so they only decide what happens when the machine is too busy for the
+// leader's heartbeats. They are therefore calm: a follower waits two
+// seconds without a heartbeat before it campaigns, and a leader steps down
+// after a second without a majority. An idle group costs little (its
+// leader's heartbeats every 200 to 400 ms and a commit notice every 0.5 to
+// 1 s per follower: about 0.1 % of a core, see docs/benchmarks.md), and 100
+// groups on two busy cores stay put.
+type raftTiming struct {
+	heartbeat, election, leaderLease, commit time.Duration
+}
+
+var raftTimers = raftTiming{
+	heartbeat:   2 * time.Second,
+	election:    2 * time.Second,
+	leaderLease: time.Second,
+	commit:      500 * time.Millisecond,
+}
+
+// raftHeld replaces the heartbeat and election timeouts while the
+// simulation has no leader: the survivors of a crash must not elect one on
+// their own (on the wall clock, perhaps while the run is paused) before
+// the simulation holds the election lock.election later.
+const raftHeld = time.Hour
+
+// Waits in real time. A run never fails because the machine is busy: a
+// command or an election is retried, with simulated time standing still,
+// for as long as raftPatience, which only a broken group exhausts.
+const (
+	raftEnqueueWait = 5 * time.Second       // how long Apply may wait for the leader to take a command
+	raftPatience    = 2 * time.Minute       // a group that cannot commit for this long is broken
+	raftRecheck     = 20 * time.Millisecond // first wait for an election to show, doubling
+	raftRecheckMax  = time.Second
+	raftCatchUp     = 250 * time.Millisecond // see catchUp
+)
+
+func raftConfig(id string, t raftTiming) *raft.Config {
+	c := raft.DefaultConfig()
+	c.LocalID = raft.ServerID(id)
+	c.HeartbeatTimeout = t.heartbeat
+	c.ElectionTimeout = t.election
+	c.LeaderLeaseTimeout = t.leaderLease
+	c.CommitTimeout = t.commit
+	c.Logger = hclog.New(&hclog.LoggerOptions{Name: id, Level: hclog.Off, Output: io.Discard})
+	return c
+}
+
+// waiter bounds the real-time waits of a group: by the context of whoever
+// holds it (the run, or the pool while the group boots) and by
+// raftPatience.
+type waiter struct{ ctx context.Context }
+
+// patience tracks one wait that may be retried.
+type patience struct {
+	ctx      context.Context
+	began    time.Time
+	attempts int
+}
+
+func (wt waiter) start() *patience {
+	ctx := wt.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return &patience{ctx: ctx, began: time.Now()}
+}
+
+// again reports whether another attempt may be made.
+func (p *patience) again() bool {
+	p.attempts++
+	return p.ctx.Err() == nil && time.Since(p.began) < raftPatience
+}
+
+func (p *patience) String() string {
+	if err := p.ctx.Err(); err != nil {
+		return fmt.Sprintf("gave up after %d attempts: %v", p.attempts, err)
+	}
+	return fmt.Sprintf("the group could not commit in %s (%d attempts)", raftPatience, p.attempts)
+}
+
+// settle makes node want the real leader and proves it can commit. It
+// sends want TimeoutNow, so that it campaigns at once in the next term
+// (voters grant it even while they still know a leader, as in a
+// leadership transfer), and waits on the nodes' observers. A node whose
+// log is behind cannot win: then the most up-to-date node is made leader
+// first, which brings want up to date, and want is asked again.
+// LeadershipTransferToServer is never used: under overload it can leave a
+// node refusing every command (hashicorp/raft issue 696).
+//
+// minTerm, when above 0, is the term the election must reach: a node that
+// still leads in an older term (it has not yet noticed, on the wall clock,
+// that it lost its majority) is told to campaign again, so that the real
+// group holds the election the simulation holds.
+func (s *raftService) settle(want int, minTerm int64) error {
+	target := s.nodes[want]
+	p := s.waits.start()
+	wait := raftRecheck
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	stuck := false // the wait ran out with no change: a candidate may be stuck
+	for {
+		s.drainChanged()
+		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()) < minTerm {
+			s.timeoutNow(target)
+		} else if target.r.State() == raft.Leader {
+			// A barrier proves the leader can commit, and that its state
+			// machine has applied every entry before it.
+			if err := target.r.Barrier(raftEnqueueWait).Error(); err == nil {
+				s.realTerm = target.r.CurrentTerm()
+				return nil
+			}
+		} else {
+			s.campaign(want, stuck)
+		}
+		if !p.again() {
+			return fmt.Errorf("raft: could not make %s the leader: %s", target.name, p)
+		}
+		timer.Reset(wait)
+		select {
+		case <-s.changed:
+			stuck, wait = false, raftRecheck
+		case <-timer.C:
+			stuck, wait = true, min(2*wait, raftRecheckMax)
+		case <-p.ctx.Done():
+			return p.ctx.Err()
+		}
+	}
+}
+
+// catchUp gives the leader's reachable followers a moment to store every
+// entry the leader has, before a fault takes the leader away. In simulated
+// time a follower that can be reached has long received what was committed
+// before the fault; in real time it may still be a millisecond behind, and
+// a follower that is behind cannot win the next election. It is bounded
+// (raftCatchUp): past it, settle elects in two steps instead.
+func (s *raftService) catchUp() {
+	if s.leader < 0 {
+		return
+	}
+	_, want := lastLog(s.nodes[s.leader].store)
+	deadline := time.Now().Add(raftCatchUp)
+	pause := 50 * time.Microsecond
+	for i, nd := range s.nodes {
+		for nd.up() && nd.r != nil && s.linked[[2]int{s.leader, i}] {
+			if _, have := lastLog(nd.store); have >= want || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(pause)
+			pause = min(2*pause, 5*time.Millisecond)
+		}
+	}
+}
+
+// campaign starts the election that should make want the leader: want's
+// own if its log is as up to date as every reachable node's, otherwise
+// (with no leader to catch it up) the most up-to-date node's. A node that
+// already campaigns is left to finish unless it is stuck, and a leader is
+// never told to campaign (it would step down).
+func (s *raftService) campaign(want int, stuck bool) {
+	best, bestTerm, bestIndex := want, uint64(0), uint64(0)
+	for i, nd := range s.nodes {
+		if !nd.up() || (i != want && !s.linked[[2]int{want, i}]) {
+			continue // not a voter want can reach
+		}
+		term, index := lastLog(nd.store)
+		if term > bestTerm || (term == bestTerm && index > bestIndex) || (term == bestTerm && index == bestIndex && i == want) {
+			best, bestTerm, bestIndex = i, term, index
+		}
+	}
+	wt, wi := lastLog(s.nodes[want].store)
+	if wt == bestTerm && wi == bestIndex {
+		best = want
+	} else if s.realLeader() >= 0 {
+		return // a leader is replicating to want; wait for it to catch up
+	}
+	switch s.nodes[best].r.State() {
+	case raft.Follower:
+		s.timeoutNow(s.nodes[best])
+	case raft.Candidate:
+		if stuck {
+			s.timeoutNow(s.nodes[best])
+		}
+	}
+}
+
+// timeoutNow tells a node to campaign at once.
+func (s *raftService) timeoutNow(nd *raftNode) {
+	req := &raft.TimeoutNowRequest{RPCHeader: raft.RPCHeader{ProtocolVersion: raft.ProtocolVersionMax, ID: []byte("simulation"), Addr: []byte(s.ctrl.LocalAddr())}}
+	var resp raft.TimeoutNowResponse
+	err := s.ctrl.TimeoutNow(raft.ServerID(nd.name), nd.trans.LocalAddr(), req, &resp) // a lost message is sent again by settle
+	if debugSettle {
+		println("timeoutNow", nd.name, fmt.Sprint(err))
+	}
+}
+
+// lastLog returns the term and index of the last entry of a node's log.
+func lastLog(st *raft.InmemStore) (term, index uint64) {
+	index, _ = st.LastIndex()
+	var l raft.Log
+	if index > 0 && st.GetLog(index, &l) == nil {
+		term = l.Term
+	}
+	return term, index
+}
+
+func (s *raftService) drainChanged() {
+	for {
+		select {
+		case <-s.changed:
+		default:
+			return
+		}
+	}
+}
+
+// holdElections holds back (or restores) the election timers of every
+// running node.
+func (s *raftService) holdElections(on bool) {
+	if s.held == on {
+		return
+	}
+	s.held = on
+	for _, nd := range s.nodes {
+		if !nd.down && nd.r != nil {
+			s.hold(nd, on)
+		}
+	}
+}
+
+func (s *raftService) hold(nd *raftNode, on bool) {
+	rc := nd.r.ReloadableConfig()
+	rc.HeartbeatTimeout, rc.ElectionTimeout = raftTimers.heartbeat, raftTimers.election
+	if on {
+		rc.HeartbeatTimeout, rc.ElectionTimeout = raftHeld, raftHeld
+	}
+	if err := nd.r.ReloadConfig(rc); err != nil {
+		s.fail(fmt.Errorf("raft timers of %s: %w", nd.name, err))
+	}
+}
+
+var debugSettle = false

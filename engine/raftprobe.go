@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/raft"
+)
+
+// raftProbe watches a run's real Raft group from outside the simulation,
+// for the test that proves the group is real (raftreal_test.go): what it
+// answered, whether the simulation's leader is the node that really leads
+// after every step, and what the leader's log holds at the end. Runs
+// without a probe pay one nil check per step.
+type raftProbe struct {
+	mu       sync.Mutex
+	answered []Command  // every command the group answered, in order
+	steps    int        // steps checked
+	led      int        // steps at which the simulation's leader really led
+	problems []string   // every disagreement between the simulation and the group
+	log      []Command  // the command entries of the leader's log at the end
+	logFrom  string     // whose log that is
+	terms    [][2]int64 // at every election: the simulation's term and the real leader's
+
+	// disturbEvery, when set, makes the real group elect another leader
+	// behind the simulation's back after every that many steps, the way
+	// Raft's own timers do on a starved machine; the run must wait it out.
+	disturbEvery int
+	disturbed    int
+}
+
+// elected records the simulation's term and the real one of its leader.
+func (p *raftProbe) elected(s *raftService) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.terms = append(p.terms, [2]int64{s.term, int64(s.nodes[s.leader].r.CurrentTerm())})
+}
+
+// committed records an answered command and the node that committed it.
+func (p *raftProbe) committed(s *raftService, cmd Command, _ Reply, node string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answered = append(p.answered, cmd)
+	if s.leader < 0 || s.nodes[s.leader].name != node {
+		p.problems = append(p.problems, fmt.Sprintf("%v of %s committed by %s, not by the simulation's leader", cmd.Op, cmd.Client, node))
+	}
+}
+
+// afterStep checks the real group against the simulation: no node but the
+// simulation's leader leads in that leader's term or a later one, and while
+// the simulation has no leader, nobody leads in a term the simulation did
+// not hold. A deposed leader may still believe it leads in its old term
+// until its lease runs out on the wall clock (as in any Raft group; it can
+// commit nothing), and without a majority nobody can commit at all. It
+// counts the steps at which the simulation's leader really leads.
+func (p *raftProbe) afterStep(w *world) {
+	s, ok := w.svc.(*raftService)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.steps++
+	if p.disturbEvery > 0 {
+		if p.steps%p.disturbEvery == 0 && s.leader >= 0 {
+			for i, nd := range s.nodes {
+				if i != s.leader && nd.up() && s.majorityWith(i) {
+					s.timeoutNow(nd)
+					p.disturbed++
+					break
+				}
+			}
+		}
+		return
+	}
+	newer := func(term uint64) bool { return term > s.realTerm }
+	if s.leader >= 0 {
+		newer = func(term uint64) bool { return term >= s.nodes[s.leader].r.CurrentTerm() }
+	}
+	for i, nd := range s.nodes {
+		if !nd.up() || nd.r == nil || nd.r.State() != raft.Leader || !s.majorityWith(i) {
+			continue // down, following, or cut off with a minority: it can commit nothing
+		}
+		if i != s.leader && newer(nd.r.CurrentTerm()) {
+			p.problems = append(p.problems, fmt.Sprintf("at %s %s really leads (term %d), but the simulation's leader is %s",
+				FormatMS(w.s.now), nd.name, nd.r.CurrentTerm(), s.serving()))
+			continue
+		}
+		p.led++
+	}
+}
+
+// closing reads the command entries of the leader's log (the
+// simulation's leader, or the most up-to-date running node when none
+// leads) before the group shuts down.
+func (p *raftProbe) closing(s *raftService) {
+	from := s.leader
+	if from < 0 {
+		var bt, bi uint64
+		for i, nd := range s.nodes {
+			if nd.down {
+				continue
+			}
+			if t, ix := lastLog(nd.store); from < 0 || t > bt || (t == bt && ix > bi) {
+				from, bt, bi = i, t, ix
+			}
+		}
+	}
+	if from < 0 {
+		return
+	}
+	nd := s.nodes[from]
+	first, _ := nd.store.FirstIndex()
+	last, _ := nd.store.LastIndex()
+	var cmds []Command
+	for i := first; i <= last && i > 0; i++ {
+		var l raft.Log
+		if err := nd.store.GetLog(i, &l); err != nil || l.Type != raft.LogCommand || len(l.Data) == 0 {
+			continue
+		}
+		if c, err := DecodeCommand(l.Data); err == nil {
+			cmds = append(cmds, c)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log, p.logFrom = cmds, nd.name
+}

@@ -1,0 +1,239 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// raftScenarios are the Raft presets, fenced, and Raft failures on top of
+// raft-failover: a cut-off leader, a crashed leader and follower with a
+// restart, and a majority lost and regained.
+func raftScenarios(t *testing.T) map[string]Scenario {
+	t.Helper()
+	out := map[string]Scenario{}
+	for _, name := range PresetNames() {
+		p, err := LoadPreset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc := p.Prepared().Scenario(); sc.Lock.Backend == BackendRaft && UsesLock(&sc) {
+			sc.Fencing = true
+			out[name] = sc
+		}
+	}
+	base := out["raft-failover"]
+	with := func(faults ...Fault) Scenario {
+		sc := base.clone()
+		sc.Faults = faults
+		return sc
+	}
+	out["partitioned-leader"] = with(Fault{At: Ms(200), Do: FaultPartition, Target: TargetLeader, For: Sec(3)})
+	out["crash-and-restart"] = with(
+		Fault{At: Ms(100), Do: FaultCrash, Target: "node-3"},
+		Fault{At: Ms(200), Do: FaultCrash, Target: TargetLeader},
+		Fault{At: Sec(2), Do: FaultRestart, Target: "node-3"},
+	)
+	out["majority-lost"] = with(
+		Fault{At: Ms(2500), Do: FaultCrash, Target: "node-2"},
+		Fault{At: Ms(2600), Do: FaultCrash, Target: "node-3"},
+		Fault{At: Sec(4), Do: FaultRestart, Target: "node-2"},
+	)
+	five := with(Fault{At: Ms(300), Do: FaultCrash, Target: TargetLeader}, Fault{At: Sec(3), Do: FaultCrash, Target: TargetLeader})
+	five.Lock.Nodes = 5
+	out["five-nodes-two-failovers"] = five
+	return out
+}
+
+// probedRun runs a scenario with a probe on its real Raft group.
+func probedRun(t *testing.T, sc Scenario, probe *raftProbe, pool *RaftPool) *Result {
+	t.Helper()
+	p, err := Prepare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Start(context.Background(), p, Options{probe: probe, Pool: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Wait()
+	if err != nil {
+		t.Fatalf("%s: %v", sc.Title, err)
+	}
+	return res
+}
+
+type reqKey struct {
+	client string
+	id     uint64
+}
+
+// distinct keeps the first command of each (client, request id): a
+// command sent again after a hiccup carries the same id and is applied once.
+func distinct(cmds []Command) map[reqKey]Command {
+	out := map[reqKey]Command{}
+	for _, c := range cmds {
+		k := reqKey{c.Client, c.ReqID}
+		if _, ok := out[k]; !ok {
+			out[k] = c
+		}
+	}
+	return out
+}
+
+// TestRaftIsReal watches the real hashicorp/raft group under every Raft
+// scenario: the operations the group answered are exactly the command
+// entries in its leader's log, no node but the simulation's leader ever
+// believes it leads after a step of the simulation, the simulation's leader
+// really leads at most steps, and every leader event's term is one the
+// real group reached by then.
+func TestRaftIsReal(t *testing.T) {
+	for name, sc := range raftScenarios(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			probe := &raftProbe{}
+			res := probedRun(t, sc, probe, nil)
+			for _, p := range probe.problems {
+				t.Error(p)
+			}
+			if probe.steps == 0 || probe.led == 0 {
+				t.Errorf("the simulation's leader never led for real (%d of %d steps)", probe.led, probe.steps)
+			}
+			answered, logged := distinct(probe.answered), distinct(probe.log)
+			if len(answered) == 0 {
+				t.Fatal("no operation was answered")
+			}
+			if len(answered) != len(logged) {
+				t.Errorf("%d operations answered, %d distinct commands in %s's log", len(answered), len(logged), probe.logFrom)
+			}
+			for k, c := range answered {
+				if l, ok := logged[k]; !ok || l.Op != c.Op || l.Lock != c.Lock || l.Token != c.Token {
+					t.Errorf("answered %v %+v, but %s's log has %+v (present %v)", c.Op, k, probe.logFrom, l, ok)
+				}
+			}
+			// Answers the clients saw are a subset of what was answered.
+			answers := 0
+			for _, e := range res.Events {
+				switch e.Kind {
+				case KindGranted, KindAcquireRefused, KindRenewed, KindRenewRefused, KindReleased, KindReleaseRefused, KindCheckOK, KindCheckFailed:
+					answers++
+				}
+			}
+			if answers == 0 || answers > len(answered) {
+				t.Errorf("%d answers in the timeline, %d operations committed", answers, len(answered))
+			}
+			var leaderTerms []int64
+			for _, e := range res.Events {
+				if e.Kind == KindLeader {
+					leaderTerms = append(leaderTerms, e.Term)
+				}
+			}
+			if len(leaderTerms) != len(probe.terms) {
+				t.Fatalf("%d leader events, %d elections seen by the group", len(leaderTerms), len(probe.terms))
+			}
+			matched := 0
+			for i, tt := range probe.terms {
+				sim, real := tt[0], tt[1]
+				if leaderTerms[i] != sim || sim != bootTerm+int64(i) {
+					t.Errorf("leader event %d has term %d; the simulation's term is %d, want %d", i, leaderTerms[i], sim, bootTerm+int64(i))
+				}
+				if real < sim {
+					t.Errorf("election %d: the real leader's term %d is below the simulation's %d: the group did not hold that election", i, real, sim)
+				}
+				if real == sim {
+					matched++
+				}
+			}
+			t.Logf("%d operations, %d steps (the simulation's leader led at %d), real terms matched %d of %d elections",
+				len(answered), probe.steps, probe.led, matched, len(probe.terms))
+		})
+	}
+}
+
+// TestRaftHiccupsAreWaitedOut makes the real group elect another leader
+// behind the simulation's back every few steps, as Raft's own timers do
+// when a starved machine delays heartbeats. Every run must complete with
+// the same timeline as an undisturbed one, and the group must still have
+// committed each answered operation once.
+func TestRaftHiccupsAreWaitedOut(t *testing.T) {
+	for name, sc := range raftScenarios(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			want := jsonText(t, probedRun(t, sc, &raftProbe{}, nil))
+			probe := &raftProbe{disturbEvery: 3}
+			got := jsonText(t, probedRun(t, sc, probe, nil))
+			if probe.disturbed == 0 {
+				t.Skip("the scenario has too few steps with a leader to disturb")
+			}
+			if got != want {
+				t.Fatalf("a disturbed run differs from an undisturbed one:\n%s\n---\n%s", got, want)
+			}
+			answered, logged := distinct(probe.answered), distinct(probe.log)
+			if len(answered) != len(logged) {
+				t.Errorf("%d operations answered, %d distinct commands in the log", len(answered), len(logged))
+			}
+			raised := slices.ContainsFunc(probe.terms, func(tt [2]int64) bool { return tt[1] > tt[0] })
+			t.Logf("%d disturbances, real terms beyond the simulation's: %v", probe.disturbed, raised)
+		})
+	}
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestNodesReportsTheRealGroup reads the observed node state of a paused
+// run from another goroutine: node-1 leads in term 2 before the first
+// step with the bootstrap and its election in its log, the others follow
+// (how much of the log they hold yet is up to the wall clock), and after
+// the run every node reports it was shut down.
+func TestNodesReportsTheRealGroup(t *testing.T) {
+	p, _ := LoadPreset("raft-failover")
+	r, err := Start(t.Context(), p.Prepared(), Options{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []NodeStatus
+	done := make(chan struct{})
+	go func() { defer close(done); nodes = r.Nodes() }()
+	<-done
+	if len(nodes) != 3 {
+		t.Fatalf("%d nodes", len(nodes))
+	}
+	for i, n := range nodes {
+		if n.Name != fmt.Sprintf("node-%d", i+1) {
+			t.Errorf("node %d is named %q", i+1, n.Name)
+		}
+		if i == 0 && (n.Role != "leader" || n.Term != bootTerm || n.LastLogIndex < 2 || n.CommitIndex < 2) {
+			t.Errorf("%+v, want the leader in term %d with its election committed", n, bootTerm)
+		}
+		if i > 0 && (n.Role != "follower" || n.Term > bootTerm) {
+			t.Errorf("%+v, want a follower in term %d at most", n, bootTerm)
+		}
+	}
+	r.Resume()
+	if _, err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range r.Nodes() {
+		if n.Role != "shutdown" {
+			t.Errorf("after the run %s is %q", n.Name, n.Role)
+		}
+	}
+	single, _ := LoadPreset("lock-server-down")
+	res, err := Start(t.Context(), single.Prepared(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Nodes(); n != nil {
+		t.Errorf("a single server has no Raft nodes, got %+v", n)
+	}
+	res.Wait()
+}
