@@ -70,6 +70,10 @@ type Config struct {
 	// PingInterval is how often an idle websocket is pinged; a browser that
 	// does not answer within twice that is gone, and its run is ended.
 	PingInterval time.Duration
+	// SeparateMetrics keeps /metrics off the main handler: the command
+	// serves MetricsHandler on its own address (--metrics-addr), which can
+	// stay private.
+	SeparateMetrics bool
 	// AllowedOrigins are extra origins (scheme://host[:port]) trusted as the
 	// server's own: they may open a websocket and send the class and check
 	// requests that other sites are refused.

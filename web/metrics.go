@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -26,6 +27,7 @@ type metrics struct {
 	limited     *prometheus.CounterVec
 	streams     prometheus.Gauge
 	wsDropped   prometheus.Counter
+	routes      map[string]bool // route patterns, the closed set of route labels
 	runWait     *prometheus.HistogramVec
 	runsRefused *prometheus.CounterVec
 }
@@ -125,16 +127,45 @@ func (m *metrics) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			status = mapError(err).Status
 		}
 		route := c.Path()
-		if route == "" {
+		if !m.routes[route] {
 			route = "unmatched"
 		}
 		code := strconv.Itoa(status)
-		m.requests.WithLabelValues(route, c.Request().Method, code).Observe(time.Since(start).Seconds())
+		if status < 100 || status > 599 {
+			code = "other"
+		}
+		m.requests.WithLabelValues(route, methodLabel(c.Request().Method), code).Observe(time.Since(start).Seconds())
 		if route == checkRoute {
 			m.checks.WithLabelValues(code).Inc()
 		}
 		return err
 	}
+}
+
+// methodLabel is a request's method as a label: the methods the server
+// answers, and "other" for anything a client makes up, so that made-up
+// methods cannot add series.
+func methodLabel(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions:
+		return method
+	}
+	return "other"
+}
+
+// knowRoutes records the server's route patterns, the only route labels:
+// a path no route matches, whatever the router made of it, is
+// "unmatched". Call it once every route is registered.
+func (m *metrics) knowRoutes(e *echo.Echo) {
+	m.routes = map[string]bool{}
+	for _, r := range e.Routes() {
+		m.routes[r.Path] = true
+	}
+	// Echo names a method-less miss after its catch-all patterns; those
+	// are not routes of ours.
+	delete(m.routes, "/*")
+	delete(m.routes, "")
 }
 
 // checkRoute is the route pattern of an exercise check.

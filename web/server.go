@@ -19,6 +19,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/static"
@@ -101,6 +102,12 @@ func (s *Server) LiveRuns() int { return s.adm.Stats().Running }
 // QueuedRuns reports how many runs are waiting for a slot now.
 func (s *Server) QueuedRuns() int { return s.adm.Stats().Waiting }
 
+// MetricsHandler serves the Prometheus series, for a listener of its own
+// when Config.SeparateMetrics keeps them off the main handler.
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{})
+}
+
 // RequestTimeout is the longest an HTTP request may take to answer: a run
 // or a check that waits its longest for a slot, then runs its longest.
 // An http.Server's WriteTimeout should be longer.
@@ -169,7 +176,9 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
 	e.GET("/healthz", s.healthz)
-	e.GET("/metrics", w.m.handler())
+	if !s.cfg.SeparateMetrics {
+		e.GET("/metrics", w.m.handler())
+	}
 	e.GET("/api/presets", s.apiPresets)
 	e.POST("/api/run", s.apiRun)
 	e.POST("/api/chaos", s.apiChaos)
@@ -216,6 +225,7 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/api/classes/:code/mistakes", w.apiMistakes)
 	class(post, "/api/classes/:code/reviews", w.apiReview)
 	class(post, "/api/classes/:code/variants", w.apiVariants)
+	s.metrics.knowRoutes(e)
 	return e
 }
 

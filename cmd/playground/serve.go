@@ -40,6 +40,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return def
 	}
 	addr := fs.String("addr", env("PLAYGROUND_ADDR", ":8080"), "listen on `host:port` (env PLAYGROUND_ADDR)")
+	metricsAddr := fs.String("metrics-addr", env("PLAYGROUND_METRICS_ADDR", ""), "serve /metrics on `host:port` instead of --addr, like 127.0.0.1:9090 to keep it private (env PLAYGROUND_METRICS_ADDR)")
 	var cfg web.Config
 	var origins string
 	ef := &envFlags{fs: fs, getenv: getenv}
@@ -130,6 +131,17 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
+	// /metrics on an address of its own, which a firewall or the
+	// loopback interface can keep private; the main address then has none.
+	var mln net.Listener
+	if *metricsAddr != "" {
+		if mln, err = net.Listen("tcp", *metricsAddr); err != nil {
+			ln.Close()
+			return fmt.Errorf("--metrics-addr: %w", err)
+		}
+		defer mln.Close()
+		cfg.SeparateMetrics = true
+	}
 	// The classroom store: the SQLite file in --data, or PostgreSQL when
 	// DATABASE_URL is set. It is closed last, after the HTTP server and
 	// the live sessions have stopped, so no answer is cut off mid-write.
@@ -177,8 +189,19 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	fmt.Fprintf(stdout, "serving the playground on http://%s\n", displayAddr(ln.Addr()))
-	errc := make(chan error, 1)
+	errc := make(chan error, 2)
 	go func() { errc <- hs.Serve(ln) }()
+	var ms *http.Server
+	if mln != nil {
+		ms = &http.Server{Handler: srv.MetricsHandler(), ReadHeaderTimeout: 10 * time.Second,
+			WriteTimeout: 30 * time.Second, ErrorLog: hs.ErrorLog}
+		fmt.Fprintf(stdout, "serving /metrics on http://%s/metrics\n", displayAddr(mln.Addr()))
+		go func() {
+			if err := ms.Serve(mln); !errors.Is(err, http.ErrServerClosed) {
+				errc <- fmt.Errorf("--metrics-addr: %w", err)
+			}
+		}()
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -195,6 +218,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	// (each request is answered, 503 or its result).
 	runsDone := make(chan error, 1)
 	go func() { runsDone <- srv.Shutdown(sctx) }()
+	if ms != nil {
+		go ms.Shutdown(sctx)
+	}
 	errHTTP := hs.Shutdown(sctx)
 	if errHTTP != nil {
 		// Past the grace: cut what is left rather than outlive it.

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -34,5 +39,51 @@ func TestServeRefusesAMemoryBudgetTooSmallForItsQueues(t *testing.T) {
 	}, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "PLAYGROUND_MEMORY_BUDGET") {
 		t.Errorf("err = %v, want one naming PLAYGROUND_MEMORY_BUDGET", err)
+	}
+}
+
+// TestMetricsOnTheirOwnAddress serves /metrics on --metrics-addr, which
+// can be kept private, and not on --addr.
+func TestMetricsOnTheirOwnAddress(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--metrics-addr", "127.0.0.1:0", "--data", t.TempDir()}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	r := bufio.NewReader(out)
+	var urls []string
+	for range 2 {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the addresses: %v", err)
+		}
+		urls = append(urls, regexp.MustCompile(`http://\S+`).FindString(line))
+	}
+	go io.Copy(io.Discard, r)
+	main, metrics := urls[0], urls[1]
+	if !strings.HasSuffix(metrics, "/metrics") {
+		t.Fatalf("second line names %q, want the metrics URL", metrics)
+	}
+	status := func(url string) (int, string) {
+		res, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if code, body := status(metrics); code != 200 || !strings.Contains(body, "playground_live_runs ") {
+		t.Errorf("--metrics-addr: %d %.100s", code, body)
+	}
+	if code, _ := status(main + "/metrics"); code != http.StatusNotFound {
+		t.Errorf("/metrics on --addr: %d, want 404", code)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }
