@@ -33,8 +33,6 @@ type client struct {
 	token    int64
 	leaseEnd int64 // by the client's own clock, timed from when it sent the acquire or renewal
 	lost     bool  // a check, read, write or its own watch told the worker the lock is gone
-	since    int64
-	beliefs  []span
 
 	// The renewal loop while it runs, and why it stopped when it stopped
 	// on its own (a refusal, or its clock).
@@ -44,9 +42,6 @@ type client struct {
 	lastRead int64
 	done     bool
 }
-
-// span is a half-open interval of simulated time.
-type span struct{ from, to int64 }
 
 func newClient(w *world, cfg *Client) *client {
 	return &client{w: w, cfg: cfg, g: &group{name: cfg.Name}, delays: map[string][]int64{}}
@@ -175,7 +170,6 @@ func (c *client) step(a *actor, st Step) {
 		c.pause(a, st.For.MS())
 	case StepCrash:
 		c.emit(Event{Kind: KindCrashed, Message: "the client dies without releasing"})
-		c.endBelief()
 		c.holding = false
 		c.done = true
 		w.s.killGroup(c.g, a)
@@ -218,7 +212,6 @@ func (c *client) acquire(a *actor) {
 			if c.usesRedlock() {
 				c.leaseEnd = r.LeaseUntil // the validity the client computed itself
 			}
-			c.since = c.w.s.now
 			c.renewStop = ""
 			c.emit(Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason})
 			c.startRenewals(r.Token)
@@ -264,7 +257,6 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 		e.Kind = KindWriteRefused
 		e.Fence = ptr(before.Fence)
 		e.Reason = fmt.Sprintf("token %d < %d, the highest token accepted", token, before.Fence)
-		w.stats.WritesRefused++
 		w.emit(e)
 		return 0
 	}
@@ -274,19 +266,7 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 	} else {
 		e.Fence = ptr(before.Fence)
 	}
-	w.stats.WritesAccepted++
-	if st.Add != nil {
-		w.expected += *st.Add
-	} else {
-		w.expected = value
-	}
-	if !w.holds(c.cfg.Name, token) && w.ledger.supersededBy(c.cfg.Name) {
-		w.stats.StaleWritesAccepted++
-		e.Stale = true
-		e.Reason = "stale: the lock service no longer counts this client as holder, and a newer holder had already begun"
-	}
-	w.ledger.touched(c.cfg.Name, token)
-	w.emit(e)
+	w.emit(e) // the auditor judges whether it is stale
 	return rows
 }
 
@@ -306,11 +286,9 @@ func (c *client) claim(a *actor) {
 		e := Event{Actor: ActorStorage, Client: c.cfg.Name, SQL: query, Rows: ptr(rows), Message: w.sc.Storage.Key}
 		if rows == 1 {
 			e.Kind = KindClaimWon
-			w.stats.ClaimsWon++
 		} else {
 			e.Kind, e.Holder = KindClaimLost, before.Owner
 			e.Reason = "already claimed by " + before.Owner
-			w.stats.ClaimsLost++
 		}
 		w.emit(e)
 	})
@@ -325,9 +303,8 @@ func (c *client) sendSMS(a *actor, st Step) {
 	c.emit(Event{Kind: KindSMSRequested, Message: msg})
 	c.roundTrip(a, MsgSend, func() string {
 		e := Event{Actor: ActorSMS, Client: c.cfg.Name, Message: msg}
-		if w.sms.deliver(msg, st.IdempotencyKey) {
+		if w.sms.deliver(st.IdempotencyKey) {
 			e.Kind = KindSMSSent
-			w.stats.SideEffects++
 		} else {
 			e.Kind, e.Reason = KindSMSDropped, "repeat of idempotency key "+st.IdempotencyKey
 		}
@@ -415,8 +392,8 @@ func (c *client) read(a *actor) {
 		if r, err = w.store.get(); err != nil {
 			w.fail(fmt.Errorf("storage read: %w", err))
 		}
-		if rows == 1 && c.holding {
-			w.ledger.touched(c.cfg.Name, c.token)
+		if rows == 1 {
+			w.audit.readAt(c.cfg.Name, c.token)
 		}
 	})
 	if rows == 0 {
@@ -448,15 +425,8 @@ func (c *client) stopHolding() {
 	if !c.holding {
 		return
 	}
-	c.endBelief()
 	c.holding = false
 	c.stopRenewals()
-}
-
-func (c *client) endBelief() {
-	if c.holding {
-		c.beliefs = append(c.beliefs, span{c.since, c.w.s.now})
-	}
 }
 
 // usesRedlock reports whether the client asks Redlock servers itself.
@@ -471,20 +441,18 @@ func ptr[T any](v T) *T { return &v }
 // message whose idempotency key it has seen.
 type smsProvider struct {
 	keys map[string]bool
-	sent map[string]int
 }
 
 func newSMSProvider() *smsProvider {
-	return &smsProvider{keys: map[string]bool{}, sent: map[string]int{}}
+	return &smsProvider{keys: map[string]bool{}}
 }
 
-func (p *smsProvider) deliver(msg, key string) bool {
+func (p *smsProvider) deliver(key string) bool {
 	if key != "" {
 		if p.keys[key] {
 			return false
 		}
 		p.keys[key] = true
 	}
-	p.sent[msg]++
 	return true
 }

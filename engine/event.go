@@ -93,9 +93,12 @@ const (
 	KindFaultIgnored   = "fault_ignored"    // reason: the fault could not apply then
 )
 
-// Summary condenses a run. It is computed from the lock service's own record
-// of grants and expiries in true simulated time, not from what clients
-// believe, except for OverlapMS which is about belief.
+// Summary condenses a run. An auditor keeps it from outside, reading every
+// event as it is emitted and the lock service's own record of grants and
+// expiries in true simulated time, not what clients believe (except
+// OverlapMS, which is about belief). Every count can be made again from
+// the events: a stale write is an accepted write whose event says
+// "stale": true.
 type Summary struct {
 	FinalValue           int64 `json:"final_value"`
 	ExpectedValue        int64 `json:"expected_value"`

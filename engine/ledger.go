@@ -31,6 +31,9 @@ type grantRec struct {
 	// unseen is set when the lease ran out while no node that could know
 	// it was up and serving: the event waits for one that can.
 	unseen bool
+	// double: made while another client's grant was still unexpired in
+	// true time; dupToken: its token had been handed to another client.
+	double, dupToken bool
 }
 
 func (g *grantRec) open(now int64) bool { return !g.released && !g.forgotten && now < g.end }
@@ -44,8 +47,8 @@ func (l *ledger) find(client string, token int64) *grantRec {
 	return nil
 }
 
-// add records a new grant made now, counting double grants and duplicate
-// tokens.
+// add records a new grant made now, noting whether it is a double grant
+// or hands out a duplicate token.
 func (l *ledger) add(w *world, g *grantRec) {
 	now := w.s.now
 	if old := l.find(g.client, g.token); old != nil && old.open(now) {
@@ -59,19 +62,18 @@ func (l *ledger) add(w *world, g *grantRec) {
 	// it still names one holder.
 	if g.token != 0 {
 		if had, seen := l.tokens[g.token]; seen && had != g.client {
-			w.stats.DuplicateTokens++
+			g.dupToken = true
 		}
 		l.tokens[g.token] = g.client
 	}
 	for _, h := range l.grants {
 		if h.client != g.client && h.start <= now && now < h.trueEnd {
-			w.stats.DoubleGrants++
+			g.double = true
 			break
 		}
 	}
 	g.start = now
 	l.grants = append(l.grants, g)
-	w.stats.Grants++
 	l.watch(w, g)
 }
 

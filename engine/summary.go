@@ -5,35 +5,18 @@ import (
 	"sort"
 )
 
-// summarize computes the summary at the end of the run (time end).
+// summarize computes the summary at the end of the run (time end): the
+// auditor's account, and the record as the storage holds it.
 func (w *world) summarize(end int64) (Summary, error) {
-	s := w.stats
 	r, err := w.store.get()
 	if err != nil {
-		return s, fmt.Errorf("storage read: %w", err)
+		return Summary{}, fmt.Errorf("storage read: %w", err)
 	}
-	s.FinalValue = r.Value
-	s.ExpectedValue = w.expected
-	s.LostUpdate = s.FinalValue != s.ExpectedValue
-	s.UnavailableMS = w.unavail.until(end)
-	s.DuplicateSideEffects = 0
-	for _, n := range w.sms.sent {
-		s.DuplicateSideEffects += n - 1
-	}
-	var spans [][]span
-	for _, c := range w.clients {
-		b := c.beliefs
-		if c.holding {
-			b = append(b[:len(b):len(b)], span{c.since, end})
-		}
-		spans = append(spans, b)
-	}
-	s.OverlapMS = overlap(spans)
-	s.EndMS = end
-	s.Truncated = w.truncated
-	s.Safe = s.StaleWritesAccepted == 0 && !s.LostUpdate && s.DuplicateSideEffects == 0
-	return s, nil
+	return w.audit.summary(end, r.Value, w.truncated), nil
 }
+
+// span is a half-open interval of simulated time.
+type span struct{ from, to int64 }
 
 // overlap measures the time covered by spans of two or more different
 // owners (each owner's own spans never overlap one another).

@@ -158,30 +158,45 @@ func validate(sc *Scenario) error {
 	return checkFaultOrder(sc)
 }
 
+// nodeCounts says, per backend, which node counts it takes, in words.
+var nodeCounts = map[string]string{
+	BackendRaft:         "a raft group has 1, 3 or 5 nodes",
+	BackendSingle:       "the single backend has exactly 1 node",
+	BackendAsyncReplica: "async-replica has a primary and one replica: 2 nodes",
+	BackendRedlock:      "redlock uses 1 to 5 independent servers",
+}
+
+// backendOf returns the catalog's entry for a backend.
+func backendOf(name string) (BackendCapability, bool) {
+	for _, b := range catalog().Backends {
+		if b.Name == name {
+			return b, true
+		}
+	}
+	return BackendCapability{}, false
+}
+
+// leads reports whether a backend has a node that leads.
+func leads(backend string) bool {
+	b, _ := backendOf(backend)
+	return b.Leader
+}
+
 func validateLock(sc *Scenario) error {
 	l := &sc.Lock
-	switch l.Backend {
-	case BackendRaft:
-		if l.Nodes != 1 && l.Nodes != 3 && l.Nodes != 5 {
-			return fieldErr("lock.nodes", "a raft group has 1, 3 or 5 nodes, not %d", l.Nodes)
+	b, ok := backendOf(l.Backend)
+	if !ok {
+		var names []string
+		for _, b := range catalog().Backends {
+			names = append(names, b.Name)
 		}
-	case BackendSingle:
-		if l.Nodes != 1 {
-			return fieldErr("lock.nodes", "the single backend has exactly 1 node, not %d", l.Nodes)
-		}
-	case BackendAsyncReplica:
-		if l.Nodes != 2 {
-			return fieldErr("lock.nodes", "async-replica has a primary and one replica: 2 nodes, not %d", l.Nodes)
-		}
-	case BackendRedlock:
-		if l.Nodes < 1 || l.Nodes > MaxNodes {
-			return fieldErr("lock.nodes", "redlock uses 1 to %d independent servers, not %d", MaxNodes, l.Nodes)
-		}
-		if sc.Fencing {
-			return fieldErr("fencing", "Redlock hands out no fencing token, so the storage has nothing to check: set fencing to false")
-		}
-	default:
-		return fieldErr("lock.backend", "unknown backend %q: use %s", l.Backend, strings.Join(backends, ", "))
+		return fieldErr("lock.backend", "unknown backend %q: use %s", l.Backend, strings.Join(names, ", "))
+	}
+	if !slices.Contains(b.Nodes, l.Nodes) {
+		return fieldErr("lock.nodes", "%s, not %d", nodeCounts[b.Name], l.Nodes)
+	}
+	if sc.Fencing && !b.Tokens {
+		return fieldErr("fencing", "%s hands out no fencing token, so the storage has nothing to check: set fencing to false", strings.ToUpper(b.Name[:1])+b.Name[1:])
 	}
 	if err := l.Lease.check("lock.lease", minLease, MaxUntil); err != nil {
 		return err
@@ -192,13 +207,13 @@ func validateLock(sc *Scenario) error {
 	if err := l.ReplicationLag.check("lock.replication_lag", 0, maxLag); err != nil {
 		return err
 	}
-	if l.ReplicationLag.IsSet() && l.Backend != BackendAsyncReplica {
+	if l.ReplicationLag.IsSet() && !slices.Contains(b.Fields, "replication_lag") {
 		return fieldErr("lock.replication_lag", "only the async-replica backend copies changes later")
 	}
 	if err := l.PersistEvery.check("lock.persist_every", minPeriod, MaxUntil); err != nil {
 		return err
 	}
-	if l.PersistEvery.IsSet() && l.Backend != BackendSingle && l.Backend != BackendRedlock {
+	if l.PersistEvery.IsSet() && !slices.Contains(b.Fields, "persist_every") {
 		return fieldErr("lock.persist_every", "only single and redlock servers save now and then; %s keeps every change", l.Backend)
 	}
 	if err := l.Election.check("lock.election", 0, maxLag); err != nil {
@@ -210,9 +225,14 @@ func validateLock(sc *Scenario) error {
 	return validateName("lock.name", l.Name, 64)
 }
 
-var backends = []string{BackendRaft, BackendSingle, BackendAsyncReplica, BackendRedlock}
-
-var stepKinds = []string{StepAcquire, StepRead, StepWork, StepCheck, StepWrite, StepRelease, StepPause, StepCrash, StepClaim, StepSend}
+// stepKinds names the steps of the catalog, in order.
+func stepKinds() []string {
+	var out []string
+	for _, s := range catalog().Steps {
+		out = append(out, s.Do)
+	}
+	return out
+}
 
 func validateClient(sc *Scenario, p string, c Client) error {
 	if c.Name == "" {
@@ -260,8 +280,8 @@ func validateClient(sc *Scenario, p string, c Client) error {
 }
 
 func validateStep(sp string, st Step, read bool) error {
-	if !slices.Contains(stepKinds, st.Do) {
-		return fieldErr(sp+".do", "unknown step %q: use one of %s", st.Do, strings.Join(stepKinds, ", "))
+	if kinds := stepKinds(); !slices.Contains(kinds, st.Do) {
+		return fieldErr(sp+".do", "unknown step %q: use one of %s", st.Do, strings.Join(kinds, ", "))
 	}
 	needsFor := st.Do == StepWork || st.Do == StepPause
 	if needsFor {
@@ -305,22 +325,24 @@ func validateStep(sp string, st Step, read bool) error {
 	return nil
 }
 
-var faultKinds = []string{FaultPause, FaultDelay, FaultCrash, FaultRestart, FaultPartition, FaultClockJump, FaultClockDrift}
+// faultOf returns the catalog's entry for a fault kind.
+func faultOf(do string) (FaultCapability, bool) {
+	for _, f := range catalog().Faults {
+		if f.Do == do {
+			return f, true
+		}
+	}
+	return FaultCapability{}, false
+}
 
-// Message kinds a delay can hold back: the contract's four and the
-// engine's other messages.
-var delayKinds = []string{MsgWrite, MsgRenew, MsgRelease, MsgAcquire, MsgRead, MsgCheck, MsgSend}
-
-// faultFields lists, for each fault kind, the fields it takes besides at
-// and do, and which of them it requires.
-var faultFields = map[string]struct{ takes, needs []string }{
-	FaultPause:      {[]string{"target", "for"}, []string{"target", "for"}},
-	FaultDelay:      {[]string{"target", "kind", "by"}, []string{"target", "kind", "by"}},
-	FaultCrash:      {[]string{"target"}, []string{"target"}},
-	FaultRestart:    {[]string{"target"}, []string{"target"}},
-	FaultPartition:  {[]string{"target", "side", "for"}, []string{"for"}},
-	FaultClockJump:  {[]string{"target", "by"}, []string{"target", "by"}},
-	FaultClockDrift: {[]string{"target", "rate", "for"}, []string{"target", "rate"}},
+// field returns the fault's field of that name.
+func (f FaultCapability) field(name string) (FieldCapability, bool) {
+	for _, fc := range f.Fields {
+		if fc.Name == name {
+			return fc, true
+		}
+	}
+	return FieldCapability{}, false
 }
 
 // validateFault checks one fault against the scenario; until bounds "at".
@@ -331,20 +353,25 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 	if !f.At.IsSet() {
 		return fieldErr(p+".at", "is required")
 	}
-	if !slices.Contains(faultKinds, f.Do) {
-		return fieldErr(p+".do", "unknown fault %q: use one of %s", f.Do, strings.Join(faultKinds, ", "))
+	kind, ok := faultOf(f.Do)
+	if !ok {
+		var names []string
+		for _, k := range catalog().Faults {
+			names = append(names, k.Do)
+		}
+		return fieldErr(p+".do", "unknown fault %q: use one of %s", f.Do, strings.Join(names, ", "))
 	}
 	given := map[string]bool{"target": f.Target != "", "side": f.Side != nil, "for": f.For.IsSet(), "by": f.By.IsSet(), "kind": f.Kind != "", "rate": f.Rate != 0}
-	fields := faultFields[f.Do]
-	for _, field := range []string{"target", "side", "for", "by", "kind", "rate"} {
+	for _, name := range []string{"target", "side", "for", "by", "kind", "rate"} {
+		fc, takes := kind.field(name)
 		switch {
-		case slices.Contains(fields.needs, field) && !given[field]:
-			if field == "target" {
+		case fc.Required && !given[name]:
+			if name == "target" {
 				return fieldErr(p+".target", "is required: name a client or a lock node")
 			}
-			return fieldErr(p+"."+field, "is required for a %s", f.Do)
-		case !slices.Contains(fields.takes, field) && given[field]:
-			return fieldErr(p+"."+field, "a %s takes no %q", f.Do, field)
+			return fieldErr(p+"."+name, "is required for a %s", f.Do)
+		case !takes && given[name]:
+			return fieldErr(p+"."+name, "a %s takes no %q", f.Do, name)
 		}
 	}
 	isClient := slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == f.Target })
@@ -378,8 +405,8 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 		if err := f.By.check(p+".by", 1, MaxUntil); err != nil {
 			return err
 		}
-		if !slices.Contains(delayKinds, f.Kind) {
-			return fieldErr(p+".kind", "must be one of %s, not %q", strings.Join(delayKinds, ", "), f.Kind)
+		if kinds := catalog().DelayKinds; !slices.Contains(kinds, f.Kind) {
+			return fieldErr(p+".kind", "must be one of %s, not %q", strings.Join(kinds, ", "), f.Kind)
 		}
 	case FaultClockJump:
 		if err := f.By.check(p+".by", -MaxUntil, MaxUntil); err != nil {
@@ -389,8 +416,9 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 			return fieldErr(p+".by", "a clock jump of 0 changes nothing")
 		}
 	case FaultClockDrift:
-		if !(f.Rate >= MinDriftRate && f.Rate <= MaxDriftRate) {
-			return fieldErr(p+".rate", "must be between %g and %g (what the clock reads per true second), not %g", MinDriftRate, MaxDriftRate, f.Rate)
+		rate, _ := kind.field("rate")
+		if !(f.Rate >= rate.Min && f.Rate <= rate.Max) {
+			return fieldErr(p+".rate", "must be between %g and %g (what the clock reads per true second), not %g", rate.Min, rate.Max, f.Rate)
 		}
 		if f.Rate == 1 {
 			return fieldErr(p+".rate", "a rate of 1 is the true rate: it changes nothing")
@@ -466,7 +494,7 @@ func checkNodeTarget(sc *Scenario, p string, f Fault, leaderOK bool) error {
 		switch {
 		case !leaderOK:
 			return fieldErr(p+".target", "%s needs a node by name (node-1 to node-%d), not the leader", f.Do, sc.Lock.Nodes)
-		case sc.Lock.Backend == BackendRedlock:
+		case !leads(sc.Lock.Backend):
 			return fieldErr(p+".target", "redlock servers have no leader: name one, node-1 to node-%d", sc.Lock.Nodes)
 		}
 		return nil

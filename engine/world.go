@@ -26,12 +26,10 @@ type world struct {
 	clients  []*client
 	byName   map[string]*client
 
-	net      network
-	ledger   ledger
-	history  history
-	expected int64 // what the value would be had every accepted write been based on a fresh read
-	unavail  availability
-	stats    Summary // counters kept as the run goes
+	net     network
+	ledger  ledger // the lock service's grants, as it answered them
+	history history
+	audit   *auditor // keeps the summary, from outside
 
 	probe *raftProbe // tests only
 }
@@ -47,9 +45,9 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 		maxEvents: maxEvents,
 		lockName:  sc.Lock.Name,
 		byName:    map[string]*client{},
-		expected:  sc.Storage.Initial,
 		sms:       newSMSProvider(),
 	}
+	w.audit = newAuditor(w)
 	defer func() {
 		if err != nil {
 			w.close()
@@ -123,10 +121,13 @@ func (w *world) begin() {
 // scenario that does not (conditional updates only, like ride-claim) runs
 // no lock service and has no lock nodes.
 func UsesLock(sc *Scenario) bool {
+	uses := map[string]bool{}
+	for _, s := range catalog().Steps {
+		uses[s.Do] = s.UsesLock
+	}
 	for _, c := range sc.Clients {
 		for _, st := range c.Steps {
-			switch st.Do {
-			case StepAcquire, StepCheck, StepRelease:
+			if uses[st.Do] {
 				return true
 			}
 		}
@@ -146,6 +147,7 @@ func (w *world) emit(e Event) {
 		e = Event{T: w.s.now, Actor: ActorEngine, Kind: KindTruncated,
 			Message: fmt.Sprintf("the run reached the limit of %d events and was stopped", w.maxEvents)}
 	}
+	w.audit.observe(&e)
 	w.events = append(w.events, e)
 	if w.sink != nil {
 		w.sink(e)
@@ -247,7 +249,7 @@ func (w *world) noteAvailability() {
 	for _, c := range w.clients {
 		up = up || w.svc.answers(c.cfg.Name)
 	}
-	w.unavail.set(w.s.now, up)
+	w.audit.unavail.set(w.s.now, up)
 }
 
 // allDone reports whether every client has finished.

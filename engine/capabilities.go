@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"slices"
+	"sync"
+)
+
+// Catalog is everything a scenario can hold: the backends with their
+// node counts and fields, the step kinds, the fault kinds with their
+// fields and bounds, the message kinds a delay can hold, the storage tables
+// and the bounds of a run. Validation reads it, and so can a form or a
+// catalog, so that there is one list and never two that drift apart.
+type Catalog struct {
+	Backends   []BackendCapability `json:"backends"`
+	Steps      []StepCapability    `json:"steps"`
+	Faults     []FaultCapability   `json:"faults"`
+	DelayKinds []string            `json:"delay_kinds"`
+	Tables     []string            `json:"tables"`
+	OnRefused  []string            `json:"on_refused"`
+	Limits     Limits              `json:"limits"`
+}
+
+// BackendCapability describes one lock-service backend.
+type BackendCapability struct {
+	Name         string `json:"name"`
+	Nodes        []int  `json:"nodes"` // the node counts it accepts
+	DefaultNodes int    `json:"default_nodes"`
+	// Tokens: it hands out fencing tokens (fencing can be on). Leader: it
+	// has a node that leads (a fault may aim at "leader").
+	Tokens bool `json:"tokens"`
+	Leader bool `json:"leader"`
+	// Fields are the lock fields only some backends take, that this one
+	// does (replication_lag, persist_every): switching to a backend that
+	// lacks one means dropping it.
+	Fields []string `json:"fields"`
+}
+
+// StepCapability describes one step kind.
+type StepCapability struct {
+	Do     string            `json:"do"`
+	Fields []FieldCapability `json:"fields"`
+	// UsesLock: a scenario with this step runs a lock service.
+	UsesLock bool `json:"uses_lock"`
+}
+
+// FaultCapability describes one fault kind.
+type FaultCapability struct {
+	Do string `json:"do"`
+	// Targets lists what it may aim at: "client", "node", "leader" (the
+	// node that leads when it strikes), or "side" (a partition's list).
+	Targets []string          `json:"targets"`
+	Fields  []FieldCapability `json:"fields"`
+}
+
+// FieldCapability describes one field of a step or fault besides "do" and
+// "at".
+type FieldCapability struct {
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+	// Type is how the value is written: "duration" (a Go duration string,
+	// bounds in milliseconds), "signed_duration", "rate" (a number),
+	// "amount" (an integer), "text", "delay_kind" (one of DelayKinds),
+	// "target" or "side" (see the fault's Targets).
+	Type string  `json:"type"`
+	Min  float64 `json:"min,omitempty"`
+	Max  float64 `json:"max,omitempty"`
+	// OneOf names the field that may stand in its place (a write's add or
+	// set, a partition's target or side): exactly one of them is given.
+	OneOf string `json:"one_of,omitempty"`
+}
+
+// Limits are the bounds that keep one run small.
+type Limits struct {
+	Clients    int   `json:"clients"`
+	Steps      int   `json:"steps"`
+	Faults     int   `json:"faults"`
+	Nodes      int   `json:"nodes"`
+	Events     int   `json:"events"`
+	UntilMS    int64 `json:"until_ms"`
+	MinLeaseMS int64 `json:"min_lease_ms"`
+	MinEveryMS int64 `json:"min_every_ms"` // renew_every, renew_timeout, retry_every, persist_every
+	LatencyMS  int64 `json:"max_latency_ms"`
+	LagMS      int64 `json:"max_replication_lag_ms"`
+}
+
+var catalog = sync.OnceValue(func() Catalog {
+	dur := func(name string, required bool, min int64) FieldCapability {
+		return FieldCapability{Name: name, Required: required, Type: "duration", Min: float64(min), Max: MaxUntil}
+	}
+	amount := func(name, other string) FieldCapability {
+		return FieldCapability{Name: name, Type: "amount", Min: -MaxAmount, Max: MaxAmount, OneOf: other}
+	}
+	target := FieldCapability{Name: "target", Required: true, Type: "target"}
+	return Catalog{
+		Backends: []BackendCapability{
+			{Name: BackendRaft, Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, Tokens: true, Leader: true, Fields: []string{}},
+			{Name: BackendSingle, Nodes: []int{1}, DefaultNodes: 1, Tokens: true, Leader: true, Fields: []string{"persist_every"}},
+			{Name: BackendAsyncReplica, Nodes: []int{2}, DefaultNodes: 2, Tokens: true, Leader: true, Fields: []string{"replication_lag"}},
+			{Name: BackendRedlock, Nodes: []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, Tokens: false, Leader: false, Fields: []string{"persist_every"}},
+		},
+		Steps: []StepCapability{
+			{Do: StepAcquire, Fields: []FieldCapability{}, UsesLock: true},
+			{Do: StepRead, Fields: []FieldCapability{}},
+			{Do: StepWork, Fields: []FieldCapability{dur("for", true, 1)}},
+			{Do: StepCheck, Fields: []FieldCapability{}, UsesLock: true},
+			{Do: StepWrite, Fields: []FieldCapability{amount("add", "set"), amount("set", "add")}},
+			{Do: StepRelease, Fields: []FieldCapability{}, UsesLock: true},
+			{Do: StepPause, Fields: []FieldCapability{dur("for", true, 1)}},
+			{Do: StepCrash, Fields: []FieldCapability{}},
+			{Do: StepClaim, Fields: []FieldCapability{}},
+			{Do: StepSend, Fields: []FieldCapability{{Name: "message", Type: "text", Max: 64}, {Name: "idempotency_key", Type: "text", Max: 64}}},
+		},
+		Faults: []FaultCapability{
+			{Do: FaultPause, Targets: []string{"client"}, Fields: []FieldCapability{target, dur("for", true, 1)}},
+			{Do: FaultDelay, Targets: []string{"client"}, Fields: []FieldCapability{target, {Name: "kind", Required: true, Type: "delay_kind"}, dur("by", true, 1)}},
+			{Do: FaultCrash, Targets: []string{"node", "leader"}, Fields: []FieldCapability{target}},
+			{Do: FaultRestart, Targets: []string{"node"}, Fields: []FieldCapability{target}},
+			{Do: FaultPartition, Targets: []string{"side", "node", "leader"}, Fields: []FieldCapability{
+				{Name: "side", Type: "side", OneOf: "target"}, {Name: "target", Type: "target", OneOf: "side"}, dur("for", true, 1)}},
+			{Do: FaultClockJump, Targets: []string{"client", "node"}, Fields: []FieldCapability{target, {Name: "by", Required: true, Type: "signed_duration", Min: -MaxUntil, Max: MaxUntil}}},
+			{Do: FaultClockDrift, Targets: []string{"client", "node"}, Fields: []FieldCapability{target, {Name: "rate", Required: true, Type: "rate", Min: MinDriftRate, Max: MaxDriftRate}, dur("for", false, 1)}},
+		},
+		DelayKinds: []string{MsgWrite, MsgRenew, MsgRelease, MsgAcquire, MsgRead, MsgCheck, MsgSend},
+		Tables:     []string{TableRecords, TableSeats},
+		OnRefused:  []string{OnRefusedStop, OnRefusedRetry},
+		Limits: Limits{Clients: MaxClients, Steps: MaxSteps, Faults: MaxFaults, Nodes: MaxNodes, Events: MaxEvents,
+			UntilMS: MaxUntil, MinLeaseMS: minLease, MinEveryMS: minPeriod, LatencyMS: maxLatency, LagMS: maxLag},
+	}
+})
+
+// Capabilities returns the catalog of what a scenario can hold. Each call
+// returns a fresh copy that the caller may change.
+func Capabilities() Catalog {
+	c := catalog()
+	c.Backends = slices.Clone(c.Backends)
+	for i := range c.Backends {
+		c.Backends[i].Nodes = slices.Clone(c.Backends[i].Nodes)
+		c.Backends[i].Fields = slices.Clone(c.Backends[i].Fields)
+	}
+	c.Steps = slices.Clone(c.Steps)
+	for i := range c.Steps {
+		c.Steps[i].Fields = slices.Clone(c.Steps[i].Fields)
+	}
+	c.Faults = slices.Clone(c.Faults)
+	for i := range c.Faults {
+		c.Faults[i].Targets = slices.Clone(c.Faults[i].Targets)
+		c.Faults[i].Fields = slices.Clone(c.Faults[i].Fields)
+	}
+	c.DelayKinds = slices.Clone(c.DelayKinds)
+	c.Tables = slices.Clone(c.Tables)
+	c.OnRefused = slices.Clone(c.OnRefused)
+	return c
+}
