@@ -22,6 +22,23 @@ type ChaosOptions struct {
 	// Workers runs that many scenarios at once (4 x GOMAXPROCS when 0: a
 	// Raft run mostly waits for its group's timers, not for the CPU).
 	Workers int
+	// Execute runs one prepared scenario; nil is the package's Execute.
+	// Every run of the batch goes through it (the runs that aim the
+	// faults, the runs judged, the shrinker's), so that a server can make
+	// each one wait for a slot of its own. It must not change the result.
+	Execute func(context.Context, *Prepared) (*Result, error)
+}
+
+// run validates a scenario and runs it through opt.Execute.
+func (opt ChaosOptions) run(ctx context.Context, sc Scenario) (*Result, error) {
+	p, err := Prepare(sc)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Execute != nil {
+		return opt.Execute(ctx, p)
+	}
+	return Execute(ctx, p)
 }
 
 // Limits of a chaos batch.
@@ -220,13 +237,24 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 	}
 	results := make([]outcome, opt.Runs)
 	next := make(chan int)
+	// The first run that fails stops the batch: its error is the answer.
+	batch, stop := context.WithCancel(ctx)
+	defer stop()
+	var once sync.Once
+	var failed error
 	var wg sync.WaitGroup
 	for range min(workers, opt.Runs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = runOne(ctx, opt.Seed+int64(i), opt)
+				seed := opt.Seed + int64(i)
+				o := runOne(batch, seed, opt)
+				if o.err != nil && batch.Err() == nil {
+					once.Do(func() { failed = fmt.Errorf("chaos seed %d: %w", seed, o.err) })
+					stop()
+				}
+				results[i] = o
 			}
 		}()
 	}
@@ -234,7 +262,7 @@ feed:
 	for i := range opt.Runs {
 		select {
 		case next <- i:
-		case <-ctx.Done():
+		case <-batch.Done():
 			break feed
 		}
 	}
@@ -242,6 +270,9 @@ feed:
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return ChaosReport{}, err
+	}
+	if failed != nil {
+		return ChaosReport{}, failed
 	}
 	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, Examples: []ChaosExample{}}
 	var failing []int64
@@ -285,11 +316,11 @@ feed:
 
 // runOne generates the scenario of one seed, runs it and judges it.
 func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
-	sc, err := GenerateScenario(ctx, seed, opt)
+	sc, _, err := generate(ctx, seed, opt)
 	if err != nil {
 		return outcome{err: err}
 	}
-	res, err := prepareAndExecute(ctx, sc)
+	res, err := opt.run(ctx, sc)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -300,18 +331,24 @@ func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
 func example(ctx context.Context, seed int64, opt ChaosOptions) (ChaosExample, error) {
 	sc, notes, err := generate(ctx, seed, opt)
 	if err != nil {
-		return ChaosExample{}, err
+		return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
 	}
-	res, err := prepareAndExecute(ctx, sc)
+	res, err := opt.run(ctx, sc)
 	if err != nil {
-		return ChaosExample{}, err
+		return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
 	}
 	kinds := Violations(res.Summary)
 	if len(kinds) == 0 {
 		return ChaosExample{}, fmt.Errorf("chaos seed %d: the violation did not happen again", seed)
 	}
 	first := kinds[0]
-	small, res := Shrink(ctx, sc, func(s Summary) bool { return slices.Contains(Violations(s), first) })
+	small, shrunk := shrink(ctx, sc, func(s Summary) bool { return slices.Contains(Violations(s), first) }, opt.run)
+	if shrunk == nil {
+		// The shrinker could not even run it again (no slot came free):
+		// the example is the scenario as generated.
+		small, shrunk = sc, res
+	}
+	res = shrunk
 	ex := ChaosExample{Seed: seed, Why: why(res.Summary), Kinds: Violations(res.Summary),
 		Linearizability: res.History().Check(DefaultCheckTimeout), Aims: []string{}, Summary: res.Summary, Scenario: small}
 	for _, f := range sc.Faults {
@@ -331,13 +368,4 @@ func struck(events []Event) bool {
 		}
 	}
 	return false
-}
-
-// prepareAndExecute validates a scenario and runs it.
-func prepareAndExecute(ctx context.Context, sc Scenario) (*Result, error) {
-	p, err := Prepare(sc)
-	if err != nil {
-		return nil, err
-	}
-	return Execute(ctx, p)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
@@ -238,5 +239,33 @@ func TestChaosOptionsNameTheField(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != tc.field {
 			t.Errorf("%+v: got %v, want an error naming %q", tc.opt, err, tc.field)
 		}
+	}
+}
+
+// TestChaosRunsGoThroughExecute: every engine run of a batch (aiming,
+// judging, shrinking) goes through ChaosOptions.Execute, which a server
+// uses to make each one wait for a slot; the report is the same, and an
+// error of the hook (no slot came free) ends the batch with it.
+func TestChaosRunsGoThroughExecute(t *testing.T) {
+	opt := engine.ChaosOptions{Runs: 20, Seed: 1, Backend: "async-replica", Fencing: true, Examples: 1}
+	plain := mustChaos(t, opt)
+	var calls atomic.Int64
+	opt.Execute = func(ctx context.Context, p *engine.Prepared) (*engine.Result, error) {
+		calls.Add(1)
+		return engine.Execute(ctx, p)
+	}
+	hooked := mustChaos(t, opt)
+	if jsonOf(t, plain) != jsonOf(t, hooked) {
+		t.Errorf("the hook changed the report")
+	}
+	// Each run is aimed from at least one planning run and then judged;
+	// the example is generated again, judged and shrunk.
+	if n := calls.Load(); n < 2*int64(opt.Runs)+3 {
+		t.Errorf("%d runs went through Execute, want at least %d", n, 2*opt.Runs+3)
+	}
+	busy := errors.New("busy: no slot came free")
+	opt.Execute = func(context.Context, *engine.Prepared) (*engine.Result, error) { return nil, busy }
+	if _, err := engine.Chaos(context.Background(), opt); !errors.Is(err, busy) {
+		t.Errorf("the hook's error should end the batch: %v", err)
 	}
 }

@@ -31,7 +31,7 @@ func TestAimsHitTheirMoment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := prepareAndExecute(ctx, sc)
+			res, err := ChaosOptions{}.run(ctx, sc)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -70,7 +70,10 @@ func (g *generation) lease() int64 { return g.sc.Lock.Lease.MS() }
 // always give the same scenario.
 func GenerateScenario(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, error) {
 	sc, _, err := generate(ctx, seed, opt)
-	return sc, err
+	if err != nil {
+		return Scenario{}, fmt.Errorf("chaos seed %d: %w", seed, err)
+	}
+	return sc, nil
 }
 
 // randomAim names the faults placed at a random time.
@@ -89,13 +92,9 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 	}
 	aims := aimsFor(g.sc.Lock.Backend)
 	for range 1 + pickCount(rng) {
-		p, err := Prepare(g.sc)
+		res, err := opt.run(ctx, g.sc)
 		if err != nil {
-			return Scenario{}, nil, fmt.Errorf("chaos seed %d: the generated scenario is invalid: %w", seed, err)
-		}
-		res, err := Execute(ctx, p)
-		if err != nil {
-			return Scenario{}, nil, fmt.Errorf("chaos seed %d: planning run: %w", seed, err)
+			return Scenario{}, nil, fmt.Errorf("a run that aims the faults: %w", err)
 		}
 		g.timeline = res.Events
 		faults, note, ok := g.placeOne(aims, g.settled)

@@ -16,13 +16,18 @@ const shrinkBudget = 150
 // runs is spent. It returns the smallest failing scenario and its result.
 // A scenario that does not fail to begin with is returned as it is.
 func Shrink(ctx context.Context, sc Scenario, fails func(Summary) bool) (Scenario, *Result) {
+	return shrink(ctx, sc, fails, ChaosOptions{}.run)
+}
+
+// shrink is Shrink with the way each scenario is run.
+func shrink(ctx context.Context, sc Scenario, fails func(Summary) bool, exec func(context.Context, Scenario) (*Result, error)) (Scenario, *Result) {
 	budget := shrinkBudget
 	run := func(s Scenario) (*Result, bool) {
 		if budget <= 0 || ctx.Err() != nil {
 			return nil, false
 		}
 		budget--
-		res, err := prepareAndExecute(ctx, s)
+		res, err := exec(ctx, s)
 		if err != nil {
 			return nil, false
 		}
