@@ -102,6 +102,7 @@ func (b *browser) tab(path string) context.Context {
 	}); err != nil {
 		b.t.Fatal(err)
 	}
+	b.size(ctx, 1366, 900)
 	b.do(ctx, chromedp.Navigate(b.base+path), chromedp.WaitVisible(chromedp.ID("main")))
 	b.t.Cleanup(func() {
 		b.mu.Lock()
@@ -167,6 +168,47 @@ func (b *browser) screenshot(ctx context.Context, name string) {
 	b.t.Logf("screenshot: %s", file)
 }
 
+// size sets the tab's viewport, as a screen of that size would (a phone's
+// below 600 px wide).
+func (b *browser) size(ctx context.Context, w, h int) {
+	b.t.Helper()
+	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(w), Height: int64(h), DeviceScaleFactor: 1, Mobile: w < 600,
+	}); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// settle waits for two animation frames: the page has redrawn.
+func (b *browser) settle(ctx context.Context) {
+	b.t.Helper()
+	run(b, ctx, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise))
+}
+
+// shots saves the viewport at 1366x900 and at 390x844 (a phone) as
+// name-1366x900.png and name-390x844.png, and leaves the tab at 1366x900.
+func (b *browser) shots(ctx context.Context, name string) {
+	b.t.Helper()
+	for _, sz := range [][2]int{{390, 844}, {1366, 900}} {
+		b.size(ctx, sz[0], sz[1])
+		b.settle(ctx)
+		b.shot(ctx, "", fmt.Sprintf("%s-%dx%d", name, sz[0], sz[1]))
+	}
+}
+
+// setSpeed moves the speed slider to v simulated seconds a second (0: as
+// fast as possible), as a user's drag would.
+func setSpeed(v float64) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.getElementById('speed'); e.value = %v ? Math.log10(%v) : e.max; e.dispatchEvent(new Event('input', {bubbles: true})); })()`, v, v))
+}
+
+// pick chooses a preset and waits until its scenario is in the settings.
+func (b *browser) pick(ctx context.Context, name string) {
+	b.t.Helper()
+	b.do(ctx, choose("#preset", name))
+	run(b, ctx, chromedp.Poll[bool](fmt.Sprintf(`document.getElementById('preset').dataset.loaded === %q`, name), chromedp.WithPollingTimeout(10*time.Second)))
+}
+
 // choose sets a select or checkbox the way a user's change would.
 func choose(sel, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q; e.dispatchEvent(new Event('change', {bubbles: true})); })()`, sel, value))
@@ -182,7 +224,8 @@ func (b *browser) fencing(ctx context.Context, on bool) {
 func TestE2EFencingOffThenOnThenShare(t *testing.T) {
 	b := startBrowser(t)
 	ctx := b.tab("/playground")
-	b.do(ctx, choose("#preset", "paused-holder"), choose("#speed", "0"))
+	b.pick(ctx, "paused-holder")
+	b.do(ctx, setSpeed(0))
 	b.fencing(ctx, false)
 	b.do(ctx, chromedp.Click(chromedp.ID("run")))
 	b.waitVerdict(ctx, "stale write accepted")
@@ -190,23 +233,26 @@ func TestE2EFencingOffThenOnThenShare(t *testing.T) {
 	if !strings.Contains(headline, "client-1 overwrote client-2's write with a stale token (33): 3,000 lost") {
 		t.Errorf("headline %q", headline)
 	}
+	if line := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-line]"))); !strings.Contains(line, "Unsafe") {
+		t.Errorf("the verdict beside the run controls says %q", line)
+	}
 	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#event-log tbody tr').length`)); n < 20 {
 		t.Errorf("event log has %d rows", n)
 	}
 	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=overlap]').length`)); n != 1 {
 		t.Errorf("%d overlap spans drawn, want 1", n)
 	}
-	b.screenshot(ctx, "01-fencing-off")
+	b.shots(ctx, "01-fencing-off")
 
 	b.fencing(ctx, true)
 	b.do(ctx, chromedp.Click(chromedp.ID("run")))
 	b.waitVerdict(ctx, "every stale write was refused")
-	if kinds := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-testid=write-mark]')].map(e => e.dataset.kind)`)); strings.Join(kinds, ",") != "write_accepted,write_refused" {
+	if kinds := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline [data-testid=write-mark]')].map(e => e.dataset.kind)`)); strings.Join(kinds, ",") != "write_accepted,write_refused" {
 		t.Errorf("write marks %v, want one accepted, one refused", kinds)
 	}
-	b.screenshot(ctx, "02-fencing-on")
+	b.shots(ctx, "02-fencing-on")
 
-	// The share link, opened in a fresh tab, restores the controls and
+	// The share link, opened in a fresh tab, restores the settings and
 	// gives the same timeline.
 	b.do(ctx, chromedp.Click(chromedp.ID("share")))
 	link := run(b, ctx, chromedp.Value(chromedp.ID("share-link")))
@@ -227,7 +273,7 @@ func TestE2EFencingOffThenOnThenShare(t *testing.T) {
 	if !run(b, shared, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) {
 		t.Error("shared tab lost the fencing setting")
 	}
-	b.screenshot(shared, "03-shared-link")
+	b.shots(shared, "03-shared-link")
 }
 
 func TestE2EKeyboardOnly(t *testing.T) {
@@ -237,13 +283,18 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	// tabTo presses Tab until the element with id has the focus.
 	tabTo := func(id string) {
 		t.Helper()
-		for range 60 {
+		for range 80 {
 			if run(b, ctx, chromedp.Evaluate[string](active)) == id {
 				return
 			}
 			b.do(ctx, chromedp.KeyEvent(kb.Tab))
 		}
 		t.Fatalf("Tab never reached #%s", id)
+	}
+	tabTo("speed")
+	b.do(ctx, chromedp.KeyEvent(kb.End)) // the slider's end: as fast as possible
+	if v := run(b, ctx, chromedp.TextContent(chromedp.ID("speed-out"))); v != "as fast as possible" {
+		t.Fatalf("speed %q after End", v)
 	}
 	tabTo("fencing")
 	fenced := func() bool { return run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('fencing').checked`)) }
@@ -258,13 +309,7 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	if fenced() {
 		t.Fatal("space did not switch fencing off")
 	}
-	tabTo("speed")
-	b.do(ctx, chromedp.KeyEvent(kb.End)) // the last speed: as fast as possible
-	if v := run(b, ctx, chromedp.Value(chromedp.ID("speed"))); v != "0" {
-		t.Fatalf("speed %q after End, want 0", v)
-	}
-	// Leave the select, then the page's shortcut R runs.
-	b.do(ctx, chromedp.KeyEvent(kb.Tab))
+	// The page's keys work on a switch too: R runs.
 	b.do(ctx, chromedp.KeyEvent("r"))
 	b.waitVerdict(ctx, "stale write accepted")
 	// Scrub with the keyboard: Home shows the start, where the record
@@ -274,99 +319,31 @@ func TestE2EKeyboardOnly(t *testing.T) {
 	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "40,000" {
 		t.Errorf("storage value at the start = %q, want 40,000", v)
 	}
-	step := run(b, ctx, chromedp.Evaluate[int](`+document.getElementById('scrub').step`))
-	for range 15000 / step { // to 15 s, after client-2's write
-		b.do(ctx, chromedp.KeyEvent(kb.ArrowRight))
+	// Away from the slider, PageDown moves a second at a time.
+	b.do(ctx, chromedp.Focus(chromedp.ID("zoom-in")))
+	for range 15 { // to 15 s, after client-2's write
+		b.do(ctx, chromedp.KeyEvent(kb.PageDown))
 	}
 	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "43,000" {
 		t.Errorf("storage value at 15s = %q, want 43,000 (client-2's write)", v)
 	}
-	b.screenshot(ctx, "04-keyboard-scrubbed-15s")
+	if v := run(b, ctx, chromedp.TextContent(chromedp.ID("scrub-time"))); v != "15s" {
+		t.Errorf("playhead at %s after 15 PageDowns, want 15s", v)
+	}
+	b.shots(ctx, "04-keyboard-scrubbed-15s")
 	// A time in the event log moves the playhead there too.
 	b.do(ctx, chromedp.Focus(chromedp.CSS(`#event-log button[data-t="4000"]`)), chromedp.KeyEvent(kb.Enter))
 	if v := run(b, ctx, chromedp.Value(chromedp.ID("scrub"))); v != "4000" {
 		t.Errorf("playhead at %s after choosing the 4s row, want 4000", v)
 	}
-}
-
-// TestE2EStateFoldMatchesGo runs the page's fold (static/js/state.js) on
-// every preset's events and compares it with web.State at several times.
-func TestE2EStateFoldMatchesGo(t *testing.T) {
-	b := startBrowser(t)
-	ctx := b.tab("/playground")
-	src := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('script[type=module]').src`))
-	stateURL := strings.TrimSuffix(src, "playground.js") + "state.js"
-	for _, p := range engine.Presets() {
-		for _, fencing := range []bool{false, true} {
-			sc := p.Scenario
-			sc.Fencing = fencing
-			norm, err := engine.Prepare(sc)
-			if err != nil {
-				continue // Redlock has no token to fence with
-			}
-			res, err := engine.Execute(t.Context(), norm)
-			if err != nil {
-				t.Fatal(err)
-			}
-			scJSON, _ := json.Marshal(norm)
-			evJSON, _ := json.Marshal(res.Events)
-			js := fmt.Sprintf(`import(%q).then(m => { const sc = %s, ev = %s; return JSON.stringify(ev.map((e, i) => m.stateAt(sc, ev.slice(0, i + 1), Infinity))); })`, stateURL, scJSON, evJSON)
-			out := run(b, ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
-			var got []web.State
-			if err := json.Unmarshal([]byte(out), &got); err != nil {
-				t.Fatal(err)
-			}
-			s := web.NewState(norm.Scenario())
-			for i, e := range res.Events {
-				s.Apply(e)
-				want, _ := json.Marshal(s)
-				have, _ := json.Marshal(got[i])
-				if string(want) != string(have) {
-					t.Fatalf("%s fencing=%v after event %d (%s): JS %s, Go %s", p.Name, fencing, i, e.Kind, have, want)
-				}
-			}
+	// ? lists the keys, PageUp/PageDown and Shift+arrows among them.
+	b.do(ctx, chromedp.KeyEvent("?"))
+	help := run(b, ctx, chromedp.TextContent(chromedp.ID("keys-help")))
+	for _, k := range []string{"PageUp", "PageDown", "Shift", "Space"} {
+		if !strings.Contains(help, k) {
+			t.Errorf("the key list does not name %s: %q", k, help)
 		}
 	}
-}
-
-func TestE2ELiveControlsAndCompare(t *testing.T) {
-	b := startBrowser(t)
-	home := b.tab("/")
-	if n := run(b, home, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=preset-card]').length`)); n != len(engine.PresetNames()) {
-		t.Errorf("%d preset cards", n)
-	}
-	b.screenshot(home, "05-home")
-
-	ctx := b.tab("/playground?preset=paused-holder")
-	b.do(ctx, choose("#speed", "2"), chromedp.Click(chromedp.ID("run")))
-	// Live: pause once client-1 is frozen, check the controls, inject a
-	// fault with a live button, then let it finish at full speed.
-	run(b, ctx, chromedp.Poll[bool](`[...document.querySelectorAll('#event-log tbody tr')].some(r => r.textContent.includes('freezes'))`, chromedp.WithPollingInterval(20*time.Millisecond)))
-	b.do(ctx, chromedp.Click(chromedp.ID("pause")))
-	enabled := `['pause','step','resume','stop'].map(id => !document.getElementById(id).disabled).join()`
-	if got := run(b, ctx, chromedp.Evaluate[string](enabled)); got != "false,true,true,true" {
-		t.Errorf("pause, step, resume, stop enabled = %s while paused", got)
-	}
-	b.do(ctx, chromedp.Click(chromedp.CSS(`#live-faults button[data-do=pause][data-target=client-2]`)))
-	b.screenshot(ctx, "06-live-paused")
-	b.do(ctx, choose("#speed", "0"), chromedp.Click(chromedp.ID("resume")))
-	// Frozen until after client-1 wakes, client-2 has not begun when
-	// client-1's late write lands: the write is simply ordered before
-	// client-2's work, which reads it. Nothing is lost, and the page says so.
-	b.waitVerdict(ctx, "SAFE")
-	log := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('event-log').textContent`))
-	if !strings.Contains(log, "client-2freezes") {
-		t.Errorf("the live pause of client-2 is not in the event log")
-	}
-
-	b.do(ctx, chromedp.Click(chromedp.ID("compare")))
-	run(b, ctx, chromedp.Poll[bool](`document.querySelector('[data-testid=compare-off]').textContent.includes('UNSAFE')`, chromedp.WithPollingInterval(50*time.Millisecond)))
-	on := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-on]")))
-	off := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-off]")))
-	if !strings.Contains(on, "every stale write was refused") || !strings.Contains(off, "stale write accepted") {
-		t.Errorf("compare: on %q, off %q", on, off)
-	}
-	b.screenshot(ctx, "07-compare")
 }
 
 func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
@@ -382,10 +359,10 @@ func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
 		return sc
 	}
 	// Controls write the JSON.
-	b.do(ctx, choose("#lease", "20"), choose("#renew", ""))
+	b.do(ctx, choose("#lease", "20"), choose("#c0-renew", ""))
 	sc := scenario()
-	if sc.Lock.Lease.MS() != 20000 || sc.Clients[0].RenewEvery.IsSet() || sc.Clients[1].RenewEvery.IsSet() {
-		t.Errorf("after lease 20 and renewal off: lease %s, renew %s/%s", sc.Lock.Lease, sc.Clients[0].RenewEvery, sc.Clients[1].RenewEvery)
+	if sc.Lock.Lease.MS() != 20000 || sc.Clients[0].RenewEvery.IsSet() || !sc.Clients[1].RenewEvery.IsSet() {
+		t.Errorf("after lease 20 and client-1's renewal off: lease %s, renew %s/%s", sc.Lock.Lease, sc.Clients[0].RenewEvery, sc.Clients[1].RenewEvery)
 	}
 	// The fault list: add one, move it up, remove the other.
 	b.do(ctx, chromedp.Click(chromedp.ID("add-fault")))
@@ -423,30 +400,7 @@ func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
 	if !strings.Contains(status, "lock.lease: must be between 100ms") {
 		t.Errorf("status %q, want the engine's lock.lease error", status)
 	}
-	b.screenshot(ctx, "08-json-error")
-}
-
-// TestE2EEveryPresetRuns runs each preset at full speed in the page and
-// checks that the verdict agrees with the engine's.
-func TestE2EEveryPresetRuns(t *testing.T) {
-	b := startBrowser(t)
-	ctx := b.tab("/playground")
-	for i, p := range engine.Presets() {
-		res, err := engine.Execute(t.Context(), p.Prepared())
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := engine.Verdict(res.Summary)
-		b.do(ctx, choose("#preset", p.Name), choose("#speed", "0"), chromedp.Click(chromedp.ID("run")))
-		got := b.waitVerdict(ctx, want)
-		if got != want {
-			t.Errorf("%s: verdict %q, want %q", p.Name, got, want)
-		}
-		if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#event-log tbody tr').length`)); n != len(res.Events) {
-			t.Errorf("%s: %d rows in the event log, want %d", p.Name, n, len(res.Events))
-		}
-		b.screenshot(ctx, fmt.Sprintf("preset-%02d-%s", i+1, p.Name))
-	}
+	b.shots(ctx, "08-json-error")
 }
 
 // TestE2EOutsideServiceGetsALane opens a shared scenario whose clients
@@ -468,14 +422,14 @@ func TestE2EOutsideServiceGetsALane(t *testing.T) {
 	if h := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]"))); !strings.Contains(h, "cannot check fencing tokens") {
 		t.Errorf("headline %q", h)
 	}
-	lanes := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline .lane-label')].map(e => e.textContent)`))
+	lanes := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline .lane-label')].map(e => e.textContent.replace(' ▾', ''))`))
 	if strings.Join(lanes, ",") != "sender-1,sender-2,node-1,node-2,node-3,storage,sms" {
 		t.Errorf("lanes %v", lanes)
 	}
-	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=other-mark]').length`)); n != 2 {
+	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#timeline [data-testid=other-mark]').length`)); n != 2 {
 		t.Errorf("%d marks on the sms lane, want 2", n)
 	}
-	b.screenshot(ctx, "09-sms-lane")
+	b.shots(ctx, "09-sms-lane")
 }
 
 // TestE2EReducedMotion checks that with prefers-reduced-motion the playhead
@@ -492,7 +446,7 @@ func TestE2EReducedMotion(t *testing.T) {
 		t.Fatal("emulation did not take")
 	}
 	// At 1 s a second nothing happens between 0 s and the renewal at 3 s.
-	b.do(ctx, choose("#speed", "1"), chromedp.Click(chromedp.ID("run")))
+	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
 	run(b, ctx, chromedp.Poll[bool](`document.querySelectorAll('#event-log tbody tr').length >= 4`))
 	time.Sleep(1200 * time.Millisecond)
 	if got := run(b, ctx, chromedp.TextContent(chromedp.ID("scrub-time"))); got != "0s" {

@@ -43,9 +43,9 @@ func TestPlaygroundRendersControls(t *testing.T) {
 		t.Fatalf("status %d", status)
 	}
 	doc := parseHTML(t, body)
-	for _, id := range []string{"controls", "preset", "fencing", "backend", "nodes", "lease", "renew", "latency",
-		"fault-list", "add-fault", "json", "run", "pause", "step", "resume", "stop", "speed", "compare", "share",
-		"live-faults", "verdict", "timeline", "scrub", "lock-panel", "storage-panel", "event-log"} {
+	for _, id := range []string{"controls", "preset", "fencing", "until", "backend", "nodes", "lease", "latency", "clients",
+		"fault-list", "add-fault", "json", "run", "back", "play", "forward", "stop", "speed", "start-paused", "compare", "chaos", "share",
+		"actors", "actors-drawer", "verdict", "timeline", "zoom-in", "zoom-out", "zoom-fit", "scrub", "legend", "lock-panel", "storage-panel", "event-log"} {
 		oneByTestID(t, doc, id)
 	}
 	selected := findAll(oneByTestID(t, doc, "preset"), func(n *html.Node) bool { _, ok := attr(n, "selected"); return n.Data == "option" && ok })
@@ -251,20 +251,19 @@ func TestHealthzAndStatic(t *testing.T) {
 	}
 }
 
-func TestPlaygroundSpeedMenuKeepsASharedSpeed(t *testing.T) {
+func TestPlaygroundSpeedSliderKeepsASharedSpeed(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
-	_, body := get(t, ts.URL+"/playground?preset=paused-holder&speed=3")
-	options := findAll(oneByTestID(t, parseHTML(t, body), "speed"), func(n *html.Node) bool { return n.Data == "option" })
-	var values []string
-	selected := ""
-	for _, o := range options {
-		v, _ := attr(o, "value")
-		values = append(values, v)
-		if _, ok := attr(o, "selected"); ok {
-			selected = v
+	for q, want := range map[string][2]string{
+		"speed=3":   {"0.48", "3 s per second"},
+		"speed=0":   {"3.2", "as fast as possible"},
+		"speed=0.1": {"-1", "0.1 s per second"},
+		"":          {"0.7", "5 s per second"},
+	} {
+		_, body := get(t, ts.URL+"/playground?preset=paused-holder&"+q)
+		doc := parseHTML(t, body)
+		v, _ := attr(oneByTestID(t, doc, "speed"), "value")
+		if out := text(oneByTestID(t, doc, "speed-out")); v != want[0] || out != want[1] {
+			t.Errorf("%q: slider at %s saying %q, want %s saying %q", q, v, out, want[0], want[1])
 		}
-	}
-	if strings.Join(values, ",") != "1,2,3,5,10,50,0" || selected != "3" {
-		t.Errorf("speed options %v, selected %q; want 3 added in order and selected", values, selected)
 	}
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,16 +28,6 @@ type PlaygroundData struct {
 	Error    string // bad query input, shown above the controls
 	Presets  []engine.Preset
 	Catalog  Catalog
-}
-
-// speeds is the speed menu: the catalog's, and a shared link's own speed.
-func (d PlaygroundData) speeds() []float64 {
-	out := slices.Clone(d.Catalog.Speeds)
-	if !slices.Contains(out, d.Speed) {
-		out = append(out[:len(out)-1], d.Speed, out[len(out)-1]) // "as fast as possible" stays last
-		slices.Sort(out[:len(out)-1])
-	}
-	return out
 }
 
 func (s *Server) playground(c echo.Context) error {

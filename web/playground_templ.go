@@ -9,9 +9,11 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-// PlaygroundPage is the playground: controls, the live timeline, the lock
-// service and storage panels, the verdict and the event log. The markup
-// works as a plain form; static/js/playground.js makes it live.
+// PlaygroundPage is the playground: the preset and what to watch, the run
+// controls, the live timeline with its actors' menus, the verdict, the
+// scenario's settings, the lock service and storage panels and the event
+// log. The markup works as a plain form; static/js/playground.js makes it
+// live. On a phone the run controls and the timeline come first.
 func PlaygroundPage(p Page, d PlaygroundData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -57,7 +59,7 @@ func PlaygroundPage(p Page, d PlaygroundData) templ.Component {
 				var templ_7745c5c3_Var3 string
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(d.Error)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 12, Col: 68}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 14, Col: 68}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 				if templ_7745c5c3_Err != nil {
@@ -68,15 +70,23 @@ func PlaygroundPage(p Page, d PlaygroundData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<div class=\"pg-grid\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<div class=\"pg-layout\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = controls(d).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = pickPreset(d).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = runBar(d).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = stage(d).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = settings(d).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -95,7 +105,7 @@ func PlaygroundPage(p Page, d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(p.Asset("js/playground.js")).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 19, Col: 58}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 23, Col: 58}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 			if templ_7745c5c3_Err != nil {
@@ -115,7 +125,7 @@ func PlaygroundPage(p Page, d PlaygroundData) templ.Component {
 	})
 }
 
-func controls(d PlaygroundData) templ.Component {
+func pickPreset(d PlaygroundData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -132,7 +142,7 @@ func controls(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<section class=\"controls panel\" aria-labelledby=\"controls-h\"><h2 id=\"controls-h\">Scenario</h2><form id=\"controls\" action=\"/playground\" method=\"get\" data-testid=\"controls\"><label for=\"preset\">Preset</label> <select id=\"preset\" name=\"preset\" data-testid=\"preset\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<form id=\"preset-form\" class=\"pick panel\" action=\"/playground\" method=\"get\" data-testid=\"preset-form\"><div class=\"pick-row\"><label for=\"preset\">Scenario</label> <select id=\"preset\" name=\"preset\" data-testid=\"preset\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -150,7 +160,7 @@ func controls(d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var6 string
 			templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(pr.Name).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 34, Col: 28}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 37, Col: 28}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
 			if templ_7745c5c3_Err != nil {
@@ -173,7 +183,7 @@ func controls(d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var7 string
 			templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(pr.Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 34, Col: 75}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 37, Col: 75}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
 			if templ_7745c5c3_Err != nil {
@@ -184,66 +194,103 @@ func controls(d PlaygroundData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</select><p id=\"watch\" class=\"watch\" data-testid=\"watch\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "</select><noscript><button type=\"submit\">Load</button></noscript></div><details id=\"watch-box\" class=\"watch-box\" open><summary>What to watch, and what to change</summary><p id=\"watch\" class=\"watch\" data-testid=\"watch\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var8 string
 		templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(d.Scenario.Watch)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 37, Col: 69}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 44, Col: 69}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</p><noscript><button type=\"submit\">Load preset</button></noscript><fieldset><legend>Storage</legend><div class=\"switch\"><input type=\"checkbox\" id=\"fencing\" role=\"switch\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "</p></details></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if d.Scenario.Fencing {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, " checked")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
+		return nil
+	})
+}
+
+func runBar(d PlaygroundData) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, " data-testid=\"fencing\"> <label for=\"fencing\">Fencing tokens <span class=\"hint\">the storage refuses a token lower than one it has seen</span></label></div></fieldset><fieldset><legend>Lock service</legend><div class=\"row\"><label for=\"backend\">Backend</label> <select id=\"backend\" data-testid=\"backend\">")
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<div class=\"runbar panel\" role=\"toolbar\" aria-label=\"Run controls\" data-testid=\"runbar\"><button type=\"button\" id=\"run\" class=\"primary\" data-testid=\"run\" aria-keyshortcuts=\"r\">Run</button> <span class=\"transport\"><button type=\"button\" id=\"back\" data-testid=\"back\" aria-keyshortcuts=\"ArrowLeft\" title=\"One event back (←)\" aria-label=\"One event back\" disabled>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, b := range d.Catalog.Backends {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<option value=\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var9 string
-			templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Name).Resolve(ctx)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 52, Col: 29}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\">")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 52, Col: 41}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</option>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
+		templ_7745c5c3_Err = icon("back").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\"><label for=\"renew\">Renewal (s)</label> <select id=\"renew\" data-testid=\"renew\"><option value=\"\">off</option> <option value=\"every\">every</option></select> <input id=\"renew-every\" type=\"number\" min=\"0.01\" max=\"3600\" step=\"0.1\" aria-label=\"Renew every (seconds)\" data-testid=\"renew-every\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time. Move them with the arrow buttons.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</button> <button type=\"button\" id=\"play\" data-testid=\"play\" aria-keyshortcuts=\"Space\" title=\"Pause or play (Space)\" aria-label=\"Play\" disabled>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = icon("play").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "</button> <button type=\"button\" id=\"forward\" data-testid=\"forward\" aria-keyshortcuts=\"ArrowRight\" title=\"One event forward (→)\" aria-label=\"One event forward\" disabled>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = icon("forward").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</button> <button type=\"button\" id=\"stop\" data-testid=\"stop\" aria-keyshortcuts=\"x\" title=\"Stop the run (X)\" aria-label=\"Stop\" disabled>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = icon("stop").Render(ctx, templ_7745c5c3_Buffer)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</button></span> <span class=\"speed\"><label for=\"speed\">Speed</label> <input id=\"speed\" type=\"range\" min=\"-1\" max=\"3.2\" step=\"0.05\" value=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var10 string
+		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(speedSlider(d.Speed)).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 60, Col: 93}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "\" data-testid=\"speed\" aria-describedby=\"speed-out\" aria-keyshortcuts=\"+ -\"> <output id=\"speed-out\" for=\"speed\" data-testid=\"speed-out\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var11 string
+		templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(speedLabel(d.Speed))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 61, Col: 83}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "</output></span> <span class=\"switch small\"><input type=\"checkbox\" id=\"start-paused\" data-testid=\"start-paused\"> <label for=\"start-paused\">Start paused</label></span> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\" aria-keyshortcuts=\"c\">Compare…</button> <button type=\"button\" id=\"chaos\" data-testid=\"chaos\" aria-keyshortcuts=\"f\">Find a failure</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button> <button type=\"button\" id=\"keys\" class=\"keys-button\" aria-keyshortcuts=\"?\" aria-controls=\"keys-help\" aria-expanded=\"false\" title=\"Keyboard shortcuts (?)\">?<span class=\"visually-hidden\">Keyboard shortcuts</span></button><div id=\"keys-help\" class=\"keys-help\" hidden data-testid=\"keys-help\"><p><strong>Keys</strong> work wherever the focus is, except in a text field.</p><dl><dt><kbd>R</kbd></dt><dd>run (again)</dd><dt><kbd>Space</kbd> or <kbd>K</kbd></dt><dd>pause / play; from a moment in the past, replay from there</dd><dt><kbd>←</kbd> <kbd>→</kbd></dt><dd>one event back / forward (forward asks a paused live run for its next event)</dd><dt><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>PageUp</kbd> <kbd>PageDown</kbd></dt><dd>one second back / forward</dd><dt><kbd>Home</kbd> <kbd>End</kbd></dt><dd>the start / the latest moment</dd><dt><kbd>+</kbd> <kbd>-</kbd></dt><dd>faster / slower</dd><dt><kbd>X</kbd></dt><dd>stop the run</dd><dt><kbd>C</kbd> <kbd>F</kbd> <kbd>S</kbd></dt><dd>compare, find a failure, share</dd><dt><kbd>Z</kbd> <kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>zoom in / out of the timeline</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl><p class=\"hint\">On a lane's name (Tab to it) <kbd>Enter</kbd> opens that actor's menu; in a menu, arrows move and <kbd>Esc</kbd> closes.</p></div><div id=\"share-box\" class=\"share\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -268,53 +315,7 @@ func stage(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<section class=\"stage\" aria-labelledby=\"run-h\"><h2 id=\"run-h\" class=\"visually-hidden\">Run</h2><div class=\"toolbar panel\" role=\"toolbar\" aria-label=\"Run controls\"><button type=\"button\" id=\"run\" class=\"primary\" data-testid=\"run\" aria-keyshortcuts=\"r\">Run</button> <button type=\"button\" id=\"pause\" disabled data-testid=\"pause\">Pause</button> <button type=\"button\" id=\"step\" disabled data-testid=\"step\">Step</button> <button type=\"button\" id=\"resume\" disabled data-testid=\"resume\">Resume</button> <button type=\"button\" id=\"stop\" disabled data-testid=\"stop\">Stop</button> <label for=\"speed\">Speed</label> <select id=\"speed\" data-testid=\"speed\">")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		for _, v := range d.speeds() {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<option value=\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var12 string
-			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(speedValue(v)).Resolve(ctx)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 105, Col: 34}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "\"")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			if v == d.Speed {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " selected")
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, ">")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var13 string
-			templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(speedLabel(v))
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 105, Col: 79}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</option>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</select> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\">Compare fenced / unfenced</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button></div><div id=\"share-box\" class=\"share panel\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><div id=\"live-faults\" class=\"live-faults\" role=\"group\" aria-label=\"Inject a fault now\" data-testid=\"live-faults\"></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p><p class=\"hint keys\" id=\"keys-hint\">Keys (outside a field): <kbd>R</kbd> run, <kbd>P</kbd> pause or resume, <kbd>S</kbd> step, <kbd>X</kbd> stop; on the playhead, arrow keys, <kbd>Home</kbd> and <kbd>End</kbd>.</p><div id=\"verdict\" class=\"verdict\" aria-live=\"polite\" aria-atomic=\"true\" data-testid=\"verdict\"></div><figure class=\"timeline panel\"><figcaption id=\"timeline-caption\">Timeline: one lane per client, per lock server and for the storage. The event log below says the same in words.</figcaption>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<section class=\"stage\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\" class=\"visually-hidden\">Timeline</h2><figure class=\"timeline panel\"><div class=\"tl-head\"><figcaption id=\"timeline-caption\">Timeline: a lane per client, per lock server and for the storage. Click a lane's name to act on it.</figcaption><span class=\"zoom\" role=\"group\" aria-label=\"Zoom the timeline\"><button type=\"button\" id=\"zoom-out\" data-testid=\"zoom-out\" aria-label=\"Zoom out\" title=\"Zoom out (Shift+Z)\">−</button> <button type=\"button\" id=\"zoom-fit\" data-testid=\"zoom-fit\" title=\"Show the whole run\">Fit</button> <button type=\"button\" id=\"zoom-in\" data-testid=\"zoom-in\" aria-label=\"Zoom in\" title=\"Zoom in (Z)\">+</button></span></div><div class=\"tl-wrap\" id=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"actor-menu\" class=\"actor-menu\" role=\"menu\" hidden data-testid=\"actor-menu\"></div></div><div class=\"pan\" id=\"pan-row\" hidden><label for=\"pan\">Pan</label> <input id=\"pan\" type=\"range\" min=\"0\" max=\"1000\" step=\"1\" value=\"0\" data-testid=\"pan\"></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"50\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output></div><details class=\"legend-box\" id=\"legend-box\"><summary>What the marks mean</summary>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -322,7 +323,78 @@ func stage(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<div class=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"100\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output></div></figure><div class=\"panels\"><section class=\"panel\" aria-labelledby=\"lock-h\" data-testid=\"lock-panel\"><h3 id=\"lock-h\">Lock service</h3><ul id=\"nodes-view\" class=\"nodes\" data-testid=\"nodes-view\"></ul><table class=\"kv\"><caption class=\"visually-hidden\">Lock table</caption> <thead><tr><th scope=\"col\">Lock</th><th scope=\"col\">Holder</th><th scope=\"col\">Token</th><th scope=\"col\">Lease ends</th></tr></thead> <tbody><tr id=\"lock-row\" data-testid=\"lock-row\"><td>-</td><td>-</td><td>-</td><td>-</td></tr></tbody></table></section><section class=\"panel\" aria-labelledby=\"storage-h\" data-testid=\"storage-panel\"><h3 id=\"storage-h\">Storage</h3><dl id=\"storage-view\" class=\"storage\" data-testid=\"storage-view\"></dl></section></div><section id=\"compare-view\" class=\"compare panel\" hidden aria-labelledby=\"compare-h\" data-testid=\"compare-view\"><h3 id=\"compare-h\">The same scenario, fenced and unfenced</h3><p class=\"hint\">The scenario as the controls set it, run twice as fast as possible; faults injected live are not part of it.</p><div class=\"compare-grid\"><div><h4>Fencing on</h4><p class=\"verdict\" data-testid=\"compare-on\"></p><svg class=\"mini\" role=\"img\" aria-label=\"Timeline with fencing on\"></svg></div><div><h4>Fencing off</h4><p class=\"verdict\" data-testid=\"compare-off\"></p><svg class=\"mini\" role=\"img\" aria-label=\"Timeline with fencing off\"></svg></div></div></section><section class=\"panel log\" aria-labelledby=\"log-h\"><h3 id=\"log-h\">Event log</h3><div class=\"log-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"log-h\"><table id=\"event-log\" data-testid=\"event-log\"><caption class=\"visually-hidden\">Every event of the run, in order</caption> <thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Who</th><th scope=\"col\">What happened</th></tr></thead> <tbody></tbody></table></div></section></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</details></figure><div id=\"verdict\" class=\"verdict\" aria-live=\"polite\" aria-atomic=\"true\" data-testid=\"verdict\"></div><details id=\"actors-drawer\" class=\"drawer panel\" data-testid=\"actors-drawer\"><summary>Change something now: crash, pause, cut off, jump a clock</summary><p class=\"hint\" id=\"actors-hint\">During a run each change strikes at once; before or after one, it is added to the faults at the playhead's time.</p><div id=\"actors\" class=\"actors\" role=\"group\" aria-describedby=\"actors-hint\" data-testid=\"actors\"></div></details><section id=\"compare-view\" class=\"compare panel\" hidden aria-labelledby=\"compare-h\" data-testid=\"compare-view\"><h3 id=\"compare-h\">Compare two settings</h3><div class=\"compare-form\"><label for=\"compare-what\">Change</label> <select id=\"compare-what\" data-testid=\"compare-what\"></select> <label for=\"compare-to\">to</label> <select id=\"compare-to\" data-testid=\"compare-to\"></select> <button type=\"button\" id=\"compare-run\" class=\"primary\" data-testid=\"compare-run\">Compare</button> <button type=\"button\" id=\"compare-close\" aria-label=\"Close the comparison\">Close</button></div><p id=\"compare-note\" class=\"hint\" data-testid=\"compare-note\"></p><div id=\"compare-out\" class=\"compare-out\" data-testid=\"compare-out\"></div></section><section id=\"chaos-view\" class=\"chaos panel\" hidden aria-labelledby=\"chaos-h\" data-testid=\"chaos-view\"><h3 id=\"chaos-h\">Find a failure</h3><p class=\"hint\">The server generates runs with random faults aimed at this scenario's lock service (backend, nodes, fencing) and stops at the first violation, shrunk to its smallest form.</p><div class=\"chaos-form\"><label for=\"chaos-runs\">At most</label> <select id=\"chaos-runs\" data-testid=\"chaos-runs\"><option value=\"100\">100 runs</option> <option value=\"300\" selected>300 runs</option> <option value=\"1000\">1,000 runs</option></select> <button type=\"button\" id=\"chaos-start\" class=\"primary\" data-testid=\"chaos-start\">Search</button> <button type=\"button\" id=\"chaos-cancel\" data-testid=\"chaos-cancel\" disabled>Cancel</button> <button type=\"button\" id=\"chaos-close\" aria-label=\"Close the search\">Close</button></div><progress id=\"chaos-progress\" max=\"1\" value=\"0\" data-testid=\"chaos-progress\"></progress><p id=\"chaos-status\" class=\"status\" role=\"status\" data-testid=\"chaos-status\"></p></section><section id=\"history-view\" class=\"history panel\" hidden aria-labelledby=\"history-h\" data-testid=\"history-view\"><h3 id=\"history-h\">The lock's history, checked for linearizability</h3><div id=\"history-out\" data-testid=\"history-out\"></div></section><div class=\"panels\"><section class=\"panel\" aria-labelledby=\"lock-h\" data-testid=\"lock-panel\"><h3 id=\"lock-h\">Lock service</h3><ul id=\"nodes-view\" class=\"nodes\" data-testid=\"nodes-view\"></ul><table class=\"kv\"><caption class=\"visually-hidden\">Lock table</caption> <thead><tr><th scope=\"col\">Lock</th><th scope=\"col\">Holder</th><th scope=\"col\">Token</th><th scope=\"col\">Lease ends</th></tr></thead> <tbody><tr id=\"lock-row\" data-testid=\"lock-row\"><td>-</td><td>-</td><td>-</td><td>-</td></tr></tbody></table></section><section class=\"panel\" aria-labelledby=\"storage-h\" data-testid=\"storage-panel\"><h3 id=\"storage-h\">Storage</h3><dl id=\"storage-view\" class=\"storage\" data-testid=\"storage-view\"></dl></section></div><section class=\"panel log\" aria-labelledby=\"log-h\"><h3 id=\"log-h\">Event log</h3><div class=\"log-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"log-h\"><table id=\"event-log\" data-testid=\"event-log\"><caption class=\"visually-hidden\">Every event of the run, in order</caption> <thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Who</th><th scope=\"col\">What happened</th></tr></thead> <tbody></tbody></table></div></section></section>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+func settings(d PlaygroundData) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<section class=\"settings panel\" aria-labelledby=\"settings-h\"><h2 id=\"settings-h\">Settings</h2><form id=\"controls\" action=\"/playground\" method=\"get\" data-testid=\"controls\"><fieldset id=\"fs-run\"><legend>Run</legend><div class=\"switch\"><input type=\"checkbox\" id=\"fencing\" role=\"switch\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if d.Scenario.Fencing {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, " checked")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, " data-testid=\"fencing\" aria-describedby=\"fencing-why\"> <label for=\"fencing\">Fencing tokens <span class=\"hint\">the storage refuses a token lower than one it has seen</span></label></div><p id=\"fencing-why\" class=\"why\" data-testid=\"fencing-why\"></p><div class=\"row\"><label for=\"until\">Run for (s)</label> <input id=\"until\" type=\"number\" min=\"1\" max=\"3600\" step=\"1\" inputmode=\"decimal\" data-testid=\"until\"></div></fieldset><fieldset id=\"fs-lock\"><legend>Lock service</legend><p id=\"lock-why\" class=\"why\" data-testid=\"lock-why\"></p><div class=\"row\"><label for=\"backend\">Backend</label> <select id=\"backend\" data-testid=\"backend\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		for _, b := range d.Catalog.Backends {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<option value=\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var14 string
+			templ_7745c5c3_Var14, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Name).Resolve(ctx)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 218, Col: 29}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var14)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var15 string
+			templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 218, Col: 41}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "</option>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\" id=\"row-lag\"><label for=\"lag\">Copy lag (ms)</label> <input id=\"lag\" type=\"number\" min=\"0\" max=\"60000\" step=\"50\" data-testid=\"lag\"></div><div class=\"row\" id=\"row-persist\"><label for=\"persist\">Saves every (s)</label> <input id=\"persist\" type=\"number\" min=\"0\" max=\"3600\" step=\"0.1\" placeholder=\"never loses\" data-testid=\"persist\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset id=\"fs-clients\"><legend>Clients</legend><div id=\"clients\" class=\"clients\" data-testid=\"clients\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time. Move them with the arrow buttons.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -331,7 +403,7 @@ func stage(d PlaygroundData) templ.Component {
 }
 
 // legend names every mark of the timeline by its shape, so that nothing is
-// told by colour alone.
+// told by colour alone. The lesson pages show it too.
 func legend() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -349,7 +421,77 @@ func legend() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<ul class=\"legend\" data-testid=\"legend\"><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" rx=\"2\" class=\"lease\"></rect></svg> lease (token · end)</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" class=\"belief\"></rect></svg> still believes it holds the lock</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"2\" width=\"22\" height=\"8\" class=\"pause legend-pause\"></rect></svg> paused</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><g class=\"m-accepted\"><circle cx=\"8\" cy=\"8\" r=\"7\"></circle><path d=\"M4 8l3 3l5 -6\" class=\"glyph-line\"></path></g></svg> write accepted</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><g class=\"m-refused\"><rect x=\"1\" y=\"1\" width=\"14\" height=\"14\"></rect><path d=\"M4 4l8 8M12 4l-8 8\" class=\"glyph-line\"></path></g></svg> write refused</li><li><svg viewBox=\"0 0 18 16\" aria-hidden=\"true\"><g class=\"m-stale\"><path d=\"M9 1L17 15L1 15z\"></path><text x=\"9\" y=\"13.5\" class=\"glyph\" text-anchor=\"middle\">!</text></g></svg> stale write accepted</li><li><svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M8 1L15 8L8 15L1 8z\" class=\"m-grant\"></path></svg> grant <svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M8 2L14 8L8 14L2 8z\" class=\"m-expired\"></path></svg> lease ran out</li><li><svg viewBox=\"0 0 24 12\" aria-hidden=\"true\"><rect x=\"1\" y=\"1\" width=\"22\" height=\"10\" class=\"overlap legend-overlap\"></rect></svg> two clients believe they hold the lock</li></ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<ul class=\"legend\" data-testid=\"legend\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		for _, m := range legendMarks {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "<li data-legend=\"")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var17 string
+			templ_7745c5c3_Var17, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 268, Col: 25}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var17)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\">")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = legendIcon(m).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, " ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var18 string
+			templ_7745c5c3_Var18, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 270, Col: 13}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var18))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</li>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</ul>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// icon is a transport button's picture; the button's label says it in words.
+func icon(name string) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templ.Raw(transportIcons[name]).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

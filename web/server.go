@@ -175,6 +175,7 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
+	e.GET("/playground/history", s.historyPage)
 	e.GET("/healthz", s.healthz)
 	if !s.cfg.SeparateMetrics {
 		e.GET("/metrics", w.m.handler())
@@ -182,6 +183,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/api/presets", s.apiPresets)
 	e.POST("/api/run", s.apiRun)
 	e.POST("/api/chaos", s.apiChaos)
+	e.GET("/api/history", s.apiHistory)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	e.GET("/static/:version/*", s.staticFile)

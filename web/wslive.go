@@ -17,6 +17,8 @@ type liveRun struct {
 	cancel context.CancelFunc // leaves the line, or ends the run
 	done   chan struct{}      // closed once its last message is queued
 
+	paused bool // it starts paused, waiting for "step" or "resume"
+
 	mu       sync.Mutex
 	speed    float64
 	position int               // its place in line while it waits

@@ -9,7 +9,7 @@ import (
 // Message types of the /ws/run protocol.
 const (
 	// From the browser.
-	MsgStart  = "start"  // scenario, speed
+	MsgStart  = "start"  // scenario, speed, paused
 	MsgInject = "inject" // fault
 	MsgPause  = "pause"
 	MsgResume = "resume"
@@ -30,6 +30,9 @@ type ClientMessage struct {
 	Scenario json.RawMessage `json:"scenario,omitempty"`
 	Speed    *float64        `json:"speed,omitempty"`
 	Fault    json.RawMessage `json:"fault,omitempty"`
+	// Paused starts the run paused at 0 (start only): it waits for
+	// "step" or "resume".
+	Paused bool `json:"paused,omitempty"`
 }
 
 // ServerMessage is one message to the browser. Only the fields of its type

@@ -123,7 +123,7 @@ func (ss *session) start(m ClientMessage) {
 		return
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	lr := &liveRun{cancel: cancel, done: make(chan struct{}), speed: speed}
+	lr := &liveRun{cancel: cancel, done: make(chan struct{}), speed: speed, paused: m.Paused}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared)
 }
@@ -178,7 +178,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	runCtx, cancelRun := context.WithTimeout(ctx, limit)
 	defer cancelRun()
-	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink})
+	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: lr.paused})
 	if err != nil {
 		ss.sendError(srv.runError(nil, err, limit))
 		return

@@ -20,7 +20,7 @@ export class FaultEditor {
     this.list = list;
     this.catalog = catalog;
     this.onChange = onChange;
-    this.kinds = Object.fromEntries(catalog.faults.map(k => [k.do, k]));
+    this.kinds = Object.fromEntries(catalog.faults.map(k => [k.id, k]));
     list.addEventListener('change', e => this.edited(e));
     list.addEventListener('click', e => this.clicked(e));
   }
@@ -38,15 +38,27 @@ export class FaultEditor {
     if (focusSel) this.list.querySelector(focusSel)?.focus();
   }
 
+  /** kindOf is the catalog's kind of a fault: a partition with a side
+   * is not the one-node partition. */
+  kindOf(f) {
+    if (f.side && this.kinds['partition-side']) return this.kinds['partition-side'];
+    return this.kinds[f.do];
+  }
+
   row(f, i, n) {
-    const k = this.kinds[f.do];
+    const k = this.kindOf(f);
     const id = `f${i}`;
-    const opts = this.catalog.faults.map(x => `<option value="${x.do}"${x.do === f.do ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
+    const kid = k ? k.id : f.do;
+    const known = this.catalog.faults.some(x => x.id === kid);
+    const opts = (known ? '' : `<option value="${esc(f.do)}" selected>${esc(f.do)}</option>`)
+      + this.catalog.faults.map(x => `<option value="${x.id}"${x.id === kid ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
     const targets = targetsFor(k, this.sc, this.nodeNames);
     if (f.target && !targets.includes(f.target)) targets.unshift(f.target);
     const tOpts = targets.map(t => `<option${t === f.target ? ' selected' : ''}>${esc(t)}</option>`).join('');
     let params = '';
     const fields = k ? k.fields : ['target'];
+    if (fields.includes('side')) params += `<span class="side">with ${esc((f.side || []).join(', '))}</span>`;
+    if (fields.includes('rate')) params += `<label for="${id}-rate">rate</label><input id="${id}-rate" type="number" min="0.1" max="10" step="0.1" value="${esc(f.rate ?? '')}" data-i="${i}" data-field="rate">`;
     if (fields.includes('for')) params += this.num(id, i, 'for', 'for (s)', f.for);
     if (fields.includes('by')) params += this.num(id, i, 'by', 'by (s)', f.by, true);
     if (fields.includes('kind')) {
@@ -57,7 +69,7 @@ export class FaultEditor {
 <span class="fault-n" aria-hidden="true">${i + 1}</span>
 <label for="${id}-at">at (s)</label><input id="${id}-at" type="number" min="0" step="0.1" value="${esc(seconds(parseDuration(f.at) || 0))}" data-i="${i}" data-field="at">
 <label for="${id}-do" class="visually-hidden">fault ${i + 1} kind</label><select id="${id}-do" data-i="${i}" data-field="do">${opts}</select>
-<label for="${id}-target">who</label><select id="${id}-target" data-i="${i}" data-field="target">${tOpts}</select>
+${fields.includes('target') ? `<label for="${id}-target">who</label><select id="${id}-target" data-i="${i}" data-field="target">${tOpts}</select>` : ''}
 ${params}
 <span class="fault-buttons">
 <button type="button" data-i="${i}" data-act="up" aria-label="Move fault ${i + 1} up"${i === 0 ? ' disabled' : ''}>↑</button>
@@ -80,13 +92,20 @@ ${params}
     const f = faults[i];
     if (field === 'do') {
       const k = this.kinds[el.value];
-      const nf = { at: f.at, do: el.value, target: targetsFor(k, this.sc, this.nodeNames).includes(f.target) ? f.target : targetsFor(k, this.sc, this.nodeNames)[0] };
+      const ts = targetsFor(k, this.sc, this.nodeNames);
+      const target = ts.includes(f.target) ? f.target : ts[0];
+      const nf = { at: f.at, do: k.do };
+      if (k.fields.includes('side')) nf.side = [this.nodeNames[0], target].filter(Boolean);
+      else nf.target = target;
       for (const [key, v] of Object.entries(k.defaults || {})) nf[key] = v;
       faults[i] = nf;
       this.onChange(faults, `#f${i}-do`);
       return;
     }
-    if (field === 'at' || field === 'for' || field === 'by') {
+    if (field === 'rate') {
+      const r = parseFloat(el.value);
+      if (Number.isNaN(r)) delete f.rate; else f.rate = r;
+    } else if (field === 'at' || field === 'for' || field === 'by') {
       const s = parseFloat(el.value);
       if (Number.isNaN(s)) { delete f[field]; } else f[field] = formatMS(Math.round(s * 1000));
     } else f[field] = el.value;
@@ -115,6 +134,7 @@ ${params}
     const k = this.catalog.faults[0];
     const lastAt = faults.length ? parseDuration(faults[faults.length - 1].at) || 0 : 3000;
     const f = { at: formatMS(lastAt + 1000), do: k.do, target: targetsFor(k, this.sc, this.nodeNames)[0] };
+    if (k.fields.includes('side')) { delete f.target; f.side = [this.nodeNames[0], targetsFor(k, this.sc, this.nodeNames)[0]]; }
     Object.assign(f, k.defaults || {});
     faults.push(f);
     this.onChange(faults, `#f${faults.length - 1}-at`);

@@ -1,13 +1,34 @@
 // model turns a timeline (events) into what the SVG draws: lanes, lease
-// bars, beliefs, pauses, marks and the spans where two clients believed
-// they held the lock. It is pure data, so the picture and the words agree.
+// bars and why they ended, beliefs, pauses, clock jumps and drift, node
+// roles, Redlock's per-server grants, marks, the spans where two clients
+// believed they held the lock, and the violations (double grants,
+// duplicate tokens, stale writes) where they happened. It is pure data,
+// so the picture, the words and the tests agree.
 
 import { apply, isNode, newState } from './state.js';
+import { formatMS, parseDuration } from './format.js';
 
 const CLIENT_END = new Set(['lock_lost', 'gave_up', 'done', 'crashed', 'released']);
+const ASKS = new Set(['acquire_refused', 'check_ok', 'check_failed', 'unavailable', 'renew_refused', 'release_refused',
+  'renew_timeout', 'renew_stopped']);
 
-/** buildModel reads the events of a run of scenario sc up to time now. */
+/** signed writes a clock offset with its sign: "+9s", "-2s". */
+export const signed = ms => (ms >= 0 ? '+' : '') + formatMS(ms);
+
+/** redlockServers reads which servers granted a Redlock acquire, from the
+ * event's nodes list or, failing that, its message ("granted by 3 of 5
+ * servers (node-1, node-2, node-3)"). */
+export function redlockServers(e) {
+  if (Array.isArray(e.nodes)) return e.nodes;
+  const m = /\(([^)]*)\)\s*$/.exec(e.message || '');
+  return m ? m[1].split(/,\s*/).filter(isNode) : [];
+}
+
+/** buildModel reads the events of a run of scenario sc (normalised: lock
+ * defaults filled in) up to time now. */
 export function buildModel(sc, events, now) {
+  const lease = leaseMS(sc);
+  const redlock = (sc.lock || {}).backend === 'redlock';
   const clientNames = (sc.clients || []).map(c => c.name);
   const initial = newState(sc).nodes;
   const nodeNames = initial.map(n => n.name);
@@ -19,21 +40,30 @@ export function buildModel(sc, events, now) {
   // provider, and whatever the engine adds) get a lane of their own.
   const otherNames = [];
   for (const e of events) {
-    if (!isNode(e.actor) && e.actor !== 'storage' && e.actor !== 'engine' && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
+    if (!isNode(e.actor) && !['storage', 'engine', 'redlock'].includes(e.actor) && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
   }
   const O = Object.fromEntries(otherNames.map(n => [n, []]));
   nodeNames.sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
-  const C = Object.fromEntries(clientNames.map(n => [n, { leases: [], beliefs: [], pauses: [], marks: [], lease: null, belief: null }]));
-  const N = Object.fromEntries(nodeNames.map(n => [n, { roles: [], marks: [], role: null }]));
+  const actor = () => ({ marks: [], jumps: [], drifts: [] });
+  const C = Object.fromEntries(clientNames.map(n => [n, { ...actor(), leases: [], beliefs: [], pauses: [], lease: null, belief: null }]));
+  const N = Object.fromEntries(nodeNames.map(n => [n, { ...actor(), roles: [], role: null, holds: [], open: {}, term: 0 }]));
   for (const n of initial) N[n.name].role = { role: n.role, from: 0, to: null };
   const storage = [];
   const delays = [];
-  const lastSent = {};
+  const writes = [];
+  const violations = [];
+  const sent = {};
 
-  const closeLease = (c, t, how) => {
+  // The service's record in true time, for double grants: who was
+  // granted until when, by the lease's length and not by any clock.
+  const grants = {};
+  const tokens = new Set();
+
+  const closeLease = (c, t, how, early) => {
     if (!c.lease) return;
     c.lease.to = Math.min(c.lease.until, t);
     c.lease.how = how;
+    if (early && c.lease.to < c.lease.until) c.lease.early = early;
     c.leases.push(c.lease);
     c.lease = null;
   };
@@ -43,53 +73,105 @@ export function buildModel(sc, events, now) {
     c.beliefs.push(c.belief);
     c.belief = null;
   };
-  const setRole = (name, role, t) => {
+  const setRole = (name, role, t, e) => {
     const n = N[name];
     if (!n) return;
     if (n.role && t > n.role.from) { n.role.to = t; n.roles.push(n.role); }
     n.role = role ? { role, from: t, to: null } : null;
+    if (n.role && role === 'leader' && e && e.kind === 'leader' && e.actor === name && e.term) n.role.term = e.term;
+    else if (n.role && role === 'leader') n.role.term = n.term || undefined;
+  };
+  // A Redlock server's own record of who holds the lock on it.
+  const closeHold = (name, client, t, how) => {
+    const n = N[name];
+    const h = n && n.open[client];
+    if (!h) return;
+    h.to = Math.min(h.until, t);
+    h.how = how;
+    n.holds.push(h);
+    delete n.open[client];
+  };
+  // Why a grant ended before its lease said: the node's clock jumped, or
+  // the service forgot it.
+  const jumpBefore = (node, t) => {
+    const n = N[node];
+    if (!n) return null;
+    const j = [...n.jumps].reverse().find(j => j.t <= t && j.by > 0);
+    return j ? `${node}'s clock jumped ${signed(j.by)}` : null;
   };
 
-  // Node roles come from the same fold as the panels, so lanes and panels
-  // agree on who leads, who is down and who is cut off.
   const folded = newState(sc);
   for (const e of events) {
     apply(folded, e);
+    if (e.kind === 'leader' && N[e.actor] && e.term) N[e.actor].term = e.term;
     for (const n of folded.nodes) {
       const cur = N[n.name] && N[n.name].role;
-      if (N[n.name] && (!cur || cur.role !== n.role)) setRole(n.name, n.role, e.t);
+      if (N[n.name] && (!cur || cur.role !== n.role || (e.kind === 'leader' && e.actor === n.name && e.term && cur.term !== e.term))) setRole(n.name, n.role, e.t, e);
     }
     if (O[e.actor]) O[e.actor].push({ t: e.t, kind: e.kind, client: e.client, message: e.message, reason: e.reason });
     const c = C[e.actor];
+    const who = C[e.actor] || N[e.actor];
     switch (e.kind) {
-      case 'granted':
+      case 'granted': {
         if (!c) break;
         closeLease(c, e.t, 'replaced');
         c.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [] };
         if (!c.belief) c.belief = { from: e.t, token: e.token };
         c.belief.token = e.token;
+        const servers = redlock ? redlockServers(e) : [];
+        c.lease.servers = servers;
+        c.servers = servers;
+        for (const s of servers) {
+          if (!N[s]) continue;
+          closeHold(s, e.actor, e.t, 'replaced');
+          N[s].open[e.actor] = { client: e.actor, from: e.t, until: e.t + lease };
+          N[s].marks.push({ t: e.t, kind: 'grant', token: e.token, client: e.actor });
+        }
         if (N[e.node]) N[e.node].marks.push({ t: e.t, kind: 'grant', token: e.token, client: e.actor });
+        // Violations, where they happen.
+        const other = Object.entries(grants).find(([who, until]) => who !== e.actor && until > e.t);
+        const where = e.node || servers[0] || null;
+        if (other) violations.push({ t: e.t, kind: 'double_grant', client: e.actor, other: other[0], node: where, token: e.token });
+        if (e.token && tokens.has(e.token)) violations.push({ t: e.t, kind: 'duplicate_token', client: e.actor, node: where, token: e.token });
+        if (e.token) tokens.add(e.token);
+        grants[e.actor] = e.t + lease;
         break;
+      }
       case 'renewed':
         if (c && c.lease && c.lease.token === e.token) { c.lease.until = e.lease_until; c.lease.renewals.push(e.t); }
+        if (c && grants[e.actor] !== undefined) grants[e.actor] = e.t + lease;
+        if (c && redlock) for (const s of c.servers || []) if (N[s] && N[s].open[e.actor]) N[s].open[e.actor].until = e.t + lease;
         break;
       case 'grant_forgotten': {
         // The service lost the grant: as far as it knows, the lease is over.
         const h = C[e.holder];
-        if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'forgotten by the lock service');
+        if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'forgotten by the lock service', e.reason || 'the lock service forgot it');
         break;
       }
       case 'lease_expired': {
         const h = C[e.holder];
-        if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'expired');
+        if (h && h.lease && (h.lease.token === e.token || redlock)) {
+          const early = h.lease.until > e.t ? (jumpBefore(e.node || e.actor, e.t) || (redlock && redlockJump(N, h.lease.servers, e.t)) || 'the lock service ended it early') : null;
+          closeLease(h, e.t, 'expired', early);
+        }
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'expired', token: e.token, client: e.holder });
         break;
       }
+      case 'clock_jump':
+        if (who) who.jumps.push({ t: e.t, by: e.by || 0 });
+        // A Redlock server whose clock jumps past a lease drops it.
+        if (redlock && N[e.actor]) {
+          for (const h of Object.values(N[e.actor].open)) if (h.until - e.t <= (e.by || 0)) closeHold(e.actor, h.client, e.t, `its clock jumped ${signed(e.by || 0)}`);
+        }
+        break;
+      case 'clock_drift':
+        if (who) who.drifts.push({ from: e.t, to: e.until || null, rate: e.rate || driftRate(e.message) });
+        break;
       case 'pause_start':
         if (c) c.pauses.push({ from: e.t, to: e.until });
         break;
       case 'write_sent':
-        if (c) { const m = { t: e.t, kind: 'sent', token: e.token }; c.marks.push(m); lastSent[e.actor] = m; }
+        if (c) { const m = { t: e.t, kind: 'sent', token: e.token }; c.marks.push(m); sent[e.actor] = m; }
         break;
       case 'message_delayed':
         if (c) {
@@ -97,13 +179,22 @@ export function buildModel(sc, events, now) {
           delays.push({ client: e.actor, from: e.t, to: e.until, message: e.message });
         }
         break;
-      case 'acquire_refused': case 'check_ok': case 'check_failed': case 'unavailable': case 'renew_refused': case 'release_refused':
-        if (c) c.marks.push({ t: e.t, kind: e.kind, token: e.token });
+      case 'answer_lost':
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
-      case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost':
-        storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '',
-          stale: e.kind === 'write_accepted' && /^stale/.test(e.reason || '') });
+      case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost': {
+        const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+        storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '', stale });
+        if (sent[e.client] && e.kind.startsWith('write')) { writes.push({ client: e.client, from: sent[e.client].t, to: e.t, kind: e.kind, stale }); delete sent[e.client]; }
+        if (stale) violations.push({ t: e.t, kind: 'stale_write', client: e.client, token: e.token });
         break;
+      }
+      case 'released':
+        if (c) delete grants[e.actor];
+        if (c && redlock) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
+        break;
+      default:
+        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason });
     }
     // A belief ends when the client learns or stops; the lease itself
     // ends only when it is given back or runs out (a crashed holder's
@@ -111,22 +202,45 @@ export function buildModel(sc, events, now) {
     if (c && CLIENT_END.has(e.kind)) {
       closeBelief(c, e.t);
       if (e.kind === 'released') closeLease(c, e.t, 'released');
-      else c.marks.push({ t: e.t, kind: e.kind, token: e.token });
+      else c.marks.push({ t: e.t, kind: e.kind, token: e.token, reason: e.reason });
     }
   }
   for (const c of Object.values(C)) {
     if (c.lease) { c.lease.to = c.lease.until; c.lease.open = true; c.leases.push(c.lease); }
     if (c.belief) { c.belief.to = Math.max(now, c.belief.from); c.belief.open = true; c.beliefs.push(c.belief); }
   }
-  for (const n of Object.values(N)) if (n.role) { n.role.to = Math.max(now, n.role.from); n.roles.push(n.role); }
+  for (const [name, n] of Object.entries(N)) {
+    if (n.role) { n.role.to = Math.max(now, n.role.from); n.roles.push(n.role); }
+    for (const client of Object.keys(n.open)) { n.open[client].open = true; closeHold(name, client, n.open[client].until, 'expired'); }
+  }
 
   return {
+    redlock,
     clients: clientNames.map(name => ({ name, ...C[name] })),
     nodes: nodeNames.map(name => ({ name, ...N[name] })),
     others: otherNames.map(name => ({ name, marks: O[name] })),
-    storage, delays,
+    storage, delays, writes, violations,
     overlaps: overlaps(clientNames.map(n => C[n].beliefs)),
   };
+}
+
+function redlockJump(N, servers, t) {
+  for (const s of servers || []) {
+    const j = N[s] && [...N[s].jumps].reverse().find(j => j.t <= t && j.by > 0);
+    if (j) return `${s}'s clock jumped ${signed(j.by)}, so it no longer counts toward a majority`;
+  }
+  return null;
+}
+
+function driftRate(msg) {
+  const m = /([0-9.]+)\s*(?:s per|x|×)/.exec(msg || '');
+  return m ? +m[1] : null;
+}
+
+/** leaseMS is the lease of a normalised scenario, in ms. */
+function leaseMS(sc) {
+  const v = parseDuration((sc.lock || {}).lease || '');
+  return v > 0 ? v : 10000;
 }
 
 /** overlaps returns the spans covered by the beliefs of two or more clients. */

@@ -3,10 +3,17 @@
 
 import { esc, formatMS, num } from './format.js';
 
+/** observed is what the live Raft node reports (term, commit index): read
+ * from the real group, not part of the deterministic timeline. */
+function observed(n) {
+  const bits = [n.term !== undefined ? `term ${n.term}` : '', n.commit_index !== undefined ? `commit ${n.commit_index}` : ''].filter(Boolean);
+  return bits.length ? ` <span class="obs" title="observed from the live Raft node">${bits.join(' · ')}</span>` : '';
+}
+
 /** renderPanels shows state s in el.nodesView, el.lockRow and el.storageView. */
 export function renderPanels(el, s) {
   el.nodesView.innerHTML = s.nodes.length ? s.nodes.map(n =>
-    `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■', replica: '○', 'cut off': '⌁' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}</li>`).join('')
+    `<li class="node ${n.role}"><span class="role-icon" aria-hidden="true">${{ leader: '★', follower: '●', down: '✕', server: '■', replica: '○', 'cut off': '⌁' }[n.role] || '●'}</span>${esc(n.name)}: ${esc(n.role)}${observed(n)}</li>`).join('')
     : '<li class="muted">no lock service in this scenario</li>';
   const L = s.lock;
   el.lockRow.closest('table').hidden = !s.nodes.length;

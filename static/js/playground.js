@@ -1,65 +1,58 @@
-// The playground page: controls kept in sync with the scenario and its JSON,
-// a live run over the websocket, the timeline, panels that follow the
-// playhead, the verdict, compare and share.
+// The playground page: the settings kept in sync with the scenario and its
+// JSON, a live run over the websocket with a player (pause, step forward
+// and back, scrub and replay from any moment, any speed), the timeline
+// with its actors' menus, the verdict, compare, find a failure, the lock
+// history and share.
 
-import { clone, esc, formatMS, parseDuration, seconds } from './format.js';
-import { newState, stateAt } from './state.js';
+import { clone, esc, formatMS, parseDuration } from './format.js';
+import { stateAt } from './state.js';
 import { render } from './timeline.js';
 import { FaultEditor } from './faults.js';
-import { verdictView } from './verdict.js';
 import { renderPanels } from './panels.js';
 import { Session } from './session.js';
+import { Controls, usesLock } from './controls.js';
+import { encodeShare } from './share.js';
 
 const $ = id => document.getElementById(id);
 const data = JSON.parse($('playground-data').textContent);
 const catalog = data.catalog;
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
+const phone = matchMedia('(max-width: 700px)');
 
-let sc = clone(data.scenario);        // the scenario the controls show
-let run = null;                       // the run on screen: {sc, events, texts, summary, state, live, paused, ...}
+let sc = clone(data.scenario); // the scenario the settings show
+let run = null;                // the run on screen (see start)
 let pendingStart = false;
+let highlight = [];            // violations to ring (a found failure)
+let zoom = { factor: 1, center: 0 };
+let geo = null;                // the timeline's last geometry
+
+const ICON_PLAY = '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2v12l10-6z"/></svg>';
+const ICON_PAUSE = '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2h3v12H4zM9 2h3v12H9z"/></svg>';
 
 const el = {
-  preset: $('preset'), watch: $('watch'), fencing: $('fencing'), backend: $('backend'), nodes: $('nodes'),
-  lease: $('lease'), renew: $('renew'), renewEvery: $('renew-every'), latency: $('latency'),
-  json: $('json'), jsonError: $('json-error'), speed: $('speed'), status: $('status'), verdict: $('verdict'),
-  svg: $('timeline'), scrub: $('scrub'), scrubTime: $('scrub-time'), log: $('event-log').tBodies[0],
-  nodesView: $('nodes-view'), lockRow: $('lock-row'), storageView: $('storage-view'), live: $('live-faults'),
-  run: $('run'), pause: $('pause'), step: $('step'), resume: $('resume'), stop: $('stop'),
+  preset: $('preset'), watch: $('watch'), json: $('json'), jsonError: $('json-error'),
+  speed: $('speed'), speedOut: $('speed-out'), startPaused: $('start-paused'), status: $('status'), verdict: $('verdict'),
+  svg: $('timeline'), wrap: $('svg-wrap'), scrub: $('scrub'), scrubTime: $('scrub-time'), pan: $('pan'), panRow: $('pan-row'),
+  log: $('event-log').tBodies[0], nodesView: $('nodes-view'), lockRow: $('lock-row'), storageView: $('storage-view'),
+  actors: $('actors'), drawer: $('actors-drawer'),
+  run: $('run'), back: $('back'), play: $('play'), forward: $('forward'), stop: $('stop'),
 };
 
-// ---- Scenario <-> controls <-> JSON ----
+// ---- Scenario <-> settings <-> JSON ----
 
-const backendOf = name => catalog.backends.find(b => b.name === name);
-
-/** defaultNodes mirrors the engine's default node count for a backend. */
-function nodeCount(s) {
-  const b = backendOf(s.lock?.backend || 'raft');
-  return s.lock?.nodes || (b ? (b.name === 'raft' ? 3 : b.nodes[b.nodes.length - 1]) : 1);
-}
+const controls = new Controls($('controls'), catalog, focusSel => changed(focusSel));
+const backendOf = s => controls.backendOf(s);
 
 function nodeNames(s) {
-  const uses = (s.clients || []).some(c => (c.steps || []).some(x => ['acquire', 'check', 'release'].includes(x.do)));
-  if (!uses) return [];
-  return Array.from({ length: nodeCount(s) }, (_, i) => 'node-' + (i + 1));
+  if (!usesLock(s)) return [];
+  return Array.from({ length: controls.nodeCount(s) }, (_, i) => 'node-' + (i + 1));
 }
 
-function showControls(focusSel) {
-  sc.lock = sc.lock || {};
-  el.fencing.checked = !!sc.fencing;
-  const backend = sc.lock.backend || 'raft';
-  el.backend.value = backend;
-  const b = backendOf(backend);
-  const n = nodeCount(sc);
-  el.nodes.innerHTML = (b ? b.nodes : [n]).map(v => `<option${v === n ? ' selected' : ''}>${v}</option>`).join('');
-  el.lease.value = seconds(parseDuration(sc.lock.lease || '10s'));
-  const renew = (sc.clients || []).map(c => c.renew_every).find(Boolean);
-  el.renew.value = renew ? 'every' : '';
-  el.renewEvery.value = renew ? seconds(parseDuration(renew)) : '';
-  el.renewEvery.hidden = !renew;
-  el.latency.value = sc.lock.latency ? parseDuration(sc.lock.latency) : 0;
-  faults.show(sc, nodeNames(sc), focusSel);
-  showLiveFaults();
+function showSettings(focusSel) {
+  controls.show(sc);
+  faults.show(sc, nodeNames(sc), null);
+  showActors();
+  if (focusSel) document.querySelector(focusSel)?.focus({ preventScroll: true });
 }
 
 function showJSON() {
@@ -69,61 +62,9 @@ function showJSON() {
 
 /** changed is called after any control edits sc. */
 function changed(focusSel) {
-  showControls(focusSel);
+  showSettings(focusSel);
   showJSON();
-}
-
-function controlEdited(e) {
-  const t = e.target;
-  sc.lock = sc.lock || {};
-  switch (t) {
-    case el.preset: {
-      const p = data.presets.find(p => p.name === t.value);
-      if (!p) return;
-      if (run?.live) session.send({ type: 'stop' });
-      sc = clone(p.scenario);
-      el.watch.textContent = p.watch;
-      history.replaceState(null, '', '/playground?preset=' + encodeURIComponent(p.name));
-      clearRun();
-      break;
-    }
-    case el.fencing: sc.fencing = t.checked; break;
-    case el.backend: {
-      sc.lock.backend = t.value;
-      const b = backendOf(t.value);
-      sc.lock.nodes = b.name === 'raft' ? 3 : b.nodes[b.nodes.length - 1];
-      break;
-    }
-    case el.nodes: sc.lock.nodes = +t.value; break;
-    case el.lease: {
-      const v = parseFloat(t.value);
-      if (v > 0) sc.lock.lease = formatMS(Math.round(v * 1000));
-      break;
-    }
-    case el.renew: case el.renewEvery: {
-      let every = parseFloat(el.renewEvery.value);
-      if (el.renew.value === 'every' && !(every > 0)) every = 3;
-      for (const c of sc.clients || []) {
-        if (el.renew.value === 'every') c.renew_every = formatMS(Math.round(every * 1000));
-        else delete c.renew_every;
-      }
-      break;
-    }
-    case el.latency: {
-      const v = Math.round(parseFloat(t.value));
-      if (v > 0) sc.lock.latency = formatMS(v); else delete sc.lock.latency;
-      break;
-    }
-    case el.speed:
-      if (run?.live) {
-        run.anchor = { sim: simNow(), wall: performance.now() };
-        run.speed = +el.speed.value;
-        session.send({ type: 'speed', speed: run.speed });
-      }
-      return;
-    default: return;
-  }
-  changed();
+  if (!run) draw();
 }
 
 let jsonTimer = 0;
@@ -141,7 +82,8 @@ function jsonEdited() {
     }
     sc = v;
     el.jsonError.textContent = '';
-    showControls();
+    showSettings();
+    if (!run) draw();
   }, 300);
 }
 
@@ -150,38 +92,75 @@ const faults = new FaultEditor($('fault-list'), catalog, (list, focusSel) => {
   changed(focusSel);
 });
 
-// ---- Live faults ----
+let presets = null;   // /api/presets, fetched when first needed
+let loading = null;   // a preset on its way: a Run waits for it
 
-function showLiveFaults() {
-  const names = { client: (sc.clients || []).map(c => c.name), node: ['leader', ...nodeNames(sc)] };
-  const buttons = [];
-  for (const k of catalog.faults) {
-    const who = k.targets === 'any' ? [...names.node.slice(1), ...names.client] : names[k.targets] || [];
-    for (const target of who) {
-      const label = k.live.replace('{target}', target);
-      buttons.push(`<button type="button" data-do="${k.do}" data-target="${esc(target)}" data-testid="live-fault" disabled>${esc(label)}</button>`);
-    }
-  }
-  el.live.innerHTML = buttons.length ? '<span class="live-label">Now:</span>' + buttons.join('') : '';
-  setButtons();
+function pickPreset(name) {
+  el.preset.dataset.loaded = '';
+  if (!presets) presets = fetch('/api/presets').then(r => r.json());
+  loading = presets.then(list => {
+    const p = list.find(p => p.name === name);
+    if (!p) return;
+    if (run?.live) session.send({ type: 'stop' });
+    sc = clone(p.scenario);
+    el.watch.textContent = p.watch;
+    highlight = [];
+    history.replaceState(null, '', '/playground?preset=' + encodeURIComponent(p.name));
+    clearRun();
+    changed();
+    el.preset.dataset.loaded = p.name;
+  }).catch(err => setStatus('Could not load the preset: ' + err.message, true)).finally(() => { loading = null; });
 }
 
-el.live.addEventListener('click', e => {
-  const b = e.target.closest('button[data-do]');
-  if (!b || !run?.live) return;
-  const k = catalog.faults.find(k => k.do === b.dataset.do);
-  session.send({ type: 'inject', fault: { do: k.do, target: b.dataset.target, ...(k.defaults || {}) } });
-  setStatus(`Injected: ${b.textContent}.`);
-});
+/** normalised fills in what the timeline needs of the engine's defaults. */
+function normalised(s) {
+  const n = clone(s);
+  n.lock = n.lock || {};
+  n.lock.backend = n.lock.backend || 'raft';
+  n.lock.nodes = controls.nodeCount(n);
+  n.lock.lease = n.lock.lease || formatMS(catalog.defaults.lease_ms);
+  n.storage = n.storage || {};
+  n.storage.key = n.storage.key || 'account-42';
+  n.storage.initial = n.storage.initial || 0;
+  return n;
+}
 
-// ---- Running ----
+const untilOf = s => parseDuration(s.until || '') || catalog.defaults.until_ms;
+
+// ---- Speed ----
+
+const MAX_SLIDER = +el.speed.max;
+/** speed reads the slider: simulated seconds per wall second, 0 for as fast as possible. */
+function speed() {
+  const v = +el.speed.value;
+  if (v >= MAX_SLIDER - 0.001) return 0;
+  const s = Math.pow(10, v);
+  return +(s < 1 ? s.toFixed(2) : s < 10 ? s.toFixed(1) : s.toFixed(0));
+}
+function speedWords(s) { return s === 0 ? 'as fast as possible' : `${s} s per second`; }
+function speedChanged() {
+  const s = speed();
+  el.speedOut.textContent = speedWords(s);
+  el.speed.setAttribute('aria-valuetext', speedWords(s));
+  if (!run) return;
+  run.anchor = { sim: head(), wall: performance.now() };
+  run.speed = s;
+  if (run.live) session.send({ type: 'speed', speed: s });
+}
+function nudgeSpeed(dir) {
+  el.speed.value = Math.min(MAX_SLIDER, Math.max(+el.speed.min, +el.speed.value + dir * 0.25));
+  speedChanged();
+}
+
+// ---- The run and its player ----
 
 const session = new Session({
   event(m) {
     if (!run?.live) return;
     run.events.push(m.event);
     run.texts.push(m.text);
-    run.anchor = { sim: m.event.t, wall: performance.now() };
+    run.anchor = run.follow ? { sim: m.event.t, wall: performance.now() } : run.anchor;
+    if (run.stepWanted) { run.stepWanted = false; run.cursor = m.event.t; }
     appendLog(m.event, m.text);
     draw();
   },
@@ -197,22 +176,26 @@ const session = new Session({
     if (run.queued) {
       run.queued = 0;
       run.anchor = { sim: 0, wall: performance.now() };
-      setStatus(run.speed ? `Running at ${run.speed} simulated s per second…` : 'Running as fast as possible…');
+      setStatus(run.serverPaused ? 'Started paused at 0s: press → for the first event, Space to play.'
+        : run.speed ? `Running at ${run.speed} simulated s per second…` : 'Running as fast as possible…');
     }
-    run.state = m.state;
-    showState(m.state);
+    run.states.push({ i: run.events.length - 1, state: m.state });
   },
   summary(m) {
     if (!run) return;
     run.live = false;
     run.summary = m.summary;
-    run.end = Math.max(m.summary.end_ms, ...run.events.map(e => e.t), 1000);
+    run.end = Math.max(m.summary.end_ms, lastT(), 1000);
     run.verdict = m.verdict;
     run.stopped = m.stopped;
-    showVerdict();
-    setStatus(run.note ? run.note : m.stopped ? `Stopped at ${formatMS(run.end)}. Drag the playhead to see any moment.` : `Finished at ${formatMS(run.end)} of simulated time. Drag the playhead (or use the arrow keys on it) to see any moment.`);
-    finishScrub();
+    if (run.follow) { run.cursor = run.end; run.follow = false; run.playing = false; }
+    paintNow();
+    const note = run.note || (m.stopped ? `Stopped at ${formatMS(run.end)}.` : `Finished at ${formatMS(run.end)} of simulated time.`);
+    setStatus(`${note} Step back (←), drag the playhead, or press Space to replay.`);
+    if (run.cursor >= run.end) showVerdict();
+    afterRun();
     setButtons();
+    draw();
     if (pendingStart) { pendingStart = false; start(); }
   },
   error(m) {
@@ -222,14 +205,14 @@ const session = new Session({
     // A start the server refused leaves no run on screen; an error about a
     // live control (a fault, the speed) leaves the run going.
     const aboutLive = m.field === 'fault' || (m.field || '').startsWith('fault.') || m.field === 'speed';
-    if (run?.live && !run.events.length && !aboutLive && m.code !== 'no_run') {
+    if (run?.live && !run.events.length && !aboutLive) {
       run = null;
       draw();
       setButtons();
     }
     if ((m.code === 'internal' || m.code === 'shutdown') && run?.live) {
       run.live = false;
-      run.end = Math.max(1000, ...run.events.map(e => e.t));
+      run.end = Math.max(1000, lastT());
       setButtons();
     }
     if ((m.code === 'invalid' || m.code === 'bad_message') && m.field && !aboutLive && m.field !== 'type') el.jsonError.textContent = m.message;
@@ -239,11 +222,14 @@ const session = new Session({
   closed(e) {
     if (run?.live) {
       run.live = false;
+      run.end = Math.max(1000, lastT());
       setStatus(e.code === 1009 ? 'The connection was closed: a message was too large.' : 'The connection to the server was lost; press Run to start again.', true);
       setButtons();
     }
   },
 });
+
+function lastT() { return run && run.events.length ? run.events[run.events.length - 1].t : 0; }
 
 function clearRun() {
   run = null;
@@ -252,148 +238,220 @@ function clearRun() {
   el.log.innerHTML = '';
   el.scrub.disabled = true;
   $('compare-view').hidden = true;
-  showState(newState(normalised(sc)));
+  $('history-view').hidden = true;
+  zoom = { factor: 1, center: 0 };
+  showState(stateAt(normalised(sc), [], 0));
   draw();
   setButtons();
 }
 
-/** normalised fills in what the timeline needs of the engine's defaults. */
-function normalised(s) {
-  const n = clone(s);
-  n.lock = n.lock || {};
-  n.lock.backend = n.lock.backend || 'raft';
-  n.lock.nodes = nodeCount(n);
-  n.storage = n.storage || {};
-  n.storage.key = n.storage.key || 'account-42';
-  n.storage.initial = n.storage.initial || 0;
-  return n;
-}
-
 async function start() {
+  if (loading) await loading;
   if (run?.live) {
     pendingStart = true;
     session.send({ type: 'stop' });
     return;
   }
-  const speed = +el.speed.value;
-  run = { sc: normalised(sc), events: [], texts: [], summary: null, state: null, live: true, paused: false,
-    speed, anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: parseDuration(sc.until || '60s') || 60000 };
+  const s = speed(), paused = el.startPaused.checked;
+  const norm = normalised(sc);
+  run = { sc: norm, sent: clone(sc), events: [], texts: [], states: [], summary: null, live: true, speed: s,
+    anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: untilOf(sc),
+    cursor: 0, follow: !paused, playing: !paused, serverPaused: paused };
   el.log.innerHTML = '';
   el.verdict.innerHTML = '';
   el.verdict.className = 'verdict';
-  el.scrub.disabled = true;
-  setStatus(speed ? `Running at ${speed} simulated s per second…` : 'Running as fast as possible…');
+  $('history-view').hidden = true;
+  setStatus(paused ? 'Started paused at 0s: press → for the first event, Space to play.' : s ? `Running at ${s} simulated s per second…` : 'Running as fast as possible…');
   setButtons();
   draw();
   try { await session.open(); } catch (err) {
     run.live = false; setButtons(); setStatus(err.message, true); return;
   }
-  session.send({ type: 'start', scenario: sc, speed });
+  session.send({ type: 'start', scenario: sc, speed: s, ...(paused ? { paused: true } : {}) });
   tick();
 }
 
-function control(type) {
-  if (!run?.live) return;
-  session.send({ type });
-  if (type === 'pause' || type === 'step') { run.anchor = { sim: simNow(), wall: performance.now() }; run.paused = true; }
-  if (type === 'resume') { run.paused = false; run.anchor.wall = performance.now(); }
-  setStatus({ pause: 'Paused. Step runs to the next event; Resume continues.', step: 'Stepped to the next event.', resume: 'Running…', stop: 'Stopping…' }[type]);
-  setButtons();
+/** head is the playhead: the live edge while following, else the cursor. */
+function head() {
+  if (!run) return 0;
+  if (run.follow) return liveNow();
+  if (run.playing) {
+    const t = run.anchor.sim + (performance.now() - run.anchor.wall) * (run.speed || Infinity);
+    return Math.min(t, run.live ? lastT() : run.end);
+  }
+  return run.cursor;
 }
 
+/** liveNow estimates the simulated time a live run has reached. */
+function liveNow() {
+  const last = lastT();
+  if (!run.live) return run.end ?? last;
+  if (!run.speed || run.queued || reduceMotion.matches) return last;
+  // Between events simulated time runs at the speed; the playhead never
+  // steps back when an event arrives a little late.
+  const est = run.anchor.sim + (performance.now() - run.anchor.wall) * run.speed;
+  run.shown = Math.min(Math.max(run.shown, last, est), Math.max(run.domain, last));
+  return run.shown;
+}
+
+/** freeze stops the playhead where it is and pauses a live run. */
+function freeze() {
+  if (!run) return;
+  run.cursor = head();
+  run.follow = false;
+  run.playing = false;
+  if (run.live && !run.serverPaused) { session.send({ type: 'pause' }); run.serverPaused = true; }
+}
+
+function togglePlay() {
+  if (!run) { start(); return; }
+  if (run.playing || run.follow) {
+    freeze();
+    setStatus(`Paused at ${formatMS(run.cursor)}. ← → step, Space plays on${run.live ? '' : ' (a replay)'}.`);
+  } else play();
+  setButtons();
+  draw();
+}
+
+/** play moves the playhead on from where it stands: a replay of what is
+ * recorded, then (for a live run) the live run itself. */
+function play() {
+  if (!run.live && run.cursor >= run.end) run.cursor = 0;
+  run.anchor = { sim: run.cursor, wall: performance.now() };
+  if (run.live && run.cursor >= lastT()) {
+    run.follow = true;
+    run.playing = true;
+    run.shown = run.cursor;
+    session.send({ type: 'resume' });
+    run.serverPaused = false;
+    setStatus('Running…');
+  } else {
+    run.playing = true;
+    run.follow = false;
+    setStatus(`Replaying from ${formatMS(run.cursor)}…`);
+  }
+  if (run.cursor < (run.end ?? Infinity)) el.verdict.innerHTML = '';
+  tick();
+}
+
+function eventTimes() { return [...new Set(run.events.map(e => e.t))]; }
+
+function stepForward() {
+  if (!run) return;
+  freeze();
+  const next = eventTimes().find(t => t > run.cursor);
+  if (next !== undefined) run.cursor = next;
+  else if (run.live) { run.stepWanted = true; session.send({ type: 'step' }); setStatus('Asked the run for its next event…'); }
+  else run.cursor = run.end;
+  moved();
+}
+
+function stepBack() {
+  if (!run) return;
+  freeze();
+  const prev = eventTimes().filter(t => t < run.cursor).pop();
+  run.cursor = prev ?? 0;
+  moved();
+}
+
+/** seek moves the playhead to t (pausing whatever plays). */
+function seek(t) {
+  if (!run) return;
+  freeze();
+  const max = run.live ? lastT() : run.end;
+  run.cursor = Math.min(Math.max(Math.round(t), 0), max);
+  moved();
+}
+
+function moved() {
+  setStatus(`At ${formatMS(run.cursor)}${run.live ? ' (the live run is paused)' : ''}. Space replays from here.`);
+  if (!run.live && run.cursor >= run.end) showVerdict(); else if (!run.live) el.verdict.innerHTML = '';
+  setButtons();
+  paintNow();
+}
+
+/** paintNow redraws at once (a key or a click moved the playhead: the
+ * slider, the panels and the log must agree before the next key). */
+function paintNow() {
+  if (frame) { cancelAnimationFrame(frame); frame = 0; }
+  paint();
+}
+
+function stopRun() { if (run?.live) { session.send({ type: 'stop' }); setStatus('Stopping…'); } }
+
 function setButtons() {
+  const has = !!run;
   const live = !!run?.live;
-  el.pause.disabled = !live || run.paused;
-  el.step.disabled = !live;
-  el.resume.disabled = !live || !run.paused;
+  const moving = has && (run.playing || run.follow);
+  el.back.disabled = !has;
+  el.forward.disabled = !has;
+  el.play.disabled = false;
+  el.play.innerHTML = moving ? ICON_PAUSE : ICON_PLAY;
+  el.play.setAttribute('aria-label', moving ? 'Pause' : (has ? 'Play from the playhead' : 'Run'));
   el.stop.disabled = !live;
-  el.run.textContent = live ? 'Restart' : 'Run';
-  for (const b of el.live.querySelectorAll('button')) b.disabled = !live;
+  el.run.textContent = live ? 'Restart' : (has ? 'Run again' : 'Run');
+  el.scrub.disabled = !has;
+  for (const b of el.actors.querySelectorAll('button')) b.dataset.live = live ? '1' : '';
 }
 
 function setStatus(text, isError) {
-  const badge = run?.live ? (run.paused ? 'PAUSED' : 'LIVE') : '';
+  const badge = run?.live ? (run.follow || run.playing ? 'LIVE' : 'PAUSED') : (run?.playing ? 'REPLAY' : '');
   el.status.innerHTML = (badge ? `<span class="state-badge">${badge}</span>` : '') + esc(text);
   el.status.classList.toggle('error', !!isError);
 }
 
 // ---- Drawing ----
 
-/** simNow estimates the simulated time a live run has reached. */
-function simNow() {
-  if (!run) return 0;
-  const last = run.events.length ? run.events[run.events.length - 1].t : 0;
-  if (!run.live) return run.end ?? last;
-  if (run.paused || run.queued || !run.speed || reduceMotion.matches) return Math.max(last, run.paused ? run.anchor.sim : 0);
-  // Between events simulated time runs at the speed; the playhead never
-  // steps back when an event arrives a little late.
-  const est = run.anchor.sim + (performance.now() - run.anchor.wall) * run.speed;
-  run.shown = Math.min(Math.max(run.shown, last, est), run.domain);
-  return run.shown;
-}
-
 let frame = 0;
 function draw() {
   if (frame) return;
-  frame = requestAnimationFrame(() => {
-    frame = 0;
-    if (!run) {
-      render(el.svg, normalised(sc), [], { domain: parseDuration(sc.until || '60s') || 60000, now: 0, playhead: null });
-      return;
-    }
-    const now = simNow();
-    const domain = run.live ? Math.max(run.domain, now) : niceEnd(run.end);
-    const playhead = run.live ? now : +el.scrub.value;
-    // At the end of a finished run nothing lies in the future: labels
-    // that reach past the last moment stay readable.
-    const fade = run.live || playhead < run.end;
-    render(el.svg, run.sc, run.events, { domain, now: run.live ? now : run.end, playhead, fade });
-    el.scrubTime.textContent = formatMS(playhead);
-  });
+  frame = requestAnimationFrame(() => { frame = 0; paint(); });
 }
 
 function niceEnd(t) { return Math.max(1000, Math.ceil((t * 1.04) / 1000) * 1000); }
 
-function tick() {
-  if (!run?.live) return;
-  draw();
-  if (!reduceMotion.matches) requestAnimationFrame(tick);
+function viewOf(domain, h) {
+  const w = domain / zoom.factor;
+  if (zoom.factor <= 1) return { from: 0, to: domain };
+  if (run && (run.follow || run.playing)) zoom.center = h;
+  const from = Math.min(Math.max(zoom.center - w / 2, 0), domain - w);
+  return { from, to: from + w };
 }
 
-function appendLog(e, text) {
-  const tr = document.createElement('tr');
-  tr.dataset.t = e.t;
-  tr.className = 'k-' + e.kind + (e.kind === 'write_accepted' && /^stale/.test(e.reason || '') ? ' stale' : '');
-  tr.innerHTML = `<td><button type="button" class="t" data-t="${e.t}" title="Move the playhead here">${formatMS(e.t)}</button></td><td>${esc(e.actor)}</td><td>${esc(text)}</td>`;
-  el.log.appendChild(tr);
+function paint() {
+  const width = el.wrap.clientWidth;
+  if (!run) {
+    const domain = untilOf(sc);
+    geo = render(el.svg, normalised(sc), [], { domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
+    showZoom(domain);
+    return;
+  }
+  const h = head();
+  if (run.playing && !run.follow) {
+    if (run.live && h >= lastT()) { run.cursor = h; play(); }
+    else if (!run.live && h >= run.end) { run.cursor = run.end; run.playing = false; showVerdict(); setStatus(`Replayed to ${formatMS(run.end)}.`); setButtons(); }
+  }
+  const domain = run.live ? Math.max(run.domain, h, lastT()) : niceEnd(run.end);
+  const fade = h < (run.live ? lastT() : run.end) || run.live;
+  const observed = observedAt(h);
+  geo = render(el.svg, run.sc, run.events, { domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
+  el.scrub.max = run.live ? Math.max(lastT(), 1) : run.end;
+  el.scrub.value = h;
+  el.scrub.setAttribute('aria-valuetext', formatMS(h));
+  el.scrubTime.textContent = formatMS(h);
+  showZoom(domain);
+  showAt(h);
 }
 
-function showState(s) { renderPanels(el, s); }
-
-// ---- Verdict ----
-
-function showVerdict() {
-  const v = verdictView(run);
-  el.verdict.className = 'verdict ' + v.cls;
-  el.verdict.innerHTML = v.html;
-}
-
-// ---- Scrubbing ----
-
-function finishScrub() {
-  el.scrub.max = run.end;
-  el.scrub.step = run.end > 20000 ? 100 : 50;
-  el.scrub.value = run.end;
-  el.scrub.disabled = false;
-  el.scrub.setAttribute('aria-valuetext', formatMS(run.end));
-  scrubTo(run.end);
-}
-
-function scrubTo(t) {
-  if (!run || run.live) return;
-  el.scrub.value = t;
-  el.scrub.setAttribute('aria-valuetext', formatMS(t));
-  showState(stateAt(run.sc, run.events, t));
+let shownAt = -1, shownCount = -1;
+/** showAt makes the panels and the log agree with the playhead. */
+function showAt(t) {
+  if (t === shownAt && run.events.length === shownCount) return;
+  shownAt = t; shownCount = run.events.length;
+  const s = stateAt(run.sc, run.events, t);
+  const obs = observedAt(t);
+  if (obs) for (const n of s.nodes) if (obs[n.name]) Object.assign(n, obs[n.name]);
+  showState(s);
   let current = null;
   for (const tr of el.log.rows) {
     const future = +tr.dataset.t > t;
@@ -401,69 +459,253 @@ function scrubTo(t) {
     if (!future) current = tr;
   }
   // Keep the moment shown in view inside the log, without moving the page.
-  if (current) {
+  if (current && !(run.follow && run.live)) {
     const wrap = el.log.closest('.log-wrap');
     wrap.scrollTop = current.offsetTop - wrap.clientHeight / 2;
   }
+}
+
+/** observedAt is what the server last said about its Raft nodes at or
+ * before time t (term, commit index): observed, not part of the
+ * deterministic timeline. */
+function observedAt(t) {
+  if (!run || !run.states.length) return null;
+  let rec = null;
+  for (const r of run.states) { if (r.i >= 0 && run.events[r.i].t > t) break; rec = r; }
+  if (!rec) return null;
+  const out = {};
+  for (const n of rec.state.nodes || []) {
+    const o = {};
+    for (const k of ['term', 'commit_index', 'last_index']) if (n[k] !== undefined) o[k] = n[k];
+    if (Object.keys(o).length) out[n.name] = o;
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+function tick() {
+  if (!run || !(run.playing || run.follow)) return;
+  draw();
+  if (!reduceMotion.matches || (run.playing && !run.follow)) requestAnimationFrame(tick);
+}
+
+function appendLog(e, text) {
+  const tr = document.createElement('tr');
+  tr.dataset.t = e.t;
+  const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+  tr.className = 'k-' + e.kind + (stale ? ' stale' : '');
+  tr.innerHTML = `<td><button type="button" class="t" data-t="${e.t}" title="Move the playhead here">${formatMS(e.t)}</button></td><td>${esc(e.actor)}</td><td>${esc(text)}</td>`;
+  el.log.appendChild(tr);
+}
+
+function showState(s) { renderPanels(el, s); }
+
+// ---- Zoom and pan ----
+
+function showZoom(domain) {
+  el.panRow.hidden = zoom.factor <= 1;
+  if (zoom.factor > 1 && geo) {
+    el.pan.max = Math.round(domain);
+    el.pan.value = Math.round((geo.view.from + geo.view.to) / 2);
+    el.pan.setAttribute('aria-valuetext', `${formatMS(geo.view.from)} to ${formatMS(geo.view.to)}`);
+  }
+  $('zoom-out').disabled = zoom.factor <= 1;
+  $('zoom-fit').disabled = zoom.factor <= 1;
+}
+function setZoom(f) {
+  zoom.factor = Math.min(Math.max(f, 1), 64);
+  zoom.center = head();
   draw();
 }
+$('zoom-in').addEventListener('click', () => setZoom(zoom.factor * 2));
+$('zoom-out').addEventListener('click', () => setZoom(zoom.factor / 2));
+$('zoom-fit').addEventListener('click', () => setZoom(1));
+el.pan.addEventListener('input', () => { zoom.center = +el.pan.value; if (run) { freeze(); setButtons(); } draw(); });
+el.wrap.addEventListener('wheel', e => {
+  if (zoom.factor <= 1 || !geo || Math.abs(e.deltaX) <= Math.abs(e.deltaY) && !e.shiftKey) return;
+  e.preventDefault();
+  const d = (e.deltaX || e.deltaY) / geo.width * (geo.view.to - geo.view.from);
+  zoom.center = (geo.view.from + geo.view.to) / 2 + d;
+  draw();
+}, { passive: false });
 
-el.scrub.addEventListener('input', () => scrubTo(+el.scrub.value));
-el.log.addEventListener('click', e => {
-  const b = e.target.closest('button[data-t]');
-  if (b && run && !run.live) scrubTo(+b.dataset.t);
-});
-el.svg.addEventListener('pointerdown', e => {
-  if (!run || run.live) return;
-  const move = ev => {
-    const r = el.svg.getBoundingClientRect();
-    const vb = el.svg.viewBox.baseVal;
-    const vx = ((ev.clientX - r.left) / r.width) * vb.width;
-    const t = ((vx - 118) / (vb.width - 118 - 16)) * niceEnd(run.end);
-    scrubTo(Math.round(Math.min(Math.max(t, 0), run.end) / 50) * 50);
-  };
-  move(e);
-  el.svg.setPointerCapture(e.pointerId);
-  el.svg.onpointermove = move;
-  el.svg.onpointerup = () => { el.svg.onpointermove = null; };
-});
+// ---- Verdict ----
 
-// ---- Compare and share ----
-
-async function postRun(s) {
-  const r = await fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(s) });
-  const body = await r.json();
-  if (!r.ok) throw new Error(body.error || r.statusText);
-  return body;
+// The verdict's words load with the first finished run.
+let verdict = null;
+async function showVerdict() {
+  if (!run || !run.summary) return;
+  if (!verdict) verdict = await import('./verdict.js');
+  if (!run || !run.summary || (run.cursor < run.end && !run.live)) return;
+  const v = verdict.verdictView(run);
+  // The verdict in one line beside the run controls, so that it is in
+  // view with the timeline; the whole of it follows the timeline.
+  const line = el.verdict.ownerDocument.createElement('div');
+  line.innerHTML = v.html;
+  const badge = line.querySelector('.badge')?.textContent.trim() || '';
+  const head = line.querySelector('.headline')?.textContent || '';
+  el.status.innerHTML = `<span class="verdict-line ${v.cls}" data-testid="verdict-line">${esc(badge)}</span> ${esc(head)} <a href="#verdict">Details below</a>`;
+  el.status.classList.remove('error');
+  el.verdict.className = 'verdict ' + v.cls;
+  el.verdict.innerHTML = v.html + (usesLock(run.sc) && backendOf(run.sc).name !== 'redlock'
+    ? '<p class="verdict-more"><button type="button" id="show-history" data-testid="show-history">Check the lock\'s history for linearizability</button></p>' : '');
 }
 
-async function compare() {
-  const view = $('compare-view');
-  view.hidden = false;
-  const on = view.querySelector('[data-testid="compare-on"]'), off = view.querySelector('[data-testid="compare-off"]');
-  on.textContent = off.textContent = 'Running…';
-  const svgs = view.querySelectorAll('svg');
-  try {
-    const base = normalised(sc);
-    const [a, b] = await Promise.all([postRun({ ...sc, fencing: true }), postRun({ ...sc, fencing: false })]);
-    const end = niceEnd(Math.max(a.summary.end_ms, b.summary.end_ms));
-    [[a, on, svgs[0]], [b, off, svgs[1]]].forEach(([res, p, svg]) => {
-      p.textContent = res.verdict;
-      p.className = 'verdict ' + (res.summary.safe ? 'safe' : 'unsafe');
-      render(svg, base, res.events, { domain: end, now: res.summary.end_ms, playhead: null, compact: true });
-    });
-    view.scrollIntoView({ behavior: reduceMotion.matches ? 'auto' : 'smooth', block: 'nearest' });
-  } catch (err) {
-    on.textContent = off.textContent = 'Error: ' + err.message;
+el.verdict.addEventListener('click', async e => {
+  if (!e.target.closest('#show-history')) return;
+  const { showHistory } = await import('./historyview.js');
+  showHistory($('history-view'), $('history-out'), run.sent);
+});
+
+// ---- Actors: menus on the lanes and in the drawer ----
+
+// The menus load with the first one opened.
+let actors = null, menu = null;
+async function menus() {
+  if (!actors) {
+    actors = await import('./actors.js');
+    menu = new actors.Menu($('actor-menu'), it => act(it.fault, it.label));
+  }
+  return actors;
+}
+
+function showActors() {
+  const names = [...(sc.clients || []).map(c => ['client', c.name]), ...nodeNames(sc).map(n => ['node', n])];
+  if (usesLock(sc) && backendOf(sc).leader) names.push(['leader', 'leader']);
+  el.actors.innerHTML = names.map(([kind, name]) =>
+    `<button type="button" class="actor ${kind}" data-actor="${esc(name)}" data-kind="${kind}" aria-haspopup="menu" aria-expanded="false" data-testid="actor">${esc(name === 'leader' ? 'the leader' : name)} ▾</button>`).join('');
+}
+
+function roleOf(name) {
+  if (!run) return null;
+  const n = stateAt(run.sc, run.events, run.live ? lastT() : head()).nodes.find(n => n.name === name);
+  return n ? n.role : null;
+}
+function leaderName() {
+  if (!run) return null;
+  const n = stateAt(run.sc, run.events, lastT()).nodes.find(n => n.role === 'leader');
+  return n ? n.name : null;
+}
+
+async function openMenu(name, kind, where, opener, message) {
+  const { entries } = await menus();
+  const items = entries(catalog, backendOf(sc), name, kind, { role: roleOf(name), leader: leaderName() || (nodeNames(sc)[0] ?? null), message });
+  const live = !!run?.live;
+  const when = live ? `strikes now, at the live run's ${formatMS(lastT())}` : `added to the faults at ${formatMS(run ? head() : 0)}`;
+  menu.open(name === 'leader' ? 'The leader' : name, items, where, opener, when);
+}
+
+/** act makes a fault happen: now in a live run (and kept in the fault
+ * list at the time it struck, so Share and the next Run include it), or
+ * scheduled at the playhead. */
+function act(fault, label) {
+  const live = !!run?.live;
+  const at = live ? lastT() : (run ? Math.round(head()) : 0);
+  const f = { at: formatMS(at), ...fault };
+  if (live) {
+    const { at: _, ...now } = f;
+    session.send({ type: 'inject', fault: now });
+    if (run.serverPaused && !run.follow) { /* a paused run shows it at its next step */ }
+  }
+  sc.faults = [...(sc.faults || []), f].sort((a, b) => (parseDuration(a.at) || 0) - (parseDuration(b.at) || 0));
+  changed();
+  setStatus(live ? `${label}: done at ${formatMS(at)}. It is now in the fault list, so Share and the next Run include it.`
+    : `${label}: added to the faults at ${formatMS(at)}. Press Run to see it.`);
+}
+
+el.actors.addEventListener('click', e => {
+  const b = e.target.closest('button[data-actor]');
+  if (!b) return;
+  const r = b.getBoundingClientRect(), box = el.wrap.getBoundingClientRect();
+  openMenu(b.dataset.actor, b.dataset.kind, { x: r.left - box.left, y: r.bottom - box.top + 4 }, b);
+});
+
+// Pointer on the timeline: a drag moves the playhead; a click on a lane
+// (or a message) opens that actor's menu.
+let press = null;
+el.svg.addEventListener('pointerdown', e => {
+  if (e.button !== 0) return;
+  press = { x: e.clientX, y: e.clientY, id: e.pointerId, dragging: false, target: e.target };
+});
+el.svg.addEventListener('pointermove', e => {
+  if (!press || !run || !geo) return;
+  if (!press.dragging && Math.abs(e.clientX - press.x) < 5) return;
+  if (!press.dragging) { press.dragging = true; el.svg.setPointerCapture(press.id); }
+  const r = el.svg.getBoundingClientRect();
+  const px = (e.clientX - r.left) * (geo.width / r.width);
+  seek(Math.round(geo.t(Math.max(px, geo.left)) / 10) * 10);
+});
+el.svg.addEventListener('pointerup', e => {
+  const p = press;
+  press = null;
+  if (!p || p.dragging) return;
+  const arrow = p.target.closest('[data-arrow]');
+  const lane = p.target.closest('[data-lane]');
+  const box = el.wrap.getBoundingClientRect();
+  const where = { x: e.clientX - box.left + 4, y: e.clientY - box.top + 4 };
+  if (arrow) openMenu(arrow.dataset.client, 'client', where, null, arrow.dataset.arrow);
+  else if (lane && (lane.dataset.laneKind === 'client' || lane.dataset.laneKind === 'node')) openMenu(lane.dataset.lane, lane.dataset.laneKind, where, lane.closest('.lane-name'));
+});
+el.svg.addEventListener('keydown', e => {
+  const g = e.target.closest('.lane-name[data-lane]');
+  if (!g || (e.key !== 'Enter' && e.key !== ' ')) return;
+  e.preventDefault();
+  const r = g.getBoundingClientRect(), box = el.wrap.getBoundingClientRect();
+  openMenu(g.dataset.lane, g.dataset.laneKind, { x: r.right - box.left, y: r.top - box.top }, g);
+});
+
+// ---- After a run: compare, find a failure, share ----
+
+function afterRun() {
+  if (highlight.pending && geo) {
+    // A found failure: ring its violation and put the playhead on it.
+    const v = geo.model.violations;
+    highlight = v.length ? v.map(x => ({ ...x, why: highlight.why })) : [];
+    if (highlight.length) {
+      run.cursor = highlight[0].t;
+      setStatus(`The failure found: ${highlight.why || highlight[0].kind.replace(/_/g, ' ')}. Its violation is ringed on the timeline at ${formatMS(highlight[0].t)}.`);
+      el.verdict.innerHTML = '';
+      draw();
+      el.svg.scrollIntoView({ block: 'nearest', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
+    }
   }
 }
 
+// Compare and Find a failure load when first used: most visits never
+// open them, and the page stays light.
+let compare = null, chaos = null;
+async function openCompare() {
+  if (!compare) {
+    const { Compare } = await import('./compare.js');
+    compare = new Compare($('compare-view'), { catalog, normalised, render, niceEnd, backendOf, usesLock, getScenario: () => sc });
+  }
+  compare.open();
+}
+async function openChaos() {
+  if (!chaos) {
+    const { Chaos } = await import('./chaos.js');
+    chaos = new Chaos($('chaos-view'), {
+      getScenario: () => sc, backendOf, nodeCount: s => controls.nodeCount(s),
+      open(example) {
+        if (run?.live) session.send({ type: 'stop' });
+        sc = clone(example.scenario);
+        if (!el.preset.querySelector('option[value=""]')) el.preset.insertAdjacentHTML('afterbegin', '<option value="">Shared scenario</option>');
+        el.preset.value = '';
+        el.watch.textContent = `A failure the search found (seed ${example.seed}): ${example.why}`;
+        highlight = []; highlight.pending = true; highlight.why = example.why;
+        history.replaceState(null, '', '/playground?s=' + encodeShare(sc));
+        clearRun();
+        changed();
+        el.speed.value = MAX_SLIDER; speedChanged();
+        el.startPaused.checked = false;
+        start();
+      },
+    });
+  }
+  chaos.show();
+}
+
 function shareURL() {
-  const bytes = new TextEncoder().encode(JSON.stringify(sc));
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  const s = btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  return `${location.origin}/playground?s=${s}&speed=${el.speed.value}&run=1`;
+  return `${location.origin}/playground?s=${encodeShare(sc)}&speed=${speed()}&run=1`;
 }
 
 function share() {
@@ -479,28 +721,80 @@ $('copy-share').addEventListener('click', async () => {
   try { await navigator.clipboard.writeText(link.value); setStatus('Link copied.'); } catch { link.select(); setStatus('Select the link and copy it (Ctrl+C).'); }
 });
 
+// ---- Keys ----
+
+const TEXT = 'textarea, [contenteditable], input:not([type]), input[type=text], input[type=number], input[type=url], input[type=search], input[type=email]';
+
+function toggleKeys(show) {
+  const help = $('keys-help');
+  help.hidden = show === undefined ? !help.hidden : !show;
+  $('keys').setAttribute('aria-expanded', String(!help.hidden));
+}
+
+document.addEventListener('keydown', e => {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  const t = e.target;
+  if (t.closest && t.closest(TEXT)) return;
+  if (t.closest && t.closest('#actor-menu')) return;
+  // Arrows keep their own meaning on sliders and menus; Space and Enter on
+  // buttons, switches and summaries.
+  const native = t.closest && t.closest('input[type=range], select');
+  const pressable = t.closest && t.closest('button, input[type=checkbox], summary, a, [role=button]');
+  const k = e.key;
+  let act = null;
+  if (k === 'ArrowLeft' || k === 'ArrowRight') {
+    if (native) return;
+    const dir = k === 'ArrowLeft' ? -1 : 1;
+    act = e.shiftKey ? () => seek(head() + dir * 1000) : (dir < 0 ? stepBack : stepForward);
+  } else if (k === 'PageUp' || k === 'PageDown') act = () => seek(head() + (k === 'PageUp' ? -1000 : 1000));
+  else if (k === 'Home' || k === 'End') { if (native) return; act = () => seek(k === 'Home' ? 0 : Infinity); }
+  else if (k === ' ') { if (pressable || native) return; act = togglePlay; }
+  else {
+    act = {
+      r: start, k: togglePlay, p: togglePlay, x: stopRun, c: openCompare, f: openChaos, s: share,
+      '+': () => nudgeSpeed(1), '=': () => nudgeSpeed(1), '-': () => nudgeSpeed(-1), '?': () => toggleKeys(),
+      z: () => setZoom(zoom.factor * 2), Z: () => setZoom(zoom.factor / 2), Escape: () => { toggleKeys(false); menu?.close(); },
+    }[k.length === 1 && k !== 'Z' ? k.toLowerCase() : k];
+  }
+  if (act) { e.preventDefault(); act(); }
+});
+
 // ---- Wiring ----
 
-$('controls').addEventListener('change', controlEdited);
-$('controls').addEventListener('submit', e => e.preventDefault());
+el.preset.addEventListener('change', () => pickPreset(el.preset.value));
+$('preset-form').addEventListener('submit', e => e.preventDefault());
 el.json.addEventListener('input', jsonEdited);
 el.json.addEventListener('blur', () => { if (!el.jsonError.textContent) showJSON(); });
 $('add-fault').addEventListener('click', () => faults.add());
 el.run.addEventListener('click', start);
-el.pause.addEventListener('click', () => control('pause'));
-el.step.addEventListener('click', () => control('step'));
-el.resume.addEventListener('click', () => control('resume'));
-el.stop.addEventListener('click', () => control('stop'));
-el.speed.addEventListener('change', controlEdited);
-$('compare').addEventListener('click', compare);
-$('share').addEventListener('click', share);
-
-document.addEventListener('keydown', e => {
-  if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest('input, select, textarea, [contenteditable]')) return;
-  const act = { r: start, p: () => control(run?.paused ? 'resume' : 'pause'), s: () => control('step'), x: () => control('stop') }[e.key.toLowerCase()];
-  if (act) { e.preventDefault(); act(); }
+el.play.addEventListener('click', togglePlay);
+el.back.addEventListener('click', stepBack);
+el.forward.addEventListener('click', stepForward);
+el.stop.addEventListener('click', stopRun);
+el.speed.addEventListener('input', speedChanged);
+el.scrub.addEventListener('input', () => seek(+el.scrub.value));
+el.scrub.addEventListener('change', () => seek(+el.scrub.value));
+el.log.addEventListener('click', e => {
+  const b = e.target.closest('button[data-t]');
+  if (b && run) seek(+b.dataset.t);
 });
+$('compare').addEventListener('click', openCompare);
+$('chaos').addEventListener('click', openChaos);
+$('share').addEventListener('click', share);
+$('keys').addEventListener('click', () => toggleKeys());
+new ResizeObserver(() => draw()).observe(el.wrap);
 
+// On a phone the actors live in a drawer below the timeline, closed; on
+// a wider screen it stands open. What to watch folds away too.
+function fold() {
+  el.drawer.open = !phone.matches;
+  $('watch-box').open = !phone.matches;
+}
+phone.addEventListener('change', fold);
+fold();
+el.preset.dataset.loaded = data.preset;
+el.speed.value = el.speed.value; // keep the server's value
+speedChanged();
 changed();
 clearRun();
 if (data.autorun) start();

@@ -1,154 +1,313 @@
-// The SVG timeline: a lane per client, per lock server and for the
-// storage. Colours come from site.css (an Okabe-Ito palette) and every
-// meaning also has a shape or a word, so nothing depends on colour alone.
+// The SVG timeline: a lane per client, per lock server (per Redlock
+// server, each with its own grants) and for the storage, drawn in CSS
+// pixels at the width it is shown, so words stay readable on a phone.
+// Colours come from site.css (an Okabe-Ito palette) and every meaning also
+// has a shape or a word; every mark carries data-mark, named in the legend
+// (marks.js). Labels are laid out (layout.js), never just placed.
 
-import { buildModel } from './model.js';
+import { buildModel, signed } from './model.js';
 import { esc, formatMS, num } from './format.js';
+import { Layout, textWidth } from './layout.js';
 
 /** tok names a token, or says there is none (Redlock). */
 const tok = t => (t ? `token ${t}` : 'no token');
 
-const W = 1000, LEFT = 118, RIGHT = 16, TOP = 34;
-const LANE = { client: 66, node: 44, storage: 70 };
+let uid = 0;
 
-/** niceStep picks a tick step (1, 2 or 5 times a power of ten) for ~8 ticks. */
-function niceStep(span) {
-  const raw = span / 8, p = Math.pow(10, Math.floor(Math.log10(raw)));
+/** niceStep picks a tick step (1, 2 or 5 times a power of ten) so that
+ * ticks stand at least minPx apart. */
+function niceStep(span, plotW, minPx) {
+  const raw = Math.max(span * minPx / Math.max(plotW, 1), 1);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
   return [1, 2, 5, 10].map(m => m * p).find(s => s >= raw);
 }
 
-/** render draws the timeline of sc's events into svg.
- * opts: domain (ms shown), now (ms reached), playhead (ms or null), compact,
- * and fade (dim what lies after the playhead). */
+/** render draws the timeline of sc's events into svg and returns its
+ * geometry (for pointer hits and scrubbing).
+ * opts: domain (ms of the whole run), now (ms reached), playhead (ms or
+ * null), compact (no labels: small multiples), fade (dim what lies after
+ * the playhead), view {from, to} (the time window shown; all of it by
+ * default), width (px; the svg's own by default), highlight (violations
+ * to ring), interactive (lanes are buttons), observed ({node: {term,
+ * commit_index}}: read from the live Raft group, kept apart from the
+ * deterministic drawing). */
 export function render(svg, sc, events, opts) {
-  const { domain, now, playhead = null, compact = false, fade = true } = opts;
+  const { domain, now, playhead = null, compact = false, fade = true, highlight = [], interactive = false, observed = null } = opts;
+  const view = opts.view || { from: 0, to: domain };
+  const span = Math.max(view.to - view.from, 1);
+  const W = Math.round(opts.width || svg.clientWidth || (svg.parentNode && svg.parentNode.clientWidth) || 1000);
+  const narrow = W < 620;
+  const LEFT = compact ? (narrow ? 58 : 84) : (narrow ? 64 : 96), RIGHT = 12;
+  const TOP = compact ? 22 : 36;
+  const plotW = W - LEFT - RIGHT;
+  const x = t => LEFT + ((t - view.from) / span) * plotW;
+  const inView = t => t >= view.from && t <= view.to;
+  const id = svg.dataset.uid || (svg.dataset.uid = 'tl' + (++uid));
   const m = buildModel(sc, events, now);
-  const x = t => LEFT + (Math.min(t, domain) / domain) * (W - LEFT - RIGHT);
+  const L = compact ? { client: 40, node: 30, storage: 34, other: 28 } : narrow ? { client: 70, node: 44, storage: 72, other: 40 } : { client: 70, node: 52, storage: 76, other: 44 };
   const lanes = [];
   let y = TOP;
-  for (const c of m.clients) { lanes.push({ kind: 'client', name: c.name, y, h: LANE.client, data: c }); y += LANE.client; }
-  for (const n of m.nodes) { lanes.push({ kind: 'node', name: n.name, y, h: LANE.node, data: n }); y += LANE.node; }
-  lanes.push({ kind: 'storage', name: 'storage', y, h: LANE.storage }); y += LANE.storage;
-  for (const o of m.others) { lanes.push({ kind: 'other', name: o.name, y, h: LANE.node, data: o }); y += LANE.node; }
-  const H = y + 8;
+  for (const c of m.clients) { lanes.push({ kind: 'client', name: c.name, y, h: L.client, data: c }); y += L.client; }
+  for (const n of m.nodes) { lanes.push({ kind: 'node', name: n.name, y, h: L.node, data: n }); y += L.node; }
+  lanes.push({ kind: 'storage', name: 'storage', y, h: L.storage }); y += L.storage;
+  for (const o of m.others) { lanes.push({ kind: 'other', name: o.name, y, h: L.other, data: o }); y += L.other; }
+  const bottomRow = y + 14;
+  const H = compact ? y + 4 : y + 22;
   const laneOf = name => lanes.find(l => l.name === name);
+  const lay = new Layout(LEFT + 2, W - RIGHT - 2);
+  const labels = []; // {x, text, rows, cls, prio, title}
+  const label = (lx, text, rows, cls, prio = 5) => { if (!compact) labels.push({ x: lx, text, rows, cls, prio }); };
+
   const out = [];
   out.push(`<defs>
-<pattern id="hatch" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="7" height="7" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="7" class="hatch-line"/></pattern>
-<pattern id="overlap-hatch" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="10" height="10" class="ov-bg"/><line x1="0" y1="0" x2="0" y2="10" class="ov-line"/></pattern>
-<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrow-head"/></marker>
+<pattern id="${id}-hatch" width="7" height="7" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="7" height="7" class="hatch-bg"/><line x1="0" y1="0" x2="0" y2="7" class="hatch-line"/></pattern>
+<pattern id="${id}-down" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="6" height="6" class="down-bg"/><line x1="0" y1="0" x2="0" y2="6" class="down-line"/></pattern>
+<pattern id="${id}-ov" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect width="10" height="10" class="ov-bg"/><line x1="0" y1="0" x2="0" y2="10" class="ov-line"/></pattern>
+<marker id="${id}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" class="arrow-head"/></marker>
+<clipPath id="${id}-clip"><rect x="${LEFT}" y="0" width="${plotW}" height="${H}"/></clipPath>
 </defs>`);
+  const fill = name => `url(#${id}-${name})`;
 
-  // Lanes and the time axis.
+  // Lanes, their names (buttons when the page lets you act on them), and
+  // the time axis.
   lanes.forEach((l, i) => {
-    out.push(`<rect x="0" y="${l.y}" width="${W}" height="${l.h}" class="lane ${i % 2 ? 'odd' : ''}"/>`);
-    out.push(`<text x="8" y="${l.y + l.h / 2 + 4}" class="lane-label ${l.kind}">${esc(l.name)}</text>`);
+    const act = interactive && l.kind !== 'storage' && l.kind !== 'other';
+    out.push(`<rect x="0" y="${l.y}" width="${W}" height="${l.h}" class="lane ${i % 2 ? 'odd' : ''}${act ? ' act' : ''}" data-lane="${esc(l.name)}" data-lane-kind="${l.kind}"/>`);
   });
-  const step = niceStep(domain);
-  for (let t = 0; t <= domain + 1; t += step) {
-    out.push(`<line x1="${x(t)}" y1="${TOP - 6}" x2="${x(t)}" y2="${H - 8}" class="grid"/>`);
-    out.push(`<text x="${x(t)}" y="${TOP - 12}" class="tick" text-anchor="middle">${formatMS(t)}</text>`);
+  const ticksAt = [];
+  const step = niceStep(span, plotW, narrow ? 56 : 70);
+  for (let t = Math.ceil(view.from / step) * step; t <= view.to + 1; t += step) {
+    ticksAt.push(t);
+    out.push(`<line x1="${x(t)}" y1="${TOP - 4}" x2="${x(t)}" y2="${H - (compact ? 4 : 20)}" class="grid"/>`);
+    if (!compact || t === ticksAt[0] || ticksAt.length % 2) {
+      const tx = Math.min(Math.max(x(t), LEFT + 12), W - RIGHT - 12);
+      out.push(`<text x="${tx}" y="12" class="tick" text-anchor="middle">${formatMS(t)}</text>`);
+    }
   }
 
+  out.push(`<g clip-path="url(#${id}-clip)">`);
   // Where two clients believed they held the lock: behind everything.
   for (const o of m.overlaps) {
     const w = Math.max(x(o.to) - x(o.from), 3);
-    out.push(`<rect x="${x(o.from)}" y="${TOP}" width="${w}" height="${H - TOP - 8}" class="overlap" data-testid="overlap"><title>${o.count} clients believed they held the lock from ${formatMS(o.from)} to ${formatMS(o.to)}</title></rect>`);
-    if (!compact) out.push(`<text x="${x(o.from) + w / 2}" y="${H - 12}" class="overlap-label" text-anchor="middle">⚠ ${o.count} holders · ${formatMS(o.to - o.from)}</text>`);
+    out.push(`<rect x="${x(o.from)}" y="${TOP}" width="${w}" height="${y - TOP}" class="overlap" fill="${fill('ov')}" data-testid="overlap" data-mark="overlap"><title>${o.count} clients believed they held the lock from ${formatMS(o.from)} to ${formatMS(o.to)}</title></rect>`);
+    if (inView(o.from) || inView(o.to)) label(x(o.from) + w / 2 - 40, `⚠ ${o.count} holders for ${formatMS(o.to - o.from)}`, [bottomRow], 'overlap-label', 1);
   }
-
   // The playhead line goes under the marks, so that it never hides a word.
-  if (playhead !== null) out.push(`<line x1="${x(playhead)}" y1="${TOP - 4}" x2="${x(playhead)}" y2="${H - 8}" class="playhead" data-testid="playhead"/>`);
+  if (playhead !== null) out.push(`<line x1="${x(playhead)}" y1="${TOP - 2}" x2="${x(playhead)}" y2="${H - (compact ? 2 : 18)}" class="playhead" data-testid="playhead" data-mark="playhead"/>`);
 
   for (const l of lanes) {
-    if (l.kind === 'client') drawClient(out, l, x, compact);
-    else if (l.kind === 'node') drawNode(out, l, x, compact);
-    else if (l.kind === 'other') drawOther(out, l, x, compact);
+    if (l.kind === 'client') drawClient(out, l, x, label, fill, compact);
+    else if (l.kind === 'node') drawNode(out, l, x, label, fill, compact, m, now);
+    else if (l.kind === 'other') drawOther(out, l, x, label);
   }
   const st = laneOf('storage');
+  // Messages to the storage: a write travels from its client to the
+  // storage's verdict; held ones are dashed.
+  for (const w of m.writes) {
+    const from = laneOf(w.client);
+    if (!from) continue;
+    const held = m.delays.some(d => d.client === w.client && d.message === 'write' && d.from <= w.from && d.to >= w.to && w.to > w.from);
+    if (held) continue;
+    const y1 = from.y + from.h - (compact ? 8 : 18), y2 = st.y + (compact ? 10 : 12);
+    out.push(`<line x1="${x(w.from)}" y1="${y1}" x2="${x(w.to)}" y2="${y2}" class="msg${interactive ? ' act' : ''}" data-mark="message" data-arrow="write" data-client="${esc(w.client)}" data-t="${w.from}"><title>${esc(w.client)}'s write, sent at ${formatMS(w.from)}, reaches the storage at ${formatMS(w.to)}${interactive ? ': click to hold its next write in the network' : ''}</title></line>`);
+    if (interactive) out.push(`<line x1="${x(w.from)}" y1="${y1}" x2="${x(w.to)}" y2="${y2}" class="hit" data-arrow="write" data-client="${esc(w.client)}" data-t="${w.from}"/>`);
+  }
   for (const d of m.delays) {
     const from = laneOf(d.client);
     if (!from) continue;
-    out.push(`<line x1="${x(d.from)}" y1="${from.y + from.h - 10}" x2="${x(d.to)}" y2="${st.y + 16}" class="delay" marker-end="url(#arrow)"><title>${esc(d.client)}'s ${esc(d.message)} is held by the network until ${formatMS(d.to)}</title></line>`);
+    const target = d.message === 'write' || d.message === 'read' || d.message === 'send' ? st : (laneOf('node-1') || st);
+    out.push(`<line x1="${x(d.from)}" y1="${from.y + from.h - 14}" x2="${x(d.to)}" y2="${target.y + 12}" class="delay" marker-end="url(#${id}-arrow)" data-mark="delay" data-arrow="${esc(d.message)}" data-client="${esc(d.client)}"><title>${esc(d.client)}'s ${esc(d.message)} is held by the network until ${formatMS(d.to)}</title></line>`);
+    if (inView(d.from)) label(x(d.from), `${d.message} held until ${formatMS(d.to)}`, [from.y + from.h - 2], 'mark-label', 4);
   }
-  drawStorage(out, st, m.storage, x, compact);
+  drawStorage(out, st, m.storage, x, label, compact);
+  for (const h of highlight) {
+    const lane = h.kind === 'stale_write' ? st : laneOf(h.node || h.client) || st;
+    const cy = lane.kind === 'storage' ? lane.y + 16 : lane.kind === 'node' ? lane.y + lane.h / 2 : lane.y + 24;
+    out.push(`<circle cx="${x(h.t)}" cy="${cy}" r="13" class="highlight" data-testid="highlight"><title>${esc(h.why || h.kind.replace(/_/g, ' '))} at ${formatMS(h.t)}</title></circle>`);
+  }
+  if (playhead !== null && fade) {
+    const px = Math.max(x(playhead), LEFT);
+    out.push(`<rect x="${px}" y="${TOP}" width="${Math.max(W - RIGHT - px, 0)}" height="${y - TOP}" class="future"/>`);
+  }
+  out.push('</g>');
 
-  if (playhead !== null) {
-    const px = x(playhead);
-    if (fade) out.push(`<rect x="${px}" y="${TOP}" width="${Math.max(W - RIGHT - px, 0)}" height="${H - TOP - 8}" class="future"/>`);
-    out.push(`<text x="${Math.min(px + 4, W - 60)}" y="${TOP + 10}" class="playhead-label">${formatMS(playhead)}</text>`);
+  // Lane names, with what the live Raft group reports beside them.
+  lanes.forEach(l => {
+    const act = interactive && l.kind !== 'storage' && l.kind !== 'other';
+    const arrow = act && !narrow;
+    const name = fit(l.name, LEFT - (arrow ? 24 : 12), 700, 12);
+    const cy = l.y + l.h / 2 + (observed && observed[l.name] && !compact ? -2 : 4);
+    out.push(`<g class="lane-name${act ? ' act' : ''}" data-lane="${esc(l.name)}" data-lane-kind="${l.kind}"${act ? ` role="button" tabindex="0" aria-haspopup="menu" aria-label="${esc(l.name)}: actions"` : ''}>`
+      + `<text x="8" y="${cy}" class="lane-label ${l.kind}">${esc(name)}${arrow ? ' ▾' : ''}</text></g>`);
+    const o = observed && observed[l.name];
+    if (o && !compact) {
+      const bits = [o.term ? 't' + o.term : '', o.commit_index !== undefined ? 'c' + o.commit_index : ''].filter(Boolean).join(' · ');
+      if (bits) out.push(`<text x="8" y="${cy + 13}" class="observed" data-observed="1"><title>observed from the live Raft node: term ${o.term ?? '?'}, commit index ${o.commit_index ?? '?'}</title>${esc(bits)}</text>`);
+    }
+  });
+
+  // Labels: the most important first, each where it fits.
+  labels.sort((a, b) => a.prio - b.prio || a.x - b.x);
+  for (const lb of labels) {
+    const w = textWidth(lb.text, lb.cls.includes('label-strong') ? 700 : 600, 10.5) + 2;
+    const p = lay.place(lb.x, w, lb.rows);
+    if (p) out.push(`<text x="${p.x.toFixed(1)}" y="${p.y}" class="${lb.cls}">${esc(lb.text)}</text>`);
+  }
+  if (playhead !== null && !compact) {
+    const txt = formatMS(playhead);
+    const w = textWidth(txt, 700, 11) + 8;
+    const px = Math.min(Math.max(x(playhead) - w / 2, LEFT), W - RIGHT - w);
+    out.push(`<rect x="${px}" y="17" width="${w}" height="15" rx="3" class="playhead-tag"/><text x="${px + 4}" y="28" class="playhead-label">${txt}</text>`);
   }
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.setAttribute('width', W);
+  svg.setAttribute('height', H);
   svg.innerHTML = out.join('');
+  return { x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
 }
 
-function drawClient(out, l, x, compact) {
-  const c = l.data, top = l.y + 8, h = 22, band = top + h + 4;
+/** fit shortens text with an ellipsis to at most w pixels. */
+function fit(text, w, weight, size) {
+  if (textWidth(text, weight, size) <= w) return text;
+  let s = text;
+  while (s.length > 1 && textWidth(s + '…', weight, size) > w) s = s.slice(0, -1);
+  return s + '…';
+}
+
+function drawClient(out, l, x, label, fill, compact) {
+  const c = l.data;
+  const top = l.y + (compact ? 6 : 16), h = compact ? 12 : 20, band = top + h + (compact ? 3 : 6);
+  const rows = [l.y + 12, l.y + l.h - 4];
+  for (const d of c.drifts) drawDrift(out, l, d, x, label, rows);
   for (const p of c.pauses) {
-    out.push(`<rect x="${x(p.from)}" y="${band}" width="${Math.max(x(p.to) - x(p.from), 2)}" height="16" class="pause"><title>${esc(c.name)} is frozen from ${formatMS(p.from)} to ${formatMS(p.to)}</title></rect>`);
-    out.push(`<text x="${x(p.from) + 4}" y="${band + 12}" class="pause-label">❚❚ paused until ${formatMS(p.to)}</text>`);
+    out.push(`<rect x="${x(p.from)}" y="${band}" width="${Math.max(x(p.to) - x(p.from), 2)}" height="${compact ? 8 : 14}" class="pause" fill="${fill('hatch')}" data-mark="pause"><title>${esc(c.name)} is frozen from ${formatMS(p.from)} to ${formatMS(p.to)}</title></rect>`);
+    label(x(p.from), `❚❚ paused until ${formatMS(p.to)}`, [l.y + l.h - 4], 'pause-label', 3);
   }
   for (const b of c.beliefs) {
-    const lease = c.leases.find(s => s.token === b.token);
+    const lease = c.leases.find(s => s.token === b.token && s.from <= b.from + 1 && s.to >= b.from) || c.leases.find(s => s.token === b.token);
     const from = lease ? Math.max(lease.to, b.from) : b.from;
     if (b.to > from) {
-      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
-      if (!compact && x(b.to) - x(from) > 90) out.push(`<text x="${x(from) + 5}" y="${top + 15}" class="belief-label">believes it holds ${b.token || 'the lock'}</text>`);
+      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
+      if (!compact && x(b.to) - x(from) > 110) out.push(`<text x="${x(from) + 5}" y="${top + 14}" class="belief-label">believes it holds ${b.token || 'the lock'}</text>`);
     }
   }
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
-    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease"><title>${tok(s.token)}: granted at ${formatMS(s.from)}, lease until ${formatMS(s.until)}${s.how ? ', ' + s.how : ''}</title></rect>`);
-    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick"><title>renewed at ${formatMS(r)}</title></path>`);
-    const label = `${tok(s.token)} · until ${formatMS(s.until)}`;
-    if (!compact && w > label.length * 6.3) out.push(`<text x="${x(s.from) + 5}" y="${top + 15}" class="lease-label">${label}</text>`);
-    else if (!compact) out.push(`<text x="${x(s.from) + 2}" y="${top - 1}" class="lease-label-out">${s.token || ''}</text>`);
+    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: granted at ${formatMS(s.from)}, lease until ${formatMS(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
+    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${formatMS(r)}</title></path>`);
+    const inside = `${tok(s.token)} · until ${formatMS(s.until)}`;
+    if (!compact && w > textWidth(inside, 600, 11) + 10) out.push(`<text x="${x(s.from) + 5}" y="${top + 14}" class="lease-label">${inside}</text>`);
+    else if (!compact && s.token && w > textWidth(String(s.token), 600, 11) + 8) out.push(`<text x="${x(s.from) + 4}" y="${top + 14}" class="lease-label">${s.token}</text>`);
+    else if (s.token) label(x(s.from), tok(s.token), [rows[0]], 'lease-label-out', 4);
+    if (s.early) {
+      out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${formatMS(s.to)}, before ${formatMS(s.until)}: ${esc(s.early)}</title></path>`);
+      label(x(s.to), `ended early: ${s.early}`, rows, 'mark-label early-label label-strong', 2);
+    }
   }
+  for (const j of c.jumps) drawJump(out, l, j, x, label, rows);
+  let shownLost = null;
   for (const k of c.marks) {
-    const mx = x(k.t), my = band + 8;
+    const mx = x(k.t), my = band + (compact ? 4 : 7);
     switch (k.kind) {
       case 'sent':
-        out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent"><title>sends a write with ${tok(k.token)} at ${formatMS(k.t)}</title></path>`);
-        break;
-      case 'acquire_refused': case 'renew_refused': case 'release_refused': case 'check_failed': case 'unavailable':
-        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-refused-ask"><title>${k.kind.replace('_', ' ')} at ${formatMS(k.t)}</title></circle>`);
+        out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent" data-mark="write-sent"><title>sends a write with ${tok(k.token)} at ${formatMS(k.t)}</title></path>`);
         break;
       case 'check_ok':
-        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check"><title>check passed at ${formatMS(k.t)}</title></circle>`);
+        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check" data-mark="check-ok"><title>check passed at ${formatMS(k.t)}</title></circle>`);
         break;
-      case 'lock_lost':
-        out.push(`<text x="${mx + 3}" y="${my + 4}" class="m-lost">! learns it lost the lock</text>`);
+      case 'lock_lost': case 'gave_up': case 'crashed': {
+        // One sign per moment: "learns it lost the lock" and "gives up"
+        // often come together.
+        if (shownLost === k.t) break;
+        shownLost = k.t;
+        const crashed = k.kind === 'crashed';
+        const words = crashed ? 'crashed' : k.kind === 'lock_lost' ? 'learns it lost the lock' : 'gives up';
+        const shape = crashed ? `<path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="m-lost-line"/>`
+          : `<path d="M${mx} ${my - 6}v7" class="m-lost-line"/><circle cx="${mx}" cy="${my + 4}" r="1.6" class="m-lost-dot"/>`;
+        out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${formatMS(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
+        label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
         break;
-      case 'crashed':
-        out.push(`<text x="${mx}" y="${my + 4}" class="m-lost" text-anchor="middle">✕ crashed</text>`);
+      }
+      case 'done': case 'delayed':
         break;
+      default:
+        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>${esc(k.kind.replace(/_/g, ' '))}${k.message ? ' (' + esc(k.message) + ')' : ''} at ${formatMS(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title></circle>`);
     }
   }
 }
 
-function drawNode(out, l, x, compact) {
+function drawJump(out, l, j, x, label, rows) {
+  const jx = x(j.t), y0 = l.y + 3, y1 = l.y + l.h - 3, mid = (y0 + y1) / 2;
+  out.push(`<path d="M${jx} ${y0}V${mid - 5}l-4 5h8l-4 5V${y1}" class="clock-jump" data-mark="clock-jump" data-testid="clock-jump"><title>${esc(l.name)}'s clock jumps ${signed(j.by)} at ${formatMS(j.t)}</title></path>`);
+  label(jx, `clock ${signed(j.by)}`, rows, 'mark-label jump-label label-strong', 1);
+}
+
+function drawDrift(out, l, d, x, label, rows) {
+  const to = d.to ?? Infinity;
+  const x0 = x(d.from), x1 = Number.isFinite(to) ? x(to) : x(d.from) + 100000;
+  out.push(`<rect x="${x0}" y="${l.y + l.h - 9}" width="${Math.max(x1 - x0, 2)}" height="5" class="clock-drift" data-mark="clock-drift" data-testid="clock-drift"><title>${esc(l.name)}'s clock runs at ${d.rate ?? '?'} s per true second from ${formatMS(d.from)}${Number.isFinite(to) ? ' to ' + formatMS(to) : ''}</title></rect>`);
+  label(x0, `clock ×${d.rate ?? '?'}`, rows, 'mark-label jump-label', 2);
+}
+
+function drawNode(out, l, x, label, fill, compact, m, now) {
   const n = l.data, mid = l.y + l.h / 2;
+  const rows = [l.y + 11, l.y + l.h - 3];
+  for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
   for (const r of n.roles) {
-    out.push(`<rect x="${x(r.from)}" y="${mid - 5}" width="${Math.max(x(r.to) - x(r.from), 2)}" height="10" class="role ${r.role}"><title>${esc(n.name)}: ${r.role} from ${formatMS(r.from)}</title></rect>`);
-    if (!compact) out.push(`<text x="${x(r.from) + 3}" y="${mid + 16}" class="role-label">${r.role === 'leader' ? '★ leader' : r.role}</text>`);
+    const x0 = x(r.from), w = Math.max(x(r.to) - x0, 2);
+    if (r.role === 'down' || r.role === 'cut off') {
+      const cls = r.role === 'down' ? 'node-down' : 'node-cut';
+      out.push(`<rect x="${x0}" y="${l.y + 3}" width="${w}" height="${l.h - 6}" class="${cls}"${r.role === 'down' ? ` fill="${fill('down')}"` : ''} data-mark="${r.role === 'down' ? 'down' : 'cut-off'}" data-testid="node-${r.role === 'down' ? 'down' : 'cut'}"><title>${esc(n.name)} is ${r.role === 'down' ? 'down' : 'cut off from the others'} from ${formatMS(r.from)}${r.to > r.from ? ' to ' + formatMS(r.to) : ''}: it knows nothing of what happens meanwhile</title></rect>`);
+      const word = r.role === 'down' ? '✕ down' : '⌁ cut off';
+      if (!compact && w > textWidth(word, 700, 11) + 8) out.push(`<text x="${x0 + 4}" y="${mid + 4}" class="down-label">${word}</text>`);
+      else label(x0, word, rows, 'mark-label down-label-out label-strong', 2);
+      continue;
+    }
+    if (m.redlock) continue; // a Redlock server has no role: its holds say it all
+    const cls = r.role === 'leader' ? 'leader' : 'follower';
+    out.push(`<rect x="${x0}" y="${mid - 5}" width="${w}" height="10" class="role ${r.role === 'leader' ? 'leader' : r.role.replace(/ /g, '-')}" data-mark="${cls}"><title>${esc(n.name)}: ${r.role}${r.term ? ' (term ' + r.term + ')' : ''} from ${formatMS(r.from)}</title></rect>`);
+    if (r.role === 'leader') label(x0, `★ leader${r.term ? ' · term ' + r.term : ''}`, [rows[1]], 'role-label leader-label', 3);
   }
+  const violAt = new Set(m.violations.filter(v => v.node === n.name).map(v => v.t));
+  for (const h of n.holds || []) {
+    const x0 = x(h.from), w = Math.max(x(h.to) - x0, 2);
+    out.push(`<rect x="${x0}" y="${mid - 7}" width="${w}" height="14" rx="3" class="hold" data-mark="hold" data-testid="redlock-hold" data-client="${esc(h.client)}"><title>${esc(n.name)} holds the lock for ${esc(h.client)} from ${formatMS(h.from)} to ${formatMS(h.to)} (${esc(h.how || '')})</title></rect>`);
+    // The words start after the grant's diamond, and after a violation's
+    // badge when one stands there.
+    const pad = violAt.has(h.from) ? 28 : 10;
+    if (!compact && w > textWidth(h.client, 600, 10.5) + pad + 4) out.push(`<text x="${x0 + pad}" y="${mid + 4}" class="hold-label">${esc(h.client)}</text>`);
+    if (h.how && h.how.startsWith('its clock')) label(x(h.to), `drops ${h.client}: ${h.how}`, rows, 'mark-label early-label label-strong', 2);
+  }
+  for (const j of n.jumps) drawJump(out, l, j, x, label, rows);
+  const viol = m.violations.filter(v => v.node === n.name);
   for (const k of n.marks) {
     const mx = x(k.t);
     if (k.kind === 'grant') {
-      out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-grant"><title>grants token ${k.token} to ${esc(k.client)} at ${formatMS(k.t)}</title></path>`);
-      if (!compact) out.push(`<text x="${mx - 4}" y="${mid - 9}" class="mark-label">${k.token} → ${esc(k.client)}</text>`);
+      out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${formatMS(k.t)}</title></path>`);
+      if (!m.redlock) label(mx, `${k.token ? k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'answer_lost') {
+      out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${formatMS(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
+      label(mx, 'answer lost', rows, 'mark-label', 4);
     } else {
-      out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-expired"><title>the lease of ${esc(k.client)} (token ${k.token}) runs out at ${formatMS(k.t)}</title></path>`);
-      if (!compact) out.push(`<text x="${mx + 9}" y="${mid + 15}" class="mark-label">lease ${k.token} ends</text>`);
+      out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-expired" data-mark="expired"><title>the lease of ${esc(k.client)} (${tok(k.token)}) runs out at ${formatMS(k.t)}</title></path>`);
+      label(mx, `lease ${k.token || k.client} ends`, rows, 'mark-label', 5);
     }
   }
+  viol.forEach(v => drawViolation(out, v, x(v.t), mid, label, rows));
+}
+
+function drawViolation(out, v, vx, mid, label, rows) {
+  const dbl = v.kind === 'double_grant';
+  const text = dbl ? '2×' : '#';
+  out.push(`<g class="m-violation" data-mark="${dbl ? 'double-grant' : 'duplicate-token'}" data-testid="${dbl ? 'double-grant' : 'duplicate-token'}" data-t="${v.t}"><title>${dbl ? `double grant: ${esc(v.client)} is granted the lock while ${esc(v.other)}'s grant has not run out` : `duplicate token: ${tok(v.token)} was handed out before`} (${formatMS(v.t)})</title>`
+    + `<rect x="${vx + (dbl ? 9 : -25)}" y="${mid - 6.5}" width="16" height="13" rx="3"/><text x="${vx + (dbl ? 17 : -17)}" y="${mid + 3.5}" class="glyph" text-anchor="middle">${text}</text></g>`);
+  label(vx, dbl ? `double grant: ${v.client} and ${v.other}` : `token ${v.token} handed out twice`, rows, 'mark-label violation-label label-strong', 0);
 }
 
 // drawOther draws a lane for an outside service: an SMS provider's sends
 // and drops, or any event the timeline has no special mark for.
-function drawOther(out, l, x, compact) {
+function drawOther(out, l, x, label) {
   const mid = l.y + l.h / 2;
-  let lastEnd = -Infinity;
   for (const k of l.data.marks) {
     const mx = x(k.t);
     const sent = k.kind === 'sms_sent', dropped = k.kind === 'sms_dropped';
@@ -157,12 +316,8 @@ function drawOther(out, l, x, compact) {
       : dropped ? `<rect x="${mx - 7}" y="${mid - 7}" width="14" height="14"/><path d="M${mx - 4} ${mid - 4}l8 8M${mx + 4} ${mid - 4}l-8 8" class="glyph-line"/>`
       : `<circle cx="${mx}" cy="${mid}" r="4"/>`;
     const what = sent ? `sent "${k.message}" for ${k.client}` : dropped ? `dropped "${k.message}" from ${k.client}: ${k.reason}` : k.kind.replace(/_/g, ' ');
-    out.push(`<g class="${cls}" data-testid="other-mark"><title>${esc(what)} (${formatMS(k.t)})</title>${shape}</g>`);
-    const label = sent ? `SMS for ${k.client}` : dropped ? `dropped (${k.client})` : k.kind;
-    if (!compact && mx > lastEnd) {
-      out.push(`<text x="${mx + 10}" y="${mid + 4}" class="mark-label ${cls}-label">${esc(label)}</text>`);
-      lastEnd = mx + 10 + label.length * 6.1;
-    }
+    out.push(`<g class="${cls}" data-testid="other-mark" data-mark="${sent || dropped ? 'sms' : 'other'}"><title>${esc(what)} (${formatMS(k.t)})</title>${shape}</g>`);
+    label(mx + 6, sent ? `SMS for ${k.client}` : dropped ? `dropped (${k.client})` : k.kind, [l.y + 12, l.y + l.h - 4], `mark-label ${cls}-label`, 4);
   }
 }
 
@@ -173,23 +328,22 @@ function storageMark(s, mx, my) {
   switch (s.kind) {
     case 'write_accepted':
       if (s.stale) {
-        return { cls: 'm-stale', shape: `<path d="M${mx} ${my - 8}L${mx + 8} ${my + 6}L${mx - 8} ${my + 6}z"/><text x="${mx}" y="${my + 4}" class="glyph" text-anchor="middle">!</text>`,
+        return { cls: 'm-stale', mark: 'stale', shape: `<path d="M${mx} ${my - 8}L${mx + 8} ${my + 6}L${mx - 8} ${my + 6}z"/><text x="${mx}" y="${my + 4}" class="glyph" text-anchor="middle">!</text>`,
           label: `${s.client}${s.token ? ' ' + s.token : ''} accepted: stale!`, title: `accepted ${s.client}'s write with ${tok(s.token)}, though its lease had ended: ${s.reason}` };
       }
-      return { cls: 'm-accepted', shape: tick, label: `${s.client}${s.token ? ' ' + s.token : ''} ✓ ${num(s.value)}`,
+      return { cls: 'm-accepted', mark: 'accepted', shape: tick, label: `${s.client}${s.token ? ' ' + s.token : ''} ✓ ${num(s.value)}`,
         title: `accepted ${s.client}'s write of ${num(s.value)}${s.token ? ' with token ' + s.token : ''}` };
     case 'write_refused':
-      return { cls: 'm-refused', shape: cross, label: `${s.client} refused: ${s.reason.replace(/, the highest.*$/, '')}`, title: `refused ${s.client}'s write: ${s.reason}` };
+      return { cls: 'm-refused', mark: 'refused', shape: cross, label: `${s.client} refused: ${s.reason.replace(/, the highest.*$/, '')}`, title: `refused ${s.client}'s write: ${s.reason}` };
     case 'claim_won':
-      return { cls: 'm-accepted', shape: tick, label: `${s.client} claims it`, title: `${s.client}'s claim changed 1 row` };
+      return { cls: 'm-accepted', mark: 'accepted', shape: tick, label: `${s.client} claims it`, title: `${s.client}'s claim changed 1 row` };
     default:
-      return { cls: 'm-refused', shape: cross, label: `${s.client}: 0 rows`, title: `${s.client}'s claim changed 0 rows: ${s.reason}` };
+      return { cls: 'm-refused', mark: 'refused', shape: cross, label: `${s.client}: 0 rows`, title: `${s.client}'s claim changed 0 rows: ${s.reason}` };
   }
 }
 
-function drawStorage(out, l, marks, x, compact) {
-  const rows = [l.y + 22, l.y + 40, l.y + 58];
-  const ends = rows.map(() => -Infinity);
+function drawStorage(out, l, marks, x, label, compact) {
+  const rows = [l.y + 36, l.y + 52, l.y + 68];
   // Marks at the same moment (five claims at once) sit side by side under
   // one label that counts them.
   const groups = [];
@@ -201,22 +355,16 @@ function drawStorage(out, l, marks, x, compact) {
     const gx = x(g[0].t);
     const labels = [];
     g.forEach((s, k) => {
-      const mx = gx + k * 17, my = l.y + 14;
+      const mx = gx + k * 17, my = l.y + (compact ? 12 : 16);
       const m = storageMark(s, mx, my);
-      out.push(`<g class="${m.cls}" data-testid="write-mark" data-kind="${s.kind}${s.stale ? '-stale' : ''}"><title>${esc(m.title)} (${formatMS(s.t)})</title>${m.shape}</g>`);
+      out.push(`<g class="${m.cls}" data-testid="write-mark" data-mark="${m.mark}" data-kind="${s.kind}${s.stale ? '-stale' : ''}" data-t="${s.t}"><title>${esc(m.title)} (${formatMS(s.t)})</title>${m.shape}</g>`);
       labels.push(m);
     });
-    if (compact) continue;
-    let label = labels[0].label, cls = labels[0].cls;
+    let text = labels[0].label, cls = labels[0].cls;
     if (g.length > 1) {
       const won = g.filter(s => s.kind === 'claim_won').map(s => s.client);
-      label = `${won.length ? won.join(', ') + ' claims it; ' : ''}${g.length - won.length} change 0 rows`;
+      text = `${won.length ? won.join(', ') + ' claims it; ' : ''}${g.length - won.length} change 0 rows`;
     }
-    const wLabel = label.length * 6.7;
-    const lx = Math.min(gx - 6, 1000 - 16 - wLabel);
-    let r = ends.findIndex(e => e < lx);
-    if (r < 0) r = ends.indexOf(Math.min(...ends));
-    ends[r] = lx + wLabel;
-    out.push(`<text x="${lx}" y="${rows[r] + 10}" class="mark-label ${cls}-label">${esc(label)}</text>`);
+    label(gx - 6, text, rows, `mark-label ${cls}-label${cls === 'm-stale' ? ' label-strong' : ''}`, cls === 'm-stale' ? 0 : 3);
   }
 }

@@ -1,0 +1,182 @@
+// Compare: the scenario as the settings have it (A) against the same with
+// one setting changed (B): fencing, the backend, the lease or a client's
+// renewal. Both run on the server as fast as possible and are drawn
+// stacked, full width, on one time axis; what happened in only one of
+// them is ringed, the summaries stand side by side with the differences
+// marked, and each has its verdict. On Redlock, which has no token to
+// fence with, the backend is what is compared.
+
+import { clone, esc, formatMS, num, parseDuration } from './format.js';
+
+const LEASES = [2000, 5000, 10000, 15000, 30000, 60000, 600000];
+const RENEWALS = [0, 1000, 3000, 5000, 10000];
+
+/** options lists what can be changed, and to what, for scenario sc. */
+function options(sc, ctx) {
+  const b = ctx.backendOf(sc);
+  const out = [];
+  if (!ctx.usesLock(sc)) return out;
+  if (b.fencing) out.push({ id: 'fencing', label: 'fencing', values: [{ v: !sc.fencing, label: sc.fencing ? 'off' : 'on' }] });
+  out.push({ id: 'backend', label: 'the backend', values: ctx.catalog.backends.filter(x => x.name !== b.name).map(x => ({ v: x.name, label: x.label })) });
+  const lease = parseDuration((sc.lock || {}).lease || '') || ctx.catalog.defaults.lease_ms;
+  out.push({ id: 'lease', label: 'the lease', values: LEASES.filter(v => v !== lease).map(v => ({ v, label: formatMS(v) })) });
+  for (const c of sc.clients || []) {
+    const cur = parseDuration(c.renew_every || '') || 0;
+    out.push({ id: 'renew:' + c.name, label: `${c.name}'s renewal`, values: RENEWALS.filter(v => v !== cur).map(v => ({ v, label: v ? 'every ' + formatMS(v) : 'none' })) });
+  }
+  return out;
+}
+
+/** apply returns sc with one setting changed, and what else had to change. */
+function apply(sc, what, v, ctx) {
+  const b = clone(sc);
+  b.lock = b.lock || {};
+  const notes = [];
+  if (what === 'fencing') b.fencing = v;
+  else if (what === 'backend') {
+    b.lock.backend = v;
+    const k = ctx.catalog.backends.find(x => x.name === v);
+    if (!k.nodes.includes(b.lock.nodes)) { if (b.lock.nodes) notes.push(`${k.default_nodes} nodes`); b.lock.nodes = k.default_nodes; }
+    if (!k.fencing && b.fencing) { b.fencing = false; notes.push('fencing off: it has no token'); }
+    // Faults aimed at nodes it does not have, or at a leader it lacks, go.
+    const names = new Set(Array.from({ length: b.lock.nodes }, (_, i) => 'node-' + (i + 1)));
+    const before = (b.faults || []).length;
+    b.faults = (b.faults || []).filter(f => !f.target || !/^node-/.test(f.target) || names.has(f.target)).filter(f => k.leader || f.target !== 'leader');
+    if (b.faults.length < before) notes.push(`${before - b.faults.length} fault(s) it cannot take dropped`);
+    if (!b.faults.length) delete b.faults;
+  } else if (what === 'lease') b.lock.lease = formatMS(v);
+  else if (what.startsWith('renew:')) {
+    const c = b.clients.find(c => c.name === what.slice(6));
+    if (v) c.renew_every = formatMS(v); else delete c.renew_every;
+  }
+  return { b, notes };
+}
+
+async function postRun(s) {
+  const r = await fetch('/api/run', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(s) });
+  const body = await r.json();
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+}
+
+/** signature names an event that matters for the story, without its time. */
+function signatures(events) {
+  const keep = new Set(['granted', 'write_accepted', 'write_refused', 'claim_won', 'claim_lost', 'lock_lost', 'gave_up', 'lease_expired', 'grant_forgotten']);
+  const seen = {};
+  return events.filter(e => keep.has(e.kind)).map(e => {
+    const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+    const key = [e.kind + (stale ? '-stale' : ''), e.actor, e.client || '', e.holder || '', e.token || ''].join('|');
+    seen[key] = (seen[key] || 0) + 1;
+    return { key: key + '#' + seen[key], e };
+  });
+}
+
+const FACTS = [
+  ['safe', 'safe'], ['final_value', 'final value'], ['expected_value', 'expected value'], ['stale_writes_accepted', 'stale writes accepted'],
+  ['writes_refused', 'writes refused'], ['double_grants', 'double grants'], ['duplicate_tokens', 'duplicate tokens'],
+  ['overlap_ms', 'two holders believed at once'], ['unavailable_ms', 'no lock server answered'], ['grants', 'grants'], ['end_ms', 'ended at'],
+];
+
+export class Compare {
+  constructor(view, ctx) {
+    this.view = view;
+    this.ctx = ctx;
+    this.what = view.querySelector('#compare-what');
+    this.to = view.querySelector('#compare-to');
+    this.out = view.querySelector('#compare-out');
+    this.note = view.querySelector('#compare-note');
+    this.what.addEventListener('change', () => this.fillTo());
+    view.querySelector('#compare-run').addEventListener('click', () => this.run());
+    view.querySelector('#compare-close').addEventListener('click', () => { view.hidden = true; });
+    new ResizeObserver(() => this.redraw()).observe(view);
+  }
+
+  /** open shows the form for the current scenario, with the most telling
+   * change chosen, and runs it. */
+  open() {
+    const sc = this.ctx.getScenario();
+    this.opts = options(sc, this.ctx);
+    this.view.hidden = false;
+    if (!this.opts.length) {
+      this.what.innerHTML = '';
+      this.to.innerHTML = '';
+      this.note.textContent = 'This scenario takes no lock: there is no lock setting to compare.';
+      this.out.innerHTML = '';
+      return;
+    }
+    this.what.innerHTML = this.opts.map(o => `<option value="${esc(o.id)}">${esc(o.label)}</option>`).join('');
+    this.what.value = this.opts[0].id; // fencing where it exists, else the backend
+    this.fillTo();
+    this.note.textContent = this.ctx.backendOf(sc).fencing ? '' : `${this.ctx.backendOf(sc).label} has no fencing token, so compare it with another backend.`;
+    this.view.scrollIntoView({ block: 'nearest' });
+    this.run();
+  }
+
+  fillTo() {
+    const o = this.opts.find(o => o.id === this.what.value);
+    this.to.innerHTML = o.values.map((x, i) => `<option value="${i}">${esc(x.label)}</option>`).join('');
+    const raft = o.values.findIndex(x => x.v === 'raft');
+    if (raft >= 0) this.to.value = raft;
+  }
+
+  async run() {
+    const sc = this.ctx.getScenario();
+    const o = this.opts.find(o => o.id === this.what.value);
+    if (!o) return;
+    const val = o.values[+this.to.value];
+    const { b, notes } = apply(sc, o.id, val.v, this.ctx);
+    const nameA = describe(sc, o.id, this.ctx), nameB = `${o.label} ${val.label}`;
+    this.out.innerHTML = '<p class="status" data-testid="compare-status">Running both…</p>';
+    try {
+      const [ra, rb] = await Promise.all([postRun(sc), postRun(b)]);
+      this.last = { sc, b, ra, rb, nameA, nameB, notes };
+      this.draw();
+    } catch (err) {
+      this.out.innerHTML = `<p class="status error" data-testid="compare-error">Error: ${esc(err.message)}</p>`;
+    }
+  }
+
+  redraw() { if (this.last && !this.view.hidden) this.draw(); }
+
+  draw() {
+    const { sc, b, ra, rb, nameA, nameB, notes } = this.last;
+    const sa = signatures(ra.events), sb = signatures(rb.events);
+    const ka = new Set(sa.map(x => x.key)), kb = new Set(sb.map(x => x.key));
+    const onlyA = sa.filter(x => !kb.has(x.key)).map(x => mark(x.e));
+    const onlyB = sb.filter(x => !ka.has(x.key)).map(x => mark(x.e));
+    const end = this.ctx.niceEnd(Math.max(ra.summary.end_ms, rb.summary.end_ms));
+    const rows = FACTS.map(([k, label]) => {
+      const va = ra.summary[k], vb = rb.summary[k];
+      const f = v => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : k.endsWith('_ms') ? formatMS(v) : num(v));
+      return `<tr class="${va !== vb ? 'diff' : ''}"><th scope="row">${label}</th><td>${f(va)}</td><td>${f(vb)}</td></tr>`;
+    }).join('');
+    this.out.innerHTML = `
+<div class="cmp-run" data-side="a"><h4><span class="cmp-tag">A</span> ${esc(nameA)}</h4>
+<p class="verdict ${ra.summary.safe ? 'safe' : 'unsafe'}" data-testid="compare-a">${esc(ra.verdict)}</p>
+<svg class="cmp-svg" role="img" aria-label="Timeline A: ${esc(nameA)}" data-testid="compare-svg-a"></svg></div>
+<div class="cmp-run" data-side="b"><h4><span class="cmp-tag">B</span> ${esc(nameB)}${notes.length ? ` <span class="hint">(${esc(notes.join('; '))})</span>` : ''}</h4>
+<p class="verdict ${rb.summary.safe ? 'safe' : 'unsafe'}" data-testid="compare-b">${esc(rb.verdict)}</p>
+<svg class="cmp-svg" role="img" aria-label="Timeline B: ${esc(nameB)}" data-testid="compare-svg-b"></svg></div>
+<p class="hint">Ringed: what happened in one run and not in the other (${onlyA.length} only in A, ${onlyB.length} only in B).</p>
+<table class="cmp-facts" data-testid="compare-facts"><caption class="visually-hidden">The two summaries</caption>
+<thead><tr><th></th><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>${rows}</tbody></table>`;
+    const svgs = this.out.querySelectorAll('svg');
+    const width = this.out.clientWidth;
+    this.ctx.render(svgs[0], this.ctx.normalised(sc), ra.events, { domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
+    this.ctx.render(svgs[1], this.ctx.normalised(b), rb.events, { domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
+  }
+}
+
+function describe(sc, what, ctx) {
+  if (what === 'fencing') return `fencing ${sc.fencing ? 'on' : 'off'} (as set)`;
+  if (what === 'backend') return `${ctx.backendOf(sc).label} (as set)`;
+  if (what === 'lease') return `lease ${formatMS(parseDuration((sc.lock || {}).lease || '') || ctx.catalog.defaults.lease_ms)} (as set)`;
+  const c = (sc.clients || []).find(c => c.name === what.slice(6));
+  return `${c.name} renews ${c.renew_every ? 'every ' + c.renew_every : 'never'} (as set)`;
+}
+
+/** mark is where a differing event is ringed. */
+function mark(e) {
+  const kind = e.kind.startsWith('write') || e.kind.startsWith('claim') ? 'stale_write' : 'diff';
+  return { t: e.t, kind, node: e.kind === 'lease_expired' || e.kind === 'grant_forgotten' ? e.actor : e.node, client: e.actor.startsWith('node-') ? undefined : e.actor, why: `only in this run: ${e.kind.replace(/_/g, ' ')}` };
+}

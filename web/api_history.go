@@ -1,0 +1,106 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// linearizeTimeout bounds the linearizability check of one history: the
+// histories of a playground run are small, and a check that does not
+// finish says so instead of holding the request.
+const linearizeTimeout = 3 * time.Second
+
+// historyResponse is a run's lock history: every lock-service operation
+// with its call and return (in the simulation's order) and what the
+// linearizability checker made of it.
+type historyResponse struct {
+	Operations   json.RawMessage `json:"operations"`
+	Linearizable bool            `json:"linearizable"`
+	Summary      engine.Summary  `json:"summary"`
+	Verdict      string          `json:"verdict"`
+}
+
+// sharedRun runs the scenario of a share link's s parameter as POST
+// /api/run does: it waits its turn for a slot, then runs for RunTimeout at
+// most.
+func (s *Server) sharedRun(c echo.Context) (*engine.Result, error) {
+	if c.QueryParam("s") == "" {
+		return nil, badRequest("s", "is required: the scenario, as a share link carries it")
+	}
+	sc, err := DecodeShare(c.QueryParam("s"))
+	if err != nil {
+		return nil, err
+	}
+	p, err := engine.Prepare(sc)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := s.requestContext(c)
+	defer cancel()
+	t, err := s.acquireRun(ctx, c, workRun, requester(c))
+	if err != nil {
+		return nil, err
+	}
+	defer t.Release()
+	rctx, rcancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
+	defer rcancel()
+	res, err := s.execute(rctx, p)
+	if err != nil {
+		return nil, s.runError(c, err, s.cfg.RunTimeout)
+	}
+	return res, nil
+}
+
+// apiHistory: GET /api/history?s=SCENARIO runs a shared scenario and
+// answers with its lock history and whether it is linearizable (the same
+// scenario always gives the same history).
+func (s *Server) apiHistory(c echo.Context) error {
+	res, err := s.sharedRun(c)
+	if err != nil {
+		return err
+	}
+	h := res.History()
+	ops, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	if h.Len() == 0 {
+		ops = []byte("[]")
+	}
+	return writeJSON(c, http.StatusOK, historyResponse{Operations: ops, Linearizable: h.Linearizable(linearizeTimeout),
+		Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
+}
+
+var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+
+// historyPage: GET /playground/history?s=SCENARIO is porcupine's own
+// visualisation of the run's history. Its page carries its script inline,
+// so its Content-Security-Policy allows that one script by its hash and
+// nothing else.
+func (s *Server) historyPage(c echo.Context) error {
+	res, err := s.sharedRun(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := res.History().WriteHTML(&buf, linearizeTimeout); err != nil {
+		return err
+	}
+	csp := "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+	if m := inlineScript.FindSubmatch(buf.Bytes()); m != nil {
+		sum := sha256.Sum256(m[1])
+		csp += "; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+	}
+	c.Response().Header().Set("Content-Security-Policy", csp)
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}

@@ -1,0 +1,53 @@
+package web
+
+import "github.com/a-h/templ"
+
+// LegendMark is one mark the timeline can draw: its id (the data-mark of
+// every element static/js/timeline.js draws for it), what it means, and
+// its small picture in the legend.
+type LegendMark struct {
+	ID    string
+	Label string
+	Icon  string // SVG content in a 24x14 box
+}
+
+// legendMarks lists every mark of the timeline in legend order. A mark the
+// timeline draws must be here: TestE2ELegendNamesEveryMark fails otherwise.
+var legendMarks = []LegendMark{
+	{ID: "lease", Label: "lease held (token · end)", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/>`},
+	{ID: "renewal", Label: "renewal", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/><path d="M8 11l4 -5l4 5z" class="renew-tick"/>`},
+	{ID: "lease-early", Label: "lease ended early (says why)", Icon: `<rect x="1" y="3" width="14" height="8" rx="2" class="lease"/><path d="M15 1v12" class="early-end"/>`},
+	{ID: "belief", Label: "still believes it holds the lock", Icon: `<rect x="1" y="3" width="22" height="8" class="belief"/>`},
+	{ID: "pause", Label: "paused (frozen)", Icon: `<rect x="1" y="2" width="22" height="10" class="pause"/>`},
+	{ID: "write-sent", Label: "write sent", Icon: `<path d="M7 2L17 7L7 12z" class="m-sent"/>`},
+	{ID: "message", Label: "message to the storage (click: delay)", Icon: `<path d="M2 2L20 12" class="msg"/>`},
+	{ID: "delay", Label: "message held by the network", Icon: `<path d="M2 2L20 12" class="delay"/>`},
+	{ID: "ask", Label: "request refused or unanswered", Icon: `<circle cx="12" cy="7" r="4" class="m-ask"/>`},
+	{ID: "check-ok", Label: "check passed", Icon: `<circle cx="12" cy="7" r="4.5" class="m-check"/>`},
+	{ID: "lost", Label: "learns it lost the lock / gives up", Icon: `<path d="M12 2v7" class="m-lost-line"/><circle cx="12" cy="12" r="1.6" class="m-lost-dot"/>`},
+	{ID: "crashed", Label: "client crashed", Icon: `<path d="M8 3l8 8M16 3l-8 8" class="m-lost-line"/>`},
+	{ID: "grant", Label: "grant", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-grant"/>`},
+	{ID: "expired", Label: "lease ran out at the server", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-expired"/>`},
+	{ID: "answer-lost", Label: "applied, answer lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">?</text>`},
+	{ID: "leader", Label: "leader (★, with its term)", Icon: `<rect x="1" y="4" width="22" height="6" class="role leader"/>`},
+	{ID: "follower", Label: "follower / replica / server up", Icon: `<rect x="1" y="4" width="22" height="6" class="role follower"/>`},
+	{ID: "down", Label: "node down", Icon: `<rect x="1" y="1" width="22" height="12" class="node-down"/>`},
+	{ID: "cut-off", Label: "node cut off (unreachable)", Icon: `<rect x="1" y="1" width="22" height="12" class="node-cut"/>`},
+	{ID: "hold", Label: "Redlock server holds the lock for a client", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="hold"/>`},
+	{ID: "clock-jump", Label: "clock jump (offset)", Icon: `<path d="M12 0l-3 5h5l-3 4h4l-5 5" class="clock-jump"/>`},
+	{ID: "clock-drift", Label: "drifting clock (rate)", Icon: `<rect x="1" y="5" width="22" height="4" class="clock-drift"/>`},
+	{ID: "accepted", Label: "write accepted / claim won", Icon: `<g class="m-accepted"><circle cx="12" cy="7" r="6"/><path d="M9 7l2 2l4 -4" class="glyph-line"/></g>`},
+	{ID: "refused", Label: "write refused / claim lost", Icon: `<g class="m-refused"><rect x="6" y="1" width="12" height="12"/><path d="M9 4l6 6M15 4l-6 6" class="glyph-line"/></g>`},
+	{ID: "stale", Label: "stale write accepted", Icon: `<g class="m-stale"><path d="M12 0L19 13L5 13z"/><text x="12" y="12" class="glyph" text-anchor="middle">!</text></g>`},
+	{ID: "double-grant", Label: "double grant: two clients granted at once", Icon: `<g class="m-violation"><rect x="2" y="1" width="20" height="12" rx="3"/><text x="12" y="10.5" class="glyph" text-anchor="middle">2×</text></g>`},
+	{ID: "duplicate-token", Label: "duplicate token: handed out twice", Icon: `<g class="m-violation"><rect x="2" y="1" width="20" height="12" rx="3"/><text x="12" y="10.5" class="glyph" text-anchor="middle">#</text></g>`},
+	{ID: "overlap", Label: "two clients believe they hold the lock", Icon: `<rect x="1" y="1" width="22" height="12" class="overlap legend-overlap"/>`},
+	{ID: "sms", Label: "outside service: sent / dropped", Icon: `<g class="m-accepted"><rect x="5" y="2" width="14" height="10"/><path d="M5 2l7 6l7 -6" class="glyph-line"/></g>`},
+	{ID: "other", Label: "other event", Icon: `<circle cx="12" cy="7" r="3.5" class="m-other"/>`},
+	{ID: "playhead", Label: "playhead", Icon: `<path d="M12 0v14" class="playhead"/>`},
+}
+
+// legendIcon is a mark's picture, trusted markup from legendMarks.
+func legendIcon(m LegendMark) templ.Component {
+	return templ.Raw(`<svg viewBox="0 0 24 14" aria-hidden="true">` + m.Icon + `</svg>`)
+}

@@ -1,0 +1,429 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// labelTrouble lists the timeline's words that overlap another or run
+// past the picture's edges (an empty list is a clean layout).
+const labelTrouble = `(() => {
+  const svg = document.getElementById('timeline'), vb = svg.viewBox.baseVal;
+  const boxes = [...svg.querySelectorAll('text')].map(t => { const b = t.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height, s: t.textContent }; }).filter(b => b.w > 0);
+  const bad = [];
+  for (const b of boxes) if (b.x < -0.5 || b.y < -0.5 || b.x + b.w > vb.width + 0.5 || b.y + b.h > vb.height + 0.5) bad.push('past the edge: ' + b.s);
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const a = boxes[i], c = boxes[j];
+    if (a.x < c.x + c.w - 1 && c.x < a.x + a.w - 1 && a.y < c.y + c.h - 1.5 && c.y < a.y + a.h - 1.5) bad.push('"' + a.s + '" over "' + c.s + '"');
+  }
+  return bad;
+})()`
+
+// drawnMarks lists the kinds of mark drawn on the timeline that the
+// legend does not name.
+const unexplainedMarks = `(() => {
+  const named = new Set([...document.querySelectorAll('[data-testid=legend] [data-legend]')].map(e => e.dataset.legend));
+  return [...new Set([...document.querySelectorAll('#timeline [data-mark]')].map(e => e.dataset.mark))].filter(m => !named.has(m));
+})()`
+
+// runPreset picks a preset, sets fencing unless it is nil, runs it as fast
+// as possible and waits for the engine's verdict on the same scenario.
+func (b *browser) runPreset(ctx context.Context, name string, fencing *bool) (engine.Scenario, *engine.Result) {
+	b.t.Helper()
+	p, err := engine.LoadPreset(name)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	sc := p.Scenario
+	b.pick(ctx, name)
+	b.do(ctx, setSpeed(0))
+	if fencing != nil {
+		sc.Fencing = *fencing
+		b.fencing(ctx, *fencing)
+	}
+	prep, err := engine.Prepare(sc)
+	if err != nil {
+		b.t.Fatalf("%s: %v", name, err)
+	}
+	res, err := engine.Execute(b.t.Context(), prep)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("run")))
+	if got, want := b.waitVerdict(ctx, engine.Verdict(res.Summary)), engine.Verdict(res.Summary); got != want {
+		b.t.Errorf("%s: verdict %q, want %q", name, got, want)
+	}
+	return sc, res
+}
+
+func count(b *browser, ctx context.Context, sel string) int {
+	b.t.Helper()
+	return run(b, ctx, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll(%q).length`, sel)))
+}
+
+// TestE2ETimelineOfEveryPreset runs every preset, as shipped and with
+// fencing switched, and holds the page to the engine: the same verdict,
+// every event in the log, double grants and duplicate tokens marked where
+// they happen as often as the summary counts them, every mark named in the
+// legend, and no label over another or past the edge, on a laptop and on a
+// phone.
+func TestE2ETimelineOfEveryPreset(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	for i, p := range engine.Presets() {
+		for _, flip := range []bool{false, true} {
+			fencing := p.Scenario.Fencing != flip
+			if _, err := engine.Prepare(withFencing(p.Scenario, fencing)); err != nil {
+				continue // Redlock has no token to fence with
+			}
+			name := fmt.Sprintf("%s fencing=%v", p.Name, fencing)
+			_, res := b.runPreset(ctx, p.Name, &fencing)
+			if n := count(b, ctx, "#event-log tbody tr"); n != len(res.Events) {
+				t.Errorf("%s: %d rows in the event log, want %d", name, n, len(res.Events))
+			}
+			if n := count(b, ctx, "#timeline [data-testid=double-grant]"); n != res.Summary.DoubleGrants {
+				t.Errorf("%s: %d double grants marked, the summary counts %d", name, n, res.Summary.DoubleGrants)
+			}
+			if n := count(b, ctx, "#timeline [data-testid=duplicate-token]"); n != res.Summary.DuplicateTokens {
+				t.Errorf("%s: %d duplicate tokens marked, the summary counts %d", name, n, res.Summary.DuplicateTokens)
+			}
+			if n := count(b, ctx, `#timeline [data-kind=write_accepted-stale]`); n != res.Summary.StaleWritesAccepted {
+				t.Errorf("%s: %d stale writes marked, the summary counts %d", name, n, res.Summary.StaleWritesAccepted)
+			}
+			if m := run(b, ctx, chromedp.Evaluate[[]string](unexplainedMarks)); len(m) > 0 {
+				t.Errorf("%s: marks the legend does not name: %v", name, m)
+			}
+			for _, w := range []int{1366, 390} {
+				b.size(ctx, w, 900)
+				b.settle(ctx)
+				if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
+					t.Errorf("%s at %d px: labels collide or run off: %v", name, w, bad)
+				}
+			}
+			if !flip {
+				b.shots(ctx, fmt.Sprintf("preset-%02d-%s", i+1, p.Name))
+			}
+			b.size(ctx, 1366, 900)
+		}
+	}
+}
+
+func withFencing(sc engine.Scenario, on bool) engine.Scenario {
+	sc.Fencing = on
+	return sc
+}
+
+// TestE2EPerClientControlsRoundTripThroughShare sets one client's
+// settings, shares, and finds them again in the shared tab: each client
+// keeps its own values, and no control shows another client's.
+func TestE2EPerClientControlsRoundTripThroughShare(t *testing.T) {
+	b := startBrowser(t)
+	// long-job: client-1 never renews, client-2 renews every 10 s; the
+	// form must not show client-2's renewal as client-1's.
+	ctx := b.tab("/playground?preset=long-job")
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('[data-testid=client-card]').forEach(d => d.open = true)`))
+	if v := run(b, ctx, chromedp.Value(chromedp.ID("c0-renew"))); v != "" {
+		t.Errorf("client-1's renewal shows %q, but client-1 never renews", v)
+	}
+	if v := run(b, ctx, chromedp.Value(chromedp.ID("c1-renew_every"))); v != "10" {
+		t.Errorf("client-2's renewal shows %q, want 10", v)
+	}
+	b.do(ctx,
+		choose("#c0-renew", "every"), choose("#c0-renew_every", "10"),
+		choose("#c1-start", "12"), choose("#c1-retry_every", "3"), choose("#c1-on_refused", "retry"),
+		choose("#c0-s2", "60"), // client-1's work step: 60 s
+		choose("#until", "150"),
+	)
+	b.shots(ctx, "10-client-controls")
+	b.do(ctx, chromedp.Click(chromedp.ID("share")))
+	link := run(b, ctx, chromedp.Value(chromedp.ID("share-link")))
+	shared := b.tab(strings.TrimPrefix(link, b.base))
+	var sc engine.Scenario
+	if err := json.Unmarshal([]byte(run(b, shared, chromedp.Value(chromedp.ID("json")))), &sc); err != nil {
+		t.Fatal(err)
+	}
+	c1, c2 := sc.Clients[0], sc.Clients[1]
+	if c1.RenewEvery.MS() != 10000 || c1.Steps[2].For.MS() != 60000 || c2.Start.MS() != 12000 || c2.RetryEvery.MS() != 3000 || c2.OnRefused != "retry" || sc.Until.MS() != 150000 {
+		t.Errorf("after the round trip: client-1 %+v, client-2 %+v, until %s", c1, c2, sc.Until)
+	}
+	b.do(shared, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('[data-testid=client-card]').forEach(d => d.open = true)`))
+	for id, want := range map[string]string{"c0-renew": "every", "c0-renew_every": "10", "c1-start": "12", "c1-retry_every": "3", "c1-on_refused": "retry", "c0-s2": "60", "until": "150"} {
+		if got := run(b, shared, chromedp.Value(chromedp.ID(id))); got != want {
+			t.Errorf("shared tab: #%s shows %q, want %q", id, got, want)
+		}
+	}
+	b.waitVerdict(shared, "SAFE")
+	b.shots(shared, "11-client-controls-shared")
+}
+
+// openLaneMenu clicks a lane's name in the timeline and waits for its menu.
+func (b *browser) openLaneMenu(ctx context.Context, lane string) {
+	b.t.Helper()
+	b.do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#timeline g.lane-name[data-lane=%q]`, lane))))
+	run(b, ctx, chromedp.Poll[bool](`!document.getElementById('actor-menu').hidden`, chromedp.WithPollingTimeout(5*time.Second)))
+}
+
+// TestE2EClickingANodeCrashesItLive: during a run, the leader's lane
+// opens its menu, and "Crash" takes it down at once: the event log says so
+// and the lane is drawn down from then on.
+func TestE2EClickingANodeCrashesItLive(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
+	run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('#event-log tr.k-renewed')`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	b.openLaneMenu(ctx, "node-1")
+	b.shots(ctx, "12-node-menu")
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=crash]`)))
+	run(b, ctx, chromedp.Poll[bool](`[...document.querySelectorAll('#event-log tr.k-node_crashed')].some(r => r.cells[1].textContent === 'node-1')`, chromedp.WithPollingTimeout(10*time.Second)))
+	run(b, ctx, chromedp.Poll[bool](`document.querySelectorAll('#timeline [data-testid=node-down]').length > 0`, chromedp.WithPollingTimeout(5*time.Second)))
+	// The crash is kept in the scenario at the time it struck.
+	var sc engine.Scenario
+	if err := json.Unmarshal([]byte(run(b, ctx, chromedp.Value(chromedp.ID("json")))), &sc); err != nil {
+		t.Fatal(err)
+	}
+	last := sc.Faults[len(sc.Faults)-1]
+	if last.Do != engine.FaultCrash || last.Target != "node-1" {
+		t.Errorf("the live crash is not in the fault list: %+v", sc.Faults)
+	}
+	b.shots(ctx, "13-node-crashed-live")
+	b.do(ctx, setSpeed(0))
+	b.waitVerdict(ctx, "")
+}
+
+// TestE2EStepBackAndReplay: after a run, ← walks back one event at a
+// time, the panels and the log follow, the verdict waits for the end, and
+// Space replays from where the playhead stands.
+func TestE2EStepBackAndReplay(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	no := false
+	_, res := b.runPreset(ctx, "paused-holder", &no)
+	times := []int64{}
+	for _, e := range res.Events {
+		if len(times) == 0 || times[len(times)-1] != e.T {
+			times = append(times, e.T)
+		}
+	}
+	b.do(ctx, chromedp.Focus(chromedp.ID("zoom-in")))
+	at := func() string { return run(b, ctx, chromedp.Value(chromedp.ID("scrub"))) }
+	for k := 1; k <= 3; k++ {
+		b.do(ctx, chromedp.KeyEvent(kb.ArrowLeft))
+		want := times[len(times)-1-k]
+		if got := at(); got != fmt.Sprint(want) {
+			t.Fatalf("after %d steps back the playhead is at %s, want %d", k, got, want)
+		}
+	}
+	if n := count(b, ctx, "[data-testid=verdict-text]"); n != 0 {
+		t.Error("the verdict is shown before the playhead reached the end")
+	}
+	if n := count(b, ctx, "#event-log tbody tr.future"); n == 0 {
+		t.Error("the log marks no event as still to come")
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("back")), chromedp.Click(chromedp.ID("forward")))
+	if got := at(); got != fmt.Sprint(times[len(times)-4]) {
+		t.Errorf("back then forward: playhead at %s, want %d", got, times[len(times)-4])
+	}
+	// Back to 15 s: client-2's write is in, client-1's late one not yet.
+	b.do(ctx, choose("#scrub", "15000"))
+	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=storage-value]"))); v != "43,000" {
+		t.Errorf("storage at 15s: %s", v)
+	}
+	b.shots(ctx, "14-stepped-back")
+	// Replay from here at 10 s a second: the playhead moves on and the
+	// verdict comes back at the end.
+	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("play")))
+	b.waitVerdict(ctx, "stale write accepted")
+	if got := at(); got != fmt.Sprint(res.Summary.EndMS) {
+		t.Errorf("after the replay the playhead is at %s, want the end %d", got, res.Summary.EndMS)
+	}
+}
+
+// TestE2EStartPausedThenStep: a run started paused waits at 0 s; → asks
+// the live run for its next event, ← goes back over what arrived.
+func TestE2EStartPausedThenStep(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("start-paused")), chromedp.Click(chromedp.ID("run")))
+	time.Sleep(300 * time.Millisecond) // a paused run must not move meanwhile
+	if n := count(b, ctx, "#event-log tbody tr"); n != 0 {
+		t.Fatalf("a run started paused has %d events before any step", n)
+	}
+	for k := 1; k <= 4; k++ {
+		b.do(ctx, chromedp.Click(chromedp.ID("forward")))
+		run(b, ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll('#event-log tbody tr').length >= %d`, k), chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	b.shots(ctx, "15-started-paused-stepped")
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+}
+
+// TestE2EClockJumpMarker: the lock server's clock jump is drawn on its
+// lane with the offset, and client-1's lease bar, cut short, says why.
+func TestE2EClockJumpMarker(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	b.runPreset(ctx, "clock-jump", nil)
+	jump := run(b, ctx, chromedp.Evaluate[string](`(() => { const j = document.querySelector('#timeline [data-testid=clock-jump]'); return j ? j.closest('svg').querySelector('text.jump-label')?.textContent || 'no label' : 'no marker'; })()`))
+	if !strings.Contains(jump, "clock +9s") {
+		t.Errorf("clock jump label %q, want the offset +9s", jump)
+	}
+	early := run(b, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#timeline text.early-label')].map(t => t.textContent).join(' | ')`))
+	if !strings.Contains(early, "ended early") || !strings.Contains(early, "node-1's clock jumped +9s") {
+		t.Errorf("the lease that ended early says %q", early)
+	}
+	if n := count(b, ctx, "#timeline [data-testid=double-grant]"); n != 1 {
+		t.Errorf("%d double grants marked, want 1 (client-2 is granted while client-1's lease runs)", n)
+	}
+	b.shots(ctx, "16-clock-jump")
+}
+
+// TestE2ERedlockServerLanes: each Redlock server has its own lane with the
+// clients it holds the lock for, so both majorities show.
+func TestE2ERedlockServerLanes(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	b.runPreset(ctx, "redlock-clock-jump", nil)
+	holds := run(b, ctx, chromedp.Evaluate[map[string][]string](`(() => {
+		const out = {};
+		for (const h of document.querySelectorAll('#timeline [data-testid=redlock-hold]')) {
+			const lane = document.querySelectorAll('#timeline rect.lane');
+			const y = +h.getAttribute('y');
+			const l = [...lane].find(r => +r.getAttribute('y') <= y && y < +r.getAttribute('y') + +r.getAttribute('height'));
+			(out[l.dataset.lane] = out[l.dataset.lane] || []).push(h.dataset.client);
+		}
+		return out;
+	})()`))
+	count := func(client string) int {
+		n := 0
+		for _, cs := range holds {
+			for _, c := range cs {
+				if c == client {
+					n++
+					break
+				}
+			}
+		}
+		return n
+	}
+	if len(holds) != 5 || count("client-1") < 3 || count("client-2") < 3 {
+		t.Errorf("Redlock server lanes hold %v: want five servers, a majority (3) for each client", holds)
+	}
+	if cs := holds["node-3"]; len(cs) != 2 {
+		t.Errorf("node-3, whose clock jumps, holds for %v: want client-1, then client-2", cs)
+	}
+	b.shots(ctx, "17-redlock-servers")
+}
+
+// TestE2ECompareAcrossBackends: Compare on Redlock offers the backend (it
+// has no fencing token) and stacks both runs on one time axis with their
+// verdicts and the differences ringed.
+func TestE2ECompareAcrossBackends(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=redlock-clock-jump")
+	b.do(ctx, chromedp.Click(chromedp.ID("compare")))
+	run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('[data-testid=compare-b]')`, chromedp.WithPollingTimeout(30*time.Second)))
+	if what := run(b, ctx, chromedp.Value(chromedp.ID("compare-what"))); what != "backend" {
+		t.Errorf("on Redlock, compare offers %q first, want the backend", what)
+	}
+	a := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-a]")))
+	bv := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-b]")))
+	if !strings.Contains(a, "UNSAFE") || !strings.Contains(bv, "SAFE") || strings.Contains(bv, "UNSAFE") {
+		t.Errorf("compare: A (Redlock) %q, B (Raft) %q", a, bv)
+	}
+	// One time axis: both pictures have the same width and the same ticks.
+	same := run(b, ctx, chromedp.Evaluate[bool](`(() => { const [a, b] = document.querySelectorAll('.cmp-svg'); const t = s => [...s.querySelectorAll('.tick')].map(x => x.textContent + '@' + x.getAttribute('x')).join(); return a.getAttribute('width') === b.getAttribute('width') && t(a) === t(b); })()`))
+	if !same {
+		t.Error("the two timelines do not share one time axis")
+	}
+	if n := count(b, ctx, ".cmp-svg [data-testid=highlight]"); n == 0 {
+		t.Error("no difference is ringed")
+	}
+	if n := count(b, ctx, "[data-testid=compare-facts] tr.diff"); n == 0 {
+		t.Error("the summaries mark no difference")
+	}
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('compare-view').scrollIntoView()`))
+	b.shots(ctx, "18-compare-backends")
+}
+
+// TestE2EPhoneLayout: on a 390 px screen the Run button and the whole
+// timeline are in the first screen, the timeline fits the width with a way
+// to zoom, and after paused-holder's run the stale write is in view.
+func TestE2EPhoneLayout(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.size(ctx, 390, 844)
+	b.do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("timeline")))
+	b.settle(ctx)
+	inView := func(sel string) bool {
+		return run(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth && r.width > 0; })()`, sel)))
+	}
+	for _, sel := range []string{"#run", "#timeline", "#zoom-in"} {
+		if !inView(sel) {
+			t.Errorf("%s is not in the first screen at 390x844", sel)
+		}
+	}
+	if run(b, ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > innerWidth`)) {
+		t.Error("the page scrolls sideways at 390 px")
+	}
+	b.fencing(ctx, false)
+	b.do(ctx, setSpeed(0))
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "stale write accepted")
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`scrollTo(0, 0)`))
+	b.settle(ctx)
+	if !inView(`#timeline [data-kind=write_accepted-stale]`) {
+		t.Error("the stale write is not in the first screen after the run")
+	}
+	if !inView("#timeline") {
+		t.Error("the timeline left the first screen after the run")
+	}
+	// The actors' menus live in a drawer below the timeline.
+	below := run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('actors-drawer').getBoundingClientRect().top > document.getElementById('timeline').getBoundingClientRect().bottom`))
+	if !below || run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('actors-drawer').open`)) {
+		t.Error("on a phone the actors' drawer must be closed and below the timeline")
+	}
+	b.shot(ctx, "", "19-phone-after-run-390x844")
+	// Zoom in: the timeline still fits the width, the pan control shows.
+	b.do(ctx, chromedp.Click(chromedp.ID("zoom-in")))
+	b.settle(ctx)
+	if !inView("#timeline") || run(b, ctx, chromedp.Evaluate[bool](`document.getElementById('pan-row').hidden`)) {
+		t.Error("zoomed in, the timeline overflows or there is no way to pan")
+	}
+	b.shot(ctx, "", "20-phone-zoomed-390x844")
+}
+
+// TestE2ELinearizabilityView: one click from the verdict, the lock's
+// history and the checker's answer.
+func TestE2ELinearizabilityView(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	b.runPreset(ctx, "async-failover", nil)
+	b.do(ctx, chromedp.Click(chromedp.ID("show-history")))
+	got := b.waitText(ctx, "[data-testid=history-verdict]", "inearizable")
+	if n := count(b, ctx, "[data-testid=history-op]"); n < 3 {
+		t.Errorf("%d operations drawn", n)
+	}
+	if !strings.Contains(got, "Linearizable") && !strings.Contains(got, "Not linearizable") {
+		t.Errorf("history verdict %q", got)
+	}
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('history-view').scrollIntoView()`))
+	b.shots(ctx, "21-lock-history")
+	// Porcupine's own page opens from the same link, with its script
+	// allowed by hash and nothing else.
+	href := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=porcupine-link]').getAttribute('href')`))
+	page, cancel := chromedp.NewContext(b.ctx)
+	defer cancel()
+	if err := chromedp.Do(page); err != nil {
+		t.Fatal(err)
+	}
+	b.do(page, chromedp.Navigate(b.base+href))
+	run(b, page, chromedp.Poll[bool](`document.querySelectorAll('#canvas *').length > 0`, chromedp.WithPollingTimeout(10*time.Second)))
+}
