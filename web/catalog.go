@@ -1,8 +1,6 @@
 package web
 
 import (
-	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/leaselab/playground/engine"
@@ -61,9 +59,8 @@ type Catalog struct {
 	Faults     []FaultKind   `json:"faults"`
 	Backends   []BackendKind `json:"backends"`
 	DelayKinds []string      `json:"delay_kinds"`
-	// ClientFields are the optional per-client settings this engine
-	// knows besides start, renew_every, retry_every and on_refused
-	// (renew_timeout, watch_lease).
+	// ClientFields are the per-client settings besides start,
+	// renew_every, retry_every and on_refused that the form offers.
 	ClientFields []string `json:"client_fields"`
 	Defaults     Defaults `json:"defaults"`
 	MaxSpeed     float64  `json:"max_speed"`
@@ -75,8 +72,6 @@ var catalogOnce = sync.OnceValue(buildCatalog)
 func TheCatalog() Catalog { return catalogOnce() }
 
 func buildCatalog() Catalog {
-	faultFields := jsonFields(reflect.TypeFor[engine.Fault]())
-	clientFields := jsonFields(reflect.TypeFor[engine.Client]())
 	c := Catalog{
 		Faults: []FaultKind{
 			{ID: engine.FaultPause, Do: engine.FaultPause, Label: "pause (freeze a client)", Menu: "Freeze {target} for 15s", Targets: "client", Fields: []string{"target", "for"}, Defaults: map[string]any{"for": "15s"}},
@@ -94,36 +89,14 @@ func buildCatalog() Catalog {
 				Settings:   []string{},
 				FencingWhy: "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead."},
 		},
-		DelayKinds: []string{engine.MsgWrite, engine.MsgRenew, engine.MsgRelease, engine.MsgAcquire, engine.MsgRead, engine.MsgCheck, engine.MsgSend},
-		Defaults:   Defaults{LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
-		MaxSpeed:   engine.MaxSpeed,
+		DelayKinds:   []string{engine.MsgWrite, engine.MsgRenew, engine.MsgRelease, engine.MsgAcquire, engine.MsgRead, engine.MsgCheck, engine.MsgSend},
+		ClientFields: []string{"renew_timeout", "watch_lease"},
+		Defaults:     Defaults{LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
+		MaxSpeed:     engine.MaxSpeed,
 	}
-	// Faults the engine gains show up once it takes their fields: a
-	// partition that takes clients with it, a drifting clock.
-	if faultFields["side"] {
-		c.Faults = append(c.Faults, FaultKind{ID: "partition-side", Do: engine.FaultPartition, Label: "cut off a client with its node", Menu: "Cut off {target} with the leader for 10s", Targets: "client", Fields: []string{"side", "for"}, Defaults: map[string]any{"for": "10s"}})
-	}
-	if faultFields["rate"] {
-		c.Faults = append(c.Faults, FaultKind{ID: "clock_drift", Do: "clock_drift", Label: "drift a clock", Menu: "Make {target}'s clock run 2x fast", Targets: "any", Fields: []string{"target", "rate", "for"}, Defaults: map[string]any{"rate": 2.0}})
-	}
-	for _, f := range []string{"renew_timeout", "watch_lease"} {
-		if clientFields[f] {
-			c.ClientFields = append(c.ClientFields, f)
-		}
-	}
-	if c.ClientFields == nil {
-		c.ClientFields = []string{}
-	}
+	c.Faults = append(c.Faults,
+		FaultKind{ID: "partition-side", Do: engine.FaultPartition, Label: "cut off a client with a node", Menu: "Cut off {target} with the leader for 10s", Targets: "client", Fields: []string{"side", "for"}, Defaults: map[string]any{"for": "10s"}},
+		FaultKind{ID: engine.FaultClockDrift, Do: engine.FaultClockDrift, Label: "drift a clock", Menu: "Make {target}'s clock run 2x fast", Targets: "any", Fields: []string{"target", "rate", "for"}, Defaults: map[string]any{"rate": 2.0}},
+	)
 	return c
-}
-
-// jsonFields is the set of JSON field names of a struct type.
-func jsonFields(t reflect.Type) map[string]bool {
-	out := map[string]bool{}
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
-			out[name] = true
-		}
-	}
-	return out
 }

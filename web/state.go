@@ -102,9 +102,14 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindNodeCrashed:
 		s.node(e.Actor).Role = "down"
 	case engine.KindPartitioned:
-		s.node(e.Actor).Role = "cut off"
+		// A partition's side may hold clients too; they are not servers.
+		if IsNode(e.Actor) {
+			s.node(e.Actor).Role = "cut off"
+		}
 	case engine.KindNodeRestarted, engine.KindHealed:
-		s.node(e.Actor).Role = s.followerRole()
+		if IsNode(e.Actor) {
+			s.node(e.Actor).Role = s.followerRole()
+		}
 	case engine.KindRejoined:
 		s.node(e.Actor).Role = "replica"
 	case engine.KindGrantForgotten:

@@ -57,3 +57,20 @@ func TestStateApplyReportsChanges(t *testing.T) {
 		t.Errorf("a node first seen in an event gets no place: %+v", s.Nodes)
 	}
 }
+
+// TestStateClientsInAPartitionAreNotServers: a partition's side may take a
+// client with its node; only the node is drawn cut off.
+func TestStateClientsInAPartitionAreNotServers(t *testing.T) {
+	p, _ := engine.LoadPreset("paused-holder")
+	s := web.NewState(p.Prepared().Scenario())
+	s.Apply(engine.Event{T: 1, Actor: "node-1", Kind: engine.KindPartitioned})
+	s.Apply(engine.Event{T: 1, Actor: "client-1", Kind: engine.KindPartitioned})
+	if len(s.Nodes) != 3 || s.Nodes[0].Role != "cut off" {
+		t.Fatalf("after cutting off node-1 with client-1: %+v", s.Nodes)
+	}
+	s.Apply(engine.Event{T: 2, Actor: "client-1", Kind: engine.KindHealed})
+	s.Apply(engine.Event{T: 2, Actor: "node-1", Kind: engine.KindHealed})
+	if len(s.Nodes) != 3 || s.Nodes[0].Role != "follower" {
+		t.Errorf("after the heal: %+v", s.Nodes)
+	}
+}

@@ -45,7 +45,7 @@ export function buildModel(sc, events, now) {
   const O = Object.fromEntries(otherNames.map(n => [n, []]));
   nodeNames.sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
   const actor = () => ({ marks: [], jumps: [], drifts: [] });
-  const C = Object.fromEntries(clientNames.map(n => [n, { ...actor(), leases: [], beliefs: [], pauses: [], lease: null, belief: null }]));
+  const C = Object.fromEntries(clientNames.map(n => [n, { ...actor(), leases: [], beliefs: [], pauses: [], cuts: [], lease: null, belief: null }]));
   const N = Object.fromEntries(nodeNames.map(n => [n, { ...actor(), roles: [], role: null, holds: [], open: {}, term: 0 }]));
   for (const n of initial) N[n.name].role = { role: n.role, from: 0, to: null };
   const storage = [];
@@ -164,8 +164,20 @@ export function buildModel(sc, events, now) {
           for (const h of Object.values(N[e.actor].open)) if (h.until - e.t <= (e.by || 0)) closeHold(e.actor, h.client, e.t, `its clock jumped ${signed(e.by || 0)}`);
         }
         break;
-      case 'clock_drift':
-        if (who) who.drifts.push({ from: e.t, to: e.until || null, rate: e.rate || driftRate(e.message) });
+      case 'clock_drift': {
+        if (!who) break;
+        // A drift ends at its own until, when another takes over, or with
+        // an event back at the true rate.
+        const open = who.drifts.find(d => d.to === null || d.to > e.t);
+        if (open) open.to = e.t;
+        if (e.rate && e.rate !== 1) who.drifts.push({ from: e.t, to: e.until || null, rate: e.rate });
+        break;
+      }
+      case 'partitioned':
+        if (c) c.cuts.push({ from: e.t, to: e.until || null, with: e.message || '' });
+        break;
+      case 'partition_healed':
+        if (c) for (const k of c.cuts) if (k.to === null || k.to > e.t) k.to = e.t;
         break;
       case 'pause_start':
         if (c) c.pauses.push({ from: e.t, to: e.until });
@@ -230,11 +242,6 @@ function redlockJump(N, servers, t) {
     if (j) return `${s}'s clock jumped ${signed(j.by)}, so it no longer counts toward a majority`;
   }
   return null;
-}
-
-function driftRate(msg) {
-  const m = /([0-9.]+)\s*(?:s per|x|×)/.exec(msg || '');
-  return m ? +m[1] : null;
 }
 
 /** leaseMS is the lease of a normalised scenario, in ms. */

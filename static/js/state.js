@@ -47,10 +47,11 @@ export function apply(s, e) {
       node(s, e.actor).role = 'down';
       break;
     case 'partitioned':
-      node(s, e.actor).role = 'cut off';
+      // A partition's side may hold clients too; they are not servers.
+      if (isNode(e.actor)) node(s, e.actor).role = 'cut off';
       break;
     case 'node_restarted': case 'partition_healed':
-      node(s, e.actor).role = followerRole(s);
+      if (isNode(e.actor)) node(s, e.actor).role = followerRole(s);
       break;
     case 'rejoined':
       node(s, e.actor).role = 'replica';

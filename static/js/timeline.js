@@ -179,6 +179,11 @@ function drawClient(out, l, x, label, fill, compact) {
   const top = l.y + (compact ? 6 : 16), h = compact ? 12 : 20, band = top + h + (compact ? 3 : 6);
   const rows = [l.y + 12, l.y + l.h - 4];
   for (const d of c.drifts) drawDrift(out, l, d, x, label, rows);
+  for (const k of c.cuts) {
+    const to = k.to ?? Infinity, x0 = x(k.from), x1 = Number.isFinite(to) ? x(to) : x(k.from) + 100000;
+    out.push(`<rect x="${x0}" y="${l.y + 3}" width="${Math.max(x1 - x0, 2)}" height="${l.h - 6}" class="node-cut" data-mark="cut-off" data-testid="client-cut"><title>${esc(c.name)} ${esc(k.with || 'is cut off')} from ${formatMS(k.from)}${Number.isFinite(to) ? ' to ' + formatMS(to) : ''}</title></rect>`);
+    label(x0, '⌁ cut off', rows, 'mark-label down-label-out label-strong', 2);
+  }
   for (const p of c.pauses) {
     out.push(`<rect x="${x(p.from)}" y="${band}" width="${Math.max(x(p.to) - x(p.from), 2)}" height="${compact ? 8 : 14}" class="pause" fill="${fill('hatch')}" data-mark="pause"><title>${esc(c.name)} is frozen from ${formatMS(p.from)} to ${formatMS(p.to)}</title></rect>`);
     label(x(p.from), `❚❚ paused until ${formatMS(p.to)}`, [l.y + l.h - 4], 'pause-label', 3);
