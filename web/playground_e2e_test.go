@@ -165,10 +165,12 @@ func TestE2EPerClientControlsRoundTripThroughShare(t *testing.T) {
 	b.shots(shared, "11-client-controls-shared")
 }
 
-// openLaneMenu clicks a lane's name in the timeline and waits for its menu.
+// openLaneMenu clicks a lane's name in the timeline, where it is on the
+// screen (a live timeline is redrawn every frame), and waits for its menu.
 func (b *browser) openLaneMenu(ctx context.Context, lane string) {
 	b.t.Helper()
-	b.do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#timeline g.lane-name[data-lane=%q]`, lane))))
+	at := run(b, ctx, chromedp.Evaluate[[]float64](fmt.Sprintf(`(() => { const g = document.querySelector('#timeline g.lane-name[data-lane=%q]'); g.scrollIntoView({block: 'center'}); const r = g.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, lane)))
+	b.do(ctx, chromedp.MouseClickXY(at[0], at[1]))
 	run(b, ctx, chromedp.Poll[bool](`!document.getElementById('actor-menu').hidden`, chromedp.WithPollingTimeout(5*time.Second)))
 }
 
