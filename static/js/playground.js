@@ -474,10 +474,12 @@ function observedAt(t) {
   for (const r of run.states) { if (r.i >= 0 && run.events[r.i].t > t) break; rec = r; }
   if (!rec) return null;
   const out = {};
-  for (const n of rec.state.nodes || []) {
+  // The server may report its Raft nodes as it observed them (a list of
+  // {name, term, commit_index, ...}) or inline in the state's nodes.
+  for (const n of [...(rec.state.nodes || []), ...(rec.state.observed || [])]) {
     const o = {};
-    for (const k of ['term', 'commit_index', 'last_index']) if (n[k] !== undefined) o[k] = n[k];
-    if (Object.keys(o).length) out[n.name] = o;
+    for (const k of ['term', 'commit_index', 'last_log_index']) if (n[k] !== undefined) o[k] = n[k];
+    if (Object.keys(o).length) out[n.name] = { ...(out[n.name] || {}), ...o };
   }
   return Object.keys(out).length ? out : null;
 }

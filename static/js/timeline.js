@@ -270,7 +270,7 @@ function drawNode(out, l, x, label, fill, compact, m, now) {
     }
     if (m.redlock) continue; // a Redlock server has no role: its holds say it all
     const cls = r.role === 'leader' ? 'leader' : 'follower';
-    out.push(`<rect x="${x0}" y="${mid - 5}" width="${w}" height="10" class="role ${r.role === 'leader' ? 'leader' : r.role.replace(/ /g, '-')}" data-mark="${cls}"><title>${esc(n.name)}: ${r.role}${r.term ? ' (term ' + r.term + ')' : ''} from ${formatMS(r.from)}</title></rect>`);
+    out.push(`<rect x="${x0}" y="${mid - 5}" width="${w}" height="10" class="role ${cls}" data-mark="${cls}"><title>${esc(n.name)}: ${r.role}${r.term ? ' (term ' + r.term + ')' : ''} from ${formatMS(r.from)}</title></rect>`);
     if (r.role === 'leader') label(x0, `★ leader${r.term ? ' · term ' + r.term : ''}`, [rows[1]], 'role-label leader-label', 3);
   }
   const violAt = new Set(m.violations.filter(v => v.node === n.name).map(v => v.t));
