@@ -18,6 +18,7 @@ type Duration struct {
 	text    string
 	set     bool
 	invalid bool
+	raw     string // the JSON of an invalid value, written back as it came
 }
 
 // Ms returns a duration of n milliseconds.
@@ -48,8 +49,13 @@ func FormatMS(ms int64) string {
 	return (time.Duration(ms) * time.Millisecond).String()
 }
 
-// MarshalJSON writes the duration as a string.
+// MarshalJSON writes the duration as a string, and an invalid value as
+// it was given, so that a scenario holding one reads back the same (and
+// fails validation the same way) however often it goes through JSON.
 func (d Duration) MarshalJSON() ([]byte, error) {
+	if d.invalid && d.raw != "" {
+		return []byte(d.raw), nil
+	}
 	return json.Marshal(d.String())
 }
 
@@ -64,12 +70,12 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 	*d = Duration{set: true}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
-		d.invalid, d.text = true, string(b)
+		d.invalid, d.text, d.raw = true, string(b), string(b)
 		return nil
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil || v%time.Millisecond != 0 {
-		d.invalid, d.text = true, strconv.Quote(s)
+		d.invalid, d.text, d.raw = true, strconv.Quote(s), string(b)
 		return nil
 	}
 	d.ms = int64(v / time.Millisecond)

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// MaxAnswerLen bounds an answer in bytes; a longer one is refused with a
+// MaxAnswerLen bounds an answer in characters; a longer one is refused with a
 // clear error before anything reads it.
 const MaxAnswerLen = 2000
 

@@ -113,11 +113,12 @@ func (c *Catalog) CheckAttempt(ctx context.Context, a Attempt) (Result, error) {
 
 // Check grades an attempt at this exercise (see Catalog.Check).
 func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
-	if len(a.Answer) > MaxAnswerLen {
-		return Result{}, &InputError{Field: "answer", Msg: fmt.Sprintf("is %d characters long; at most %d are accepted", len(a.Answer), MaxAnswerLen)}
-	}
 	if !utf8.ValidString(a.Answer) {
 		return Result{}, &InputError{Field: "answer", Msg: "is not valid UTF-8 text"}
+	}
+	// Characters, as the message says and the store counts them, not bytes.
+	if n := utf8.RuneCountInString(a.Answer); n > MaxAnswerLen {
+		return Result{}, &InputError{Field: "answer", Msg: fmt.Sprintf("is %d characters long; at most %d are accepted", n, MaxAnswerLen)}
 	}
 	if a.Tries < 0 {
 		a.Tries = 0
