@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/hashicorp/raft"
+)
+
+// TestCommandDecodeReusesNames: a node decodes the same lock and client
+// names over and over; with its table of names warm, decoding a command
+// and applying it through the Raft state machine allocates nothing, and
+// the decoded command is the one encoded.
+func TestCommandDecodeReusesNames(t *testing.T) {
+	c := Command{Op: OpRenew, Lock: "account-42", Client: "client-1", Token: 34, Lease: 10000, Now: 12345, ReqID: 7}
+	b := EncodeCommand(c)
+	names := map[string]string{}
+	got, err := decodeCommand(b, names)
+	if err != nil || got != c {
+		t.Fatalf("decoded %+v, %v; want %+v", got, err, c)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { decodeCommand(b, names) }); allocs != 0 {
+		t.Errorf("decoding with warm names allocates %v times", allocs)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { DecodeCommand(b) }); allocs == 0 {
+		t.Errorf("without a table the names must be copied out of the log entry")
+	}
+	for i := range b {
+		if _, err := decodeCommand(b[:i], names); err == nil {
+			t.Errorf("a command cut to %d bytes decodes", i)
+		}
+	}
+}
+
+// TestRaftFSMApplyAllocatesNothing: a renewal by the holder, applied by a
+// node's state machine, allocates nothing once the node has seen the
+// names: the answer stays in the machine (LockFSM.Answer) instead of being
+// boxed into the log entry's response.
+func TestRaftFSMApplyAllocatesNothing(t *testing.T) {
+	var m atomic.Pointer[LockFSM]
+	m.Store(NewLockFSM(33))
+	f := raftFSM{m: &m, names: map[string]string{}}
+	acquire := EncodeCommand(Command{Op: OpAcquire, Lock: "account-42", Client: "client-1", Lease: 10000, ReqID: 1})
+	if resp := f.Apply(&raft.Log{Data: acquire}); resp != nil {
+		t.Fatalf("a command with a request id is answered through the machine, got %v", resp)
+	}
+	if r, ok := m.Load().Answer("client-1", 1); !ok || !r.OK || r.Token != 33 {
+		t.Fatalf("answer %+v %v", r, ok)
+	}
+	renew := &raft.Log{Data: EncodeCommand(Command{Op: OpRenew, Lock: "account-42", Client: "client-1", Token: 33, Lease: 10000, ReqID: 2})}
+	if allocs := testing.AllocsPerRun(100, func() { f.Apply(renew) }); allocs != 0 {
+		t.Errorf("applying a renewal allocates %v times", allocs)
+	}
+}
