@@ -88,7 +88,7 @@ func Describe(e Event) string {
 			return fmt.Sprintf("%s's lease ran out on all but a minority of servers", e.Holder)
 		}
 		return fmt.Sprintf("the lease of %s (token %d) ran out", e.Holder, e.Token)
-	case KindTruncated, KindNodeCrashed, KindNodeRestarted, KindSteppedDown, KindRejoined, KindHealed, KindClockJump:
+	case KindTruncated, KindNodeCrashed, KindNodeRestarted, KindSteppedDown, KindRejoined, KindHealed, KindClockJump, KindClockDrift:
 		return e.Message
 	case KindPartitioned:
 		return fmt.Sprintf("%s, until %s", e.Message, FormatMS(e.Until))
