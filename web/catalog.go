@@ -1,6 +1,7 @@
 package web
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/leaselab/playground/engine"
@@ -71,32 +72,84 @@ var catalogOnce = sync.OnceValue(buildCatalog)
 // TheCatalog returns the controls' catalog.
 func TheCatalog() Catalog { return catalogOnce() }
 
+// backendWords are the backends' names in the form, and why fencing
+// cannot apply to one that hands out no token.
+var backendWords = map[string][2]string{
+	engine.BackendRaft:         {"Raft group", ""},
+	engine.BackendSingle:       {"single server", ""},
+	engine.BackendAsyncReplica: {"primary + async replica", ""},
+	engine.BackendRedlock:      {"Redlock (independent servers)", "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead."},
+}
+
+// faultWords are each fault's words in the fault list and in the actor
+// menus, and the values a new one starts with. ID "partition-side" is a
+// partition that takes clients with it.
+var faultWords = map[string]struct {
+	label, menu string
+	defaults    map[string]any
+}{
+	engine.FaultPause:      {"pause (freeze a client)", "Freeze {target} for 15s", map[string]any{"for": "15s"}},
+	engine.FaultDelay:      {"delay a message", "Hold {target}'s next write 10s", map[string]any{"kind": "write", "by": "10s"}},
+	engine.FaultCrash:      {"crash a lock server", "Crash {target}", nil},
+	engine.FaultRestart:    {"restart a lock server", "Restart {target}", nil},
+	engine.FaultPartition:  {"cut off a lock server", "Cut off {target} for 10s", map[string]any{"for": "10s"}},
+	"partition-side":       {"cut off a client with a node", "Cut off {target} with the leader for 10s", map[string]any{"for": "10s"}},
+	engine.FaultClockJump:  {"jump a clock", "Jump {target}'s clock 10s ahead", map[string]any{"by": "10s"}},
+	engine.FaultClockDrift: {"drift a clock", "Make {target}'s clock run 2x fast", map[string]any{"rate": 2.0}},
+}
+
+// buildCatalog reads what the engine takes (engine.Capabilities) and adds
+// the words the page shows, so the form never offers what the engine
+// would refuse, nor misses what it gained.
 func buildCatalog() Catalog {
+	caps := engine.Capabilities()
 	c := Catalog{
-		Faults: []FaultKind{
-			{ID: engine.FaultPause, Do: engine.FaultPause, Label: "pause (freeze a client)", Menu: "Freeze {target} for 15s", Targets: "client", Fields: []string{"target", "for"}, Defaults: map[string]any{"for": "15s"}},
-			{ID: engine.FaultDelay, Do: engine.FaultDelay, Label: "delay a message", Menu: "Hold {target}'s next write 10s", Targets: "client", Fields: []string{"target", "kind", "by"}, Defaults: map[string]any{"kind": "write", "by": "10s"}},
-			{ID: engine.FaultCrash, Do: engine.FaultCrash, Label: "crash a lock server", Menu: "Crash {target}", Targets: "node", Fields: []string{"target"}, Leader: true},
-			{ID: engine.FaultRestart, Do: engine.FaultRestart, Label: "restart a lock server", Menu: "Restart {target}", Targets: "node", Fields: []string{"target"}},
-			{ID: engine.FaultPartition, Do: engine.FaultPartition, Label: "partition a lock server", Menu: "Cut off {target} for 10s", Targets: "node", Fields: []string{"target", "for"}, Defaults: map[string]any{"for": "10s"}, Leader: true},
-			{ID: engine.FaultClockJump, Do: engine.FaultClockJump, Label: "jump a clock", Menu: "Jump {target}'s clock 10s ahead", Targets: "any", Fields: []string{"target", "by"}, Defaults: map[string]any{"by": "10s"}},
-		},
-		Backends: []BackendKind{
-			{Name: engine.BackendRaft, Label: "Raft group", Nodes: []int{1, 3, 5}, DefaultNodes: engine.DefaultNodes, Fencing: true, Leader: true, Settings: []string{"election"}},
-			{Name: engine.BackendSingle, Label: "single server", Nodes: []int{1}, DefaultNodes: 1, Fencing: true, Settings: []string{"persist_every"}},
-			{Name: engine.BackendAsyncReplica, Label: "primary + async replica", Nodes: []int{2}, DefaultNodes: 2, Fencing: true, Leader: true, Settings: []string{"replication_lag", "election"}},
-			{Name: engine.BackendRedlock, Label: "Redlock (independent servers)", Nodes: []int{3, 5}, DefaultNodes: engine.DefaultRedlockN,
-				Settings:   []string{},
-				FencingWhy: "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead."},
-		},
-		DelayKinds:   []string{engine.MsgWrite, engine.MsgRenew, engine.MsgRelease, engine.MsgAcquire, engine.MsgRead, engine.MsgCheck, engine.MsgSend},
+		DelayKinds:   caps.DelayKinds,
 		ClientFields: []string{"renew_timeout", "watch_lease"},
 		Defaults:     Defaults{LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
 		MaxSpeed:     engine.MaxSpeed,
 	}
-	c.Faults = append(c.Faults,
-		FaultKind{ID: "partition-side", Do: engine.FaultPartition, Label: "cut off a client with a node", Menu: "Cut off {target} with the leader for 10s", Targets: "client", Fields: []string{"side", "for"}, Defaults: map[string]any{"for": "10s"}},
-		FaultKind{ID: engine.FaultClockDrift, Do: engine.FaultClockDrift, Label: "drift a clock", Menu: "Make {target}'s clock run 2x fast", Targets: "any", Fields: []string{"target", "rate", "for"}, Defaults: map[string]any{"rate": 2.0}},
-	)
+	for _, b := range caps.Backends {
+		words := backendWords[b.Name]
+		if words[0] == "" {
+			words[0] = b.Name
+		}
+		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: words[0], Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
+			Fencing: b.Tokens, FencingWhy: words[1], Leader: b.Leader, Settings: b.Fields})
+	}
+	for _, f := range caps.Faults {
+		var fields []string
+		for _, fc := range f.Fields {
+			if fc.Name != "side" {
+				fields = append(fields, fc.Name)
+			}
+		}
+		client, node := slices.Contains(f.Targets, "client"), slices.Contains(f.Targets, "node")
+		targets := "client"
+		switch {
+		case client && node:
+			targets = "any"
+		case node:
+			targets = "node"
+		}
+		c.Faults = append(c.Faults, faultKind(f.Do, f.Do, targets, fields, slices.Contains(f.Targets, "leader")))
+		if slices.Contains(f.Targets, "side") {
+			var side []string
+			for _, name := range fields {
+				if name != "target" {
+					side = append(side, name)
+				}
+			}
+			c.Faults = append(c.Faults, faultKind("partition-side", f.Do, "client", append([]string{"side"}, side...), false))
+		}
+	}
 	return c
+}
+
+func faultKind(id, do, targets string, fields []string, leader bool) FaultKind {
+	w, ok := faultWords[id]
+	if !ok {
+		w.label, w.menu = do, do+" {target}"
+	}
+	return FaultKind{ID: id, Do: do, Label: w.label, Menu: w.menu, Targets: targets, Fields: fields, Defaults: w.defaults, Leader: leader}
 }

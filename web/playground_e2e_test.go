@@ -429,3 +429,65 @@ func TestE2ELinearizabilityView(t *testing.T) {
 	b.do(page, chromedp.Navigate(b.base+href))
 	run(b, page, chromedp.Poll[bool](`document.querySelectorAll('#canvas *').length > 0`, chromedp.WithPollingTimeout(10*time.Second)))
 }
+
+// TestE2EFailurePresetsBreakOnFirstRun: every failure preset, run as it
+// opens with no setting touched, shows its failure: an unsafe verdict and
+// the violation marked on the timeline. The healthy presets stay safe,
+// and the two that cost availability show it.
+func TestE2EFailurePresetsBreakOnFirstRun(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground")
+	healthy := map[string]bool{"baseline": true, "raft-failover": true, "ride-claim": true, "seat-hold": true}
+	for _, p := range engine.Presets() {
+		_, res := b.runPreset(ctx, p.Name, nil)
+		line := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-line]")))
+		switch {
+		case healthy[p.Name]:
+			if !strings.Contains(line, "Safe") {
+				t.Errorf("%s is a healthy lock but its first run says %q", p.Name, line)
+			}
+		case p.Name == "crashed-holder":
+			// The cost is the wait: client-2 asks in vain until the lease ends.
+			if count(b, ctx, "#timeline [data-mark=crashed]") != 1 || count(b, ctx, "#timeline [data-mark=ask]") < 3 {
+				t.Errorf("%s: the crash and the vain asks are not drawn", p.Name)
+			}
+		case p.Name == "lock-server-down":
+			if count(b, ctx, "#timeline [data-testid=node-down]") == 0 || res.Summary.UnavailableMS == 0 {
+				t.Errorf("%s: the lock server is not drawn down", p.Name)
+			}
+		default:
+			marked := count(b, ctx, "#timeline [data-kind=write_accepted-stale], #timeline [data-testid=double-grant], #timeline [data-testid=duplicate-token]") +
+				count(b, ctx, "#timeline [data-testid=other-mark].m-accepted")/2
+			if !strings.Contains(line, "Unsafe") || marked == 0 {
+				t.Errorf("%s: the first run says %q with %d violations marked; a failure preset must break first", p.Name, line, marked)
+			}
+		}
+	}
+}
+
+// TestE2EFindAFailureOpensAnExample: the search runs on the server in
+// batches, shows how far it got, and opens the example it found in the
+// playground with its violation ringed.
+func TestE2EFindAFailureOpensAnExample(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=clock-jump") // a single server, fencing off
+	b.do(ctx, chromedp.Click(chromedp.ID("chaos")))
+	run(b, ctx, chromedp.Poll[bool](`!document.getElementById('chaos-view').hidden`, chromedp.WithPollingTimeout(5*time.Second)))
+	b.do(ctx, choose("#chaos-runs", "300"), chromedp.Click(chromedp.ID("chaos-start")))
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](`document.querySelectorAll('#timeline [data-testid=highlight]').length > 0`, chromedp.WithPollingInterval(200*time.Millisecond))); err != nil {
+		st := run(b, ctx, chromedp.TextContent(chromedp.ID("chaos-status")))
+		t.Fatalf("no example opened with its violation ringed: %q (%v)", st, err)
+	}
+	if v := run(b, ctx, chromedp.Value(chromedp.ID("preset"))); v != "" {
+		t.Errorf("the example opened over preset %q", v)
+	}
+	if w := run(b, ctx, chromedp.TextContent(chromedp.ID("watch"))); !strings.Contains(w, "the search found") {
+		t.Errorf("the example does not say where it came from: %q", w)
+	}
+	if p := run(b, ctx, chromedp.Evaluate[float64](`document.getElementById('chaos-progress').value`)); p <= 0 {
+		t.Error("the search showed no progress")
+	}
+	b.shots(ctx, "22-found-a-failure")
+}

@@ -43,7 +43,9 @@ export class Chaos {
     bar.max = total;
     bar.value = 0;
     const began = performance.now();
-    let done = 0, violations = 0, seed = (Date.now() % 100000) * 1000;
+    // Seeds follow from the scenario's seed, so a search can be repeated;
+    // searching again goes on where the last one stopped.
+    let done = 0, violations = 0, seed = this.nextSeed ?? (sc.seed || 1) * 100000;
     try {
       while (done < total) {
         if (this.cancelled) { status.textContent = `Cancelled after ${num(done)} runs: no violation found.`; return; }
@@ -61,6 +63,7 @@ export class Chaos {
         }
         done += body.runs || runs;
         seed += runs;
+        this.nextSeed = seed;
         violations += body.violations || 0;
         bar.value = done;
         if (body.examples && body.examples.length) {

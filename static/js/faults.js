@@ -7,7 +7,7 @@ import { esc, formatMS, parseDuration, seconds } from './format.js';
 /** targetsFor lists who a fault of this kind may strike in scenario sc. */
 export function targetsFor(kind, sc, nodeNames) {
   const clients = (sc.clients || []).map(c => c.name);
-  const nodes = ['leader', ...nodeNames];
+  const nodes = kind && kind.leader ? ['leader', ...nodeNames] : nodeNames;
   if (!kind) return clients;
   if (kind.targets === 'node') return nodes;
   if (kind.targets === 'any') return [...nodeNames, ...clients];
