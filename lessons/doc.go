@@ -40,7 +40,24 @@
 //
 // It renders as <figure class="playground" data-preset data-controls
 // data-set> with a caption and a plain-HTML fallback, and is listed in
-// Lesson.Playgrounds. expect (optional, not rendered) states what the text
+// Lesson.Playgrounds. predict: <exercise id> makes the playground wait for
+// that prediction: the prediction's form goes just above it, its Run
+// button works once the prediction is earned, and its caption (which
+// tells what the run shows) stays out of the page until then
+// (Catalog.GateCaption). The prediction must run the playground's own
+// scenario, with no parameters.
+//
+// An exercise marker places an exercise in the text, where its form goes:
+//
+//	```exercise
+//	id: renew-faster
+//	```
+//
+// Every prediction of a lesson must be placed (by a marker or a
+// playground's predict:), since a prediction left for the end of a
+// lesson would come after the text that explains its outcome. The other
+// exercises close the lesson. Lesson.Segments is the body cut at each
+// placed exercise. expect (optional, not rendered) states what the text
 // around it claims the run shows, over the same measures as an exercise
 // goal; Verify runs the playground and reports a claim the engine does not
 // bear out.

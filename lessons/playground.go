@@ -175,7 +175,7 @@ func (pg Playground) CheckExpect(ctx context.Context) (*Timeline, error) {
 // field the engine adds later is accepted without a change in this package.
 func checkPath(sc engine.Scenario, path string) error {
 	var first error
-	for _, v := range []string{"10s", "true", "1", `"raft"`, `"retry"`} {
+	for _, v := range []string{"10s", "true", "1", "0.5", `"raft"`, `"retry"`} {
 		next, err := engine.SetField(sc, path, v)
 		if err == nil {
 			if _, err = engine.Prepare(next); err == nil {

@@ -85,16 +85,10 @@ func TestLessonsCoverTheTopicsInOrder(t *testing.T) {
 func TestLessonPagesRender(t *testing.T) {
 	c := mustCatalog(t)
 	for _, l := range c.Lessons() {
-		page, err := c.PageHTML(l, 0)
-		if err != nil {
-			t.Fatalf("%s: %v", l.Slug, err)
-		}
+		page := l.HTML
 		doc, err := html.Parse(strings.NewReader(page))
 		if err != nil {
 			t.Fatalf("%s: %v", l.Slug, err)
-		}
-		if h1 := find(doc, "h1", "", ""); len(h1) != 1 || text(h1[0]) != l.Title {
-			t.Errorf("%s: want one h1 with the title", l.Slug)
 		}
 		q := find(doc, "div", "data-testid", "lesson-question")
 		if len(q) != 1 || !strings.HasSuffix(text(q[0]), "?") {
@@ -123,77 +117,18 @@ func TestLessonPagesRender(t *testing.T) {
 				t.Errorf("%s: data-controls %q is not a JSON list: %v", l.Slug, raw, err)
 			}
 		}
-		if strings.Contains(page, "```playground") || strings.Contains(page, "language-playground") {
-			t.Errorf("%s: a playground marker was rendered as code", l.Slug)
-		}
-
-		forms := find(doc, "form", "data-testid", "exercise")
-		var ids []string
-		for _, f := range forms {
-			id, _ := attr(f, "data-exercise")
-			ids = append(ids, id)
-			if action, _ := attr(f, "action"); action != "/api/exercises/"+id+"/check" {
-				t.Errorf("%s: form %s posts to %q", l.Slug, id, action)
-			}
-			if len(find(f, "button", "type", "submit")) != 1 || len(find(f, "", "name", "answer")) == 0 {
-				t.Errorf("%s: form %s has no answer field or no submit button", l.Slug, id)
-			}
-			if len(find(f, "output", "aria-live", "polite")) != 1 {
-				t.Errorf("%s: form %s has no live feedback region", l.Slug, id)
+		for _, marker := range []string{"```playground", "language-playground", "```exercise", "language-exercise", "lesson-exercise:"} {
+			if strings.Contains(page, marker) {
+				t.Errorf("%s: a marker was rendered as it is: %s", l.Slug, marker)
 			}
 		}
-		if !slices.Equal(ids, l.ExerciseIDs) {
-			t.Errorf("%s: exercise forms %q, want %q", l.Slug, ids, l.ExerciseIDs)
+		var joined strings.Builder
+		for _, seg := range l.Segments {
+			joined.WriteString(seg.HTML)
 		}
-	}
-}
-
-func TestExerciseFormsFitTheirKind(t *testing.T) {
-	c := mustCatalog(t)
-	form := func(id string) *html.Node {
-		ex, err := c.Exercise(id)
-		if err != nil {
-			t.Fatal(err)
+		if joined.String() != page {
+			t.Errorf("%s: the segments do not add up to the page", l.Slug)
 		}
-		s, err := ex.FormHTML(0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := html.Parse(strings.NewReader(s))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return doc
-	}
-	if boxes := find(form("four-failures"), "input", "type", "checkbox"); len(boxes) != 7 {
-		t.Errorf("four-failures: %d checkboxes, want 7", len(boxes))
-	}
-	var backendPaths []string
-	for _, s := range find(form("duplicate-token-backend"), "input", "data-testid", "setting") {
-		p, _ := attr(s, "data-path")
-		backendPaths = append(backendPaths, p)
-	}
-	if !slices.Equal(backendPaths, []string{"lock.backend", "lock.nodes", "lock.replication_lag"}) {
-		t.Errorf("duplicate-token-backend settings %q", backendPaths)
-	}
-	settings := find(form("long-job-config"), "input", "data-testid", "setting")
-	var paths []string
-	for _, s := range settings {
-		p, _ := attr(s, "data-path")
-		paths = append(paths, p)
-	}
-	if !slices.Equal(paths, []string{"lock.lease", "clients[client-1].renew_every"}) {
-		t.Errorf("long-job-config settings %q", paths)
-	}
-	if v, _ := attr(settings[0], "value"); v != "30s" {
-		t.Errorf("the lease field starts at %q, want 30s", v)
-	}
-	if len(find(form("sms-twice"), "textarea", "name", "answer")) != 1 {
-		t.Error("sms-twice has no text area")
-	}
-	p := find(form("outlive-lease"), "div", "class", "exercise-prompt")
-	if len(p) != 1 || !strings.Contains(text(p[0]), "5,000 runs") {
-		t.Error("the outlive-lease prompt does not show the notes' numbers")
 	}
 }
 
@@ -203,12 +138,15 @@ func TestPlaygroundMarkersAreParsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Playgrounds) != 7 {
-		t.Fatalf("%d playgrounds, want 7", len(l.Playgrounds))
+	if len(l.Playgrounds) != 8 {
+		t.Fatalf("%d playgrounds, want 8", len(l.Playgrounds))
 	}
-	pg := l.Playgrounds[0]
-	if pg.Preset != "paused-holder" || !slices.Equal(pg.Controls, []string{"fencing", "faults[0].for"}) || pg.Set["fencing"] != "false" || pg.ID != "playground-1" {
-		t.Errorf("first playground = %+v", pg)
+	pg := l.Playgrounds[1]
+	if pg.Preset != "paused-holder" || !slices.Equal(pg.Controls, []string{"fencing", "faults[0].for"}) || pg.Set["fencing"] != "false" || pg.ID != "playground-2" {
+		t.Errorf("second playground = %+v", pg)
+	}
+	if first := l.Playgrounds[0]; first.Preset != "check-then-write" || first.Predict != "check-then-write-predict" {
+		t.Errorf("first playground = %+v, want check-then-write waiting for its prediction", first)
 	}
 	if _, err := c.Lesson("nope"); err == nil {
 		t.Error("an unknown lesson slug was found")

@@ -68,6 +68,16 @@ func TestMakeStaleWriteLand(t *testing.T) {
 	if land.Runs[0].Summary.StaleWritesAccepted != 1 || land.Runs[1].Summary.WritesRefused != 1 {
 		t.Errorf("want one stale write landed, then refused with fencing on: %+v", land.Runs)
 	}
+	// The longest pause the fields allow still ends inside the run, so its
+	// late write is there to be graded.
+	longest := check(t, c, "make-stale-write-land", `{"fencing":false,"faults[0].for":"60s"}`)
+	if !longest.Correct || longest.Runs[0].Summary.StaleWritesAccepted != 1 {
+		t.Errorf("a 60 s pause: %s", longest.Feedback)
+	}
+	// Beyond the range is asked back, not graded.
+	if r := check(t, c, "make-stale-write-land", `{"fencing":false,"faults[0].for":"90s"}`); r.FormatError == "" || !strings.Contains(r.FormatError, "from 100ms to 60s") {
+		t.Errorf("a pause beyond the range: %+v", r)
+	}
 	for answer, why := range map[string]string{
 		`{"fencing":false}`:       "2 s pause",
 		`{"faults[0].for":"15s"}`: "fencing is still on",
@@ -79,9 +89,10 @@ func TestMakeStaleWriteLand(t *testing.T) {
 	}
 }
 
-// TestDuplicateTokenBackend: only an asynchronous copy that lags behind the
-// crash hands the same token to two clients, and then fencing, on the whole
-// time, lets the stale write through.
+// TestDuplicateTokenBackend: an asynchronous copy that lags behind the
+// crash, or a single server that restarts from an older save, hands the
+// same token to two clients, and then fencing, on the whole time, lets the
+// stale write through. A server that saves before answering does not.
 func TestDuplicateTokenBackend(t *testing.T) {
 	c := mustCatalog(t)
 	r := check(t, c, "duplicate-token-backend", `{"lock.backend":"async-replica","lock.replication_lag":"400ms"}`)
@@ -99,6 +110,12 @@ func TestDuplicateTokenBackend(t *testing.T) {
 	}
 	if !holders["client-1"] || !holders["client-2"] {
 		t.Errorf("token 33 was granted to %v, want both clients", holders)
+	}
+	if r := check(t, c, "duplicate-token-backend", `{"lock.backend":"single","lock.persist_every":"1s"}`); !r.Correct || r.Timeline.Summary.DuplicateTokens != 1 {
+		t.Errorf("a single server restarting from a save before the grant: %s", r.Feedback)
+	}
+	if r := check(t, c, "duplicate-token-backend", `{"lock.backend":"single"}`); r.Correct || r.Mistake != "single-saves-everything" {
+		t.Errorf("a single server that saves every change: %+v", r)
 	}
 	// The starting point, a Raft group, is safe: the answer must change it.
 	if r := check(t, c, "duplicate-token-backend", `{}`); r.Correct || r.Timeline.Summary.DuplicateTokens != 0 {

@@ -126,3 +126,20 @@ func (ex *Exercise) PromptMarkdown(variant int) (string, error) {
 	}
 	return strings.TrimSpace(fill(ex.spec.Prompt, env)), nil
 }
+
+// Varies reports whether the exercise draws its numbers per variant, so
+// that practising "with other numbers" means something.
+func (ex *Exercise) Varies() bool { return len(ex.spec.Params) > 0 }
+
+// GatesPlayground reports whether a playground of its lesson waits for
+// this prediction before it runs.
+func (c *Catalog) GatesPlayground(exerciseID string) bool {
+	for _, l := range c.lessons {
+		for _, pg := range l.Playgrounds {
+			if pg.Predict == exerciseID {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -16,59 +16,85 @@ import (
 // against cross-site requests like a check, since it may run the engine.
 const giveUpRoute = "/api/exercises/:id/give-up"
 
-// asker is who asks about an exercise and where they stand on it: a class
-// learner (their session, variant and recorded progress) or an anonymous
-// learner (the variant they practise and their signed practice cookie).
-type asker struct {
-	ex       *lessons.Exercise
-	variant  int
-	standing lessons.Standing
+// learnerState is who is asking, read once per request: a class learner
+// (their session, class and recorded progress) or an anonymous learner
+// (their signed practice cookie).
+type learnerState struct {
+	token    string
+	learner  *classroom.Learner
+	class    *classroom.Class
+	progress map[string]classroom.Progress
 
-	// A class learner.
-	token   string
-	learner *classroom.Learner
-	class   *classroom.Class
-	review  *classroom.Review
-
-	// Anyone else.
 	key      []byte
 	practice practiceState
 }
 
-func (a *asker) inClass() bool { return a.learner != nil }
+func (ls *learnerState) inClass() bool { return ls.learner != nil }
 
-// askerFor works out who asks about ex. A class learner is held to their
-// own variant whatever the request says; anyone else practises the
-// variant they ask for (0, the lesson's numbers, by default).
-func (s *Server) askerFor(c echo.Context, ex *lessons.Exercise, variant int) (*asker, error) {
+// learnerStateOf reads who asks: the class session when there is one and
+// a store, else the practice cookie.
+func (s *Server) learnerStateOf(c echo.Context) (*learnerState, error) {
 	ctx := c.Request().Context()
-	a := &asker{ex: ex, variant: variant}
 	if token := learnerToken(c); token != "" && s.cfg.Classroom != nil {
 		l, cl, err := s.cfg.Classroom.Learner(ctx, token)
 		if err != nil {
 			return nil, err
 		}
-		a.token, a.learner, a.class = token, l, cl
-		a.variant = learnerVariant(l, cl)
 		prog, err := s.cfg.Classroom.LearnerProgress(ctx, cl.Code, classroom.Credentials{Session: token}, l.ID)
 		if err != nil {
 			return nil, err
 		}
+		ls := &learnerState{token: token, learner: l, class: cl, progress: map[string]classroom.Progress{}}
 		for _, p := range prog {
-			if p.Exercise == ex.ID {
-				a.standing = classStanding(ex, p)
-				a.review = p.Review
-			}
+			ls.progress[p.Exercise] = p
 		}
-		return a, nil
+		return ls, nil
 	}
-	key, err := s.practiceKey(ctx)
+	return s.anonymousState(c)
+}
+
+// anonymousState is a learner outside any class: their practice cookie.
+func (s *Server) anonymousState(c echo.Context) (*learnerState, error) {
+	key, err := s.practiceKey(c.Request().Context())
 	if err != nil {
 		return nil, err
 	}
-	a.key, a.practice = key, readPractice(c, key)
-	a.standing = a.practice.standing(ex.ID, a.variant)
-	return a, nil
+	return &learnerState{key: key, practice: readPractice(c, key)}, nil
+}
+
+// asker is one learner on one exercise: the variant they answer and where
+// they stand on it.
+type asker struct {
+	*learnerState
+	ex       *lessons.Exercise
+	variant  int
+	standing lessons.Standing
+	review   *classroom.Review
+}
+
+// on places the learner on an exercise. A class learner is held to their
+// own variant whatever the request says; anyone else practises the
+// variant they ask for (0, the lesson's numbers, by default).
+func (ls *learnerState) on(ex *lessons.Exercise, variant int) *asker {
+	a := &asker{learnerState: ls, ex: ex, variant: variant}
+	if ls.inClass() {
+		a.variant = learnerVariant(ls.learner, ls.class)
+		if p, ok := ls.progress[ex.ID]; ok {
+			a.standing, a.review = classStanding(ex, p), p.Review
+		}
+		return a
+	}
+	a.standing = ls.practice.standing(ex.ID, variant)
+	return a
+}
+
+// askerFor works out who asks about ex and where they stand on it.
+func (s *Server) askerFor(c echo.Context, ex *lessons.Exercise, variant int) (*asker, error) {
+	ls, err := s.learnerStateOf(c)
+	if err != nil {
+		return nil, err
+	}
+	return ls.on(ex, variant), nil
 }
 
 // classStanding reads a learner's recorded progress the way the checker

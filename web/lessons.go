@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"sort"
 
-	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/lessons"
 )
@@ -54,22 +54,39 @@ func (s *Server) lessonEntries() LessonIndexData {
 
 // LessonPageData is everything a lesson page is built from.
 type LessonPageData struct {
-	Lesson      *lessons.Lesson
-	Prev, Next  *lessons.Lesson
-	Number      int // the lesson's place in the course, from 1
-	Count       int
-	Variant     int // the variant its exercises are drawn with
-	InClass     bool
+	Lesson     *lessons.Lesson
+	Prev, Next *lessons.Lesson
+	Number     int // the lesson's place in the course, from 1
+	Count      int
+	InClass    bool
+	// Body is the lesson's text cut where exercises are placed in it (a
+	// prediction before what explains it, or before the playground it
+	// opens); Exercises are the lesson's other exercises, after the text.
+	Body        []lessonPart
 	Exercises   []ExerciseView
 	Playgrounds map[string]playgroundView // by figure id, for the page script
 }
 
-// ExerciseView is one exercise's form and its worked solution, which the
-// page offers on request.
+// lessonPart is a piece of a lesson's text and the exercise placed after
+// it, if any.
+type lessonPart struct {
+	HTML     string
+	Exercise *ExerciseView
+}
+
+// ExerciseView is one exercise as its form shows it to this learner: the
+// exercise served for their variant and standing, nothing that answers
+// it. The worked solution is fetched once earned
+// (GET /api/exercises/{id}/solution), never put in the page.
 type ExerciseView struct {
-	Exercise *lessons.Exercise
-	Form     templ.Component
-	Solution templ.Component
+	Served lessons.Served
+	// Varies is set when other numbers can be practised; InClass when
+	// the learner's class decides their numbers.
+	Varies  bool
+	InClass bool
+	// Gate is set for a prediction that opens a playground.
+	Gate   bool
+	Review *classroom.Review
 }
 
 // playgroundView is an embedded playground as the page script needs it:
@@ -81,6 +98,8 @@ type playgroundView struct {
 	Controls []string        `json:"controls"`
 	Scenario engine.Scenario `json:"scenario"`
 	Share    string          `json:"share"`
+	// Predict is the prediction the playground waits for.
+	Predict string `json:"predict,omitempty"`
 }
 
 func (s *Server) lessonPage(c echo.Context) error {
@@ -104,20 +123,25 @@ func (s *Server) lessonPage(c echo.Context) error {
 			}
 		}
 	}
-	// A learner in a class gets their own numbers; anyone else the notes'.
-	if v, ok := s.classVariant(c); ok {
-		d.Variant, d.InClass = v, true
+	views, inClass, err := s.exerciseViews(c, l)
+	if err != nil {
+		return err
 	}
-	for _, ex := range cat.LessonExercises(l) {
-		form, err := ex.FormHTML(d.Variant)
-		if err != nil {
-			return fmt.Errorf("exercise %s: %w", ex.ID, err)
+	d.InClass = inClass
+	placed := map[string]bool{}
+	for _, seg := range l.Segments {
+		part := lessonPart{HTML: seg.HTML}
+		if seg.Exercise != "" {
+			v := views[seg.Exercise]
+			part.Exercise = &v
+			placed[seg.Exercise] = true
 		}
-		_, sol, err := ex.Solution(d.Variant)
-		if err != nil {
-			return fmt.Errorf("exercise %s: solution: %w", ex.ID, err)
+		d.Body = append(d.Body, part)
+	}
+	for _, id := range l.ExerciseIDs {
+		if !placed[id] {
+			d.Exercises = append(d.Exercises, views[id])
 		}
-		d.Exercises = append(d.Exercises, ExerciseView{Exercise: ex, Form: templ.Raw(form), Solution: templ.Raw(sol)})
 	}
 	for _, pg := range l.Playgrounds {
 		v, err := newPlaygroundView(pg)
@@ -128,7 +152,36 @@ func (s *Server) lessonPage(c echo.Context) error {
 	}
 	pg := s.page("Lessons")
 	pg.Title = l.Title
+	c.Response().Header().Set("Cache-Control", "no-store")
 	return s.render(c, http.StatusOK, LessonPage(pg, d))
+}
+
+// exerciseViews serves each of a lesson's exercises for whoever asks: a
+// class learner on their variant with the store's record of their tries
+// (one read for the page), anyone else on the lesson's numbers with their
+// practice cookie. A page never fails over a stale class cookie: it
+// serves the lesson's numbers, and the checker, which needs the session,
+// says what is wrong.
+func (s *Server) exerciseViews(c echo.Context, l *lessons.Lesson) (map[string]ExerciseView, bool, error) {
+	cat := s.cfg.Lessons
+	out := map[string]ExerciseView{}
+	ls, err := s.learnerStateOf(c)
+	if err != nil && mapError(err).Status == http.StatusUnauthorized {
+		ls, err = s.anonymousState(c)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	for _, ex := range cat.LessonExercises(l) {
+		a := ls.on(ex, 0)
+		served, err := ex.Serve(a.variant, a.standing)
+		if err != nil {
+			return nil, false, fmt.Errorf("exercise %s: %w", ex.ID, err)
+		}
+		out[ex.ID] = ExerciseView{Served: served, Varies: ex.Varies(), InClass: ls.inClass(),
+			Gate: cat.GatesPlayground(ex.ID), Review: a.review}
+	}
+	return out, ls.inClass(), nil
 }
 
 // newPlaygroundView applies a marker's settings to its preset, the way
@@ -157,34 +210,17 @@ func newPlaygroundView(pg lessons.Playground) (playgroundView, error) {
 	if controls == nil {
 		controls = []string{}
 	}
-	return playgroundView{Preset: pg.Preset, Title: p.Title, Controls: controls, Scenario: sc, Share: "/playground?s=" + share}, nil
+	return playgroundView{Preset: pg.Preset, Title: p.Title, Controls: controls, Scenario: sc, Share: "/playground?s=" + share, Predict: pg.Predict}, nil
 }
 
 // lessonPageJSON is the data the lesson page's script starts from.
 func lessonPageJSON(d LessonPageData) any {
 	return map[string]any{
 		"slug":        d.Lesson.Slug,
-		"variant":     d.Variant,
 		"in_class":    d.InClass,
 		"playgrounds": d.Playgrounds,
 		"backends":    TheCatalog().Backends,
 	}
-}
-
-// classVariant is the variant of the learner whose class session the
-// request carries, if there is a class store and the session is valid.
-// A page never fails over a stale cookie: it falls back to variant 0, and
-// the checker, which does need the session, says what is wrong.
-func (s *Server) classVariant(c echo.Context) (int, bool) {
-	token := learnerToken(c)
-	if token == "" || s.cfg.Classroom == nil {
-		return 0, false
-	}
-	l, _, err := s.cfg.Classroom.Learner(c.Request().Context(), token)
-	if err != nil {
-		return 0, false
-	}
-	return lessons.VariantFor(l.VariantKey()), true
 }
 
 // lessonSummary is one lesson in GET /api/lessons.

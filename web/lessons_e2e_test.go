@@ -75,13 +75,17 @@ func (b *browser) answer(ctx context.Context, id, text string) {
 func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 	b := startBrowser(t)
 
-	// A lesson's embedded playground: fencing off, run, read the verdict.
+	// A lesson's embedded playground: its prediction first, then fencing
+	// off, run, read the verdict.
 	ctx := b.tab("/lessons/fencing-tokens")
 	b.do(ctx, chromedp.WaitVisible(chromedp.CSS(`#playground-1 [data-testid=lp-run]`)))
 	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('figure.playground.live').length`)); n != 4 {
 		t.Errorf("%d live playgrounds, want 4", n)
 	}
 	b.shot(ctx, "", "lessons-00-top")
+	b.pick(ctx, "fence-refuses", "b")
+	b.waitText(ctx, `#exercise-fence-refuses [data-testid=feedback]`, "Correct")
+	b.waitJS(ctx, `!document.querySelector('#playground-1 [data-testid=lp-run]').disabled`, "the playground opening")
 	fencing := `#playground-1 input[data-path=fencing]`
 	if run(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector(%q).checked`, fencing))) {
 		b.do(ctx, chromedp.Click(chromedp.CSS(fencing)))
@@ -114,7 +118,7 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 	// An open question: the model answer and the rubric after committing.
 	b.do(ctx, chromedp.SendKeys(chromedp.CSS(`#exercise-fencing-token-definition textarea`), "A number that grows with every grant; the storage refuses a write with a lower token than the highest it has seen."),
 		chromedp.Click(chromedp.CSS(`#exercise-fencing-token-definition [data-testid=check]`)))
-	b.waitText(ctx, `#exercise-fencing-token-definition [data-testid=feedback]`, "not graded")
+	b.waitText(ctx, `#exercise-fencing-token-definition [data-testid=feedback]`, "Submitted")
 	b.waitJS(ctx, `document.querySelectorAll('#exercise-fencing-token-definition [data-testid=rubric] li').length > 0 && !document.querySelector('[data-exercise=fencing-token-definition] details.solution').hidden`, "the rubric and the model answer")
 	b.shot(ctx, `[data-exercise=fencing-token-definition]`, "lessons-05-text")
 
@@ -122,9 +126,10 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 	ctx = b.tab("/lessons/leases")
 	b.answer(ctx, "outlive-lease", "4950")
 	fb := b.waitText(ctx, `#exercise-outlive-lease [data-testid=feedback]`, "Not yet")
-	if !strings.Contains(fb, "finish in time") || !strings.Contains(fb, "Hint") {
+	if !strings.Contains(fb, "finish in time") {
 		t.Errorf("wrong answer feedback %q", fb)
 	}
+	b.waitJS(ctx, `!document.querySelector('#exercise-outlive-lease [data-testid=hints]').hidden`, "the first hint")
 	b.answer(ctx, "outlive-lease", "forty")
 	b.waitText(ctx, `#exercise-outlive-lease [data-testid=feedback]`, "no try used")
 	b.answer(ctx, "outlive-lease", "50 runs")
@@ -157,7 +162,7 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 	if s := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('[data-exercise=outlive-lease] [data-testid=exercise-state]').textContent`)); s != "(answered correctly)" {
 		t.Errorf("index state %q", s)
 	}
-	if !strings.Contains(run(b, ctx, chromedp.Evaluate[string](`document.getElementById('progress-total').textContent`)), "done 4 of") {
+	if !strings.Contains(run(b, ctx, chromedp.Evaluate[string](`document.getElementById('progress-total').textContent`)), "done 5 of") {
 		t.Error("the total does not count the exercise")
 	}
 	b.screenshot(ctx, "lessons-04-index")
@@ -173,6 +178,12 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 		ctx := b.tab("/lessons/" + l.Slug)
 		for _, pg := range l.Playgrounds {
 			fig := "#" + pg.ID
+			if pg.Predict != "" {
+				// A playground that waits for a prediction: be shown the
+				// answer, and it opens.
+				b.showMe(ctx, pg.Predict)
+				b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), l.Slug+" "+pg.ID+" opening")
+			}
 			b.do(ctx, chromedp.Click(chromedp.CSS(fig+` [data-testid=lp-run]`)))
 			js := fmt.Sprintf(`(() => { const f = document.querySelector(%q); return !!f.querySelector('[data-testid=verdict-text]') || f.querySelector('.lp-status').classList.contains('error'); })()`, fig)
 			b.waitJS(ctx, js, l.Slug+" "+pg.ID+" finished")
@@ -201,6 +212,8 @@ func TestE2ELessonOnAPhoneWithReducedMotion(t *testing.T) {
 	}
 	b.do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`#playground-1 [data-testid=lp-run]`)))
 	b.shot(ctx, "", "lessons-07-phone-top")
+	b.showMe(ctx, "crash-wait-predict")
+	b.waitJS(ctx, `!document.querySelector('#playground-1 [data-testid=lp-run]').disabled`, "the playground opening")
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#playground-1 [data-testid=lp-run]`)))
 	b.waitText(ctx, `#playground-1 [data-testid=verdict-text]`, "SAFE")
 	if d := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('#playground-1 [data-testid=lp-timeline]').dataset.drawn`)); d != "1" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,13 +124,20 @@ func TestLessonPageRendersBodyPlaygroundsAndExercises(t *testing.T) {
 					t.Errorf("figure %d has no fallback command %q", j, pg.Command())
 				}
 			}
-			// One form per exercise, in order, each with its check button
-			// and live feedback region.
+			// One form per exercise, each with its check button and live
+			// feedback region: first those placed in the text, in the
+			// text's order, then the others in the lesson's order.
 			forms := byTestID(doc, "exercise")
 			if len(forms) != len(l.ExerciseIDs) {
 				t.Fatalf("%d exercise forms, want %d", len(forms), len(l.ExerciseIDs))
 			}
-			for j, id := range l.ExerciseIDs {
+			order := append([]string(nil), l.Inline...)
+			for _, id := range l.ExerciseIDs {
+				if !slices.Contains(l.Inline, id) {
+					order = append(order, id)
+				}
+			}
+			for j, id := range order {
 				if got, _ := attr(forms[j], "data-exercise"); got != id {
 					t.Errorf("form %d is %q, want %q", j, got, id)
 				}

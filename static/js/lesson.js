@@ -1,7 +1,11 @@
 // A lesson page: each embedded playground becomes a compact live one (the
 // controls the lesson names, Run, a timeline and the verdict), and each
-// exercise form is sent to the checker, its answer shown with feedback,
-// hints, the solution and the engine's timeline where there is one.
+// exercise form is sent to the checker, its answer shown with feedback and
+// hints. Nothing in the page answers an exercise: the worked solution, the
+// expected answer and a prediction's run come from the server once earned
+// (a right answer, three tries, or "show me"). A playground that waits for
+// a prediction runs only then, and every playground shows its caption and
+// verdict only after it ran.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
 import { render } from './timeline.js';
@@ -173,7 +177,8 @@ function livePlayground(fig) {
 <p class="lp-status" role="status" data-testid="lp-status">Press Run to run it for real: a Raft lock group, the clients and the storage, in simulated time.</p>
 <div class="verdict" aria-live="polite" aria-atomic="true" data-testid="lp-verdict"></div>
 <div class="lp-timeline" hidden><div class="svg-wrap"><svg class="mini" role="img" aria-label="Timeline of the run: one lane per client, per lock server and for the storage" data-testid="lp-timeline" xmlns="http://www.w3.org/2000/svg"></svg></div></div>`;
-  fig.querySelector('figcaption').after(box);
+  const caption = fig.querySelector('figcaption');
+  caption.after(box);
   const legend = document.getElementById('lp-legend');
   if (legend) box.querySelector('.lp-timeline').append(legend.content.cloneNode(true));
   const form = box.querySelector('form'), status = box.querySelector('.lp-status'), verdict = box.querySelector('.verdict');
@@ -203,8 +208,37 @@ function livePlayground(fig) {
   form.addEventListener('input', () => {
     try { open.href = shareLink(scenario()); } catch { /* shown on Run */ }
   });
+
+  // The caption tells what the run shows: it waits for the run. A
+  // playground that waits for a prediction is locked until it is earned,
+  // and gets its caption from the server then.
+  let captionText = pg.predict ? '' : caption.textContent;
+  if (!pg.predict) caption.hidden = true;
+  const showCaption = () => {
+    if (!captionText) return;
+    caption.textContent = captionText;
+    caption.classList.remove('lp-gated');
+    caption.hidden = false;
+  };
+  if (pg.predict) {
+    button.disabled = true;
+    open.hidden = true;
+    say('Answer the prediction above first: the Run button works once you have committed to an answer.');
+    const unlock = sol => {
+      if (sol?.caption) captionText = sol.caption;
+      if (!button.disabled) return;
+      button.disabled = false;
+      open.hidden = false;
+      caption.textContent = 'Now run it and see whether it happens as you predicted.';
+      say('Press Run to see it happen for real: a Raft lock group, the clients and the storage, in simulated time.');
+    };
+    document.addEventListener('exercise:earned', e => { if (e.detail.id === pg.predict) unlock(e.detail.solution); });
+    fig.dataset.locked = '1';
+    box.dataset.predict = pg.predict;
+  }
   form.addEventListener('submit', async e => {
     e.preventDefault();
+    if (fig.dataset.locked && pg.predict && button.disabled) return;
     let sc;
     try { sc = scenario(); } catch (err) { say(err.message, true); err.input?.focus(); return; }
     open.href = shareLink(sc);
@@ -219,6 +253,8 @@ function livePlayground(fig) {
       verdict.innerHTML = v.html;
       box.querySelector('.lp-timeline').hidden = false;
       showLog(box, res);
+      showCaption();
+      delete fig.dataset.locked;
       drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000));
       say(`Finished: ${res.events.length} events in ${formatMS(res.summary.end_ms)} of simulated time. Change a setting and run it again, or open it in the playground to step through it.`);
     } catch (err) {
@@ -234,15 +270,9 @@ function livePlayground(fig) {
 
 /** answerOf reads a form's answer the way the checker takes it. */
 function answerOf(form) {
-  switch (form.dataset.kind) {
-    case 'choice':
-      return [...form.querySelectorAll('input[name=answer]:checked')].map(i => i.value).join(',');
-    default: {
-      const options = form.querySelectorAll('input[name=answer][type=radio], input[name=answer][type=checkbox]');
-      if (options.length) return [...options].filter(i => i.checked).map(i => i.value).join(',');
-      return form.querySelector('[name=answer]').value;
-    }
-  }
+  const options = form.querySelectorAll('input[name=answer][type=radio], input[name=answer][type=checkbox]');
+  if (options.length) return [...options].filter(i => i.checked).map(i => i.value).join(',');
+  return form.querySelector('[name=answer]').value;
 }
 
 /** syncSettings rewrites a scenario form's JSON from its fields. */
@@ -258,27 +288,69 @@ function syncSettings(form) {
 
 const list = items => `<ul>${items.map(t => `<li>${esc(t)}</li>`).join('')}</ul>`;
 
-function showResult(form, box, res) {
+async function getJSON(url) {
+  const r = await fetch(url, { headers: { Accept: 'application/json' } });
+  let out;
+  try { out = await r.json(); } catch { out = {}; }
+  if (!r.ok) throw Object.assign(new Error(out.error || r.statusText), { status: r.status });
+  return out;
+}
+
+/** showHints lists the hints the learner's wrong tries have unlocked. */
+function showHints(form, hints) {
+  const box = form.querySelector('[data-testid=hints]');
+  if (!hints?.length) return;
+  box.hidden = false;
+  box.innerHTML = `<p>Hint${hints.length > 1 ? 's' : ''}:</p>${list(hints)}`;
+}
+
+/** showSolution puts an earned worked solution (HTML from the server) in its place. */
+function showSolution(form, html, open) {
+  const sol = form.querySelector('details.solution');
+  if (!html) return;
+  sol.querySelector('.solution-body').innerHTML = html;
+  sol.hidden = false;
+  sol.open = open;
+}
+
+/** earned tells the page an exercise's answer is the learner's now; a playground that waits for it opens. */
+async function earned(form, id, variant) {
+  let solution = null;
+  try {
+    solution = await getJSON(`/api/exercises/${encodeURIComponent(id)}/solution?variant=${variant}`);
+  } catch { /* shown with the result already, or not earned after all */ }
+  if (solution) showSolution(form, solution.solution, false);
+  document.dispatchEvent(new CustomEvent('exercise:earned', { detail: { id, solution } }));
+}
+
+function setTries(form, tries) {
+  form.dataset.tries = String(tries);
+  const el = form.querySelector('[data-testid=tries]');
+  if (!el || form.dataset.kind === 'text' || !tries) return;
+  el.textContent = tries >= 3 ? `${tries} wrong tries` : `${tries} wrong ${tries === 1 ? 'try' : 'tries'}; the answer is shown after 3`;
+}
+
+function showResult(form, res) {
   const out = form.querySelector('output');
   const parts = [];
   let cls;
   if (res.format_error) {
     cls = 'format';
     parts.push(`<p class="fb-head"><span aria-hidden="true">⚠</span> Not read: no try used.</p><p>${esc(res.format_error)}</p>`);
-  } else if (!res.graded) {
+  } else if (res.submitted) {
     cls = 'answered';
-    parts.push(`<p class="fb-head"><span aria-hidden="true">✎</span> Committed: an open answer is not graded.</p><p>${esc(res.feedback)}</p>`);
-    if (res.rubric?.length) {
-      const said = new Set(res.mentioned || []);
-      parts.push(`<p>A good answer covers:</p><ul class="rubric" data-testid="rubric">${res.rubric.map(r => `<li class="${said.has(r.point) ? 'hit' : ''}"><span aria-hidden="true">${said.has(r.point) ? '✓' : '○'}</span> ${esc(r.point)}${said.has(r.point) ? ' <span class="muted">(your answer seems to touch on this)</span>' : ''}</li>`).join('')}</ul>`);
-    }
+    parts.push(`<p class="fb-head"><span aria-hidden="true">✎</span> Submitted.</p><p>${esc(res.feedback)}</p>`);
+    if (res.rubric?.length) parts.push(`<p>A good answer covers:</p><ul class="rubric" data-testid="rubric">${res.rubric.map(r => `<li>${esc(r.point)}</li>`).join('')}</ul>`);
   } else if (res.correct) {
     cls = 'correct';
     parts.push(`<p class="fb-head"><span aria-hidden="true">✓</span> Correct.</p><p>${esc(res.feedback)}</p>`);
+  } else if (res.graded === false && res.revealed) {
+    cls = 'shown';
+    parts.push(`<p class="fb-head"><span aria-hidden="true">➜</span> The answer${res.expected ? `: <strong data-testid="expected">${esc(res.expected)}</strong>` : ''}.</p><p>${esc(res.feedback)}</p>`);
   } else {
     cls = 'wrong';
     parts.push(`<p class="fb-head"><span aria-hidden="true">✗</span> Not yet.</p><p>${esc(res.feedback)}</p>`);
-    if (res.hints?.length) parts.push(`<div class="hints" data-testid="hints"><p>Hint${res.hints.length > 1 ? 's' : ''}:</p>${list(res.hints)}</div>`);
+    if (res.revealed && res.expected) parts.push(`<p>The answer: <strong data-testid="expected">${esc(res.expected)}</strong>.</p>`);
   }
   if (res.runs?.length) {
     parts.push(`<p>The runs of your settings:</p><ul class="runs" data-testid="runs">${res.runs.map(r => `<li class="${r.passed ? 'pass' : 'fail'}"><span aria-hidden="true">${r.passed ? '✓' : '✗'}</span> ${esc(r.name)}: ${r.passed ? 'passed' : 'failed'}${r.passed ? '' : ` <span class="muted">${esc(r.explain)}</span>`}</li>`).join('')}</ul>`);
@@ -296,11 +368,40 @@ function showResult(form, box, res) {
     const tl = res.timeline;
     drawRun(out.querySelector('svg'), normalised(tl.scenario), tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
   }
-  const sol = box.querySelector('details.solution');
-  if (sol && (res.correct || (!res.graded && !res.format_error))) {
-    sol.hidden = false;
-    sol.open = true;
+  showHints(form, res.hints);
+  if (res.submitted) showSolution(form, res.model_answer ? `<div class="model-answer">${esc(res.model_answer).replace(/\n\n/g, '</p><p>').replace(/^/, '<p>')}</p></div>` : '', true);
+  else if (res.revealed) showSolution(form, res.solution_html, true);
+}
+
+/** updateServed redraws a form for other numbers, from GET /api/exercises/{id}. */
+function updateServed(form, ex) {
+  form.dataset.variant = String(ex.variant);
+  form.querySelector('.exercise-prompt').innerHTML = ex.prompt;
+  const fs = form.querySelector('fieldset.exercise-options');
+  if (fs && ex.options.length) {
+    const type = ex.multiple ? 'checkbox' : 'radio';
+    fs.querySelectorAll('label').forEach(l => l.remove());
+    for (const o of ex.options) {
+      const label = document.createElement('label');
+      label.innerHTML = `<input type="${type}" name="answer" value="${esc(o.key)}" data-testid="option-${esc(o.key)}"> <span class="option-key">(${esc(o.key)})</span> ${esc(o.text)}`;
+      fs.append(label);
+    }
   }
+  for (const f of ex.fields || []) {
+    const input = form.querySelector(`input[name=setting][data-path="${CSS.escape(f.path)}"]`);
+    if (input) input.value = f.default;
+  }
+  if (form.dataset.kind === 'scenario') syncSettings(form);
+  const answer = form.querySelector('input[name=answer][type=text]');
+  if (answer) answer.value = '';
+  const out = form.querySelector('output');
+  out.className = 'exercise-feedback';
+  out.innerHTML = '';
+  form.querySelector('[data-testid=hints]').hidden = true;
+  form.querySelector('details.solution').hidden = true;
+  form.querySelector('[data-testid=tries]').textContent = '';
+  setTries(form, ex.tries);
+  showHints(form, ex.hints);
 }
 
 function liveExercise(box) {
@@ -308,7 +409,7 @@ function liveExercise(box) {
   if (!form) return;
   const id = form.dataset.exercise, slug = data.slug;
   const out = form.querySelector('output');
-  const button = form.querySelector('button[type=submit]');
+  const submit = form.querySelector('button[type=submit]');
   out.id = out.id || `feedback-${id}`;
   form.setAttribute('aria-describedby', out.id);
   const was = progress.get(slug, id);
@@ -323,33 +424,77 @@ function liveExercise(box) {
     syncSettings(form);
     form.addEventListener('input', e => { if (e.target.name === 'setting') syncSettings(form); });
   }
+  if (form.dataset.earned === 'true') earned(form, id, +form.dataset.variant || 0);
+
+  const busy = (on, text) => {
+    for (const b of form.querySelectorAll('button')) b.disabled = on;
+    if (on) form.setAttribute('aria-busy', 'true'); else form.removeAttribute('aria-busy');
+    if (text) { out.className = 'exercise-feedback pending'; out.textContent = text; }
+  };
+  const failed = err => {
+    out.className = 'exercise-feedback error';
+    out.dataset.result = 'error';
+    out.textContent = (err.status === 503 || err.status === 429 ? 'Busy, try again in a moment: ' : 'Error: ') + err.message;
+  };
+  const after = res => {
+    const variant = +form.dataset.variant || 0;
+    if (res.correct) progress.markDone(slug, id, 'correct');
+    else if (res.submitted) progress.markDone(slug, id, 'answered');
+    if (res.graded && !res.correct && !res.format_error) setTries(form, (+form.dataset.tries || 0) + 1);
+    showResult(form, res);
+    if (res.revealed || res.submitted) {
+      form.dataset.earned = 'true';
+      // A prediction that opens a playground fetches the caption with the
+      // solution; the playground opens when it has it.
+      if (form.dataset.gate === 'true') earned(form, id, variant);
+    }
+  };
+
   form.addEventListener('submit', async e => {
     e.preventDefault();
     const answer = answerOf(form);
     if (!answer.trim()) {
       out.className = 'exercise-feedback format';
-      out.textContent = form.dataset.kind === 'choice' ? 'Choose an option first.' : 'Write an answer first.';
+      out.textContent = form.querySelector('input[type=radio], input[type=checkbox]') ? 'Choose an option first.' : 'Write an answer first.';
       return;
     }
-    button.disabled = true;
-    form.setAttribute('aria-busy', 'true');
     const runs = form.dataset.kind === 'predict' || form.dataset.kind === 'scenario';
-    out.className = 'exercise-feedback pending';
-    out.textContent = runs ? 'Running the engine…' : 'Checking…';
+    busy(true, runs ? 'Running the engine…' : 'Checking…');
     try {
-      const res = await postJSON(`/api/exercises/${encodeURIComponent(id)}/check`,
-        { answer, variant: +form.dataset.variant || 0, tries: progress.get(slug, id).tries });
-      if (res.correct) progress.markDone(slug, id, 'correct');
-      else if (!res.graded && !res.format_error) progress.markDone(slug, id, 'answered');
-      else if (!res.format_error) progress.addTry(slug, id);
-      showResult(form, box, res);
+      after(await postJSON(`/api/exercises/${encodeURIComponent(id)}/check`, { answer, variant: +form.dataset.variant || 0 }));
     } catch (err) {
-      out.className = 'exercise-feedback error';
-      out.dataset.result = 'error';
-      out.textContent = (err.status === 503 || err.status === 429 ? 'Busy, try again in a moment: ' : 'Error: ') + err.message;
+      failed(err);
     } finally {
-      button.disabled = false;
-      form.removeAttribute('aria-busy');
+      busy(false);
+    }
+  });
+
+  form.querySelector('[data-action=show-me]')?.addEventListener('click', async () => {
+    if (form.dataset.earned !== 'true' && !confirm('Show the answer? You can still answer afterwards, but the exercise counts as given up.')) return;
+    busy(true, form.dataset.kind === 'predict' ? 'Running it for you…' : 'Fetching the answer…');
+    try {
+      after(await postJSON(`/api/exercises/${encodeURIComponent(id)}/give-up`, { variant: +form.dataset.variant || 0 }));
+    } catch (err) {
+      failed(err);
+    } finally {
+      busy(false);
+    }
+  });
+
+  form.querySelector('[data-action=new-numbers]')?.addEventListener('click', async () => {
+    const current = +form.dataset.variant || 0;
+    let v = current;
+    while (v === current) v = 1 + Math.floor(Math.random() * 999999);
+    busy(true, 'Drawing new numbers…');
+    try {
+      const ex = await getJSON(`/api/exercises/${encodeURIComponent(id)}?variant=${v}`);
+      form.dataset.earned = String(ex.earned);
+      updateServed(form, ex);
+      form.querySelector('.exercise-prompt').focus?.();
+    } catch (err) {
+      failed(err);
+    } finally {
+      busy(false);
     }
   });
 }
