@@ -42,7 +42,7 @@ func withCheckFallback(t *testing.T, h http.Handler, st classroom.Store, exercis
 			http.Error(w, "no learner cookie", http.StatusUnauthorized)
 			return
 		}
-		correct := in.Answer == "b, d" // the catalog's first exercise's right answer
+		correct := in.Answer == "b, d" // save-work-or-protect-data's right answer
 		if _, err := st.Record(r.Context(), ck.Value, classroom.Attempt{Exercise: id, Answer: in.Answer, Correct: correct, Graded: true}); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
@@ -99,7 +99,9 @@ func TestE2EClassroom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exercise := catalogIDs(t)[0]
+	// A choice whose right answer is b and d (the first lesson's second
+	// exercise; its first is a prediction).
+	const exercise = "save-work-or-protect-data"
 	ts := httptest.NewServer(withCheckFallback(t, srv.Handler(), st, exercise))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -140,8 +142,8 @@ func TestE2EClassroom(t *testing.T) {
 	b.waitUntil(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 2`, "both learners on the dashboard")
 
 	// They answer from their pages.
-	// The catalog's first exercise is a choice: b and d are right, a is
-	// wrong (and an unreadable answer would cost no try, so not count).
+	// b and d are right, a is wrong (and an unreadable answer would cost
+	// no try, so not count).
 	for name, answer := range map[string]string{"Ada": "b, d", "<script>alert(1)</script>": "a"} {
 		lc := learners[name]
 		js := fmt.Sprintf(`fetch('/api/exercises/%s/check', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({answer: %q})}).then(r => r.status)`, exercise, answer)

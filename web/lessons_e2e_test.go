@@ -83,7 +83,7 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 		t.Errorf("%d live playgrounds, want 4", n)
 	}
 	b.shot(ctx, "", "lessons-00-top")
-	b.pick(ctx, "fence-refuses", "b")
+	b.choose(ctx, "fence-refuses", "b")
 	b.waitText(ctx, `#exercise-fence-refuses [data-testid=feedback]`, "Correct")
 	b.waitJS(ctx, `!document.querySelector('#playground-1 [data-testid=lp-run]').disabled`, "the playground opening")
 	fencing := `#playground-1 input[data-path=fencing]`

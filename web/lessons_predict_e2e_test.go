@@ -9,8 +9,8 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// pick chooses an option of an exercise and sends it.
-func (b *browser) pick(ctx context.Context, id, key string) {
+// choose picks an option of an exercise and sends it.
+func (b *browser) choose(ctx context.Context, id, key string) {
 	b.t.Helper()
 	b.do(ctx,
 		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#exercise-%s [data-testid=option-%s]`, id, key))),
@@ -61,7 +61,7 @@ func TestE2EPredictThenRun(t *testing.T) {
 		b.shot(ctx, "", "predict-"+size.name+"-1-locked")
 
 		// Wrong: told why, not what the run gave; still locked.
-		b.pick(ctx, ex, "a")
+		b.choose(ctx, ex, "a")
 		fb := b.waitText(ctx, `#exercise-`+ex+` [data-testid=feedback]`, "Not yet")
 		if !strings.Contains(fb, "A lease does not wait") || strings.Contains(fb, "client-1's late write") || strings.Contains(fb, "The answer") {
 			t.Errorf("%s: a wrong prediction says %q", size.name, fb)
@@ -78,7 +78,7 @@ func TestE2EPredictThenRun(t *testing.T) {
 		b.shot(ctx, "", "predict-"+size.name+"-2-wrong")
 
 		// Right: the solution, then the playground opens.
-		b.pick(ctx, ex, "c")
+		b.choose(ctx, ex, "c")
 		b.waitText(ctx, `#exercise-`+ex+` [data-testid=feedback]`, "Correct")
 		b.waitJS(ctx, `!document.querySelector('#exercise-`+ex+` details.solution').hidden && document.querySelector('#exercise-`+ex+` [data-testid=solution-body]').textContent.includes('13 s')`, "the worked solution")
 		b.waitJS(ctx, `!document.querySelector('#playground-1 [data-testid=lp-run]').disabled`, "the Run button opening")
@@ -119,7 +119,7 @@ func TestE2EPredictThenRun(t *testing.T) {
 	// Three wrong tries: the third shows the answer and opens the playground.
 	ctx = b.tab("/lessons/redlock")
 	for try := 1; try <= 3; try++ {
-		b.pick(ctx, "more-servers-pause", "a")
+		b.choose(ctx, "more-servers-pause", "a")
 		b.waitJS(ctx, fmt.Sprintf(`document.querySelector('#exercise-more-servers-pause').dataset.tries === '%d'`, try), fmt.Sprintf("try %d counted", try))
 		if try < 3 && !b.runDisabled(ctx, "#playground-1") {
 			t.Errorf("after %d wrong tries the playground opened", try)
