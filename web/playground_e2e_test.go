@@ -193,8 +193,9 @@ func TestE2EClickingANodeCrashesItLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := sc.Faults[len(sc.Faults)-1]
-	if last.Do != engine.FaultCrash || last.Target != "node-1" {
-		t.Errorf("the live crash is not in the fault list: %+v", sc.Faults)
+	struck := run(b, ctx, chromedp.Evaluate[int64](`+document.querySelector('#event-log tr.k-node_crashed').dataset.t`))
+	if last.Do != engine.FaultCrash || last.Target != "node-1" || last.At.MS() != struck {
+		t.Errorf("the live crash is not in the fault list at %dms, when it struck: %+v", struck, sc.Faults)
 	}
 	b.shots(ctx, "13-node-crashed-live")
 	b.do(ctx, setSpeed(0))

@@ -125,7 +125,7 @@ export class Compare {
     if (!o) return;
     const val = o.values[+this.to.value];
     const { b, notes } = apply(sc, o.id, val.v, this.ctx);
-    const nameA = describe(sc, o.id, this.ctx), nameB = `${o.label} ${val.label}`;
+    const nameA = describe(sc, o.id, this.ctx), nameB = `${o.label[0].toUpperCase() + o.label.slice(1)}: ${val.label}`;
     this.out.innerHTML = '<p class="status" data-testid="compare-status">Running both…</p>';
     try {
       const [ra, rb] = await Promise.all([postRun(sc), postRun(b)]);
@@ -168,15 +168,21 @@ export class Compare {
 }
 
 function describe(sc, what, ctx) {
-  if (what === 'fencing') return `fencing ${sc.fencing ? 'on' : 'off'} (as set)`;
-  if (what === 'backend') return `${ctx.backendOf(sc).label} (as set)`;
-  if (what === 'lease') return `lease ${formatMS(parseDuration((sc.lock || {}).lease || '') || ctx.catalog.defaults.lease_ms)} (as set)`;
+  if (what === 'fencing') return `As set: fencing ${sc.fencing ? 'on' : 'off'}`;
+  if (what === 'backend') return `As set: ${ctx.backendOf(sc).label}`;
+  if (what === 'lease') return `As set: lease ${formatMS(parseDuration((sc.lock || {}).lease || '') || ctx.catalog.defaults.lease_ms)}`;
   const c = (sc.clients || []).find(c => c.name === what.slice(6));
-  return `${c.name} renews ${c.renew_every ? 'every ' + c.renew_every : 'never'} (as set)`;
+  return `As set: ${c.name} renews ${c.renew_every ? 'every ' + c.renew_every : 'never'}`;
 }
 
-/** mark is where a differing event is ringed. */
+/** mark is where a differing event is ringed: a storage verdict on the
+ * storage's lane, a grant on its node's, an end of a lease on its node's
+ * (or, from Redlock's servers together, its holder's), the rest on its
+ * client's. */
 function mark(e) {
-  const kind = e.kind.startsWith('write') || e.kind.startsWith('claim') ? 'stale_write' : 'diff';
-  return { t: e.t, kind, node: e.kind === 'lease_expired' || e.kind === 'grant_forgotten' ? e.actor : e.node, client: e.actor.startsWith('node-') ? undefined : e.actor, why: `only in this run: ${e.kind.replace(/_/g, ' ')}` };
+  const why = `only in this run: ${e.kind.replace(/_/g, ' ')}`;
+  if (e.kind.startsWith('write') || e.kind.startsWith('claim')) return { t: e.t, kind: 'stale_write', why };
+  if (e.kind === 'lease_expired' || e.kind === 'grant_forgotten') return e.actor.startsWith('node-') ? { t: e.t, kind: 'diff', node: e.actor, why } : { t: e.t, kind: 'diff', client: e.holder, why };
+  if (e.kind === 'granted' && e.node) return { t: e.t, kind: 'diff', node: e.node, why };
+  return { t: e.t, kind: 'diff', client: e.actor, why };
 }

@@ -4,10 +4,11 @@
 
 import { esc, formatMS, parseDuration, seconds } from './format.js';
 
-/** targetsFor lists who a fault of this kind may strike in scenario sc. */
-export function targetsFor(kind, sc, nodeNames) {
+/** targetsFor lists who a fault of this kind may strike in scenario sc;
+ * "leader" only where the fault may aim at it and the backend has one. */
+export function targetsFor(kind, sc, nodeNames, hasLeader = true) {
   const clients = (sc.clients || []).map(c => c.name);
-  const nodes = kind && kind.leader ? ['leader', ...nodeNames] : nodeNames;
+  const nodes = kind && kind.leader && hasLeader ? ['leader', ...nodeNames] : nodeNames;
   if (!kind) return clients;
   if (kind.targets === 'node') return nodes;
   if (kind.targets === 'any') return [...nodeNames, ...clients];
@@ -26,9 +27,10 @@ export class FaultEditor {
   }
 
   /** show redraws the list for scenario sc; focusSel re-focuses a control. */
-  show(sc, nodeNames, focusSel) {
+  show(sc, nodeNames, focusSel, hasLeader = true) {
     this.sc = sc;
     this.nodeNames = nodeNames;
+    this.hasLeader = hasLeader;
     const faults = sc.faults || [];
     if (!faults.length) {
       this.list.innerHTML = '<li class="empty">No scheduled faults. Add one, or inject them live during a run.</li>';
@@ -52,7 +54,7 @@ export class FaultEditor {
     const known = this.catalog.faults.some(x => x.id === kid);
     const opts = (known ? '' : `<option value="${esc(f.do)}" selected>${esc(f.do)}</option>`)
       + this.catalog.faults.map(x => `<option value="${x.id}"${x.id === kid ? ' selected' : ''}>${esc(x.label)}</option>`).join('');
-    const targets = targetsFor(k, this.sc, this.nodeNames);
+    const targets = targetsFor(k, this.sc, this.nodeNames, this.hasLeader);
     if (f.target && !targets.includes(f.target)) targets.unshift(f.target);
     const tOpts = targets.map(t => `<option${t === f.target ? ' selected' : ''}>${esc(t)}</option>`).join('');
     let params = '';
@@ -92,7 +94,7 @@ ${params}
     const f = faults[i];
     if (field === 'do') {
       const k = this.kinds[el.value];
-      const ts = targetsFor(k, this.sc, this.nodeNames);
+      const ts = targetsFor(k, this.sc, this.nodeNames, this.hasLeader);
       const target = ts.includes(f.target) ? f.target : ts[0];
       const nf = { at: f.at, do: k.do };
       if (k.fields.includes('side')) nf.side = [this.nodeNames[0], target].filter(Boolean);
@@ -133,8 +135,8 @@ ${params}
     const faults = this.faults();
     const k = this.catalog.faults[0];
     const lastAt = faults.length ? parseDuration(faults[faults.length - 1].at) || 0 : 3000;
-    const f = { at: formatMS(lastAt + 1000), do: k.do, target: targetsFor(k, this.sc, this.nodeNames)[0] };
-    if (k.fields.includes('side')) { delete f.target; f.side = [this.nodeNames[0], targetsFor(k, this.sc, this.nodeNames)[0]]; }
+    const f = { at: formatMS(lastAt + 1000), do: k.do, target: targetsFor(k, this.sc, this.nodeNames, this.hasLeader)[0] };
+    if (k.fields.includes('side')) { delete f.target; f.side = [this.nodeNames[0], targetsFor(k, this.sc, this.nodeNames, this.hasLeader)[0]]; }
     Object.assign(f, k.defaults || {});
     faults.push(f);
     this.onChange(faults, `#f${faults.length - 1}-at`);

@@ -36,11 +36,11 @@ export async function showHistory(view, out, sc) {
       const pending = !Number.isFinite(o.return) || o.return >= 1e15;
       const x1 = x(o.call), x2 = pending ? W - 8 : Math.max(x(o.return), x1 + 6);
       const ok = o.output && o.output.ok;
-      const what = `${o.input.op}${o.input.token ? ' ' + o.input.token : ''}`;
+      const what = `${o.input.op}${o.input.token ? ' ' + o.input.token : ''}${!pending && ok && o.output.token && o.input.op === 'acquire' ? ' → ' + o.output.token : ''}${!pending && !ok ? ' ✗' : ''}`;
       const told = pending ? 'answer lost: outcome unknown' : ok ? `ok${o.output.token ? ', token ' + o.output.token : ''}` : `refused${o.output.holder ? ': held by ' + o.output.holder : ''}`;
       svg.push(`<g class="op ${pending ? 'pending' : ok ? 'ok' : 'no'}" data-testid="history-op"><title>${esc(c)}: ${esc(what)} → ${esc(told)} (service clock ${o.output ? o.output.now : '?'} ms)</title>`
         + `<rect x="${x1}" y="${y + 2}" width="${x2 - x1}" height="18" rx="3"/>`
-        + (x2 - x1 > 40 ? `<text x="${x1 + 4}" y="${y + 15}">${esc(what)}</text>` : '') + '</g>');
+        + (x2 - x1 > what.length * 6.5 + 6 ? `<text x="${x1 + 4}" y="${y + 15}">${esc(what)}</text>` : '') + '</g>');
     }
   });
   const H = 12 + clients.length * ROW;

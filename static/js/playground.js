@@ -50,7 +50,7 @@ function nodeNames(s) {
 
 function showSettings(focusSel) {
   controls.show(sc);
-  faults.show(sc, nodeNames(sc), null);
+  faults.show(sc, nodeNames(sc), null, backendOf(sc).leader);
   showActors();
   if (focusSel) document.querySelector(focusSel)?.focus({ preventScroll: true });
 }
@@ -161,6 +161,7 @@ const session = new Session({
     run.texts.push(m.text);
     run.anchor = run.follow ? { sim: m.event.t, wall: performance.now() } : run.anchor;
     if (run.stepWanted) { run.stepWanted = false; run.cursor = m.event.t; }
+    if (run.struck) struck(m.event);
     appendLog(m.event, m.text);
     draw();
   },
@@ -574,7 +575,7 @@ function showActors() {
   const names = [...(sc.clients || []).map(c => ['client', c.name]), ...nodeNames(sc).map(n => ['node', n])];
   if (usesLock(sc) && backendOf(sc).leader) names.push(['leader', 'leader']);
   el.actors.innerHTML = names.map(([kind, name]) =>
-    `<button type="button" class="actor ${kind}" data-actor="${esc(name)}" data-kind="${kind}" aria-haspopup="menu" aria-expanded="false" data-testid="actor">${esc(name === 'leader' ? 'the leader' : name)} ▾</button>`).join('');
+    `<button type="button" class="actor actor-${kind}" data-actor="${esc(name)}" data-kind="${kind}" aria-haspopup="menu" aria-expanded="false" data-testid="actor">${esc(name === 'leader' ? 'the leader' : name)} ▾</button>`).join('');
 }
 
 function roleOf(name) {
@@ -592,7 +593,7 @@ async function openMenu(name, kind, where, opener, message) {
   const { entries } = await menus();
   const items = entries(catalog, backendOf(sc), name, kind, { role: roleOf(name), leader: leaderName() || (nodeNames(sc)[0] ?? null), message });
   const live = !!run?.live;
-  const when = live ? `strikes now, at the live run's ${formatMS(lastT())}` : `added to the faults at ${formatMS(run ? head() : 0)}`;
+  const when = live ? 'strikes at once, where the live run stands' : `added to the faults at ${formatMS(run ? head() : 0)}`;
   menu.open(name === 'leader' ? 'The leader' : name, items, where, opener, when);
 }
 
@@ -601,17 +602,33 @@ async function openMenu(name, kind, where, opener, message) {
  * scheduled at the playhead. */
 function act(fault, label) {
   const live = !!run?.live;
-  const at = live ? lastT() : (run ? Math.round(head()) : 0);
+  const at = live ? Math.max(lastT(), Math.round(head())) : (run ? Math.round(head()) : 0);
   const f = { at: formatMS(at), ...fault };
   if (live) {
     const { at: _, ...now } = f;
     session.send({ type: 'inject', fault: now });
-    if (run.serverPaused && !run.follow) { /* a paused run shows it at its next step */ }
+    // The fault's own event says when it struck: the list takes that time.
+    run.struck = { fault: f, kind: STRUCK[f.do], actor: f.target || (f.side || [])[0] };
   }
   sc.faults = [...(sc.faults || []), f].sort((a, b) => (parseDuration(a.at) || 0) - (parseDuration(b.at) || 0));
   changed();
-  setStatus(live ? `${label}: done at ${formatMS(at)}. It is now in the fault list, so Share and the next Run include it.`
+  setStatus(live ? `${label}: done. It is now in the fault list at the time it struck, so Share and the next Run include it.`
     : `${label}: added to the faults at ${formatMS(at)}. Press Run to see it.`);
+}
+
+// STRUCK is the event each fault makes when it strikes.
+const STRUCK = { crash: 'node_crashed', restart: 'node_restarted', partition: 'partitioned', clock_jump: 'clock_jump', clock_drift: 'clock_drift', pause: 'pause_start' };
+
+/** struck moves a live fault in the list to the time its event says. */
+function struck(e) {
+  const k = run.struck;
+  if (!k || e.kind !== k.kind || (k.actor !== 'leader' && e.actor !== k.actor)) return;
+  run.struck = null;
+  if (formatMS(e.t) !== k.fault.at) {
+    k.fault.at = formatMS(e.t);
+    sc.faults.sort((a, b) => (parseDuration(a.at) || 0) - (parseDuration(b.at) || 0));
+    changed();
+  }
 }
 
 el.actors.addEventListener('click', e => {
