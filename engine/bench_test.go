@@ -210,6 +210,7 @@ func BenchmarkChaos(b *testing.B) {
 	for _, backend := range []string{BackendRaft, BackendSingle, BackendAsyncReplica, BackendRedlock} {
 		b.Run(backend, func(b *testing.B) {
 			const runs = 50
+			cpu0 := processCPU()
 			for b.Loop() {
 				opt := ChaosOptions{Runs: runs, Seed: 1, Backend: backend, Fencing: backend != BackendRedlock, Examples: 1}
 				if _, err := Chaos(context.Background(), opt); err != nil {
@@ -217,6 +218,10 @@ func BenchmarkChaos(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(runs*b.N)/b.Elapsed().Seconds(), "schedules/s")
+			// CPU per schedule does not depend on what else the machine
+			// runs: 2,000 / cpu-ms-per-schedule is the rate two idle
+			// cores could reach.
+			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(runs*b.N), "cpu-ms/schedule")
 		})
 	}
 }

@@ -44,7 +44,7 @@ const (
 	raftPatience    = 2 * time.Minute       // a group that cannot commit for this long is broken
 	raftRecheck     = 20 * time.Millisecond // first wait for an election to show, doubling
 	raftRecheckMax  = time.Second
-	raftCatchUp     = 250 * time.Millisecond // see catchUp
+	raftCatchUp     = 50 * time.Millisecond // see catchUp
 )
 
 func raftConfig(id string, t raftTiming) *raft.Config {
@@ -114,7 +114,11 @@ func (s *raftService) settle(want int, minTerm int64) error {
 	for {
 		s.drainChanged()
 		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()) < minTerm {
-			s.timeoutNow(target)
+			// It leads in an older term: it is deposed as soon as it hears
+			// from a leader of a newer one; with none, it campaigns again.
+			if !s.newerLeader(want) {
+				s.timeoutNow(target)
+			}
 		} else if target.r.State() == raft.Leader {
 			// A barrier proves the leader can commit, and that its state
 			// machine has applied every entry before it.
@@ -167,33 +171,68 @@ func (s *raftService) catchUp() {
 // campaign starts the election that should make want the leader: want's
 // own if its log is as up to date as every reachable node's, otherwise
 // (with no leader to catch it up) the most up-to-date node's. A node that
-// already campaigns is left to finish unless it is stuck, and a leader is
-// never told to campaign (it would step down).
+// already campaigns is left to finish, and a leader left to lead, unless
+// the last wait passed with no change (stuck):
+//
+//   - a leader that is slow to bring want up to date is backing off after
+//     the sends that failed while want was cut off or down (up to seconds):
+//     it is told to campaign again, and wins with fresh replication;
+//   - a candidate that cannot win its term (the voters already voted in
+//     it) would wait out its own election timer: another up-to-date node
+//     is told to campaign in the next term, which ends that candidacy.
 func (s *raftService) campaign(want int, stuck bool) {
 	best, bestTerm, bestIndex := want, uint64(0), uint64(0)
 	for i, nd := range s.nodes {
-		if !nd.up() || (i != want && !s.linked[[2]int{want, i}]) {
-			continue // not a voter want can reach
+		if !s.canVote(want, i) {
+			continue
 		}
 		term, index := lastLog(nd.store)
-		if term > bestTerm || (term == bestTerm && index > bestIndex) || (term == bestTerm && index == bestIndex && i == want) {
+		if term > bestTerm || (term == bestTerm && index > bestIndex) {
 			best, bestTerm, bestIndex = i, term, index
 		}
 	}
-	wt, wi := lastLog(s.nodes[want].store)
-	if wt == bestTerm && wi == bestIndex {
+	if wt, wi := lastLog(s.nodes[want].store); wt == bestTerm && wi == bestIndex {
 		best = want
-	} else if s.realLeader() >= 0 {
-		return // a leader is replicating to want; wait for it to catch up
+	} else if cur := s.realLeader(); cur >= 0 {
+		if stuck {
+			s.timeoutNow(s.nodes[cur])
+		}
+		return // a leader is bringing want up to date
 	}
 	switch s.nodes[best].r.State() {
 	case raft.Follower:
 		s.timeoutNow(s.nodes[best])
 	case raft.Candidate:
-		if stuck {
-			s.timeoutNow(s.nodes[best])
+		if !stuck {
+			return
+		}
+		for i, nd := range s.nodes {
+			if i != best && s.canVote(want, i) && nd.r.State() == raft.Follower {
+				if t, ix := lastLog(nd.store); t == bestTerm && ix == bestIndex {
+					s.timeoutNow(nd)
+					return
+				}
+			}
+		}
+		s.timeoutNow(s.nodes[best])
+	}
+}
+
+// canVote reports whether node i runs and want can reach it.
+func (s *raftService) canVote(want, i int) bool {
+	return s.nodes[i].up() && s.nodes[i].r != nil && (i == want || s.linked[[2]int{want, i}])
+}
+
+// newerLeader reports whether a node that node i can reach leads in a
+// later term than node i's.
+func (s *raftService) newerLeader(i int) bool {
+	term := s.nodes[i].r.CurrentTerm()
+	for j, nd := range s.nodes {
+		if j != i && nd.up() && nd.r != nil && s.linked[[2]int{i, j}] && nd.r.State() == raft.Leader && nd.r.CurrentTerm() > term {
+			return true
 		}
 	}
+	return false
 }
 
 // timeoutNow tells a node to campaign at once.

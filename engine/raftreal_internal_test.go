@@ -41,6 +41,12 @@ func raftScenarios(t *testing.T) map[string]Scenario {
 		Fault{At: Ms(2600), Do: FaultCrash, Target: "node-3"},
 		Fault{At: Sec(4), Do: FaultRestart, Target: "node-2"},
 	)
+	// A deposed leader heals while the next one, cut off too, still
+	// believes it leads: the simulation elects node-1 again, in term 4.
+	out["two-stale-leaders"] = with(
+		Fault{At: Ms(300), Do: FaultPartition, Target: "node-1", For: Sec(4)},
+		Fault{At: Ms(1500), Do: FaultPartition, Target: "node-2", For: Ms(3500)},
+	)
 	five := with(Fault{At: Ms(300), Do: FaultCrash, Target: TargetLeader}, Fault{At: Sec(3), Do: FaultCrash, Target: TargetLeader})
 	five.Lock.Nodes = 5
 	out["five-nodes-two-failovers"] = five
