@@ -366,6 +366,7 @@ func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
 	}
 	// The fault list: add one, move it up, remove the other.
 	b.do(ctx, chromedp.Click(chromedp.ID("add-fault")))
+	run(b, ctx, chromedp.Poll[bool](`document.querySelectorAll('[data-testid=fault-row]').length === 2`, chromedp.WithPollingTimeout(5*time.Second)))
 	if n := len(scenario().Faults); n != 2 {
 		t.Fatalf("%d faults after add, want 2", n)
 	}

@@ -7,7 +7,6 @@
 import { clone, esc, formatMS, parseDuration } from './format.js';
 import { stateAt } from './state.js';
 import { render } from './timeline.js';
-import { FaultEditor } from './faults.js';
 import { renderPanels } from './panels.js';
 import { Session } from './session.js';
 import { Controls, usesLock } from './controls.js';
@@ -50,7 +49,7 @@ function nodeNames(s) {
 
 function showSettings(focusSel) {
   controls.show(sc);
-  faults.show(sc, nodeNames(sc), null, backendOf(sc).leader);
+  faults?.show(sc, nodeNames(sc), null, backendOf(sc).leader);
   showActors();
   if (focusSel) document.querySelector(focusSel)?.focus({ preventScroll: true });
 }
@@ -87,10 +86,23 @@ function jsonEdited() {
   }, 300);
 }
 
-const faults = new FaultEditor($('fault-list'), catalog, (list, focusSel) => {
-  if (list.length) sc.faults = list; else delete sc.faults;
-  changed(focusSel);
-});
+// The fault list's editor loads when the list comes near the screen (or
+// a fault is added): the first screen does not show it.
+let faults = null, faultsLoading = null;
+function faultEditor() {
+  faultsLoading ??= import('./faults.js').then(({ FaultEditor }) => {
+    faults = new FaultEditor($('fault-list'), catalog, (list, focusSel) => {
+      if (list.length) sc.faults = list; else delete sc.faults;
+      changed(focusSel);
+    });
+    faults.show(sc, nodeNames(sc), null, backendOf(sc).leader);
+    return faults;
+  });
+  return faultsLoading;
+}
+new IntersectionObserver((es, o) => {
+  if (es.some(e => e.isIntersecting)) { o.disconnect(); faultEditor(); }
+}, { rootMargin: '300px' }).observe($('fault-list'));
 
 let presets = null;   // /api/presets, fetched when first needed
 let loading = null;   // a preset on its way: a Run waits for it
@@ -784,7 +796,7 @@ el.preset.addEventListener('change', () => pickPreset(el.preset.value));
 $('preset-form').addEventListener('submit', e => e.preventDefault());
 el.json.addEventListener('input', jsonEdited);
 el.json.addEventListener('blur', () => { if (!el.jsonError.textContent) showJSON(); });
-$('add-fault').addEventListener('click', () => faults.add());
+$('add-fault').addEventListener('click', async () => (await faultEditor()).add());
 el.run.addEventListener('click', start);
 el.play.addEventListener('click', togglePlay);
 el.back.addEventListener('click', stepBack);
