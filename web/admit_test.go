@@ -301,3 +301,24 @@ func TestShutdownAnswersEveryRequestInFlight(t *testing.T) {
 		t.Errorf("after Shutdown: %d live, %d waiting", n, q)
 	}
 }
+
+// TestTheNextRunStartsRightAfterTheSummary: a browser that sends the next
+// start as soon as it reads a summary is never told a run is live, since
+// the run's slot is given back before its summary is sent.
+func TestTheNextRunStartsRightAfterTheSummary(t *testing.T) {
+	ts, srv := startServer(t, web.Config{})
+	c := dial(t, ts.URL, nil)
+	for i := range 20 {
+		c.send(map[string]any{"type": "start", "scenario": preset(t, "ride-claim", false), "speed": 0})
+		for {
+			m := c.recv()
+			if m.Type == web.MsgError {
+				t.Fatalf("run %d: %+v", i, m)
+			}
+			if m.Type == web.MsgSummary {
+				break
+			}
+		}
+	}
+	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
+}

@@ -21,13 +21,15 @@ type Rate struct {
 
 // Per-IP rate limits on the requests that write to the classroom store.
 // A class behind one school NAT shares one address, so the bursts let a
-// whole lecture hall join (or answer) at once; what they stop is a script
-// filling the database. The storage limits (classroom.DefaultLimits) bound
-// the rest.
+// whole lecture hall join (or answer) at once: 300 joins, and an answer
+// from each of 200 students twice over, then a check every 3 s each (the
+// load test, docs/load.md, plays such a class). What they stop is a script
+// filling the database; the storage limits (classroom.DefaultLimits) bound
+// the rest, and the admission queue the engine's work.
 var (
-	DefaultJoinRate   = Rate{PerMinute: 60, Burst: 60}   // joins
-	DefaultCreateRate = Rate{PerMinute: 2, Burst: 5}     // classes created
-	DefaultCheckRate  = Rate{PerMinute: 600, Burst: 120} // exercise checks
+	DefaultJoinRate   = Rate{PerMinute: 120, Burst: 300}  // joins
+	DefaultCreateRate = Rate{PerMinute: 2, Burst: 5}      // classes created
+	DefaultCheckRate  = Rate{PerMinute: 4000, Burst: 400} // exercise checks
 )
 
 // ipLimiter keeps one token bucket (a rate.Limiter) per client address.

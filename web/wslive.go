@@ -14,8 +14,9 @@ import (
 // Its fields are shared by the session's read loop (controls), the run's
 // goroutine and, while the run asks for more of a slot, one more.
 type liveRun struct {
-	cancel context.CancelFunc // leaves the line, or ends the run
-	done   chan struct{}      // closed once its last message is queued
+	cancel   context.CancelFunc // leaves the line, or ends the run
+	finished chan struct{}      // closed just before its last message: a new run may start
+	done     chan struct{}      // closed once its last message is queued
 
 	paused bool // it starts paused, waiting for "step" or "resume"
 
@@ -36,7 +37,7 @@ type boostRequest struct{ cancel context.CancelFunc }
 
 func (lr *liveRun) ended() bool {
 	select {
-	case <-lr.done:
+	case <-lr.finished:
 		return true
 	default:
 		return false

@@ -123,16 +123,28 @@ func (ss *session) start(m ClientMessage) {
 		return
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	lr := &liveRun{cancel: cancel, done: make(chan struct{}), speed: speed, paused: m.Paused}
+	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared)
 }
 
 // runLive waits for the run's slot, telling the browser its place as it
 // moves, then runs it, streaming its events, and queues its summary.
+//
+// Its last message (the summary, or an error) is sent once the run's slot
+// is given back and a new start is accepted, so a browser that starts the
+// next run as soon as it reads the summary is never told one is live.
 func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Prepared) {
-	defer close(lr.done)
-	defer lr.cancel()
+	var last []ServerMessage
+	defer func() {
+		lr.release()
+		lr.cancel()
+		close(lr.finished)
+		for _, m := range last {
+			ss.send(m)
+		}
+		close(lr.done)
+	}()
 	srv := ss.srv
 	limit := srv.cfg.MaxRunTime
 	// A run waits as long as its browser likes (it can leave the line
@@ -152,12 +164,12 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	if err != nil {
 		switch {
 		case lr.leftLine():
-			ss.sendErr("", "stopped", "the run was stopped before it started: it was waiting for a free slot")
+			last = append(last, ServerMessage{Type: MsgError, Code: "stopped", Message: "the run was stopped before it started: it was waiting for a free slot"})
 		case ss.ctx.Err() != nil:
 			// The session is ending; the shutdown notice, if any, is the
 			// read loop's.
 		default:
-			ss.sendError(srv.refusal(nil, err, ctx))
+			last = append(last, ss.errorMessage(srv.refusal(nil, err, ctx)))
 		}
 		return
 	}
@@ -165,7 +177,6 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	lr.mu.Lock()
 	lr.ticket = t
 	lr.mu.Unlock()
-	defer lr.release()
 
 	state := NewState(prepared.Scenario())
 	ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
@@ -180,7 +191,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	defer cancelRun()
 	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: lr.paused})
 	if err != nil {
-		ss.sendError(srv.runError(nil, err, limit))
+		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
 	}
 	// Controls sent before the run started apply now, in order, as if
@@ -204,8 +215,8 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 	if err != nil && !stopped {
-		ss.sendError(srv.runError(nil, err, limit))
+		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
 	}
-	ss.send(ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Stopped: stopped})
+	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Stopped: stopped})
 }

@@ -35,12 +35,15 @@ func (ss *session) sendErr(field, code, msg string) {
 // sendError reports an error as the HTTP API would (mapError): its kind,
 // field and message. An error that is not the user's is logged and told
 // as an apology.
-func (ss *session) sendError(err error) {
+func (ss *session) sendError(err error) { ss.send(ss.errorMessage(err)) }
+
+// errorMessage is the error message sendError sends.
+func (ss *session) errorMessage(err error) ServerMessage {
 	p := mapError(err)
 	if p.Code == codeInternal {
 		ss.log.Error("websocket request failed", slog.Any("err", err))
 	}
-	ss.send(ServerMessage{Type: MsgError, Field: p.Field, Code: p.Code, Message: p.Message})
+	return ServerMessage{Type: MsgError, Field: p.Field, Code: p.Code, Message: p.Message}
 }
 
 // encodeMessage is a message as it goes on the wire (SQL's "<=" kept
