@@ -122,9 +122,10 @@ func (s *Server) refusal(c echo.Context, err error, ctx context.Context) error {
 
 func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
 
-// execute runs a prepared scenario as fast as it can.
+// execute runs a prepared scenario as fast as it can, with a warm Raft
+// group when the server keeps them.
 func (s *Server) execute(ctx context.Context, p *engine.Prepared) (*engine.Result, error) {
-	return engine.Execute(ctx, p)
+	return s.pool.Execute(ctx, p)
 }
 
 // runError turns the error of an engine run into the answer. A run that

@@ -18,7 +18,7 @@ func TestE2EARunWaitingForASlotShowsItsPlace(t *testing.T) {
 	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 1, QueueWait: time.Minute})
 	holder := dial(t, b.base, nil)
 	holder.send(map[string]any{"type": "start", "scenario": preset(t, "nightly-total", true), "speed": 1})
-	holder.recv()
+	holder.started()
 	ctx := b.tab("/playground")
 	b.do(ctx, choose("#preset", "paused-holder"), choose("#speed", "0"))
 	b.do(ctx, chromedp.Click(chromedp.ID("run")))

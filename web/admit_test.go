@@ -75,6 +75,21 @@ func (c *wsClient) queued() int {
 	}
 }
 
+// started reads messages until the run's first event: it has its slot
+// and runs.
+func (c *wsClient) started() {
+	c.t.Helper()
+	for {
+		m := c.recv()
+		switch m.Type {
+		case web.MsgEvent:
+			return
+		case web.MsgQueued, web.MsgSummary, web.MsgError:
+			c.t.Fatalf("got %+v, want the run to start", m)
+		}
+	}
+}
+
 // oneSlot is a server with one slot that one run paced for watching fills.
 var oneSlot = web.Config{RunSlots: 1, MaxLiveRuns: 1, QueueWait: 30 * time.Second}
 
@@ -82,9 +97,7 @@ func TestARunPastTheSlotsWaitsItsTurnToldItsPlace(t *testing.T) {
 	ts, srv := startServer(t, oneSlot)
 	a, b, c := dial(t, ts.URL, nil), dial(t, ts.URL, nil), dial(t, ts.URL, nil)
 	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	if m := a.recv(); m.Type != web.MsgState {
-		t.Fatalf("first run: %+v, want it to start", m)
-	}
+	a.started()
 	b.send(map[string]any{"type": "start", "scenario": preset(t, "ride-claim", false), "speed": 0})
 	if pos := b.queued(); pos != 1 {
 		t.Errorf("second run told place %d, want 1", pos)
@@ -115,7 +128,7 @@ func TestAnAPIRunWaitsForASlotThenSays503WithRetryAfter(t *testing.T) {
 	ts, srv := startServer(t, cfg)
 	a := dial(t, ts.URL, nil)
 	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	a.recv()
+	a.started()
 	got := await(t, postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false))))
 	msg, _ := got.body["error"].(string)
 	if got.status != http.StatusServiceUnavailable || got.retry == "" || got.body["code"] != "busy" ||
@@ -131,7 +144,7 @@ func TestAnAPIRunAndACheckStartWhenTheSlotFrees(t *testing.T) {
 	ts, srv := startServer(t, oneSlot)
 	a := dial(t, ts.URL, nil)
 	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	a.recv()
+	a.started()
 	run := postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false)))
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
 	check := postAsync(ts.URL+"/api/exercises/long-job-config/check", scenarioAnswer)
@@ -166,7 +179,7 @@ func TestStopWhileWaitingLeavesTheLine(t *testing.T) {
 	ts, srv := startServer(t, oneSlot)
 	a, b := dial(t, ts.URL, nil), dial(t, ts.URL, nil)
 	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	a.recv()
+	a.started()
 	b.send(map[string]any{"type": "start", "scenario": preset(t, "ride-claim", false), "speed": 0})
 	b.queued()
 	b.send(map[string]any{"type": "stop"})
@@ -185,7 +198,7 @@ func TestControlsSentBeforeTheRunStartsApplyWhenItStarts(t *testing.T) {
 	ts, _ := startServer(t, oneSlot)
 	a, b := dial(t, ts.URL, nil), dial(t, ts.URL, nil)
 	a.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	a.recv()
+	a.started()
 	b.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 0})
 	b.queued()
 	b.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "30s"}})
@@ -253,7 +266,7 @@ func TestShutdownAnswersEveryRequestInFlight(t *testing.T) {
 	ts, srv := startServer(t, cfg)
 	a, b := dial(t, ts.URL, nil), dial(t, ts.URL, nil)
 	a.send(map[string]any{"type": "start", "scenario": preset(t, "nightly-total", true), "speed": 1})
-	a.recv()
+	a.started()
 	b.send(map[string]any{"type": "start", "scenario": preset(t, "ride-claim", false), "speed": 0})
 	b.queued()
 	run := postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false)))

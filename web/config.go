@@ -22,6 +22,11 @@ type Config struct {
 	// once: about two per core (0: 2 x GOMAXPROCS). Past it they wait their
 	// turn in the admission queue.
 	RunSlots int
+	// WarmRaftGroups keeps Raft lock groups booted ahead of time
+	// (engine.RaftPool), sized from RunSlots, so that runs start without
+	// waiting for an election; the timelines are the same byte for byte.
+	// The command turns it on; the pool is drained by Shutdown.
+	WarmRaftGroups bool
 	// MaxLiveRuns is how many runs paced for watching fit in the slots
 	// together: each costs RunSlots/MaxLiveRuns of a slot, since it is idle
 	// between its events. It also bounds the simulations running at once.

@@ -82,6 +82,24 @@ func newMetrics(s *Server) *metrics {
 	}
 	m.storeErrors.WithLabelValues("record")
 	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped, m.runWait, m.runsRefused,
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "playground_raft_pool_hits_total",
+			Help: "Runs that started on a warm Raft group (--warm-raft-groups).",
+		}, func() float64 { return float64(s.poolStats().Hits) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "playground_raft_pool_misses_total",
+			Help: "Runs that booted their own Raft group: the pool was empty, off, or had none of their size.",
+		}, func() float64 { return float64(s.poolStats().Misses) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_raft_pool_idle",
+			Help: "Warm Raft groups waiting for a run now.",
+		}, func() float64 {
+			n := 0
+			for _, c := range s.poolStats().Idle {
+				n += c
+			}
+			return float64(n)
+		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_runs_waiting",
 			Help: "Runs waiting for a slot in the admission queue now.",

@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/static"
 	"github.com/leaselab/playground/web/admission"
@@ -40,7 +41,8 @@ type Server struct {
 
 	// adm admits every engine run: live runs, API runs, checks' runs.
 	adm       *admission.Controller
-	pacedCost admission.Cost // what a run paced for watching takes
+	pool      *engine.RaftPool // warm Raft groups; nil boots a group per run
+	pacedCost admission.Cost   // what a run paced for watching takes
 
 	metrics  *metrics
 	wsQueued atomic.Int64 // bytes waiting in every websocket's queue
@@ -76,8 +78,15 @@ func NewServer(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	var pool *engine.RaftPool
+	if cfg.WarmRaftGroups {
+		if pool, err = engine.NewRaftPool(engine.PoolSizeForSlots(cfg.RunSlots)); err != nil {
+			return nil, err
+		}
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{
+		pool:        pool,
 		adm:         adm,
 		pacedCost:   min(admission.Slot, max(1, adm.Capacity()/admission.Cost(cfg.MaxLiveRuns))),
 		crossOrigin: cop,
@@ -98,6 +107,14 @@ func (s *Server) Handler() http.Handler { return s.echo }
 
 // LiveRuns reports how many simulations are running now.
 func (s *Server) LiveRuns() int { return s.adm.Stats().Running }
+
+// poolStats are the warm pool's counters (zero without one).
+func (s *Server) poolStats() engine.RaftPoolStats {
+	if s.pool == nil {
+		return engine.RaftPoolStats{}
+	}
+	return s.pool.Stats()
+}
 
 // QueuedRuns reports how many runs are waiting for a slot now.
 func (s *Server) QueuedRuns() int { return s.adm.Stats().Waiting }
@@ -125,11 +142,20 @@ func (s *Server) Connections() int { return s.conns.inUse() }
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.adm.Close()
 	s.cancel()
-	done := make(chan struct{})
-	go func() { s.sessions.Wait(); close(done) }()
+	done := make(chan error, 1)
+	go func() {
+		s.sessions.Wait()
+		// Runs still holding a warm group finish with it; the idle ones
+		// are shut down now.
+		var err error
+		if s.pool != nil {
+			err = s.pool.Close()
+		}
+		done <- err
+	}()
 	select {
-	case <-done:
-		return nil
+	case err := <-done:
+		return err
 	case <-ctx.Done():
 		return ctx.Err()
 	}

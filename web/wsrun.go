@@ -189,7 +189,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	runCtx, cancelRun := context.WithTimeout(ctx, limit)
 	defer cancelRun()
-	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: lr.paused})
+	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: lr.paused, Pool: srv.pool})
 	if err != nil {
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return

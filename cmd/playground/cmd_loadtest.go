@@ -82,13 +82,24 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	} else if err := loopbackOnly(base); err != nil {
 		return err
 	}
+	settle(ctx, base)
 	before, _ := goroutines(ctx, base)
+	loadBefore := loadAverage()
+	var cpuBefore time.Duration
+	if srv != nil {
+		cpuBefore = srv.cpuTime()
+	}
 	rep, err := playClass(ctx, base, plan)
 	if err != nil && rep == nil {
 		return err
 	}
-	out := loadOutput{Report: rep, CPUs: runtime.NumCPU(), GoroutinesBefore: before, Command: loadCommand(args, serveArgs)}
+	out := loadOutput{Report: rep, CPUs: runtime.NumCPU(), GoroutinesBefore: before, Command: loadCommand(args, serveArgs),
+		LoadAverage: [2]float64{loadBefore, loadAverage()}}
+	if srv != nil {
+		out.ServerCPU = srv.cpuTime() - cpuBefore
+	}
 	out.Drained = waitDrained(ctx, base)
+	settle(ctx, base)
 	out.GoroutinesAfter, _ = goroutines(ctx, base)
 	if srv != nil {
 		out.PeakRSS = srv.peakRSS()
@@ -112,6 +123,11 @@ type loadOutput struct {
 	GoroutinesBefore int          `json:"goroutines_before"`
 	GoroutinesAfter  int          `json:"goroutines_after"`
 	Drained          bool         `json:"drained"` // no run live or waiting, no websocket open, after the class
+	// ServerCPU is the CPU time the started server used during the class;
+	// LoadAverage the machine's one-minute load before and after, which
+	// says how much of the machine other work took.
+	ServerCPU   time.Duration `json:"server_cpu_ns,omitempty"`
+	LoadAverage [2]float64    `json:"load_average"`
 }
 
 func (o loadOutput) print(w io.Writer) {
@@ -144,14 +160,16 @@ func (o loadOutput) print(w io.Writer) {
 		return "; refused " + strings.Join(parts, ", ")
 	}
 	fmt.Fprintf(w, "%s\n", o.Command)
-	fmt.Fprintf(w, "a class of %d arriving over %s, on %d CPUs; took %s\n", r.Students, r.Arrival, o.CPUs, r.Took.Round(100*time.Millisecond))
+	fmt.Fprintf(w, "a class of %d arriving over %s, on %d CPUs (load average %.1f before, %.1f after); took %s\n",
+		r.Students, r.Arrival, o.CPUs, o.LoadAverage[0], o.LoadAverage[1], r.Took.Round(100*time.Millisecond))
 	fmt.Fprintf(w, "joins    %s%s; answered p50 %s, p99 %s\n", share(r.Joins), refused(r.Joins), ms(r.Joins.P50), ms(r.Joins.P99))
 	fmt.Fprintf(w, "runs     %s; %d waited in line (deepest place %d); wait for a slot p50 %s, p99 %s, max %s\n",
 		share(r.Runs), r.Queued, r.DeepestLine, ms(r.Runs.P50), ms(r.Runs.P99), ms(r.Runs.Max))
+	fmt.Fprintf(w, "         at most %d runs live and %d waiting at once (every run, checks' included)\n", r.PeakLive, r.PeakWaiting)
 	fmt.Fprintf(w, "checks   %s%s; answered p50 %s, p99 %s, max %s\n", share(r.Checks), refused(r.Checks), ms(r.Checks.P50), ms(r.Checks.P99), ms(r.Checks.Max))
 	fmt.Fprintf(w, "healthz  %d probes, %d ok; p50 %s, p99 %s, max %s\n", r.Healthz.Tries, r.Healthz.OK, ms(r.Healthz.P50), ms(r.Healthz.P99), ms(r.Healthz.Max))
 	if o.PeakRSS > 0 {
-		fmt.Fprintf(w, "server   peak RSS %d MiB; ", o.PeakRSS>>20)
+		fmt.Fprintf(w, "server   peak RSS %d MiB; CPU %.1f s (%.2f cores); ", o.PeakRSS>>20, o.ServerCPU.Seconds(), o.ServerCPU.Seconds()/max(r.Took.Seconds(), 0.001))
 	} else {
 		fmt.Fprintf(w, "server   ")
 	}
@@ -259,6 +277,38 @@ func (s *childServer) peakRSS() int64 {
 	return kb << 10
 }
 
+// cpuTime is the CPU the server has used (user and system), from /proc.
+func (s *childServer) cpuTime() time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The command's name, in parentheses, may hold spaces: count fields
+	// after it. utime and stime are fields 14 and 15, in clock ticks
+	// (100 a second on Linux).
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// loadAverage is the machine's one-minute load average, or 0.
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}
+
 // stop ends the server as an operator would (SIGTERM) and cleans up.
 func (s *childServer) stop() {
 	if s.cmd.Process != nil {
@@ -281,6 +331,11 @@ func (s *childServer) stop() {
 // goroutines reads go_goroutines from the server's /metrics (on the main
 // address).
 func goroutines(ctx context.Context, base string) (int, error) {
+	v, err := metricValue(ctx, base, "go_goroutines")
+	return int(v), err
+}
+
+func metricValue(ctx context.Context, base, name string) (float64, error) {
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -288,11 +343,30 @@ func goroutines(ctx context.Context, base string) (int, error) {
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	m := regexp.MustCompile(`(?m)^go_goroutines (\d+)`).FindSubmatch(b)
+	m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + ` (\S+)`).FindSubmatch(b)
 	if m == nil {
-		return 0, errors.New("no go_goroutines in /metrics")
+		return 0, fmt.Errorf("no %s in /metrics", name)
 	}
-	return strconv.Atoi(string(m[1]))
+	return strconv.ParseFloat(string(m[1]), 64)
+}
+
+// settle waits (up to 10 s) until the server's warm Raft groups stop
+// changing in number, so that goroutines are counted on a server at rest:
+// the pool boots its groups after start and replaces the ones runs took.
+func settle(ctx context.Context, base string) {
+	last, since := -1.0, time.Now()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && ctx.Err() == nil; {
+		v, err := metricValue(ctx, base, "playground_raft_pool_idle")
+		if err != nil {
+			return
+		}
+		if v != last {
+			last, since = v, time.Now()
+		} else if time.Since(since) > time.Second {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // waitDrained waits (up to 30 s) until the server has no run live or

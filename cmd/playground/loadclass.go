@@ -63,6 +63,8 @@ type classReport struct {
 	Healthz     tally         `json:"healthz"`
 	Queued      int           `json:"runs_queued"`  // runs told a place in line
 	DeepestLine int           `json:"deepest_line"` // the largest place any run was told
+	PeakLive    int           `json:"peak_live"`    // the most runs live at once, as /healthz said
+	PeakWaiting int           `json:"peak_waiting"` // the most runs waiting at once, as /healthz said
 	Took        time.Duration `json:"took_ns"`
 	Errors      []string      `json:"errors,omitempty"` // the first few failures, for the reader
 }
@@ -381,6 +383,14 @@ func (p *player) probeHealth(ctx context.Context) {
 		began := time.Now()
 		res, err := c.Get(p.base + "/healthz")
 		took := time.Since(began)
+		var h struct {
+			Live   int `json:"live_runs"`
+			Queued int `json:"queued_runs"`
+		}
+		if err == nil {
+			json.NewDecoder(res.Body).Decode(&h)
+			res.Body.Close()
+		}
 		p.mu.Lock()
 		p.report.Healthz.Tries++
 		p.report.Healthz.add(took)
@@ -390,10 +400,8 @@ func (p *player) probeHealth(ctx context.Context) {
 		} else {
 			p.report.Healthz.Failed++
 		}
+		p.report.PeakLive = max(p.report.PeakLive, h.Live)
+		p.report.PeakWaiting = max(p.report.PeakWaiting, h.Queued)
 		p.mu.Unlock()
-		if err == nil {
-			io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-		}
 	}
 }

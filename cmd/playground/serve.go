@@ -52,6 +52,8 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.floatVar(&cfg.MessageRate, "message-rate", "PLAYGROUND_MESSAGE_RATE", web.DefaultMessageRate, "websocket messages a second from one browser")
 	ef.intVar(&cfg.RunSlots, "run-slots", "PLAYGROUND_RUN_SLOTS", 2*runtime.GOMAXPROCS(0), "runs going as fast as they can at once (API runs, checks' runs, live runs at full speed); a run paced for watching takes run-slots/max-live-runs of one")
 	ef.intVar(&cfg.RunQueue, "run-queue", "PLAYGROUND_RUN_QUEUE", web.DefaultRunQueuePerSlot*2*runtime.GOMAXPROCS(0), "runs waiting for a slot, all clients together (default 128 per slot); past it, 503")
+	warm := envDefault(ef, "warm-raft-groups", "PLAYGROUND_WARM_RAFT_GROUPS", true, strconv.ParseBool)
+	fs.BoolVar(&cfg.WarmRaftGroups, "warm-raft-groups", warm, "keep Raft groups booted ahead of time, one per run slot, so runs start without an election (env PLAYGROUND_WARM_RAFT_GROUPS)")
 	ef.durationVar(&cfg.RunTimeout, "run-timeout", "PLAYGROUND_RUN_TIMEOUT", web.DefaultRunTimeout, "longest an API run runs once it has its slot; a check's runs together")
 	ef.durationVar(&cfg.QueueWait, "queue-wait", "PLAYGROUND_QUEUE_WAIT", web.DefaultQueueWait, "longest an API run or a check waits for a slot before 503 with Retry-After")
 	ef.floatVar(&cfg.SessionShare, "session-share", "PLAYGROUND_SESSION_SHARE", web.DefaultSessionShare, "share of the slots one learner session (or one address without a session) may hold at once")
