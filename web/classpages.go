@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // ClassHomeData fills the class page: join a class, or start one.
@@ -47,8 +48,10 @@ type learnerLesson struct {
 
 type learnerExercise struct {
 	ID, Title string
-	Tries     int
-	Correct   bool
+	// Open is set for an open question, which is submitted, not solved.
+	Open    bool
+	Tries   int
+	Correct bool
 	// Review is the teacher's score and comment on an open answer.
 	Review *classroom.Review
 }
@@ -133,7 +136,7 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 			ll := learnerLesson{Slug: les.Slug, Title: les.Title}
 			for _, ex := range cat.LessonExercises(les) {
 				p := by[ex.ID]
-				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Tries: p.Tries, Correct: p.Correct, Review: p.Review})
+				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries, Correct: p.Correct, Review: p.Review})
 				d.Total++
 				if p.Correct {
 					d.Done++

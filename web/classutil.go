@@ -70,6 +70,18 @@ func exWords(correct bool, tries int) string {
 	return "not tried"
 }
 
+// openWords says where an open answer stands: it is submitted and read by
+// the teacher, never "solved".
+func openWords(tries int, reviewed bool) string {
+	switch {
+	case tries == 0:
+		return "not answered"
+	case reviewed:
+		return "answered; scored by your teacher"
+	}
+	return "answered; waiting for your teacher"
+}
+
 // variantsWord says how a class's learners get their numbers.
 func variantsWord(mode string) string {
 	if mode == "shared" {

@@ -1,0 +1,115 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/web"
+)
+
+// TestE2ETeacherReadsMistakesAndScoresAnswers: learners answer on their
+// own numbers; the teacher's dashboard shows the mistake they share with
+// each learner's own answer, and their open answers, live; the teacher
+// scores one, and the learner sees the score on the lesson page and on
+// their own page. Screenshots of the dashboard, the learner's page and the
+// class home at 1366x900 and 390x844.
+func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
+	bb := startBrowser(t)
+	st := openSQLite(t)
+	srv, err := web.NewServer(web.Config{Classroom: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		ts.Close()
+	})
+	b := &browser{t: t, base: ts.URL, ctx: bb.ctx}
+
+	tc := b.isolatedTab("/class")
+	b.do(tc, chromedp.EmulateViewport(1366, 900))
+	b.shot(tc, "", "class-home-wide")
+	b.do(tc,
+		chromedp.SetValue(chromedp.ID("class-name"), "Week 7"),
+		chromedp.Click(chromedp.CSS("[data-testid=create-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=class-code]")))
+	code := strings.TrimSpace(run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=class-code]"))))
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=open-dashboard]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
+	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live")
+
+	post := func(ctx context.Context, path, body string) int {
+		js := fmt.Sprintf(`fetch(%q, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: %q}).then(r => r.status)`, path, body)
+		return run(b, ctx, chromedp.Evaluate[int](js, chromedp.EvalAwaitPromise))
+	}
+	learners := map[string]context.Context{}
+	for _, name := range []string{"Ada", "Bo", "Cy"} {
+		lc := b.isolatedTab("/class?code=" + code)
+		b.do(lc,
+			chromedp.SetValue(chromedp.ID("join-name"), name),
+			chromedp.Click(chromedp.CSS("[data-testid=join-submit]")),
+			chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
+		learners[name] = lc
+		// The same slip on each one's own numbers: the share of slow runs,
+		// in percent, for their number.
+		share := run(b, lc, chromedp.Evaluate[string](`fetch('/api/exercises/outlive-lease').then(r => r.json()).then(e => e.prompt_text.match(/slowest (\d+)%/)[1])`, chromedp.EvalAwaitPromise))
+		if s := post(lc, "/api/exercises/outlive-lease/check", fmt.Sprintf(`{"answer":"%s%%"}`, share)); s != 200 {
+			t.Fatalf("%s's check: %d", name, s)
+		}
+	}
+	ada := learners["Ada"]
+	answer := "Fencing cannot help with the SMS provider; give each reminder an idempotency key."
+	if s := post(ada, "/api/exercises/sms-twice/check", fmt.Sprintf(`{"answer":%q}`, answer)); s != 200 {
+		t.Fatalf("Ada's open answer: %d", s)
+	}
+	post(learners["Bo"], "/api/exercises/sms-twice/check", `{"answer":"A longer lease would stop the second text."}`)
+
+	sel := `[data-testid=dash-exercise][data-exercise="outlive-lease"] [data-testid=mistake]`
+	b.waitUntil(tc, fmt.Sprintf(`document.querySelectorAll(%q).length === 1 && document.querySelectorAll(%q).length === 3`, sel, sel+` [data-testid=mistake-learner]`), "one mistake with three learners")
+	if got := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, sel))); !strings.Contains(got, "share in percent") || !strings.Contains(got, "3 learners") {
+		t.Errorf("the mistake reads %q", got)
+	}
+	b.waitUntil(tc, `document.querySelectorAll('[data-testid=answer-card]').length === 2`, "two open answers to score")
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"wide", 1366, 900}, {"phone", 390, 844}} {
+		b.do(tc, chromedp.EmulateViewport(size.w, size.h), chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=dash-exercises]`)))
+		b.shot(tc, "", "dashboard-"+size.name+"-mistakes")
+		b.do(tc, chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=dash-answers]`)))
+		b.shot(tc, "", "dashboard-"+size.name+"-answers")
+	}
+
+	// Score Ada's answer from the dashboard.
+	b.do(tc,
+		chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('[data-testid=answer-card]')].find(c => c.textContent.includes('Ada')).id = 'ada-card'`),
+		chromedp.SetValue(chromedp.CSS(`#ada-card [data-testid=review-score]`), "0.75"),
+		chromedp.SetValue(chromedp.CSS(`#ada-card [data-testid=review-comment]`), "Good; say why a longer lease would not help."),
+		chromedp.Click(chromedp.CSS(`#ada-card [data-testid=review-save]`)))
+	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=answer-card]')].some(c => c.textContent.includes('Ada') && c.querySelector('[data-testid=review-state]').textContent === 'scored 0.75')`, "the review saved")
+
+	// Ada sees it on the lesson page and on her own page.
+	b.do(ada, chromedp.Navigate(b.base+"/lessons/side-effects"), chromedp.WaitVisible(chromedp.CSS(`#exercise-sms-twice [data-testid=review]`)))
+	if got := run(b, ada, chromedp.Text(chromedp.CSS(`#exercise-sms-twice [data-testid=review]`))); !strings.Contains(got, "0.75") || !strings.Contains(got, "longer lease") {
+		t.Errorf("the lesson page shows the review as %q", got)
+	}
+	b.do(ada, chromedp.Navigate(b.base+"/class/me"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=learner-review]`)))
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"wide", 1366, 900}, {"phone", 390, 844}} {
+		b.do(ada, chromedp.EmulateViewport(size.w, size.h), chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=learner-review]`)))
+		b.shot(ada, "", "learner-"+size.name+"-review")
+	}
+	b.do(tc, chromedp.Navigate(b.base+"/class"), chromedp.EmulateViewport(390, 844))
+	b.shot(tc, "", "class-home-phone")
+}
