@@ -494,3 +494,21 @@ func TestE2EFindAFailureOpensAnExample(t *testing.T) {
 	}
 	b.shots(ctx, "22-found-a-failure")
 }
+
+// TestE2ELessonVerdictWaitsForTheTimeline: a lesson's playground shows its
+// verdict only once its timeline has been drawn to the end.
+func TestE2ELessonVerdictWaitsForTheTimeline(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/lessons/leases")
+	b.do(ctx, chromedp.WaitVisible(chromedp.CSS(`#playground-2 [data-testid=lp-run]`)),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const box = document.getElementById('playground-2'), v = box.querySelector('[data-testid=lp-verdict]');
+			window.verdictSeenWhenDrawn = null;
+			new MutationObserver(() => { if (v.textContent && window.verdictSeenWhenDrawn === null) window.verdictSeenWhenDrawn = box.querySelector('[data-testid=lp-timeline]').dataset.drawn; }).observe(v, { childList: true, subtree: true, characterData: true });
+		})()`),
+		chromedp.Click(chromedp.CSS(`#playground-2 [data-testid=lp-run]`)))
+	run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('#playground-2 [data-testid=verdict-text]')`, chromedp.WithPollingTimeout(30*time.Second)))
+	if got := run(b, ctx, chromedp.Evaluate[string](`String(window.verdictSeenWhenDrawn)`)); got != "1" {
+		t.Errorf("the verdict appeared while the timeline was still being drawn (drawn=%q)", got)
+	}
+}

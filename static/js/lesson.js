@@ -92,11 +92,13 @@ async function postJSON(url, body) {
 
 function niceEnd(t) { return Math.max(1000, Math.ceil((t * 1.04) / 1000) * 1000); }
 
-/** drawRun draws a finished run into a compact timeline, replaying it quickly unless motion is reduced. */
-function drawRun(svg, sc, events, endMS) {
+/** drawRun draws a finished run into a compact timeline, replaying it
+ * quickly unless motion is reduced; atEnd runs once the timeline has
+ * reached the end (the verdict waits for it). */
+function drawRun(svg, sc, events, endMS, atEnd = () => {}) {
   const domain = niceEnd(endMS);
   svg.dataset.drawn = '';
-  const full = () => { render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true }); svg.dataset.drawn = '1'; };
+  const full = () => { render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true }); svg.dataset.drawn = '1'; atEnd(); };
   if (reduceMotion.matches || !events.length) { full(); return; }
   const t0 = performance.now(), span = 900;
   const step = now => {
@@ -249,13 +251,16 @@ function livePlayground(fig) {
       const res = await postJSON('/api/run', sc);
       const run = { summary: res.summary, events: res.events, verdict: res.verdict };
       const v = verdictView(run);
-      verdict.className = 'verdict ' + v.cls;
-      verdict.innerHTML = v.html;
+      verdict.className = 'verdict';
+      verdict.innerHTML = '';
       box.querySelector('.lp-timeline').hidden = false;
       showLog(box, res);
       showCaption();
       delete fig.dataset.locked;
-      drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000));
+      drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
+        verdict.className = 'verdict ' + v.cls;
+        verdict.innerHTML = v.html;
+      });
       say(`Finished: ${res.events.length} events in ${formatMS(res.summary.end_ms)} of simulated time. Change a setting and run it again, or open it in the playground to step through it.`);
     } catch (err) {
       say((err.status === 503 ? 'Busy: ' : 'Error: ') + err.message, true);
