@@ -43,14 +43,15 @@ func requester(c echo.Context) admission.Who {
 	return admission.Who{Session: learnerToken(c), IP: c.RealIP()}
 }
 
-// runCost is what a run at this speed takes from the slots: a whole one
-// as fast as it can go, a share when it is paced for watching.
-func (s *Server) runCost(speed float64) admission.Cost {
-	if speed == 0 {
-		return admission.Slot
-	}
-	return s.pacedCost
-}
+// maxWatchedSpeed is the fastest pace at which a live run still counts as
+// watched: faster, a run of a minute of simulated time is over within a
+// second or two and costs the CPU of a run at full speed, so it takes a
+// slot as well.
+const maxWatchedSpeed = 50
+
+// needsSlot reports whether a live run at this speed takes a slot besides
+// its live place: at full speed (0), or paced faster than anyone watches.
+func needsSlot(speed float64) bool { return speed == 0 || speed > maxWatchedSpeed }
 
 // requestContext is a request's context that the server's shutdown also
 // ends, so that a request waiting for a slot or running the engine is
@@ -77,13 +78,13 @@ func (s *Server) acquireRun(ctx context.Context, c echo.Context, kind string, wh
 		s.metrics.runWait.WithLabelValues(kind).Observe(t.Waited().Seconds())
 		return t, nil
 	}
-	return nil, s.refusal(c, err, ctx)
+	return nil, s.refusal(c, err, ctx, admission.Slot)
 }
 
 // refusal turns an admission error into the answer: its status, message
 // and Retry-After. ctx is the request's (not the wait's) context.
-func (s *Server) refusal(c echo.Context, err error, ctx context.Context) error {
-	retry := s.adm.RetryAfter()
+func (s *Server) refusal(c echo.Context, err error, ctx context.Context, k admission.Kind) error {
+	retry := s.adm.RetryAfter(k)
 	cfg := s.adm.Config()
 	var reason string
 	var ue *userError
@@ -137,7 +138,7 @@ func (s *Server) runError(c echo.Context, err error, limit time.Duration) error 
 	var fe *engine.FieldError
 	var ie *lessons.InputError
 	var ue *userError
-	retry := s.adm.RetryAfter()
+	retry := s.adm.RetryAfter(admission.Slot)
 	var out *userError
 	switch {
 	case errors.As(err, &ue), errors.As(err, &fe), errors.As(err, &ie):

@@ -27,9 +27,10 @@ type Config struct {
 	// waiting for an election; the timelines are the same byte for byte.
 	// The command turns it on; the pool is drained by Shutdown.
 	WarmRaftGroups bool
-	// MaxLiveRuns is how many runs paced for watching fit in the slots
-	// together: each costs RunSlots/MaxLiveRuns of a slot, since it is idle
-	// between its events. It also bounds the simulations running at once.
+	// MaxLiveRuns is how many live runs (over the websocket) may run at
+	// once. Paced for watching, a live run costs memory and little CPU, so
+	// it takes a live place and no slot; at full speed (or paced faster
+	// than 50x) it takes a slot as well. Past it they wait their turn.
 	MaxLiveRuns int
 	// RunQueue bounds the runs waiting their turn, all clients together
 	// (0: 128 per slot); past it a request is told "busy, try again".
@@ -96,7 +97,7 @@ type Config struct {
 // Defaults for Config. A live run costs about one Raft group (21
 // goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
 const (
-	DefaultMaxLiveRuns     = 100
+	DefaultMaxLiveRuns     = 200
 	DefaultQueueWait       = 30 * time.Second
 	DefaultRunQueuePerSlot = admission.DefaultQueuePerSlot // RunQueue per slot
 	DefaultSessionShare    = admission.DefaultFlowShare
@@ -202,5 +203,5 @@ func (c Config) Validate() error {
 
 // admission is the admission controller's configuration.
 func (c Config) admission() admission.Config {
-	return admission.Config{Slots: c.RunSlots, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare}
+	return admission.Config{Slots: c.RunSlots, Live: c.MaxLiveRuns, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare}
 }

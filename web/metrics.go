@@ -102,31 +102,35 @@ func newMetrics(s *Server) *metrics {
 		}),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_runs_waiting",
-			Help: "Runs waiting for a slot in the admission queue now.",
-		}, func() float64 { return float64(s.adm.Stats().Waiting) }),
+			Help: "Runs waiting their turn now, for a slot or a live place.",
+		}, func() float64 { return float64(s.QueuedRuns()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_run_slots",
-			Help: "The slots runs share (--run-slots): one slot is one run going as fast as it can.",
-		}, func() float64 { return float64(s.adm.Capacity()) / float64(admission.Slot) }),
+			Help: "The slots for runs going as fast as they can (--run-slots).",
+		}, func() float64 { return float64(s.adm.Capacity(admission.Slot)) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_run_slots_used",
-			Help: "Slots taken by the runs running now (a run paced for watching takes a share of one).",
-		}, func() float64 { return float64(s.adm.Stats().Held) / float64(admission.Slot) }),
+			Help: "Slots taken now: API runs, checks' runs, chaos batches, live runs at full speed.",
+		}, func() float64 { return float64(s.adm.Stats().Running[admission.Slot]) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_live_places_used",
+			Help: "Live runs (over the websocket) running now, of --max-live-runs.",
+		}, func() float64 { return float64(s.adm.Stats().Running[admission.Live]) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_websocket_queued_bytes",
 			Help: "Bytes of messages waiting to be written to websockets, all sessions together.",
 		}, func() float64 { return float64(s.wsQueued.Load()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_live_runs",
-			Help: "Simulations running now (websocket and POST /api/run together).",
-		}, func() float64 { return float64(s.adm.Stats().Running) }),
+			Help: "Simulations running now: live runs and runs in a slot together.",
+		}, func() float64 { return float64(s.LiveRuns()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_websocket_sessions",
 			Help: "Open websocket connections.",
 		}, func() float64 { return float64(s.conns.inUse()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_live_runs_limit",
-			Help: "The cap on simulations running at once (--max-live-runs), all paced for watching; fewer when some run as fast as they can.",
+			Help: "The cap on live runs (over the websocket) at once (--max-live-runs).",
 		}, func() float64 { return float64(s.cfg.MaxLiveRuns) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),

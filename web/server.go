@@ -40,9 +40,9 @@ type Server struct {
 	crossOrigin *http.CrossOriginProtection
 
 	// adm admits every engine run: live runs, API runs, checks' runs.
-	adm       *admission.Controller
-	pool      *engine.RaftPool // warm Raft groups; nil boots a group per run
-	pacedCost admission.Cost   // what a run paced for watching takes
+	adm     *admission.Controller
+	pool    *engine.RaftPool // warm Raft groups; nil boots a group per run
+	doubled atomic.Int64     // live runs holding a slot too (at full speed)
 
 	metrics  *metrics
 	wsQueued atomic.Int64 // bytes waiting in every websocket's queue
@@ -88,7 +88,6 @@ func NewServer(cfg Config) (*Server, error) {
 	s := &Server{
 		pool:        pool,
 		adm:         adm,
-		pacedCost:   min(admission.Slot, max(1, adm.Capacity()/admission.Cost(cfg.MaxLiveRuns))),
 		crossOrigin: cop,
 		cfg:         cfg,
 		log:         cfg.Logger,
@@ -105,8 +104,12 @@ func NewServer(cfg Config) (*Server, error) {
 // Handler returns the server's HTTP handler.
 func (s *Server) Handler() http.Handler { return s.echo }
 
-// LiveRuns reports how many simulations are running now.
-func (s *Server) LiveRuns() int { return s.adm.Stats().Running }
+// LiveRuns reports how many simulations are running now: live runs and
+// runs in a slot (a live run at full speed holds both, and counts once).
+func (s *Server) LiveRuns() int {
+	st := s.adm.Stats()
+	return st.Running[admission.Slot] + st.Running[admission.Live] - int(s.doubled.Load())
+}
 
 // poolStats are the warm pool's counters (zero without one).
 func (s *Server) poolStats() engine.RaftPoolStats {
@@ -116,8 +119,12 @@ func (s *Server) poolStats() engine.RaftPoolStats {
 	return s.pool.Stats()
 }
 
-// QueuedRuns reports how many runs are waiting for a slot now.
-func (s *Server) QueuedRuns() int { return s.adm.Stats().Waiting }
+// QueuedRuns reports how many runs are waiting now, for a slot or a live
+// place.
+func (s *Server) QueuedRuns() int {
+	st := s.adm.Stats()
+	return st.Waiting[admission.Slot] + st.Waiting[admission.Live]
+}
 
 // MetricsHandler serves the Prometheus series, for a listener of its own
 // when Config.SeparateMetrics keeps them off the main handler.
@@ -270,8 +277,7 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) healthz(c echo.Context) error {
-	st := s.adm.Stats()
-	body := map[string]any{"status": "ok", "live_runs": st.Running, "queued_runs": st.Waiting, "connections": s.conns.inUse()}
+	body := map[string]any{"status": "ok", "live_runs": s.LiveRuns(), "queued_runs": s.QueuedRuns(), "connections": s.conns.inUse()}
 	if s.cfg.Classroom != nil {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 		defer cancel()

@@ -10,30 +10,31 @@ import (
 	"github.com/leaselab/playground/web/admission"
 )
 
-// liveRun is a session's run: first waiting for its slot, then running.
-// Its fields are shared by the session's read loop (controls), the run's
-// goroutine and, while the run asks for more of a slot, one more.
+// liveRun is a session's run: first waiting for its place (and, at full
+// speed, a slot), then running. Its fields are shared by the session's
+// read loop (controls), the run's goroutine and, while the run asks for a
+// slot to go at full speed, one more.
 type liveRun struct {
 	cancel   context.CancelFunc // leaves the line, or ends the run
 	finished chan struct{}      // closed just before its last message: a new run may start
 	done     chan struct{}      // closed once its last message is queued
 
-	paused bool // it starts paused, waiting for "step" or "resume"
-
 	mu       sync.Mutex
 	speed    float64
+	paused   bool
 	position int               // its place in line while it waits
+	admitted bool              // it has what it needs to start
 	left     bool              // it left the line ("stop" before it started)
 	run      *engine.Run       // nil until it starts
 	held     []ClientMessage   // controls sent before it started
-	ticket   *admission.Ticket // its share of a slot, once it has it
-	boost    *admission.Ticket // the rest of a slot, while it runs at full speed
-	boosting *boostRequest     // the request for boost in progress, if any
-	waits    sync.WaitGroup    // the goroutines asking for a boost
+	live     *admission.Ticket // its live place
+	slot     *admission.Ticket // a slot, while it goes at full speed
+	boosting *slotRequest      // the request for a slot in progress, if any
+	waits    sync.WaitGroup    // the goroutines asking for a slot
 }
 
-// boostRequest is one wait for the rest of a slot.
-type boostRequest struct{ cancel context.CancelFunc }
+// slotRequest is one wait for a slot to go at full speed.
+type slotRequest struct{ cancel context.CancelFunc }
 
 func (lr *liveRun) ended() bool {
 	select {
@@ -49,14 +50,15 @@ const maxHeld = 32
 
 // hold returns the engine run to apply a control to, or keeps the control
 // for when the run starts (a browser may send "pause" right after
-// "start"). A "stop" before the run has its slot leaves the line instead.
+// "start"). A "stop" before the run has what it needs leaves the line
+// instead.
 func (lr *liveRun) hold(m ClientMessage) (*engine.Run, error) {
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
 	switch {
 	case lr.run != nil:
 		return lr.run, nil
-	case m.Type == MsgStop && lr.ticket == nil:
+	case m.Type == MsgStop && !lr.admitted:
 		lr.left = true
 		lr.cancel()
 		return nil, nil
@@ -93,9 +95,30 @@ func (lr *liveRun) leftLine() bool {
 	return lr.left
 }
 
-// release gives back the run's slot, once any request for more of it has
-// ended.
-func (lr *liveRun) release() {
+// setSlot gives the run a slot (lr.mu not held).
+func (lr *liveRun) setSlot(s *Server, t *admission.Ticket) {
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	lr.setSlotLocked(s, t)
+}
+
+func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
+	lr.slot = t
+	s.doubled.Add(1)
+}
+
+// dropSlotLocked gives the run's slot back, if it has one.
+func (lr *liveRun) dropSlotLocked(s *Server) {
+	if lr.slot != nil {
+		lr.slot.Release()
+		lr.slot = nil
+		s.doubled.Add(-1)
+	}
+}
+
+// release gives back the run's slot and place, once any request for a
+// slot has ended.
+func (lr *liveRun) release(s *Server) {
 	lr.mu.Lock()
 	if lr.boosting != nil {
 		lr.boosting.cancel()
@@ -105,40 +128,32 @@ func (lr *liveRun) release() {
 	lr.waits.Wait()
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
-	if lr.boost != nil {
-		lr.boost.Release()
-		lr.boost = nil
-	}
-	if lr.ticket != nil {
-		lr.ticket.Release()
+	lr.dropSlotLocked(s)
+	if lr.live != nil {
+		lr.live.Release()
+		lr.live = nil
 	}
 }
 
-// setSpeed changes a running run's pace. A run paced for watching holds a
-// share of a slot; at full speed it needs a whole one, so going to full
-// speed waits (in the background, the run going on at its pace) for the
-// rest of a slot, and slowing down gives it back.
+// setSpeed changes a running run's pace. Paced for watching, a live run
+// holds only its live place; at full speed it needs a slot too, so going
+// to full speed waits (in the background, the run going on at its pace)
+// for a slot, and slowing down gives the slot back.
 func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
-	want := ss.srv.runCost(speed)
+	srv := ss.srv
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
-	base := lr.ticket.Cost()
-	if want <= base {
+	lr.speed = speed
+	if !needsSlot(speed) {
 		if lr.boosting != nil {
 			lr.boosting.cancel()
 			lr.boosting = nil
 		}
-		if lr.boost != nil {
-			lr.boost.Release()
-			lr.boost = nil
-		}
-		lr.speed = speed
 		_ = r.SetSpeed(speed)
-		lr.ticket.Shrink(want)
+		lr.dropSlotLocked(srv)
 		return
 	}
-	lr.speed = speed
-	if lr.boost != nil {
+	if lr.slot != nil {
 		_ = r.SetSpeed(speed)
 		return
 	}
@@ -146,13 +161,13 @@ func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 		return // already asking; the newest speed applies when it comes
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	req := &boostRequest{cancel: cancel}
+	req := &slotRequest{cancel: cancel}
 	lr.boosting = req
 	lr.waits.Add(1)
 	go func() {
 		defer lr.waits.Done()
 		defer cancel()
-		t, err := ss.srv.adm.Acquire(ctx, ss.who, want-base, nil)
+		t, err := srv.adm.Acquire(ctx, ss.who, admission.Slot, nil)
 		lr.mu.Lock()
 		defer lr.mu.Unlock()
 		if lr.boosting != req {
@@ -166,7 +181,7 @@ func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 		if err != nil {
 			return // the session or the server is ending
 		}
-		lr.boost = t
+		lr.setSlotLocked(srv, t)
 		_ = r.SetSpeed(lr.speed)
 	}()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // handle acts on one message from the browser. Bad input is answered with
@@ -137,7 +138,7 @@ func (ss *session) start(m ClientMessage) {
 func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Prepared) {
 	var last []ServerMessage
 	defer func() {
-		lr.release()
+		lr.release(ss.srv)
 		lr.cancel()
 		close(lr.finished)
 		for _, m := range last {
@@ -148,18 +149,35 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	srv := ss.srv
 	limit := srv.cfg.MaxRunTime
 	// A run waits as long as its browser likes (it can leave the line
-	// with "stop"), but no longer than a run may last.
+	// with "stop"), but no longer than a run may last: for a live place,
+	// then, at full speed, for a slot too.
 	wctx, wcancel := context.WithTimeout(ctx, limit)
-	t, err := srv.adm.Acquire(wctx, ss.who, srv.runCost(lr.speed), func(pos int) {
+	moved := func(pos int) {
 		lr.mu.Lock()
 		lr.position = pos
 		lr.mu.Unlock()
 		ss.send(ServerMessage{Type: MsgQueued, Position: pos})
-	})
+	}
+	waited := time.Duration(0)
+	kind := admission.Live
+	t, err := srv.adm.Acquire(wctx, ss.who, admission.Live, moved)
+	if err == nil {
+		waited = t.Waited()
+		lr.mu.Lock()
+		lr.live = t
+		lr.mu.Unlock()
+		if needsSlot(lr.speed) {
+			kind = admission.Slot
+			var st *admission.Ticket
+			if st, err = srv.adm.Acquire(wctx, ss.who, admission.Slot, moved); err == nil {
+				waited += st.Waited()
+				lr.setSlot(srv, st)
+			}
+		}
+	}
 	wcancel()
 	if err == nil && ctx.Err() != nil {
-		t.Release() // it left the line as its turn came
-		err = ctx.Err()
+		err = ctx.Err() // it left the line as its turn came
 	}
 	if err != nil {
 		switch {
@@ -169,13 +187,13 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 			// The session is ending; the shutdown notice, if any, is the
 			// read loop's.
 		default:
-			last = append(last, ss.errorMessage(srv.refusal(nil, err, ctx)))
+			last = append(last, ss.errorMessage(srv.refusal(nil, err, ctx, kind)))
 		}
 		return
 	}
-	srv.metrics.runWait.WithLabelValues(workLive).Observe(t.Waited().Seconds())
+	srv.metrics.runWait.WithLabelValues(workLive).Observe(waited.Seconds())
 	lr.mu.Lock()
-	lr.ticket = t
+	lr.admitted = true
 	lr.mu.Unlock()
 
 	state := NewState(prepared.Scenario())
@@ -208,7 +226,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	began := time.Now()
 	res, err := run.Wait()
 	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
-		slog.Duration("wall", time.Since(began)), slog.Duration("waited", t.Waited()), slog.Int("events", len(res.Events)),
+		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events)),
 		slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
 	if errors.Is(err, context.DeadlineExceeded) {
 		ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})

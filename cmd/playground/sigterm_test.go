@@ -27,8 +27,9 @@ import (
 const envTermChild = "PLAYGROUND_TEST_TERM_CHILD"
 
 // TestSigtermAnswersEveryRequestInFlight starts a real server with one
-// slot, fills it with a live run and queues another live run, an API run
-// and a check behind it, then sends SIGTERM: every request is answered
+// slot and one live place, fills both with a paused live run at full
+// speed, and queues another live run, an API run and a check behind it,
+// then sends SIGTERM: every request is answered
 // (503, "shutting down", with Retry-After), both browsers are told, and
 // the process exits cleanly.
 func TestSigtermAnswersEveryRequestInFlight(t *testing.T) {
@@ -72,13 +73,18 @@ func TestSigtermAnswersEveryRequestInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	var browsers []*websocket.Conn
-	for range 2 {
+	// The first run holds the live place and the slot (at full speed,
+	// paused); the second waits for the live place.
+	for _, start := range []map[string]any{
+		{"type": "start", "scenario": p.Scenario, "speed": 0, "paused": true},
+		{"type": "start", "scenario": p.Scenario, "speed": 1},
+	} {
 		c, _, err := websocket.DefaultDialer.Dial(wsURL, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		c.WriteJSON(map[string]any{"type": "start", "scenario": p.Scenario, "speed": 1})
+		c.WriteJSON(start)
 		browsers = append(browsers, c)
 		waitHealth(t, base, func(h health) bool { return h.LiveRuns+h.QueuedRuns == len(browsers) })
 	}

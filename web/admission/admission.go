@@ -11,16 +11,34 @@ import (
 	"time"
 )
 
-// A Cost is what a run takes from the capacity while it runs, in
-// thousandths of a slot.
-type Cost int64
+// Kind is the capacity a request takes: each kind has its own, its own
+// line and its own shares, so a run of one kind never waits behind a run
+// of the other.
+type Kind int
 
-// Slot is the cost of a run going as fast as it can.
-const Slot Cost = 1000
+const (
+	// Slot is a run going as fast as it can: its cost is CPU. POST
+	// /api/run, each run of a check, a live run at full speed.
+	Slot Kind = iota
+	// Live is a run on a websocket, for as long as it lasts: its cost is
+	// memory (a Raft group, a database, goroutines) and, paced for
+	// watching, a trickle of CPU. A live run at full speed takes a Slot
+	// too.
+	Live
+	kinds = 2
+)
+
+func (k Kind) String() string {
+	if k == Live {
+		return "live"
+	}
+	return "slot"
+}
 
 // Defaults for Config.
 const (
 	DefaultSlotsPerCPU  = 2   // Slots is this times GOMAXPROCS
+	DefaultLive         = 200 // Live
 	DefaultQueuePerSlot = 128 // Queue is this times Slots
 	DefaultFlowShare    = 0.25
 	DefaultIPShare      = 0.75
@@ -39,16 +57,18 @@ var (
 // Config sizes a Controller. Zero fields take their defaults.
 type Config struct {
 	// Slots is how many runs going as fast as they can may run at once
-	// (default 2 x GOMAXPROCS). Cheaper runs share a slot.
+	// (default 2 x GOMAXPROCS).
 	Slots int
-	// Queue bounds the requests waiting, all clients together (default
-	// 128 per slot).
+	// Live is how many live runs may run at once (default 200).
+	Live int
+	// Queue bounds the requests waiting, both kinds and all clients
+	// together (default 128 per slot).
 	Queue int
-	// FlowShare is the share of the capacity one flow (a session, or an
+	// FlowShare is the share of each capacity one flow (a session, or an
 	// address without one) may hold at once, between 0 and 1 (default
-	// 0.25); it is never less than one slot.
+	// 0.25); never less than one.
 	FlowShare float64
-	// IPShare is the share of the capacity one address may hold at once,
+	// IPShare is the share of each capacity one address may hold at once,
 	// all its sessions together (default 0.75); never less than FlowShare.
 	IPShare float64
 	// FlowQueue bounds the requests one flow may have waiting (default 4).
@@ -64,6 +84,9 @@ type Config struct {
 func (c Config) WithDefaults() Config {
 	if c.Slots == 0 {
 		c.Slots = DefaultSlotsPerCPU * runtime.GOMAXPROCS(0)
+	}
+	if c.Live == 0 {
+		c.Live = DefaultLive
 	}
 	if c.Queue == 0 {
 		c.Queue = DefaultQueuePerSlot * c.Slots
@@ -93,6 +116,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Slots < 1 || c.Slots > 10000:
 		return fmt.Errorf("run-slots: must be between 1 and 10000, not %d", c.Slots)
+	case c.Live < 1 || c.Live > 10000:
+		return fmt.Errorf("max-live-runs: must be between 1 and 10000, not %d", c.Live)
 	case c.Queue < 1 || c.Queue > 1000000:
 		return fmt.Errorf("run-queue: must be between 1 and 1000000, not %d", c.Queue)
 	case !(c.FlowShare > 0 && c.FlowShare <= 1):
@@ -126,40 +151,43 @@ func (w Who) flowKey() string {
 
 // Controller admits runs. Its methods may be called from any goroutine.
 type Controller struct {
-	cfg      Config
-	capacity Cost
-	flowCap  Cost
-	ipCap    Cost
+	cfg Config
 
-	mu      sync.Mutex
-	held    Cost
-	running int
-	queue   []*waiter // in service order: (tag, seq)
-	flows   map[string]*flow
-	ips     map[string]*address
-	vtime   int64 // the largest tag served so far
-	seq     uint64
-	closed  bool
-	done    chan struct{} // closed by Close
-	stats   Stats
-	holdAvg float64 // seconds a ticket is held, moving average
+	mu       sync.Mutex
+	lines    [kinds]*line
+	waiting  int            // requests waiting, every line together
+	flowWait map[string]int // requests waiting, by flow
+	ipWait   map[string]int // requests waiting, by address
+	seq      uint64
+	closed   bool
+	done     chan struct{} // closed by Close
+	stats    Stats
+	holdAvg  [kinds]float64 // seconds a ticket is held, moving average
+}
+
+// line is one kind's capacity and the requests waiting for it.
+type line struct {
+	kind     Kind
+	capacity int
+	flowCap  int
+	ipCap    int
+	held     int
+	queue    []*waiter // in service order: (tag, seq)
+	flows    map[string]*flow
+	ips      map[string]int // held, by address
+	vtime    int64          // the largest tag served so far
 }
 
 type flow struct {
-	held    Cost
-	waiting int
-	finish  int64 // the tag after this flow's last request
-}
-
-type address struct {
-	held    Cost
-	waiting int
+	held   int
+	wait   int   // waiting in this line
+	finish int64 // the tag after this flow's last request
 }
 
 type waiter struct {
+	line    *line
 	who     Who
 	flow    string
-	cost    Cost
 	tag     int64
 	seq     uint64
 	pos     int
@@ -175,48 +203,47 @@ func New(cfg Config) (*Controller, error) {
 		return nil, err
 	}
 	cfg = cfg.WithDefaults()
-	capacity := Cost(cfg.Slots) * Slot
-	flowCap := max(Slot, Cost(math.Round(float64(capacity)*cfg.FlowShare)))
-	ipCap := max(flowCap, Cost(math.Round(float64(capacity)*cfg.IPShare)))
-	return &Controller{
-		cfg: cfg, capacity: capacity, flowCap: min(flowCap, capacity), ipCap: min(ipCap, capacity),
-		flows: map[string]*flow{}, ips: map[string]*address{}, done: make(chan struct{}),
-	}, nil
+	c := &Controller{cfg: cfg, flowWait: map[string]int{}, ipWait: map[string]int{}, done: make(chan struct{})}
+	for k, capacity := range [kinds]int{Slot: cfg.Slots, Live: cfg.Live} {
+		flowCap := max(1, int(math.Round(float64(capacity)*cfg.FlowShare)))
+		ipCap := max(flowCap, int(math.Round(float64(capacity)*cfg.IPShare)))
+		c.lines[k] = &line{kind: Kind(k), capacity: capacity, flowCap: min(flowCap, capacity), ipCap: min(ipCap, capacity),
+			flows: map[string]*flow{}, ips: map[string]int{}}
+	}
+	return c, nil
 }
 
 // Config returns the controller's settings, defaults filled in.
 func (c *Controller) Config() Config { return c.cfg }
 
-// Capacity is the number of slots, in cost units.
-func (c *Controller) Capacity() Cost { return c.capacity }
+// Capacity is how many runs of a kind may run at once.
+func (c *Controller) Capacity(k Kind) int { return c.lines[k].capacity }
 
-// Caps returns what one flow and one address may hold at once.
-func (c *Controller) Caps() (flow, address Cost) { return c.flowCap, c.ipCap }
+// Caps returns how many runs of a kind one flow and one address may hold
+// at once.
+func (c *Controller) Caps(k Kind) (flow, address int) { return c.lines[k].flowCap, c.lines[k].ipCap }
 
-// Acquire waits until a run of the given cost may start on who's behalf,
-// and returns its ticket; Release it when the run ends. While the request
-// waits, moved (if not nil) is called with its place in the line (1 is
-// next), first as soon as it is queued and then each time it changes, on
-// the caller's goroutine.
+// Acquire waits until a run of kind k may start on who's behalf, and
+// returns its ticket; Release it when the run ends. While the request
+// waits, moved (if not nil) is called with its place in its kind's line
+// (1 is next), first as soon as it is queued and then each time it
+// changes, on the caller's goroutine.
 //
 // It returns at once with ErrQueueFull, ErrFlowQueueFull or ErrIPQueueFull
 // when the request may not even wait, ErrClosed when the controller is
-// closed (also during the wait), or ctx's error when ctx ends first. A cost
-// above what one flow may hold is clamped to it, so every request can be
-// served eventually.
-func (c *Controller) Acquire(ctx context.Context, who Who, cost Cost, moved func(position int)) (*Ticket, error) {
+// closed (also during the wait), or ctx's error when ctx ends first.
+func (c *Controller) Acquire(ctx context.Context, who Who, k Kind, moved func(position int)) (*Ticket, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cost = min(max(cost, 1), c.flowCap)
 	now := c.cfg.Now()
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
 		return nil, ErrClosed
 	}
-	w := c.enqueueLocked(who, cost, now)
-	c.dispatchLocked()
+	w := c.enqueueLocked(c.lines[k], who, now)
+	c.dispatchLocked(w.line)
 	if t := w.granted; t != nil {
 		c.mu.Unlock()
 		return t, nil
@@ -224,7 +251,7 @@ func (c *Controller) Acquire(ctx context.Context, who Who, cost Cost, moved func
 	if err := c.refusalLocked(w); err != nil {
 		c.removeLocked(w)
 		c.stats.Refused++
-		c.dispatchLocked()
+		c.dispatchLocked(w.line)
 		c.mu.Unlock()
 		return nil, err
 	}
@@ -262,7 +289,7 @@ func (c *Controller) abandon(w *waiter, err error) error {
 	if t == nil {
 		c.removeLocked(w)
 		c.stats.Abandoned++
-		c.dispatchLocked()
+		c.dispatchLocked(w.line)
 	}
 	c.mu.Unlock()
 	if t != nil {
@@ -271,35 +298,32 @@ func (c *Controller) abandon(w *waiter, err error) error {
 	return err
 }
 
-func (c *Controller) enqueueLocked(who Who, cost Cost, now time.Time) *waiter {
+func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
 	key := who.flowKey()
-	f := c.flows[key]
+	f := l.flows[key]
 	if f == nil {
 		f = &flow{}
-		c.flows[key] = f
-	}
-	a := c.ips[who.IP]
-	if a == nil {
-		a = &address{}
-		c.ips[who.IP] = a
+		l.flows[key] = f
 	}
 	// Start-time fair order: a request starts after its flow's previous
-	// one, and no earlier than the line's current virtual time. Every
-	// request counts one, whatever its cost: flows take turns.
-	tag := max(c.vtime, f.finish)
+	// one in this line, and no earlier than the line's current virtual
+	// time. Every request counts one: flows take turns.
+	tag := max(l.vtime, f.finish)
 	f.finish = tag + 1
-	f.waiting++
-	a.waiting++
+	f.wait++
+	c.waiting++
+	c.flowWait[key]++
+	c.ipWait[who.IP]++
 	c.seq++
-	w := &waiter{who: who, flow: key, cost: cost, tag: tag, seq: c.seq, queued: now,
+	w := &waiter{line: l, who: who, flow: key, tag: tag, seq: c.seq, queued: now,
 		moved: make(chan struct{}, 1), ready: make(chan struct{})}
-	i, _ := slices.BinarySearchFunc(c.queue, w, func(a, b *waiter) int {
+	i, _ := slices.BinarySearchFunc(l.queue, w, func(a, b *waiter) int {
 		if a.tag != b.tag {
 			return cmpInt(a.tag, b.tag)
 		}
 		return cmpInt(a.seq, b.seq)
 	})
-	c.queue = slices.Insert(c.queue, i, w)
+	l.queue = slices.Insert(l.queue, i, w)
 	return w
 }
 
@@ -316,50 +340,61 @@ func cmpInt[T int64 | uint64](a, b T) int {
 // refusalLocked says whether a request that cannot start now may wait.
 func (c *Controller) refusalLocked(w *waiter) error {
 	switch {
-	case c.flows[w.flow].waiting > c.cfg.FlowQueue:
+	case c.flowWait[w.flow] > c.cfg.FlowQueue:
 		return ErrFlowQueueFull
-	case c.ips[w.who.IP].waiting > c.cfg.IPQueue:
+	case c.ipWait[w.who.IP] > c.cfg.IPQueue:
 		return ErrIPQueueFull
-	case len(c.queue) > c.cfg.Queue:
+	case c.waiting > c.cfg.Queue:
 		return ErrQueueFull
 	}
 	return nil
 }
 
+// unwaitLocked counts a request out of the waiting.
+func (c *Controller) unwaitLocked(w *waiter) {
+	c.waiting--
+	w.line.flows[w.flow].wait--
+	if c.flowWait[w.flow]--; c.flowWait[w.flow] == 0 {
+		delete(c.flowWait, w.flow)
+	}
+	if c.ipWait[w.who.IP]--; c.ipWait[w.who.IP] == 0 {
+		delete(c.ipWait, w.who.IP)
+	}
+}
+
 func (c *Controller) removeLocked(w *waiter) {
-	i := slices.Index(c.queue, w)
+	l := w.line
+	i := slices.Index(l.queue, w)
 	if i < 0 {
 		return
 	}
-	c.queue = slices.Delete(c.queue, i, i+1)
-	f, a := c.flows[w.flow], c.ips[w.who.IP]
-	f.waiting--
-	a.waiting--
+	l.queue = slices.Delete(l.queue, i, i+1)
+	c.unwaitLocked(w)
 	// A request that never ran gives its turn back.
-	if f.finish == w.tag+1 {
+	if f := l.flows[w.flow]; f.finish == w.tag+1 {
 		f.finish = w.tag
 	}
-	c.forgetLocked(w.flow, w.who.IP)
+	l.forget(w.flow)
 }
 
-// dispatchLocked starts every waiter that fits, in order. One blocked by
-// its own flow's or address's share is passed over, and so are the later
-// requests of that flow and address (others may go); one blocked by the
-// capacity stops the line. Either way no request is starved by cheaper
-// ones behind it.
-func (c *Controller) dispatchLocked() {
+// dispatchLocked starts every waiter of the line that fits, in order. One
+// blocked by its own flow's or address's share is passed over, and so are
+// the later requests of that flow and address (others may go); one
+// blocked by the capacity stops the line. Either way no request is
+// starved by the ones behind it.
+func (c *Controller) dispatchLocked(l *line) {
 	changed := false
 	// Flows and addresses held back by their share in this pass: their
 	// later requests may not overtake their first.
 	var heldBack map[string]bool
-	for i := 0; i < len(c.queue); {
-		w := c.queue[i]
-		f, a := c.flows[w.flow], c.ips[w.who.IP]
+	for i := 0; i < len(l.queue); {
+		w := l.queue[i]
+		f := l.flows[w.flow]
 		if heldBack["f"+w.flow] || heldBack["a"+w.who.IP] {
 			i++
 			continue
 		}
-		if f.held+w.cost > c.flowCap || a.held+w.cost > c.ipCap {
+		if f.held+1 > l.flowCap || l.ips[w.who.IP]+1 > l.ipCap {
 			if heldBack == nil {
 				heldBack = map[string]bool{}
 			}
@@ -367,26 +402,24 @@ func (c *Controller) dispatchLocked() {
 			i++
 			continue
 		}
-		if c.held+w.cost > c.capacity {
+		if l.held+1 > l.capacity {
 			break
 		}
-		c.queue = slices.Delete(c.queue, i, i+1)
+		l.queue = slices.Delete(l.queue, i, i+1)
 		changed = true
-		f.waiting--
-		a.waiting--
-		f.held += w.cost
-		a.held += w.cost
-		c.held += w.cost
-		c.running++
-		c.vtime = max(c.vtime, w.tag)
+		c.unwaitLocked(w)
+		f.held++
+		l.ips[w.who.IP]++
+		l.held++
+		l.vtime = max(l.vtime, w.tag)
 		c.stats.Granted++
 		w.pos = 0
-		w.granted = &Ticket{c: c, who: w.who, flow: w.flow, cost: w.cost,
-			start: c.cfg.Now(), waited: c.cfg.Now().Sub(w.queued)}
+		now := c.cfg.Now()
+		w.granted = &Ticket{c: c, line: l, who: w.who, flow: w.flow, start: now, waited: now.Sub(w.queued)}
 		close(w.ready)
 	}
-	if changed || len(c.queue) > 0 {
-		for i, w := range c.queue {
+	if changed || len(l.queue) > 0 {
+		for i, w := range l.queue {
 			if w.pos != i+1 {
 				w.pos = i + 1
 				select {
@@ -398,29 +431,26 @@ func (c *Controller) dispatchLocked() {
 	}
 }
 
-// forgetLocked drops the bookkeeping of a flow and an address that hold
-// and wait for nothing. A flow ahead of the line's virtual time is kept
+// forget drops the bookkeeping of a flow and an address that hold and wait
+// for nothing in the line. A flow ahead of the line's virtual time is kept
 // until the line catches up, so that a learner whose answer runs the
 // engine many times, one run after another, keeps its place behind the
 // others between two runs.
-func (c *Controller) forgetLocked(key, ip string) {
-	if c.running == 0 && len(c.queue) == 0 {
+func (l *line) forget(key string) {
+	if l.held == 0 && len(l.queue) == 0 {
 		// Nobody to be fair to: start afresh.
-		clear(c.flows)
-		clear(c.ips)
+		clear(l.flows)
+		clear(l.ips)
 		return
 	}
-	if f := c.flows[key]; f != nil && f.held == 0 && f.waiting == 0 && f.finish <= c.vtime {
-		delete(c.flows, key)
-	}
-	if a := c.ips[ip]; a != nil && a.held == 0 && a.waiting == 0 {
-		delete(c.ips, ip)
+	if f := l.flows[key]; f != nil && f.held == 0 && f.wait == 0 && f.finish <= l.vtime {
+		delete(l.flows, key)
 	}
 	// Flows kept for their place are swept once they fall behind.
-	if len(c.flows) > 2*(c.running+len(c.queue))+64 {
-		for k, f := range c.flows {
-			if f.held == 0 && f.waiting == 0 && f.finish <= c.vtime {
-				delete(c.flows, k)
+	if len(l.flows) > 2*(l.held+len(l.queue))+64 {
+		for k, f := range l.flows {
+			if f.held == 0 && f.wait == 0 && f.finish <= l.vtime {
+				delete(l.flows, k)
 			}
 		}
 	}
@@ -438,28 +468,27 @@ func (c *Controller) Close() {
 }
 
 // RetryAfter estimates how long a refused or timed-out client should wait
-// before trying again: the line ahead, served at the pace tickets have been
-// released lately, between 1 s and a minute.
-func (c *Controller) RetryAfter() time.Duration {
+// before trying again for a run of kind k: the line ahead, served at the
+// pace tickets have been released lately, between 1 s and a minute.
+func (c *Controller) RetryAfter(k Kind) time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	hold := c.holdAvg
+	l := c.lines[k]
+	hold := c.holdAvg[k]
 	if hold <= 0 {
 		hold = 1
 	}
-	secs := hold * float64(len(c.queue)+1) / float64(c.cfg.Slots)
+	secs := hold * float64(len(l.queue)+1) / float64(l.capacity)
 	return time.Duration(min(max(secs, 1), 60) * float64(time.Second))
 }
 
 // Stats are the controller's counts at one moment.
 type Stats struct {
-	Capacity  Cost   // the slots, in cost units
-	Held      Cost   // taken by running requests
-	Running   int    // tickets held
-	Waiting   int    // requests in the line
-	Granted   uint64 // requests admitted since the start
-	Refused   uint64 // requests refused without waiting (a full queue)
-	Abandoned uint64 // requests that left the line (their context ended, or Close)
+	Running   [kinds]int // tickets held, by kind
+	Waiting   [kinds]int // requests in each line
+	Granted   uint64     // requests admitted since the start
+	Refused   uint64     // requests refused without waiting (a full queue)
+	Abandoned uint64     // requests that left the line (their context ended, or Close)
 }
 
 // Stats returns the current counts.
@@ -467,53 +496,32 @@ func (c *Controller) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.stats
-	s.Capacity, s.Held, s.Running, s.Waiting = c.capacity, c.held, c.running, len(c.queue)
+	for k, l := range c.lines {
+		s.Running[k], s.Waiting[k] = l.held, len(l.queue)
+	}
 	return s
 }
 
-// Ticket is a run's permission to use its share of the capacity.
+// Ticket is a run's permission to use one of its kind's capacity.
 type Ticket struct {
-	c      *Controller
-	who    Who
-	flow   string
-	start  time.Time
-	waited time.Duration
-
-	cost     Cost // guarded by c.mu
+	c        *Controller
+	line     *line
+	who      Who
+	flow     string
+	start    time.Time
+	waited   time.Duration
 	released bool // guarded by c.mu
 }
 
 // Waited is how long the request waited in the line.
 func (t *Ticket) Waited() time.Duration { return t.waited }
 
-// Cost is what the ticket holds now.
-func (t *Ticket) Cost() Cost {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	return t.cost
-}
-
-// Shrink gives back part of what the ticket holds, keeping to (at least
-// 1): a run that became cheaper (paced again) lets others start.
-func (t *Ticket) Shrink(to Cost) {
-	c := t.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	to = max(to, 1)
-	if t.released || to >= t.cost {
-		return
-	}
-	d := t.cost - to
-	t.cost = to
-	c.held -= d
-	c.flows[t.flow].held -= d
-	c.ips[t.who.IP].held -= d
-	c.dispatchLocked()
-}
+// Kind is the capacity the ticket holds.
+func (t *Ticket) Kind() Kind { return t.line.kind }
 
 // Release gives the ticket back; calling it again does nothing.
 func (t *Ticket) Release() {
-	c := t.c
+	c, l := t.c, t.line
 	now := c.cfg.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -521,16 +529,17 @@ func (t *Ticket) Release() {
 		return
 	}
 	t.released = true
-	c.held -= t.cost
-	c.running--
-	c.flows[t.flow].held -= t.cost
-	c.ips[t.who.IP].held -= t.cost
-	held := now.Sub(t.start).Seconds()
-	if c.holdAvg == 0 {
-		c.holdAvg = held
-	} else {
-		c.holdAvg += (held - c.holdAvg) / 16
+	l.held--
+	l.flows[t.flow].held--
+	if l.ips[t.who.IP]--; l.ips[t.who.IP] == 0 {
+		delete(l.ips, t.who.IP)
 	}
-	c.forgetLocked(t.flow, t.who.IP)
-	c.dispatchLocked()
+	held := now.Sub(t.start).Seconds()
+	if avg := &c.holdAvg[l.kind]; *avg == 0 {
+		*avg = held
+	} else {
+		*avg += (held - *avg) / 16
+	}
+	l.forget(t.flow)
+	c.dispatchLocked(l)
 }

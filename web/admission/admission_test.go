@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -24,13 +25,13 @@ func mustNew(t *testing.T, cfg Config) *Controller {
 }
 
 // grab acquires a ticket that must be granted at once.
-func grab(t *testing.T, c *Controller, who Who, cost Cost) *Ticket {
+func grab(t *testing.T, c *Controller, who Who, k Kind) *Ticket {
 	t.Helper()
-	tk, err := c.Acquire(context.Background(), who, cost, func(int) {
-		t.Fatalf("%v at cost %d was queued, want it granted at once", who, cost)
+	tk, err := c.Acquire(context.Background(), who, k, func(int) {
+		t.Fatalf("%v for a %v was queued, want it granted at once", who, k)
 	})
 	if err != nil {
-		t.Fatalf("%v at cost %d: %v", who, cost, err)
+		t.Fatalf("%v for a %v: %v", who, k, err)
 	}
 	return tk
 }
@@ -47,21 +48,21 @@ type pending struct {
 
 // enqueue starts a request and returns once the controller has queued it
 // (or answered it).
-func enqueue(t *testing.T, c *Controller, name string, who Who, cost Cost) *pending {
+func enqueue(t *testing.T, c *Controller, name string, who Who, k Kind) *pending {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &pending{name: name, ticket: make(chan *Ticket, 1), err: make(chan error, 1), positions: make(chan int, 100), cancel: cancel}
 	t.Cleanup(cancel)
 	c.mu.Lock()
 	before := map[*waiter]bool{}
-	for _, w := range c.queue {
+	for _, w := range c.lines[k].queue {
 		before[w] = true
 	}
 	c.mu.Unlock()
 	queued := make(chan struct{})
 	var once sync.Once
 	go func() {
-		tk, err := c.Acquire(ctx, who, cost, func(pos int) {
+		tk, err := c.Acquire(ctx, who, k, func(pos int) {
 			p.positions <- pos
 			once.Do(func() { close(queued) })
 		})
@@ -78,7 +79,7 @@ func enqueue(t *testing.T, c *Controller, name string, who Who, cost Cost) *pend
 		t.Fatalf("%s: neither queued nor answered", name)
 	}
 	c.mu.Lock()
-	for _, w := range c.queue {
+	for _, w := range c.lines[k].queue {
 		if !before[w] {
 			p.w = w
 		}
@@ -178,7 +179,7 @@ func TestGrantsUpToTheCapacityThenQueuesInOrder(t *testing.T) {
 	if got, want := p2.lastPosition(), 2; got != want {
 		t.Errorf("d told place %d, want %d", got, want)
 	}
-	if s := c.Stats(); s.Running != 2 || s.Waiting != 2 || s.Held != 2*Slot {
+	if s := c.Stats(); s.Running[Slot] != 2 || s.Waiting[Slot] != 2 || s.Running[Live] != 0 {
 		t.Errorf("stats %+v, want 2 running, 2 waiting", s)
 	}
 	a.Release()
@@ -196,7 +197,7 @@ func TestGrantsUpToTheCapacityThenQueuesInOrder(t *testing.T) {
 	tc.Release()
 	td.Release()
 	td.Release() // twice does nothing
-	if s := c.Stats(); s.Running != 0 || s.Held != 0 || s.Waiting != 0 || s.Granted != 4 {
+	if s := c.Stats(); s.Running[Slot] != 0 || s.Waiting[Slot] != 0 || s.Granted != 4 {
 		t.Errorf("stats after all released %+v", s)
 	}
 	assertEmpty(t, c)
@@ -208,11 +209,13 @@ func assertEmpty(t *testing.T, c *Controller) {
 	t.Helper()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.held != 0 || c.running != 0 || len(c.queue) != 0 || len(c.ips) != 0 {
-		t.Errorf("idle controller: held %d running %d queue %d addresses %d", c.held, c.running, len(c.queue), len(c.ips))
+	if c.waiting != 0 || len(c.flowWait) != 0 || len(c.ipWait) != 0 {
+		t.Errorf("idle controller: %d waiting, %d flows and %d addresses counted", c.waiting, len(c.flowWait), len(c.ipWait))
 	}
-	for k, f := range c.flows {
-		t.Errorf("idle controller keeps flow %q: %+v", k, f)
+	for _, l := range c.lines {
+		if l.held != 0 || len(l.queue) != 0 || len(l.ips) != 0 || len(l.flows) != 0 {
+			t.Errorf("idle %v line: held %d, queue %d, addresses %d, flows %d", l.kind, l.held, len(l.queue), len(l.ips), len(l.flows))
+		}
 	}
 }
 
@@ -318,56 +321,6 @@ func TestAClassBehindOneAddressGetsMostButNotAll(t *testing.T) {
 	assertEmpty(t, c)
 }
 
-func TestWatchedRunsShareASlot(t *testing.T) {
-	c := mustNew(t, Config{Slots: 1, FlowShare: 1, IPShare: 1})
-	var held []*Ticket
-	for i := range 25 {
-		held = append(held, grab(t, c, Who{Session: fmt.Sprint(i)}, Slot/25))
-	}
-	p := enqueue(t, c, "26th", Who{Session: "x"}, Slot/25)
-	p.waiting(t, c)
-	held[0].Release()
-	p.granted(t).Release()
-	for _, h := range held[1:] {
-		h.Release()
-	}
-}
-
-func TestAFullRunIsNotStarvedByCheaperOnes(t *testing.T) {
-	c := mustNew(t, Config{Slots: 1, FlowShare: 1, IPShare: 1})
-	a := grab(t, c, Who{Session: "a"}, Slot/2)
-	full := enqueue(t, c, "full", Who{Session: "full"}, Slot)
-	// Half a slot is free, and a watched run would fit, but it waits
-	// behind the run that needs the whole slot.
-	cheap := enqueue(t, c, "cheap", Who{Session: "cheap"}, Slot/25)
-	full.waiting(t, c)
-	cheap.waiting(t, c)
-	a.Release()
-	f := full.granted(t)
-	cheap.waiting(t, c)
-	f.Release()
-	cheap.granted(t).Release()
-}
-
-func TestShrinkLetsOthersStart(t *testing.T) {
-	c := mustNew(t, Config{Slots: 1, FlowShare: 1, IPShare: 1})
-	a := grab(t, c, Who{Session: "a"}, Slot)
-	p := enqueue(t, c, "b", Who{Session: "b"}, Slot/2)
-	p.waiting(t, c)
-	a.Shrink(Slot / 2)
-	if got := a.Cost(); got != Slot/2 {
-		t.Errorf("cost after Shrink %d, want %d", got, Slot/2)
-	}
-	b := p.granted(t)
-	a.Shrink(Slot) // growing is not shrinking: nothing changes
-	if got := a.Cost(); got != Slot/2 {
-		t.Errorf("Shrink to more changed the cost to %d", got)
-	}
-	a.Release()
-	b.Release()
-	assertEmpty(t, c)
-}
-
 func TestRefusalsWhenTheLineIsFull(t *testing.T) {
 	c := mustNew(t, Config{Slots: 1, Queue: 3, FlowShare: 1, IPShare: 1, FlowQueue: 2, IPQueue: 2})
 	x := grab(t, c, Who{Session: "x", IP: "1"}, Slot)
@@ -383,7 +336,7 @@ func TestRefusalsWhenTheLineIsFull(t *testing.T) {
 	if err := <-enqueue(t, c, "d1", Who{Session: "d", IP: "4"}, Slot).err; !errors.Is(err, ErrQueueFull) {
 		t.Errorf("a fourth request in a line of 3: %v, want ErrQueueFull", err)
 	}
-	if s := c.Stats(); s.Refused != 3 || s.Waiting != 3 {
+	if s := c.Stats(); s.Refused != 3 || s.Waiting[Slot] != 3 {
 		t.Errorf("stats %+v, want 3 refused and 3 waiting", s)
 	}
 	x.Release()
@@ -419,7 +372,7 @@ func TestLeavingTheLineMovesOthersUp(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if s := c.Stats(); s.Abandoned != 1 || s.Waiting != 1 {
+	if s := c.Stats(); s.Abandoned != 1 || s.Waiting[Slot] != 1 {
 		t.Errorf("stats %+v, want 1 abandoned and 1 waiting", s)
 	}
 	x.Release()
@@ -460,29 +413,83 @@ func TestWaitIsMeasuredOnTheInjectedClock(t *testing.T) {
 	if w := a.granted(t).Waited(); w != 1500*time.Millisecond {
 		t.Errorf("waited %v, want 1.5s", w)
 	}
-	if ra := c.RetryAfter(); ra < time.Second || ra > time.Minute {
+	if ra := c.RetryAfter(Slot); ra < time.Second || ra > time.Minute {
 		t.Errorf("RetryAfter %v, want between 1s and 1m", ra)
 	}
 }
 
+func TestLiveRunsAndSlotsNeverWaitForEachOther(t *testing.T) {
+	// One slot, two live runs. A live run waits only for live runs, a
+	// run for a slot only for slots, and each is told its place in its
+	// own line.
+	c := mustNew(t, Config{Slots: 1, Live: 2, FlowShare: 1, IPShare: 1})
+	l1 := grab(t, c, Who{Session: "a"}, Live)
+	l2 := grab(t, c, Who{Session: "b"}, Live)
+	s1 := grab(t, c, Who{Session: "c"}, Slot) // the live line is full; slots are not
+	live3 := enqueue(t, c, "live-3", Who{Session: "d"}, Live)
+	slot2 := enqueue(t, c, "slot-2", Who{Session: "e"}, Slot)
+	if live3.lastPosition() != 1 || slot2.lastPosition() != 1 {
+		t.Errorf("places %d and %d, want 1 in each line", live3.lastPosition(), slot2.lastPosition())
+	}
+	s1.Release()
+	slot2.granted(t).Release()
+	live3.waiting(t, c)
+	l1.Release()
+	live3.granted(t).Release()
+	l2.Release()
+	if s := c.Stats(); s.Running != [2]int{} || s.Waiting != [2]int{} {
+		t.Errorf("stats after all released %+v", s)
+	}
+	assertEmpty(t, c)
+}
+
+func TestAnAddressAtItsShareKeepsItsOwnOrder(t *testing.T) {
+	// The school's address holds its share of live runs; a student's next
+	// run waits, and a classmate who asks later does not overtake it when
+	// one ends.
+	c := mustNew(t, Config{Slots: 1, Live: 8}) // an address may hold 6
+	nat := "10.0.0.1"
+	var held []*Ticket
+	for i := range 6 {
+		held = append(held, grab(t, c, Who{Session: fmt.Sprint("w", i), IP: nat}, Live))
+	}
+	first := enqueue(t, c, "first", Who{Session: "first", IP: nat}, Live)
+	later := enqueue(t, c, "later", Who{Session: "later", IP: nat}, Live)
+	// Someone elsewhere is not held up by the school's line.
+	grab(t, c, Who{Session: "home", IP: "192.0.2.1"}, Live).Release()
+	held[0].Release()
+	f := first.granted(t)
+	later.waiting(t, c)
+	held[1].Release()
+	later.granted(t).Release()
+	f.Release()
+	for _, h := range held[2:] {
+		h.Release()
+	}
+	assertEmpty(t, c)
+}
+
 func TestConfigDefaultsAndValidation(t *testing.T) {
 	c := mustNew(t, Config{Slots: 4})
-	if c.Capacity() != 4*Slot {
-		t.Errorf("capacity %d", c.Capacity())
+	if c.Capacity(Slot) != 4 || c.Capacity(Live) != DefaultLive {
+		t.Errorf("capacities %d slots, %d live", c.Capacity(Slot), c.Capacity(Live))
 	}
-	if f, a := c.Caps(); f != Slot || a != 3*Slot {
-		t.Errorf("caps %d/%d, want one slot per session, three per address", f, a)
+	if f, a := c.Caps(Slot); f != 1 || a != 3 {
+		t.Errorf("slot caps %d/%d, want one per session, three per address", f, a)
+	}
+	if f, a := c.Caps(Live); f != 50 || a != 150 {
+		t.Errorf("live caps %d/%d, want 50 per session, 150 per address", f, a)
 	}
 	if q := c.Config().Queue; q != 4*DefaultQueuePerSlot {
 		t.Errorf("queue %d", q)
 	}
 	// One slot: a session may still run, whatever the share.
-	one := mustNew(t, Config{Slots: 1})
-	if f, a := one.Caps(); f != Slot || a != Slot {
+	one := mustNew(t, Config{Slots: 1, Live: 1})
+	if f, a := one.Caps(Slot); f != 1 || a != 1 {
 		t.Errorf("one slot: caps %d/%d", f, a)
 	}
 	for _, bad := range []Config{
-		{Slots: -1}, {Slots: 1, FlowShare: 1.5}, {Slots: 4, FlowShare: 0.5, IPShare: 0.25},
+		{Slots: -1}, {Live: -2}, {Slots: 1, FlowShare: 1.5}, {Slots: 4, FlowShare: 0.5, IPShare: 0.25},
 		{Slots: 1, Queue: 2, FlowQueue: 3}, {Slots: 1, Queue: 4, FlowQueue: 2, IPQueue: 1},
 	} {
 		if _, err := New(bad); err == nil {
@@ -492,13 +499,14 @@ func TestConfigDefaultsAndValidation(t *testing.T) {
 }
 
 func TestManyClientsAtOnceNeverExceedTheCapacity(t *testing.T) {
-	c := mustNew(t, Config{Slots: 3, FlowShare: 0.5, IPShare: 0.8, FlowQueue: 8})
-	capacity := c.Capacity()
-	flowCap, ipCap := c.Caps()
+	c := mustNew(t, Config{Slots: 3, Live: 10, FlowShare: 0.5, IPShare: 0.8, FlowQueue: 8})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	byFlow, byIP := map[string]Cost{}, map[string]Cost{}
-	var total Cost
+	type key struct {
+		k    Kind
+		name string
+	}
+	held := map[key]int{}
 	violations := 0
 	for g := range 40 {
 		wg.Add(1)
@@ -510,28 +518,30 @@ func TestManyClientsAtOnceNeverExceedTheCapacity(t *testing.T) {
 				if r.IntN(4) == 0 {
 					who.Session = ""
 				}
-				cost := []Cost{Slot, Slot / 25, Slot / 2}[r.IntN(3)]
+				k := Kind(r.IntN(2))
 				ctx, cancel := context.WithCancel(context.Background())
 				if r.IntN(10) == 0 {
 					cancel()
 				}
-				tk, err := c.Acquire(ctx, who, cost, nil)
+				tk, err := c.Acquire(ctx, who, k, nil)
 				cancel()
 				if err != nil {
 					continue
 				}
+				flowCap, ipCap := c.Caps(k)
 				mu.Lock()
-				total += cost
-				byFlow[who.flowKey()] += cost
-				byIP[who.IP] += cost
-				if total > capacity || byFlow[who.flowKey()] > flowCap || byIP[who.IP] > ipCap {
+				held[key{k, ""}]++
+				held[key{k, "f" + who.flowKey()}]++
+				held[key{k, "a" + who.IP}]++
+				if held[key{k, ""}] > c.Capacity(k) || held[key{k, "f" + who.flowKey()}] > flowCap || held[key{k, "a" + who.IP}] > ipCap {
 					violations++
 				}
 				mu.Unlock()
+				runtime.Gosched() // hold it while others run
 				mu.Lock()
-				total -= cost
-				byFlow[who.flowKey()] -= cost
-				byIP[who.IP] -= cost
+				held[key{k, ""}]--
+				held[key{k, "f" + who.flowKey()}]--
+				held[key{k, "a" + who.IP}]--
 				mu.Unlock()
 				tk.Release()
 			}
@@ -539,36 +549,7 @@ func TestManyClientsAtOnceNeverExceedTheCapacity(t *testing.T) {
 	}
 	wg.Wait()
 	if violations > 0 {
-		t.Errorf("%d grants went over the capacity or a share", violations)
-	}
-	assertEmpty(t, c)
-}
-
-func TestAnAddressAtItsShareKeepsItsOwnOrder(t *testing.T) {
-	// A student behind the school's address asks for a whole slot while
-	// the class holds nearly its share in watched runs: classmates' later
-	// watched runs do not overtake the request, or it would wait for ever.
-	c := mustNew(t, Config{Slots: 4}) // the address may hold 3 slots
-	nat := "10.0.0.1"
-	var held []*Ticket
-	for i := range 60 {
-		held = append(held, grab(t, c, Who{Session: fmt.Sprint("w", i), IP: nat}, Slot/25))
-	}
-	// 2.4 slots held; a whole slot more would pass the address's 3.
-	full := enqueue(t, c, "check", Who{Session: "checker", IP: nat}, Slot)
-	later := enqueue(t, c, "watch", Who{Session: "late", IP: nat}, Slot/25)
-	full.waiting(t, c)
-	later.waiting(t, c)
-	// Someone elsewhere is not held up by the school's line.
-	grab(t, c, Who{Session: "home", IP: "192.0.2.1"}, Slot).Release()
-	for _, h := range held[:15] {
-		h.Release()
-	}
-	f := full.granted(t)
-	later.granted(t).Release()
-	f.Release()
-	for _, h := range held[15:] {
-		h.Release()
+		t.Errorf("%d grants went over a capacity or a share", violations)
 	}
 	assertEmpty(t, c)
 }

@@ -4,11 +4,16 @@
 //
 // One Controller is shared by everything that runs the engine: live runs
 // over the websocket, POST /api/run, the engine runs of exercise checks and
-// chaos searches. Its capacity is a number of slots, one slot being one run
-// going as fast as it can (about half a core); a run paced for watching
-// costs a fraction of a slot, because it is idle between its events. A
-// request that does not fit waits in a bounded queue, told its place as it
-// moves, and starts when enough of a slot frees.
+// chaos searches. It has two kinds of capacity, because runs cost two
+// different things. Slots bound the runs going as fast as they can, whose
+// cost is CPU: an API run, each run of a check, a live run at full speed.
+// Live bounds the runs on a websocket, whose cost is memory (a Raft group,
+// a database, goroutines) for as long as they are watched, and only a
+// trickle of CPU while they are paced. Each kind has its own line, so a
+// watched run never waits behind a check's runs, nor a check behind a
+// classful of watched runs. A request that does not fit waits in its
+// kind's line, bounded for both together, told its place as it moves, and
+// starts when one of its kind frees.
 //
 // Fair shares. Each request belongs to a flow (a learner's session, or the
 // client's address when it has none) and to an address. The queue is served
@@ -19,9 +24,9 @@
 // client without a session, which is one flow, cannot take every slot) and
 // a larger share per address (so a whole class behind one school NAT, many
 // sessions on one address, can use most of the server but never all of it).
-// A request blocked only by its own caps is skipped for now; one blocked by
-// the capacity stops the line, so a run needing a whole slot is never
-// starved by a stream of cheaper ones.
+// A request blocked only by its own caps is skipped for now (and so are
+// the later requests of its flow and address, so that it is not starved by
+// them); one blocked by the capacity stops its line.
 //
 // Decisions never depend on the wall clock: the order, the positions and
 // the refusals follow from the requests and releases alone. The clock (an
