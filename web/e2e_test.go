@@ -187,11 +187,16 @@ func (b *browser) settle(ctx context.Context) {
 
 // shots saves the viewport at 1366x900 and at 390x844 (a phone) as
 // name-1366x900.png and name-390x844.png, and leaves the tab at 1366x900.
-func (b *browser) shots(ctx context.Context, name string) {
+// With a selector, each picture shows that element at the top.
+func (b *browser) shots(ctx context.Context, name string, sel ...string) {
 	b.t.Helper()
 	for _, sz := range [][2]int{{390, 844}, {1366, 900}} {
 		b.size(ctx, sz[0], sz[1])
 		b.settle(ctx)
+		if len(sel) > 0 {
+			b.do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).scrollIntoView()`, sel[0])))
+			b.settle(ctx)
+		}
 		b.shot(ctx, "", fmt.Sprintf("%s-%dx%d", name, sz[0], sz[1]))
 	}
 }

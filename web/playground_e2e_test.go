@@ -144,7 +144,7 @@ func TestE2EPerClientControlsRoundTripThroughShare(t *testing.T) {
 		choose("#c0-s2", "60"), // client-1's work step: 60 s
 		choose("#until", "150"),
 	)
-	b.shots(ctx, "10-client-controls")
+	b.shots(ctx, "10-client-controls", "#fs-clients")
 	b.do(ctx, chromedp.Click(chromedp.ID("share")))
 	link := run(b, ctx, chromedp.Value(chromedp.ID("share-link")))
 	shared := b.tab(strings.TrimPrefix(link, b.base))
@@ -354,8 +354,7 @@ func TestE2ECompareAcrossBackends(t *testing.T) {
 	if n := count(b, ctx, "[data-testid=compare-facts] tr.diff"); n == 0 {
 		t.Error("the summaries mark no difference")
 	}
-	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('compare-view').scrollIntoView()`))
-	b.shots(ctx, "18-compare-backends")
+	b.shots(ctx, "18-compare-backends", "#compare-view")
 }
 
 // TestE2EPhoneLayout: on a 390 px screen the Run button and the whole
@@ -419,8 +418,7 @@ func TestE2ELinearizabilityView(t *testing.T) {
 	if !strings.Contains(got, "Linearizable") && !strings.Contains(got, "Not linearizable") {
 		t.Errorf("history verdict %q", got)
 	}
-	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('history-view').scrollIntoView()`))
-	b.shots(ctx, "21-lock-history")
+	b.shots(ctx, "21-lock-history", "#history-view")
 	// Porcupine's own page opens from the same link, with its script
 	// allowed by hash and nothing else.
 	href := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=porcupine-link]').getAttribute('href')`))
@@ -492,7 +490,7 @@ func TestE2EFindAFailureOpensAnExample(t *testing.T) {
 	if p := run(b, ctx, chromedp.Evaluate[float64](`document.getElementById('chaos-progress').value`)); p <= 0 {
 		t.Error("the search showed no progress")
 	}
-	b.shots(ctx, "22-found-a-failure")
+	b.shots(ctx, "22-found-a-failure", "#timeline")
 }
 
 // TestE2ELessonVerdictWaitsForTheTimeline: a lesson's playground shows its

@@ -82,14 +82,14 @@ export class Controls {
         return `<li><label for="${id}-s${j}">${what} for (s)</label> <input id="${id}-s${j}" type="number" min="0.01" max="3600" step="0.1" value="${esc(dur(s, 'for'))}" data-ci="${i}" data-step="${j}" data-field="for"></li>`;
       }).join('');
       const lockRows = !lockUsed ? '' : `
-<div class="row"><label for="${id}-renew">Renewal</label>
+<div class="row"><label for="${id}-renew">Renews every (s)</label>
 <select id="${id}-renew" data-ci="${i}" data-field="renew">
-<option value=""${renews ? '' : ' selected'}>none</option><option value="every"${renews ? ' selected' : ''}>every (s)</option></select>
+<option value=""${renews ? '' : ' selected'}>never</option><option value="every"${renews ? ' selected' : ''}>every</option></select>
 <input id="${id}-renew_every" type="number" min="0.01" max="3600" step="0.1" aria-label="${esc(c.name)} renews every (seconds)" value="${esc(dur(c, 'renew_every'))}" data-ci="${i}" data-field="renew_every"${renews ? '' : ' hidden'}></div>
 ${has('renew_timeout') ? `<div class="row"${renews ? '' : ' hidden'}><label for="${id}-renew_timeout">Renew timeout (s)</label><input id="${id}-renew_timeout" type="number" min="0.01" max="3600" step="0.1" placeholder="${esc(dur(c, 'renew_every') || '')}" value="${esc(dur(c, 'renew_timeout'))}" data-ci="${i}" data-field="renew_timeout"></div>` : ''}
 <div class="row"><label for="${id}-retry_every">Retry every (s)</label><input id="${id}-retry_every" type="number" min="0.01" max="3600" step="0.1" value="${esc(dur(c, 'retry_every') || seconds(this.catalog.defaults.retry_every_ms))}" data-ci="${i}" data-field="retry_every"></div>
 <div class="row"><label for="${id}-on_refused">When refused</label><select id="${id}-on_refused" data-ci="${i}" data-field="on_refused">
-<option value="stop"${c.on_refused === 'retry' ? '' : ' selected'}>stop the job</option><option value="retry"${c.on_refused === 'retry' ? ' selected' : ''}>take the lock again, redo</option></select></div>
+<option value="stop"${c.on_refused === 'retry' ? '' : ' selected'}>stop the job</option><option value="retry"${c.on_refused === 'retry' ? ' selected' : ''}>retry the job</option></select></div>
 ${has('watch_lease') ? `<div class="switch small"><input type="checkbox" id="${id}-watch_lease" data-ci="${i}" data-field="watch_lease"${c.watch_lease ? ' checked' : ''}><label for="${id}-watch_lease">Watches its lease <span class="hint">before each step it checks its own clock and gives up if the lease ran out</span></label></div>` : ''}`;
       return `<details class="client-card" data-client="${esc(c.name)}" data-testid="client-card"${open.has(c.name) ? ' open' : ''}>
 <summary><strong>${esc(c.name)}</strong> <span class="hint">${esc(summary)}</span></summary>

@@ -782,7 +782,7 @@ document.addEventListener('keydown', e => {
   else if (k === ' ') { if (pressable || native) return; act = togglePlay; }
   else {
     act = {
-      r: start, k: togglePlay, p: togglePlay, x: stopRun, c: openCompare, f: openChaos, s: share,
+      r: start, k: togglePlay, p: togglePlay, s: stepForward, x: stopRun, c: openCompare, f: openChaos,
       '+': () => nudgeSpeed(1), '=': () => nudgeSpeed(1), '-': () => nudgeSpeed(-1), '?': () => toggleKeys(),
       z: () => setZoom(zoom.factor * 2), Z: () => setZoom(zoom.factor / 2), Escape: () => { toggleKeys(false); menu?.close(); },
     }[k.length === 1 && k !== 'Z' ? k.toLowerCase() : k];

@@ -259,6 +259,7 @@ function drawNode(out, l, x, label, fill, compact, m, now) {
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
   for (const r of n.roles) {
+    if (r.to <= r.from) continue; // nothing has happened yet
     const x0 = x(r.from), w = Math.max(x(r.to) - x0, 2);
     if (r.role === 'down' || r.role === 'cut off') {
       const cls = r.role === 'down' ? 'node-down' : 'node-cut';
