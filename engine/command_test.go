@@ -33,16 +33,17 @@ func TestCommandDecodeReusesNames(t *testing.T) {
 }
 
 // TestRaftFSMApplyAllocatesNothing: a renewal by the holder, applied by a
-// node's state machine, allocates nothing once the node has seen the
-// names: the answer stays in the machine (LockFSM.Answer) instead of being
-// boxed into the log entry's response.
+// follower's state machine, allocates nothing once the node has seen the
+// names; the node commands go through hands its reply back in the entry's
+// response, and the machine keeps it too (LockFSM.Answer).
 func TestRaftFSMApplyAllocatesNothing(t *testing.T) {
 	var m atomic.Pointer[LockFSM]
 	m.Store(NewLockFSM(33))
-	f := raftFSM{m: &m, names: map[string]string{}}
+	var answers atomic.Bool
+	f := raftFSM{m: &m, names: map[string]string{}, answers: &answers}
 	acquire := EncodeCommand(Command{Op: OpAcquire, Lock: "account-42", Client: "client-1", Lease: 10000, ReqID: 1})
 	if resp := f.Apply(&raft.Log{Data: acquire}); resp != nil {
-		t.Fatalf("a command with a request id is answered through the machine, got %v", resp)
+		t.Fatalf("a follower's reply is not handed back, got %v", resp)
 	}
 	if r, ok := m.Load().Answer("client-1", 1); !ok || !r.OK || r.Token != 33 {
 		t.Fatalf("answer %+v %v", r, ok)
@@ -50,5 +51,10 @@ func TestRaftFSMApplyAllocatesNothing(t *testing.T) {
 	renew := &raft.Log{Data: EncodeCommand(Command{Op: OpRenew, Lock: "account-42", Client: "client-1", Token: 33, Lease: 10000, ReqID: 2})}
 	if allocs := testing.AllocsPerRun(100, func() { f.Apply(renew) }); allocs != 0 {
 		t.Errorf("applying a renewal allocates %v times", allocs)
+	}
+	answers.Store(true)
+	release := &raft.Log{Data: EncodeCommand(Command{Op: OpRelease, Lock: "account-42", Client: "client-1", Token: 33, ReqID: 3})}
+	if r, ok := f.Apply(release).(*Reply); !ok || !r.OK || r.Token != 33 {
+		t.Errorf("the answering node's reply: %+v", r)
 	}
 }

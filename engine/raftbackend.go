@@ -16,12 +16,14 @@ import (
 // modifies the log entry it is given: the in-memory log store shares one
 // *raft.Log (and its Data) between all nodes. The machine sits behind a
 // pointer that a pooled group swaps for a fresh one when a run takes it
-// (before any command reaches the log). A command with a request id is
-// answered through the machine (LockFSM.Answer), not through the entry's
-// response, so that applying it allocates nothing on any node.
+// (before any command reaches the log). Only a node that commands are
+// applied through (answers) hands its reply back in the entry's response,
+// which costs an allocation; the others' replies would be thrown away, so
+// they apply without allocating.
 type raftFSM struct {
-	m     *atomic.Pointer[LockFSM]
-	names map[string]string // only the node's FSM goroutine uses it
+	m       *atomic.Pointer[LockFSM]
+	names   map[string]string // only the node's FSM goroutine uses it
+	answers *atomic.Bool
 }
 
 func (f raftFSM) Apply(l *raft.Log) any {
@@ -32,7 +34,7 @@ func (f raftFSM) Apply(l *raft.Log) any {
 	if err != nil {
 		return err
 	}
-	if c.ReqID != 0 {
+	if !f.answers.Load() {
 		f.m.Load().Apply(c)
 		return nil
 	}
@@ -74,7 +76,10 @@ type raftNode struct {
 	snaps *raft.InmemSnapshotStore
 	trans *raft.InmemTransport
 	fsm   atomic.Pointer[LockFSM] // what the real node applies to: simNode.fsm
-	obs   *raft.Observer
+	// answers is set once a command was applied through this node: from
+	// then on its state machine hands replies back (raftFSM).
+	answers atomic.Bool
+	obs     *raft.Observer
 }
 
 // raftService is a real hashicorp/raft group of 1, 3 or 5 voters on the
@@ -197,7 +202,7 @@ func (s *raftService) attach(w *world, firstToken int64) {
 // log.
 func (s *raftService) startNode(nd *raftNode) error {
 	nd.fsm.Store(nd.simNode.fsm)
-	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, names: map[string]string{}}, nd.store, nd.store, nd.snaps, nd.trans)
+	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, names: map[string]string{}, answers: &nd.answers}, nd.store, nd.store, nd.snaps, nd.trans)
 	if err != nil {
 		return fmt.Errorf("raft start %s: %w", nd.name, err)
 	}
@@ -331,6 +336,7 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 		s.fail(err)
 		return Reply{}, nd.name, false
 	}
+	s.remember(nd, cmd.Lock)
 	// The timeline names the node the simulation treats as leader, which
 	// is the one that committed it.
 	return r, nd.name, true
@@ -341,9 +347,13 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 // (Raft's own timers fired on a starved machine, or the leader was too
 // busy to take the command), nd is made the real leader again and the same
 // command, with the same request id, is sent again: simulated time does not
-// move. It is safe for concurrent use (LockGroup).
+// move. It is safe for concurrent use (LockGroup); the simulation's own
+// bookkeeping of the answer (remember) is serve's.
 func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
 	data := EncodeCommand(cmd) // the log keeps it: never reused or changed
+	if !nd.answers.Load() {
+		nd.answers.Store(true)
+	}
 	var p *patience
 	for {
 		f := nd.r.Apply(data, raftEnqueueWait)
@@ -352,6 +362,9 @@ func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
 			var r Reply
 			switch resp := f.Response().(type) {
 			case nil:
+				// Applied before this node was told to answer (a
+				// command committed by an earlier leader): the machine
+				// keeps the latest reply of each client.
 				var ok bool
 				if r, ok = nd.simNode.fsm.Answer(cmd.Client, cmd.ReqID); !ok {
 					return Reply{}, fmt.Errorf("raft apply: no answer recorded for %s's request %d", cmd.Client, cmd.ReqID)
@@ -363,7 +376,6 @@ func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
 			default:
 				return Reply{}, fmt.Errorf("raft apply: unexpected answer %T", resp)
 			}
-			s.remember(nd, cmd.Lock)
 			if s.probe != nil {
 				s.probe.committed(s, cmd, r, nd.name)
 			}
