@@ -1,0 +1,53 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/raft"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// TestRunFailuresUnderLoadAre503WithTheReason: a run that could not
+// finish because the server is overloaded (its Raft group lost its
+// leader, its database failed, its deadline passed) is a 503 that says
+// why, never a 500; a bad scenario stays the user's 400, and a panic in
+// the engine stays a logged 500.
+func TestRunFailuresUnderLoadAre503WithTheReason(t *testing.T) {
+	s, err := NewServer(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown(context.Background())
+	for _, tc := range []struct {
+		err    error
+		status int
+		code   string
+		says   string
+	}{
+		{fmt.Errorf("running healthy: raft apply: %w", raft.ErrLeadershipLost), 503, codeUnavailable, "leadership lost while committing log"},
+		{fmt.Errorf("raft: the lock group elected no leader in 5s"), 503, codeUnavailable, "elected no leader"},
+		{fmt.Errorf("storage write: %w", errors.New("database is locked")), 503, codeUnavailable, "database is locked"},
+		{fmt.Errorf("running x: %w", context.DeadlineExceeded), 503, codeBusy, "took longer than 30s"},
+		{&engine.FieldError{Field: "lock.lease", Message: "must be positive"}, 400, codeInvalid, "lock.lease"},
+		{errors.New("internal error in client-1: index out of range\ngoroutine 7 [running]:"), 500, codeInternal, "internal error"},
+	} {
+		p := mapError(s.runError(nil, tc.err, s.cfg.RunTimeout))
+		if p.Status != tc.status || p.Code != tc.code || !strings.Contains(p.Message, tc.says) {
+			t.Errorf("%v: %d %s %q, want %d %s saying %q", tc.err, p.Status, p.Code, p.Message, tc.status, tc.code, tc.says)
+		}
+		if p.Status == http.StatusServiceUnavailable && (strings.Contains(p.Message, "\n") || !strings.Contains(p.Message, "try again")) {
+			t.Errorf("%v: 503 message %q should be one line that says to try again", tc.err, p.Message)
+		}
+	}
+	// During shutdown every run error says so.
+	s.cancel()
+	if p := mapError(s.runError(nil, context.Canceled, s.cfg.RunTimeout)); p.Status != 503 || !strings.Contains(p.Message, "shutting down") {
+		t.Errorf("during shutdown: %+v", p)
+	}
+}
