@@ -183,6 +183,8 @@ func TestE2EClickingANodeCrashesItLive(t *testing.T) {
 	ctx := b.tab("/playground?preset=paused-holder")
 	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
 	run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('#event-log tr.k-renewed')`, chromedp.WithPollingInterval(20*time.Millisecond)))
+	// Beside the node lanes, what the real Raft nodes report (observed).
+	run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('#timeline [data-observed]')`, chromedp.WithPollingTimeout(10*time.Second)))
 	b.openLaneMenu(ctx, "node-1")
 	b.shots(ctx, "12-node-menu")
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=crash]`)))

@@ -22,6 +22,10 @@ const (
 	MsgSummary = "summary" // summary, verdict, stopped
 	MsgError   = "error"   // message, field, code
 	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
+	// MsgObserved carries nodes: what a live run's real Raft nodes report
+	// about themselves, sent when it changes; observed, not part of the
+	// deterministic timeline.
+	MsgObserved = "observed"
 )
 
 // ClientMessage is one message from the browser.
@@ -50,4 +54,6 @@ type ServerMessage struct {
 	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
 	// Position is a waiting run's place in line, 1 being next.
 	Position int `json:"position,omitempty"`
+	// Nodes are the Raft nodes as they see themselves (observed).
+	Nodes []engine.NodeStatus `json:"nodes,omitempty"`
 }

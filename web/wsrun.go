@@ -198,8 +198,13 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 
 	state := NewState(prepared.Scenario())
 	ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
+	poke := make(chan struct{}, 1) // the run moved on: observe may ask its nodes
 	sink := func(e engine.Event) {
 		ev := e
+		select {
+		case poke <- struct{}{}:
+		default:
+		}
 		ss.send(ServerMessage{Type: MsgEvent, Event: &ev, Text: engine.Describe(e)})
 		if state.Apply(e) {
 			ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
@@ -224,6 +229,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		}
 	}
 	began := time.Now()
+	ss.observe(run, poke) // until the run ends
 	res, err := run.Wait()
 	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
 		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events)),

@@ -194,6 +194,13 @@ const session = new Session({
     }
     run.states.push({ i: run.events.length - 1, state: m.state });
   },
+  // What the real Raft nodes report (term, commit index): kept beside the
+  // events, shown beside the lanes and in the panel.
+  observed(m) {
+    if (!run?.live) return;
+    run.states.push({ i: run.events.length - 1, state: { observed: m.nodes } });
+    draw();
+  },
   summary(m) {
     if (!run) return;
     run.live = false;

@@ -1,0 +1,40 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/leaselab/playground/web"
+)
+
+// TestWebsocketSendsWhatTheRaftNodesObserve: a live Raft run tells the
+// browser, beside its events, how its real nodes see themselves; a run
+// without a Raft group does not.
+func TestWebsocketSendsWhatTheRaftNodesObserve(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	c := dial(t, ts.URL, nil)
+	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 0})
+	var seen []web.ServerMessage
+	for _, m := range c.until(web.MsgSummary) {
+		if m.Type == web.MsgObserved {
+			seen = append(seen, m)
+		}
+	}
+	if len(seen) == 0 {
+		t.Fatal("no observed message during a Raft run")
+	}
+	leaders := 0
+	for _, n := range seen[len(seen)-1].Nodes {
+		if n.Role == "leader" && n.Term > 0 && n.CommitIndex > 0 {
+			leaders++
+		}
+	}
+	if nodes := seen[len(seen)-1].Nodes; len(nodes) != 3 || leaders != 1 {
+		t.Errorf("the last observation %+v: want three nodes, one leader with a term and a commit index", nodes)
+	}
+	c.send(map[string]any{"type": "start", "scenario": preset(t, "clock-jump", true), "speed": 0}) // a single server
+	for _, m := range c.until(web.MsgSummary) {
+		if m.Type == web.MsgObserved {
+			t.Fatalf("a run without Raft sent %+v", m)
+		}
+	}
+}
