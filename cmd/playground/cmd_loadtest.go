@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -37,6 +38,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	timeout := fs.Duration("timeout", 15*time.Minute, "give up after this long")
 	format := fs.String("format", "text", "output format: text or json")
 	serverLog := fs.String("server-log", "", "write the started server's log to `file`")
+	probeURL := fs.String("probe", "", "(used by loadtest itself) probe `URL`/healthz every 100 ms until stdin closes, one JSON line per answer")
 	var serveArgs []string
 	for i, a := range args {
 		if a == "--" {
@@ -46,6 +48,9 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
 		return err
+	}
+	if *probeURL != "" {
+		return probeUntilEOF(ctx, *probeURL, os.Stdin, stdout)
 	}
 	switch {
 	case *students < 1 || *students > 5000:
@@ -61,7 +66,8 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case *target != "" && len(serveArgs) > 0:
 		return usagef("serve flags after -- apply to a server loadtest starts, not to --url")
 	}
-	plan := classPlan{Students: *students, Arrival: *arrival, Speed: *speed, Retries: *retries, Exercises: defaultAnswers}
+	plan := classPlan{Students: *students, Arrival: *arrival, Speed: *speed, Retries: *retries, Exercises: defaultAnswers,
+		Prober: probeProcess}
 	for _, p := range strings.Split(*presets, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			plan.Presets = append(plan.Presets, p)
@@ -89,15 +95,18 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if srv != nil {
 		cpuBefore = srv.cpuTime()
 	}
+	selfBefore := selfCPU()
 	rep, err := playClass(ctx, base, plan)
 	if err != nil && rep == nil {
 		return err
 	}
+	studentsCPU := selfCPU() - selfBefore
 	out := loadOutput{Report: rep, CPUs: runtime.NumCPU(), GoroutinesBefore: before, Command: loadCommand(args, serveArgs),
 		LoadAverage: [2]float64{loadBefore, loadAverage()}}
 	if srv != nil {
 		out.ServerCPU = srv.cpuTime() - cpuBefore
 	}
+	out.StudentsCPU = studentsCPU
 	out.Drained = waitDrained(ctx, base)
 	settle(ctx, base)
 	out.GoroutinesAfter, _ = goroutines(ctx, base)
@@ -127,6 +136,7 @@ type loadOutput struct {
 	// LoadAverage the machine's one-minute load before and after, which
 	// says how much of the machine other work took.
 	ServerCPU   time.Duration `json:"server_cpu_ns,omitempty"`
+	StudentsCPU time.Duration `json:"students_cpu_ns"` // this process's, playing the students
 	LoadAverage [2]float64    `json:"load_average"`
 }
 
@@ -173,7 +183,8 @@ func (o loadOutput) print(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "server   ")
 	}
-	fmt.Fprintf(w, "goroutines %d before, %d after (drained: %v)\n", o.GoroutinesBefore, o.GoroutinesAfter, o.Drained)
+	fmt.Fprintf(w, "goroutines %d before, %d after (drained: %v); the students took %.1f s of CPU\n",
+		o.GoroutinesBefore, o.GoroutinesAfter, o.Drained, o.StudentsCPU.Seconds())
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "  failure: %s\n", e)
 	}
@@ -188,6 +199,66 @@ func loadCommand(args, serveArgs []string) string {
 		s += " -- " + strings.Join(serveArgs, " ")
 	}
 	return s
+}
+
+// probeProcess runs the /healthz prober as a process of its own (this
+// binary's loadtest --probe), as a load balancer probes from outside the
+// students' browsers: a probe then waits for the server, not for the load
+// test's own goroutines.
+func probeProcess(ctx context.Context, base string, record func(probe)) (stop func(), err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, "loadtest", "--probe", base)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			var pr probe
+			if json.Unmarshal(sc.Bytes(), &pr) == nil {
+				record(pr)
+			}
+		}
+	}()
+	return func() {
+		in.Close()
+		<-read
+		cmd.Wait()
+	}, nil
+}
+
+// probeUntilEOF is loadtest --probe: it probes base until in closes,
+// writing each answer as a JSON line.
+func probeUntilEOF(ctx context.Context, base string, in io.Reader, out io.Writer) error {
+	if err := loopbackOnly(base); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		io.Copy(io.Discard, in)
+		cancel()
+	}()
+	enc := json.NewEncoder(out)
+	var mu sync.Mutex
+	probeHealth(ctx, base, func(pr probe) {
+		mu.Lock()
+		defer mu.Unlock()
+		enc.Encode(pr)
+	})
+	return nil
 }
 
 // loopbackOnly refuses a target that is not this machine: a load test is
@@ -293,6 +364,15 @@ func (s *childServer) cpuTime() time.Duration {
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// selfCPU is the CPU this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // loadAverage is the machine's one-minute load average, or 0.

@@ -36,6 +36,10 @@ type classPlan struct {
 	// Retries is how many times a student tries again, after the server's
 	// Retry-After, when a join or a check is refused with 429 or 503.
 	Retries int
+	// Prober, if set, starts the /healthz prober in a process of its own
+	// (see probeProcess), so that the students' own work in this process
+	// does not delay its probes; nil probes from a goroutine here.
+	Prober func(ctx context.Context, base string, record func(probe)) (stop func(), err error)
 }
 
 // plannedAnswer is one exercise and the answer every student gives.
@@ -76,8 +80,9 @@ type tally struct {
 	Failed    int           `json:"failed"`    // that never did
 	FirstTry  int           `json:"first_try"` // that succeeded the first time
 	Refused   map[int]int   `json:"refused,omitempty"`
-	P50, P99  time.Duration `json:"-"`
-	Max       time.Duration `json:"-"`
+	P50       time.Duration `json:"p50_ns"`
+	P99       time.Duration `json:"p99_ns"`
+	Max       time.Duration `json:"max_ns"`
 	latencies []time.Duration
 }
 
@@ -138,7 +143,16 @@ func playClass(ctx context.Context, base string, plan classPlan) (*classReport, 
 	began := time.Now()
 	probeCtx, stopProbe := context.WithCancel(ctx)
 	probed := make(chan struct{})
-	go func() { defer close(probed); p.probeHealth(probeCtx) }()
+	if plan.Prober != nil {
+		stop, err := plan.Prober(probeCtx, p.base, p.record)
+		if err != nil {
+			stopProbe()
+			return nil, fmt.Errorf("starting the /healthz prober: %w", err)
+		}
+		go func() { defer close(probed); <-probeCtx.Done(); stop() }()
+	} else {
+		go func() { defer close(probed); probeHealth(probeCtx, p.base, p.record) }()
+	}
 	var wg sync.WaitGroup
 	for i := range plan.Students {
 		wg.Add(1)
@@ -332,7 +346,15 @@ func (p *player) runOne(conn *websocket.Conn, name string) error {
 		// A run at speed 5 lasts well under a minute; its wait in line
 		// has no bound but the test's.
 		conn.SetReadDeadline(time.Now().Add(10 * time.Minute))
-		var m web.ServerMessage
+		// Only what the test needs is decoded, so that the students cost
+		// the machine less than the server they measure.
+		var m struct {
+			Type     string `json:"type"`
+			Position int    `json:"position"`
+			Code     string `json:"code"`
+			Message  string `json:"message"`
+			Stopped  bool   `json:"stopped"`
+		}
 		if err := conn.ReadJSON(&m); err != nil {
 			return fmt.Errorf("%w: %v", errConnection, err)
 		}
@@ -368,9 +390,33 @@ func (p *player) runOne(conn *websocket.Conn, name string) error {
 	}
 }
 
-// probeHealth asks /healthz every 100 ms, as a load balancer would, and
-// times each answer.
-func (p *player) probeHealth(ctx context.Context) {
+// probe is one answer of /healthz: how long it took, whether it said ok,
+// and the runs it counted.
+type probe struct {
+	Took   time.Duration `json:"took_ns"`
+	OK     bool          `json:"ok"`
+	Live   int           `json:"live"`
+	Queued int           `json:"queued"`
+}
+
+func (p *player) record(pr probe) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.report.Healthz.Tries++
+	p.report.Healthz.add(pr.Took)
+	if pr.OK {
+		p.report.Healthz.OK++
+		p.report.Healthz.FirstTry++
+	} else {
+		p.report.Healthz.Failed++
+	}
+	p.report.PeakLive = max(p.report.PeakLive, pr.Live)
+	p.report.PeakWaiting = max(p.report.PeakWaiting, pr.Queued)
+}
+
+// probeHealth asks base's /healthz every 100 ms, as a load balancer would,
+// and records each answer, until ctx ends.
+func probeHealth(ctx context.Context, base string, record func(probe)) {
 	c := &http.Client{Timeout: 10 * time.Second}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -381,27 +427,17 @@ func (p *player) probeHealth(ctx context.Context) {
 		case <-tick.C:
 		}
 		began := time.Now()
-		res, err := c.Get(p.base + "/healthz")
-		took := time.Since(began)
-		var h struct {
-			Live   int `json:"live_runs"`
-			Queued int `json:"queued_runs"`
-		}
+		res, err := c.Get(base + "/healthz")
+		pr := probe{Took: time.Since(began)}
 		if err == nil {
+			var h struct {
+				Live   int `json:"live_runs"`
+				Queued int `json:"queued_runs"`
+			}
 			json.NewDecoder(res.Body).Decode(&h)
 			res.Body.Close()
+			pr.OK, pr.Live, pr.Queued = res.StatusCode == http.StatusOK, h.Live, h.Queued
 		}
-		p.mu.Lock()
-		p.report.Healthz.Tries++
-		p.report.Healthz.add(took)
-		if err == nil && res.StatusCode == http.StatusOK {
-			p.report.Healthz.OK++
-			p.report.Healthz.FirstTry++
-		} else {
-			p.report.Healthz.Failed++
-		}
-		p.report.PeakLive = max(p.report.PeakLive, h.Live)
-		p.report.PeakWaiting = max(p.report.PeakWaiting, h.Queued)
-		p.mu.Unlock()
+		record(pr)
 	}
 }
