@@ -176,32 +176,45 @@ func firstLine(msg string) string {
 // checkRunner is the lessons.Runner of one exercise check: each engine run
 // the check makes waits for a slot of its own on behalf of the learner, so
 // a heavy answer pays for every run and others' runs go between them, and
-// all its runs together may hold slots for at most RunTimeout.
+// all its runs together may hold slots for at most RunTimeout: the CPU one
+// check may take.
 func (s *Server) checkRunner(c echo.Context, who admission.Who) lessons.Runner {
-	var mu sync.Mutex
-	var used time.Duration
-	return func(ctx context.Context, p *engine.Prepared) (*engine.Result, error) {
-		mu.Lock()
-		left := s.cfg.RunTimeout - used
-		mu.Unlock()
-		if left <= 0 {
-			return nil, s.runError(c, context.DeadlineExceeded, s.cfg.RunTimeout)
-		}
-		t, err := s.acquireRun(ctx, c, workCheck, who)
-		if err != nil {
-			return nil, err
-		}
-		defer t.Release()
-		rctx, cancel := context.WithTimeout(ctx, left)
-		defer cancel()
-		began := time.Now()
-		res, err := s.execute(rctx, p)
-		mu.Lock()
-		used += time.Since(began)
-		mu.Unlock()
-		if err != nil {
-			return nil, s.runError(c, err, s.cfg.RunTimeout)
-		}
-		return res, nil
+	return (&checkRuns{s: s, c: c, who: who, budget: s.cfg.RunTimeout}).run
+}
+
+// checkRuns is one check's engine runs and the slot time they used.
+type checkRuns struct {
+	s      *Server
+	c      echo.Context
+	who    admission.Who
+	budget time.Duration
+
+	mu   sync.Mutex
+	used time.Duration
+}
+
+func (r *checkRuns) run(ctx context.Context, p *engine.Prepared) (*engine.Result, error) {
+	s := r.s
+	r.mu.Lock()
+	left := r.budget - r.used
+	r.mu.Unlock()
+	if left <= 0 {
+		return nil, s.runError(r.c, context.DeadlineExceeded, r.budget)
 	}
+	t, err := s.acquireRun(ctx, r.c, workCheck, r.who)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Release()
+	rctx, cancel := context.WithTimeout(ctx, left)
+	defer cancel()
+	began := time.Now()
+	res, err := s.execute(rctx, p)
+	r.mu.Lock()
+	r.used += time.Since(began)
+	r.mu.Unlock()
+	if err != nil {
+		return nil, s.runError(r.c, err, r.budget)
+	}
+	return res, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/raft"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // TestRunFailuresUnderLoadAre503WithTheReason: a run that could not
@@ -49,5 +50,35 @@ func TestRunFailuresUnderLoadAre503WithTheReason(t *testing.T) {
 	s.cancel()
 	if p := mapError(s.runError(nil, context.Canceled, s.cfg.RunTimeout)); p.Status != 503 || !strings.Contains(p.Message, "shutting down") {
 		t.Errorf("during shutdown: %+v", p)
+	}
+}
+
+// TestACheckStopsAtItsBudgetOfRunTime: once a check's runs together have
+// held slots for RunTimeout, its next run is not started: the check is
+// answered 503, the CPU one check may take being spent.
+func TestACheckStopsAtItsBudgetOfRunTime(t *testing.T) {
+	s, err := NewServer(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown(context.Background())
+	p, err := engine.LoadPreset("ride-claim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &checkRuns{s: s, who: admission.Who{IP: "192.0.2.1"}, budget: s.cfg.RunTimeout}
+	if _, err := r.run(t.Context(), p.Prepared()); err != nil {
+		t.Fatalf("a run within the budget: %v", err)
+	}
+	if r.used <= 0 {
+		t.Error("the run's time was not counted")
+	}
+	r.used = r.budget // as if its runs had taken all of it
+	_, err = r.run(t.Context(), p.Prepared())
+	if pr := mapError(err); pr.Status != http.StatusServiceUnavailable || !strings.Contains(pr.Message, "took longer than 30s") {
+		t.Errorf("a run past the budget: %+v", pr)
+	}
+	if n := s.LiveRuns(); n != 0 {
+		t.Errorf("%d slots held", n)
 	}
 }
