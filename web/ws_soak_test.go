@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
@@ -84,13 +85,33 @@ func sessionGoroutines() int {
 	return n
 }
 
+// settledSessionGoroutines waits, up to 10 s, until sessionGoroutines
+// reads the same twice 50 ms apart (goroutines of a session that is
+// ending, or of one that is starting, come and go) and returns it. The
+// count a leak adds does not go away, so waiting hides none.
+func settledSessionGoroutines(t *testing.T) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	last := sessionGoroutines()
+	for {
+		time.Sleep(50 * time.Millisecond)
+		n := sessionGoroutines()
+		if n == last || time.Now().After(deadline) {
+			return n
+		}
+		last = n
+	}
+}
+
 // TestSessionGoroutinesStayFlat streams many events to several sessions
 // and checks that the web layer's goroutines per session do not grow with
 // the messages: the same count after a few events and after many, and the
 // same for each session.
 func TestSessionGoroutinesStayFlat(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
-	base := sessionGoroutines()
+	// Sessions of earlier tests may still be winding down: count once the
+	// number has settled, not at whatever instant the test reaches.
+	base := settledSessionGoroutines(t)
 	const n = 4
 	var cs []*wsClient
 	for range n {
@@ -99,13 +120,13 @@ func TestSessionGoroutinesStayFlat(t *testing.T) {
 		c.until(web.MsgEvent) // the run has started
 		cs = append(cs, c)
 	}
-	early := sessionGoroutines() - base
+	early := settledSessionGoroutines(t) - base
 	for _, c := range cs {
 		for range 15 {
 			c.recv()
 		}
 	}
-	late := sessionGoroutines() - base
+	late := settledSessionGoroutines(t) - base
 	if early != late || early%n != 0 || early/n > 4 {
 		t.Errorf("web goroutines for %d sessions: %d after the first message, %d after more; want equal, the same for each session, at most 4 each", n, early, late)
 	}
