@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"fmt"
 )
 
 // LockGroup is the engine's Raft lock group on its own, outside any
@@ -37,14 +36,12 @@ func (g *LockGroup) Do(cmd Command) (Reply, error) {
 }
 
 // ApplyBare commits an empty entry through the same leader: a bare
-// raft.Apply, with nothing for the state machine to decode or apply. It is
-// the ceiling that Do is compared with.
+// raft.Apply, with nothing for the state machine to decode or apply, and
+// the same patience with the group's hiccups as Do. It is the ceiling that
+// Do is compared with.
 func (g *LockGroup) ApplyBare() error {
-	f := g.svc.nodes[g.svc.leader].r.Apply(nil, raftEnqueueWait)
-	if err := f.Error(); err != nil {
-		return fmt.Errorf("raft apply: %w", err)
-	}
-	return nil
+	_, err := g.svc.apply(g.svc.nodes[g.svc.leader], nil)
+	return err
 }
 
 // Close shuts the group down and waits for it.

@@ -350,51 +350,62 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 // move. It is safe for concurrent use (LockGroup); the simulation's own
 // bookkeeping of the answer (remember) is serve's.
 func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
-	data := EncodeCommand(cmd) // the log keeps it: never reused or changed
 	if !nd.answers.Load() {
 		nd.answers.Store(true)
 	}
+	resp, err := s.apply(nd, EncodeCommand(cmd)) // the log keeps the buffer: never reused or changed
+	if err != nil {
+		return Reply{}, err
+	}
+	var r Reply
+	switch resp := resp.(type) {
+	case nil:
+		// Applied before this node was told to answer (a command
+		// committed by an earlier leader): the machine keeps the latest
+		// reply of each client.
+		var ok bool
+		if r, ok = nd.simNode.fsm.Answer(cmd.Client, cmd.ReqID); !ok {
+			return Reply{}, fmt.Errorf("raft apply: no answer recorded for %s's request %d", cmd.Client, cmd.ReqID)
+		}
+	case *Reply:
+		r = *resp
+	case error:
+		return Reply{}, fmt.Errorf("raft apply: %w", resp)
+	default:
+		return Reply{}, fmt.Errorf("raft apply: unexpected answer %T", resp)
+	}
+	if s.probe != nil {
+		s.probe.committed(s, cmd, r, nd.name)
+	}
+	return r, nil
+}
+
+// apply appends data through nd, waits until a majority stored it and
+// returns the state machine's response, riding out the group's hiccups as
+// commit says. A command sent again carries its request id, so it is
+// applied once.
+func (s *raftService) apply(nd *raftNode, data []byte) (any, error) {
 	var p *patience
 	for {
 		f := nd.r.Apply(data, raftEnqueueWait)
 		err := f.Error()
 		if err == nil {
-			var r Reply
-			switch resp := f.Response().(type) {
-			case nil:
-				// Applied before this node was told to answer (a
-				// command committed by an earlier leader): the machine
-				// keeps the latest reply of each client.
-				var ok bool
-				if r, ok = nd.simNode.fsm.Answer(cmd.Client, cmd.ReqID); !ok {
-					return Reply{}, fmt.Errorf("raft apply: no answer recorded for %s's request %d", cmd.Client, cmd.ReqID)
-				}
-			case *Reply:
-				r = *resp
-			case error:
-				return Reply{}, fmt.Errorf("raft apply: %w", resp)
-			default:
-				return Reply{}, fmt.Errorf("raft apply: unexpected answer %T", resp)
-			}
-			if s.probe != nil {
-				s.probe.committed(s, cmd, r, nd.name)
-			}
-			return r, nil
+			return f.Response(), nil
 		}
 		if errors.Is(err, raft.ErrRaftShutdown) {
-			return Reply{}, fmt.Errorf("raft apply on %s: %w", nd.name, err)
+			return nil, fmt.Errorf("raft apply on %s: %w", nd.name, err)
 		}
 		// Not the leader any more, leadership lost while committing (the
-		// outcome is unknown: the entry may still commit, which the
-		// request id makes harmless), or the leader too busy to take it.
+		// outcome is unknown: the entry may still commit), or the leader
+		// too busy to take it.
 		if p == nil {
 			p = s.waits.start()
 		}
 		if !p.again() {
-			return Reply{}, fmt.Errorf("raft apply on %s: %w; %s", nd.name, err, p)
+			return nil, fmt.Errorf("raft apply on %s: %w; %s", nd.name, err, p)
 		}
 		if err := s.resettle(nd); err != nil {
-			return Reply{}, err
+			return nil, err
 		}
 	}
 }
