@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -289,4 +290,64 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPacedRuns starts many runs of paused-holder at once, paced at 10
+// simulated seconds per wall second as a browser watches them, without the
+// web server, and reports how late their events reach the sink against the
+// pace (p50 and p99; each run's baseline is its most punctual event, so
+// Raft's boot is not counted) and the CPU per run. It separates the
+// engine's share of BenchmarkLiveSessions (web) from the websocket's.
+//
+// Rerun: go test ./engine -run '^$' -bench PacedRuns -benchtime 1x
+func BenchmarkPacedRuns(b *testing.B) {
+	p, err := LoadPreset("paused-holder")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{100, 500} {
+		b.Run(fmt.Sprintf("runs=%d", n), func(b *testing.B) {
+			var lags []float64
+			var cpu float64
+			for b.Loop() {
+				lags = lags[:0]
+				var mu sync.Mutex
+				var wg sync.WaitGroup
+				c0, w0 := processCPU(), time.Now()
+				for range n {
+					wg.Go(func() {
+						start := time.Now()
+						var at []float64 // arrival minus due, ms
+						r, err := Start(context.Background(), p.Prepared(), Options{Speed: 10, Sink: func(e Event) {
+							at = append(at, float64(time.Since(start))/1e6-float64(e.T)/10)
+						}})
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						if _, err := r.Wait(); err != nil {
+							b.Error(err)
+							return
+						}
+						base := at[0]
+						for _, a := range at {
+							base = min(base, a)
+						}
+						mu.Lock()
+						for _, a := range at {
+							lags = append(lags, a-base)
+						}
+						mu.Unlock()
+					})
+				}
+				wg.Wait()
+				cpu = 100 * float64(processCPU()-c0) / float64(time.Since(w0)) / float64(n)
+			}
+			slices.Sort(lags)
+			b.ReportMetric(lags[len(lags)/2], "lag-p50-ms")
+			b.ReportMetric(lags[len(lags)*99/100], "lag-p99-ms")
+			b.ReportMetric(cpu, "cpu-%-per-run")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
 }
