@@ -512,3 +512,24 @@ func TestE2ELessonVerdictWaitsForTheTimeline(t *testing.T) {
 		t.Errorf("the verdict appeared while the timeline was still being drawn (drawn=%q)", got)
 	}
 }
+
+// TestE2EEveryFixAPresetNamesIsInTheForm: what sms-reminder's watch text
+// says fixes it (an idempotency key on both sends) is set in the form, and
+// the next run sends one SMS.
+func TestE2EEveryFixAPresetNamesIsInTheForm(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=sms-reminder")
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('[data-testid=client-card]').forEach(d => d.open = true)`))
+	keys := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#clients input[data-field=idempotency_key]')].map(e => e.id)`))
+	if len(keys) != 2 {
+		t.Fatalf("%d idempotency key fields, want one per send", len(keys))
+	}
+	for _, id := range keys {
+		b.do(ctx, choose("#"+id, "reminder-2026-03-02"))
+	}
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "SAFE")
+	if n := count(b, ctx, "#timeline [data-testid=other-mark].m-accepted"); n != 1 {
+		t.Errorf("%d SMS sent with the same key on both sends, want 1", n)
+	}
+}

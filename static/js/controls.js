@@ -78,6 +78,9 @@ export class Controls {
       const summary = [c.start ? `starts ${c.start}` : 'starts at once', lockUsed ? (renews ? `renews every ${c.renew_every}` : 'no renewal') : ''].filter(Boolean).join(' · ');
       const steps = (c.steps || []).map((s, j) => {
         const what = esc(s.do) + (s.do === 'write' ? (s.set !== undefined ? ` = ${s.set}` : ` +${s.add ?? 0}`) : '') + (s.message ? ` “${esc(s.message)}”` : '');
+        if (s.do === 'send') {
+          return `<li>${what} <label for="${id}-s${j}-key">idempotency key</label> <input id="${id}-s${j}-key" type="text" maxlength="64" placeholder="none" value="${esc(s.idempotency_key || '')}" data-ci="${i}" data-step="${j}" data-field="idempotency_key"></li>`;
+        }
         if (!STEP_DURATIONS.has(s.do)) return `<li>${what}</li>`;
         return `<li><label for="${id}-s${j}">${what} for (s)</label> <input id="${id}-s${j}" type="number" min="0.01" max="3600" step="0.1" value="${esc(dur(s, 'for'))}" data-ci="${i}" data-step="${j}" data-field="for"></li>`;
       }).join('');
@@ -109,7 +112,8 @@ ${lockRows}
       const f = t.dataset.field;
       if (t.dataset.step !== undefined) {
         const s = c.steps[+t.dataset.step];
-        if (parseFloat(t.value) > 0) s.for = ms(t.value);
+        if (f === 'idempotency_key') { if (t.value.trim()) s.idempotency_key = t.value.trim(); else delete s.idempotency_key; }
+        else if (parseFloat(t.value) > 0) s.for = ms(t.value);
       } else if (f === 'renew') {
         if (t.value === 'every') c.renew_every = c.renew_every || formatMS(Math.max(100, Math.round((parseDuration(sc.lock.lease || '') || this.catalog.defaults.lease_ms) / 3)));
         else { delete c.renew_every; delete c.renew_timeout; }
