@@ -22,10 +22,20 @@ func (ss *session) observe(run *engine.Run, poke <-chan struct{}) {
 	var last []engine.NodeStatus
 	var asked time.Time
 	var later <-chan time.Time
+	done := func() bool {
+		select {
+		case <-run.Done():
+			return true
+		default:
+			return false
+		}
+	}
 	send := func() {
 		asked, later = time.Now(), nil
 		nodes := run.Nodes()
-		if nodes == nil || slices.Equal(nodes, last) {
+		// Nodes asked as the run ends are shutting down: that says
+		// nothing about the run.
+		if nodes == nil || slices.Equal(nodes, last) || done() {
 			return
 		}
 		last = nodes
