@@ -85,6 +85,11 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 	}{{"wide", 1366, 900}, {"phone", 390, 844}} {
 		b.do(tc, chromedp.EmulateViewport(size.w, size.h), chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=dash-exercises]`)))
 		b.shot(tc, "", "dashboard-"+size.name+"-mistakes")
+		// The mistakes, the table's point, are on the screen at every
+		// width, not scrolled off to the right.
+		if right := run(b, tc, chromedp.Evaluate[float64](fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().right`, sel))); right > float64(size.w) {
+			t.Errorf("at %dx%d the mistake ends at x=%.0f, off the screen", size.w, size.h, right)
+		}
 		b.do(tc, chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=dash-answers]`)))
 		b.shot(tc, "", "dashboard-"+size.name+"-answers")
 	}

@@ -65,11 +65,11 @@ function render(v) {
           el('span', { class: 'who', 'data-testid': 'mistake-learner' }, l.name + ': ', el('code', {}, l.answer)))))));
     return el('tr', { 'data-testid': 'dash-exercise', 'data-exercise': ex.id },
       el('th', { scope: 'row' }, ex.title),
-      el('td', { 'data-testid': 'ex-attempted' }, ex.attempted),
-      el('td', { 'data-testid': 'ex-correct' }, ex.correct),
-      el('td', { 'data-testid': 'ex-tries' }, ex.tries),
-      el('td', { 'data-testid': 'ex-gave-up' }, ex.gave_up),
-      el('td', {}, mistakes));
+      el('td', { 'data-testid': 'ex-attempted', 'data-label': 'Attempted' }, ex.attempted),
+      el('td', { 'data-testid': 'ex-correct', 'data-label': 'Correct' }, ex.correct),
+      el('td', { 'data-testid': 'ex-tries', 'data-label': 'Tries' }, ex.tries),
+      el('td', { 'data-testid': 'ex-gave-up', 'data-label': 'Gave up' }, ex.gave_up),
+      el('td', { class: 'ex-mistakes', 'data-label': 'Top mistakes' }, mistakes));
   }));
   renderAnswers(v.answers);
 
