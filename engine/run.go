@@ -73,7 +73,11 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if opt.Speed < 0 || opt.Speed > MaxSpeed || opt.Speed != opt.Speed {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
+	if err := setupGate.enter(ctx); err != nil {
+		return nil, err
+	}
 	w, err := newWorld(ctx, p.sc.clone(), opt.Sink, MaxEvents, opt.Pool, opt.probe)
+	setupGate.leave()
 	if err != nil {
 		return nil, err
 	}
