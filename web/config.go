@@ -71,7 +71,8 @@ type Config struct {
 	// MemoryBudget is the memory the server plans for. The queues of every
 	// websocket together may hold a quarter of it: past that, a browser that
 	// is behind is dropped (close code 1013). The command sets the Go
-	// runtime's soft memory limit to it too, unless GOMEMLIMIT is set.
+	// runtime's soft memory limit to it too, and the collector's target to
+	// GCPercent, unless GOMEMLIMIT or GOGC is set (ApplyMemoryBudget).
 	MemoryBudget int64
 	// PingInterval is how often an idle websocket is pinged; a browser that
 	// does not answer within twice that is gone, and its run is ended.

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,7 +58,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.floatVar(&cfg.SessionShare, "session-share", "PLAYGROUND_SESSION_SHARE", web.DefaultSessionShare, "share of the slots one learner session (or one address without a session) may hold at once")
 	ef.floatVar(&cfg.AddressShare, "address-share", "PLAYGROUND_ADDRESS_SHARE", web.DefaultAddressShare, "share of the slots one address may hold at once, all its sessions together (a class behind one NAT)")
 	ef.sizeVar(&cfg.MaxQueueBytes, "max-queue-bytes", "PLAYGROUND_MAX_QUEUE_BYTES", web.DefaultMaxQueueBytes, "`bytes` of messages waiting for one browser (like 8MiB); a browser that does not read is dropped past it")
-	ef.sizeVar(&cfg.MemoryBudget, "memory-budget", "PLAYGROUND_MEMORY_BUDGET", web.DefaultMemoryBudget, "`bytes` of memory to plan for (like 1GiB): the Go runtime's soft limit unless GOMEMLIMIT is set, and a quarter of it for every websocket's waiting messages together")
+	ef.sizeVar(&cfg.MemoryBudget, "memory-budget", "PLAYGROUND_MEMORY_BUDGET", web.DefaultMemoryBudget, "`bytes` of memory to plan for (like 1GiB): the Go runtime's soft limit unless GOMEMLIMIT is set (below it the collector runs at GOGC=400 unless GOGC is set), and a quarter of it for every websocket's waiting messages together")
 	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` trusted as this server's own (websockets, class and check requests), comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	lessonsDir := fs.String("lessons", env("PLAYGROUND_LESSONS", ""), "serve the lessons and exercises in `folder` instead of the built-in ones (env PLAYGROUND_LESSONS)")
 	dataDir := fs.String("data", env("PLAYGROUND_DATA", store.DefaultDataDir), "`folder` for the classroom's SQLite file, created if missing (env PLAYGROUND_DATA; unused with DATABASE_URL)")
@@ -117,11 +116,10 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return &usageError{err}
 	}
 	// The budget is the runtime's soft limit too, so the collector works
-	// harder before the process passes it; GOMEMLIMIT, the runtime's own
-	// setting, wins when it is set.
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(cfg.MemoryBudget)
-	}
+	// harder before the process passes it, and below it the collector runs
+	// less often (web.GCPercent); GOMEMLIMIT and GOGC, the runtime's own
+	// settings, win when they are set.
+	web.ApplyMemoryBudget(cfg.MemoryBudget, getenv)
 	// A teacher's folder is read and checked whole before serving, so a
 	// broken file stops start-up with its file and line, never a broken page.
 	cat, err := lessons.Open(*lessonsDir)
