@@ -376,6 +376,17 @@ function showResult(form, res) {
   showHints(form, res.hints);
   if (res.submitted) showSolution(form, res.model_answer ? `<div class="model-answer">${esc(res.model_answer).replace(/\n\n/g, '</p><p>').replace(/^/, '<p>')}</p></div>` : '', true);
   else if (res.revealed) showSolution(form, res.solution_html, true);
+  bringIntoView(out);
+}
+
+// bringIntoView scrolls the feedback onto the screen when the answer left
+// it below the fold (a phone, a long form), its first line first.
+function bringIntoView(el) {
+  const r = el.getBoundingClientRect();
+  if (r.top >= 0 && r.top < window.innerHeight - 80) return;
+  // At once, not smoothly: the learner's next press must land where it
+  // points, not on a page still moving under it.
+  el.scrollIntoView({ block: r.height > window.innerHeight ? 'start' : 'nearest', behavior: 'instant' });
 }
 
 /** updateServed redraws a form for other numbers, from GET /api/exercises/{id}. */
