@@ -18,8 +18,8 @@ import (
 // pointer that a pooled group swaps for a fresh one when a run takes it
 // (before any command reaches the log). Only a node that commands are
 // applied through (answers) hands its reply back in the entry's response,
-// which costs an allocation; the others' replies would be thrown away, so
-// they apply without allocating.
+// which costs an allocation (one per batch, ApplyBatch); the others'
+// replies would be thrown away, so they apply without allocating.
 type raftFSM struct {
 	m       *atomic.Pointer[LockFSM]
 	names   map[string]string // only the node's FSM goroutine uses it
@@ -40,6 +40,36 @@ func (f raftFSM) Apply(l *raft.Log) any {
 	}
 	r := f.m.Load().Apply(c)
 	return &r
+}
+
+// ApplyBatch applies the commands Raft committed together (raft.BatchingFSM):
+// Raft's own bookkeeping (a deferred response and two clock readings per
+// entry) is paid once per batch, and the answering node's replies share
+// one allocation. Entries that are not commands (configuration changes)
+// get no response, as with Apply.
+func (f raftFSM) ApplyBatch(logs []*raft.Log) []any {
+	out := make([]any, len(logs))
+	var replies []Reply
+	if f.answers.Load() {
+		replies = make([]Reply, len(logs))
+	}
+	m := f.m.Load()
+	for i, l := range logs {
+		if l.Type != raft.LogCommand || len(l.Data) == 0 {
+			continue
+		}
+		c, err := decodeCommand(l.Data, f.names)
+		switch {
+		case err != nil:
+			out[i] = err
+		case replies == nil:
+			m.Apply(c)
+		default:
+			replies[i] = m.Apply(c)
+			out[i] = &replies[i]
+		}
+	}
+	return out
 }
 
 func (f raftFSM) Snapshot() (raft.FSMSnapshot, error) { return fsmSnapshot(f.m.Load().state()), nil }
