@@ -12,7 +12,10 @@ import (
 func TestWebsocketSendsWhatTheRaftNodesObserve(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
 	c := dial(t, ts.URL, nil)
-	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 0})
+	// Paced (half a second of wall time), so that the run is still going
+	// when its first events are observed, however busy the machine; as
+	// fast as possible it may be over before the observer gets a turn.
+	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 50})
 	var seen []web.ServerMessage
 	for _, m := range c.until(web.MsgSummary) {
 		if m.Type == web.MsgObserved {
