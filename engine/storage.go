@@ -100,7 +100,8 @@ type row struct {
 // key and initial value, fence 0, no owner) and the same statements, so
 // the timeline is the same byte for byte
 // (TestReusedStoresGiveTheSameTimeline). An idle database holds no
-// goroutine.
+// goroutine and about 170 KB of memory outside the Go heap (SQLite's
+// own), so the databases kept cost at most about 11 MB per table.
 var idleStores = struct {
 	mu      sync.Mutex
 	byTable map[string][]*storeDB
