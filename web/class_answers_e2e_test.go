@@ -90,6 +90,11 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 		if right := run(b, tc, chromedp.Evaluate[float64](fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().right`, sel))); right > float64(size.w) {
 			t.Errorf("at %dx%d the mistake ends at x=%.0f, off the screen", size.w, size.h, right)
 		}
+		// Wide tables scroll inside their own box; the page itself never
+		// scrolls sideways.
+		if w := run(b, tc, chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > float64(size.w) {
+			t.Errorf("at %dx%d the dashboard is %.0f px wide: the page scrolls sideways", size.w, size.h, w)
+		}
 		b.do(tc, chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=dash-answers]`)))
 		b.shot(tc, "", "dashboard-"+size.name+"-answers")
 	}

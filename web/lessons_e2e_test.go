@@ -48,6 +48,11 @@ func (b *browser) shot(ctx context.Context, sel, name string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.t.Fatal(err)
 	}
+	// Whatever the state, the page never scrolls sideways: wide content
+	// (a timeline, a table) scrolls inside its own box.
+	if w := run(b, ctx, chromedp.Evaluate[[]int](`[document.documentElement.scrollWidth, window.innerWidth]`)); w[0] > w[1] {
+		b.t.Errorf("%s: the page is %d px wide in a %d px window, so it scrolls sideways", name, w[0], w[1])
+	}
 	var png []byte
 	if sel == "" {
 		png = run(b, ctx, chromedp.CaptureScreenshot())
