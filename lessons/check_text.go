@@ -43,3 +43,14 @@ func (ex *Exercise) checkText(r *Result, answer string) {
 	r.Rubric = ex.spec.Rubric
 	r.Feedback = fmt.Sprintf("Answer submitted. Compare it with the model answer and the %d points of the rubric; in a class, your teacher reads it and gives it a score.", len(ex.spec.Rubric))
 }
+
+// AnswerKey returns what an open (text) exercise is marked against: its
+// model answer and the points of its rubric. It is for whoever marks the
+// answers (a class's teacher); learners see it only after submitting.
+// Exercises of other kinds have no key and return "" and nil.
+func (ex *Exercise) AnswerKey() (model string, rubric []RubricPoint) {
+	if ex.Kind != KindText {
+		return "", nil
+	}
+	return ex.spec.ModelAnswer, ex.spec.Rubric
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -104,6 +105,56 @@ func (w *classWeb) answerViews(all []classroom.TextAnswer) []dashAnswer {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })
 	if out == nil {
 		out = []dashAnswer{}
+	}
+	return out
+}
+
+// dashKey is what the teacher marks one open exercise against: its model
+// answer and rubric, shown once above the answers to it.
+type dashKey struct {
+	Exercise string   `json:"exercise"`
+	Title    string   `json:"title"`
+	Model    string   `json:"model_answer"`
+	Points   []string `json:"rubric"`
+}
+
+// answerKeys returns the keys of the exercises the answers are to, in the
+// order the exercises first appear among them.
+func (w *classWeb) answerKeys(answers []dashAnswer) []dashKey {
+	out := []dashKey{}
+	if w.s.cfg.Lessons == nil {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, a := range answers {
+		if seen[a.Exercise] {
+			continue
+		}
+		seen[a.Exercise] = true
+		ex, err := w.s.cfg.Lessons.Exercise(a.Exercise)
+		if err != nil {
+			continue
+		}
+		model, rubric := ex.AnswerKey()
+		if model == "" && len(rubric) == 0 {
+			continue
+		}
+		k := dashKey{Exercise: a.Exercise, Title: a.ExerciseTitle, Model: model, Points: make([]string, len(rubric))}
+		for i, p := range rubric {
+			k.Points[i] = p.Point
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// paragraphs splits text at its blank lines.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
 	}
 	return out
 }

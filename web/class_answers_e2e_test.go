@@ -79,6 +79,14 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 		t.Errorf("the mistake reads %q", got)
 	}
 	b.waitUntil(tc, `document.querySelectorAll('[data-testid=answer-card]').length === 2`, "two open answers to score")
+	// What to mark them against arrives with them: one key per exercise,
+	// folded, with the rubric and the model answer.
+	key := `[data-testid=answer-key][data-exercise="sms-twice"]`
+	b.waitUntil(tc, fmt.Sprintf(`document.querySelectorAll('[data-testid=answer-key]').length === 1 && document.querySelector(%q) !== null`, key), "the answer key of sms-twice")
+	b.do(tc, chromedp.Click(chromedp.CSS(key+` summary`)))
+	if got := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).innerText`, key))); !strings.Contains(got, "idempotency key") || !strings.Contains(got, "SMS provider does not check it") {
+		t.Errorf("the answer key reads %q", got)
+	}
 	for _, size := range []struct {
 		name string
 		w, h int64
@@ -106,6 +114,15 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 		chromedp.SetValue(chromedp.CSS(`#ada-card [data-testid=review-comment]`), "Good; say why a longer lease would not help."),
 		chromedp.Click(chromedp.CSS(`#ada-card [data-testid=review-save]`)))
 	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=answer-card]')].some(c => c.textContent.includes('Ada') && c.querySelector('[data-testid=review-state]').textContent === 'scored 0.75')`, "the review saved")
+	// A live update keeps the key the teacher opened open.
+	if !run(b, tc, chromedp.Evaluate[bool](fmt.Sprintf(`document.querySelector(%q).open`, key))) {
+		t.Error("the answer key folded itself after the review was saved")
+	}
+	// The page as the server renders it has the key too.
+	b.do(tc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS(`[data-testid=dashboard]`)))
+	if n := run(b, tc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=answer-key] li').length`)); n != 4 {
+		t.Errorf("the reloaded dashboard's answer key has %d rubric points, want 4", n)
+	}
 
 	// Ada sees it on the lesson page and on her own page.
 	b.do(ada, chromedp.Navigate(b.base+"/lessons/side-effects"), chromedp.WaitVisible(chromedp.CSS(`#exercise-sms-twice [data-testid=review]`)))

@@ -15,6 +15,8 @@ type dashView struct {
 	// Answers are the open answers to read and score, one per learner and
 	// exercise (the latest), newest first.
 	Answers []dashAnswer `json:"answers"`
+	// Keys are the model answer and rubric of each exercise in Answers.
+	Keys []dashKey `json:"keys"`
 }
 
 type dashClass struct {
@@ -118,6 +120,7 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, GaveUp: st.GaveUp, Mistakes: ms})
 	}
 	v.Answers = w.answerViews(d.Answers)
+	v.Keys = w.answerKeys(v.Answers)
 	col := map[string]int{}
 	for i, ex := range order {
 		col[ex] = i

@@ -71,6 +71,7 @@ function render(v) {
       el('td', { 'data-testid': 'ex-gave-up', 'data-label': 'Gave up' }, ex.gave_up),
       el('td', { class: 'ex-mistakes', 'data-label': 'Top mistakes' }, mistakes));
   }));
+  renderKeys(v.keys || []);
   renderAnswers(v.answers);
 
   document.getElementById('dash-grid-head').replaceChildren(
@@ -119,6 +120,21 @@ function answerCard(a) {
       el('button', { type: 'submit', 'data-testid': 'review-save' }, 'Save'),
       el('span', { class: 'hint review-state', role: 'status', 'data-testid': 'review-state' }, a.review ? 'scored ' + a.review.score : 'not scored yet')));
   return form;
+}
+
+// renderKeys redraws the rubric and model answer of each exercise that has
+// answers to mark, keeping open the ones the teacher opened.
+function renderKeys(keys) {
+  const box = document.getElementById('dash-keys');
+  const open = new Set([...box.querySelectorAll('details[open]')].map((d) => d.dataset.exercise));
+  box.replaceChildren(...keys.map((k) => {
+    const d = el('details', { class: 'answer-key', 'data-testid': 'answer-key', 'data-exercise': k.exercise },
+      el('summary', {}, 'How to mark ', el('em', {}, k.title), ': the rubric and a model answer'),
+      el('ul', { class: 'rubric' }, ...k.rubric.map((p) => el('li', {}, p))),
+      el('blockquote', { class: 'model-answer' }, ...k.model_answer.split(/\n\s*\n/).filter((p) => p.trim()).map((p) => el('p', {}, p.trim()))));
+    d.open = open.has(k.exercise);
+    return d;
+  }));
 }
 
 // renderAnswers redraws the open answers, except a card the teacher is
