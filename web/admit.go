@@ -36,13 +36,6 @@ const (
 	refusedShutdown         = "shutdown"
 )
 
-// requester is whom a request's runs are admitted for: the learner's
-// class session (the cookie), when there is one, and the client's address
-// (X-Forwarded-For only from the proxies TrustProxies names).
-func requester(c echo.Context) admission.Who {
-	return admission.Who{Session: learnerToken(c), IP: c.RealIP()}
-}
-
 // maxWatchedSpeed is the fastest pace at which a live run still counts as
 // watched: faster, a run of a minute of simulated time is over within a
 // second or two and costs the CPU of a run at full speed, so it takes a

@@ -49,8 +49,15 @@ func (s *Server) wsRun(c echo.Context) error {
 		ReadBufferSize:   4096, WriteBufferSize: 4096,
 		CheckOrigin: s.checkOrigin,
 	}
+	// Who the session's runs are admitted for, before the upgrade: a new
+	// visitor cookie goes out with the handshake's answer.
+	who := requester(c)
+	var answer http.Header
+	if set := w.Header().Values("Set-Cookie"); len(set) > 0 {
+		answer = http.Header{"Set-Cookie": set}
+	}
 	bw := &batchingWriter{ResponseWriter: w}
-	conn, err := up.Upgrade(bw, r, nil)
+	conn, err := up.Upgrade(bw, r, answer)
 	if err != nil {
 		s.conns.release()
 		return nil // the upgrader has answered already
@@ -59,7 +66,7 @@ func (s *Server) wsRun(c echo.Context) error {
 	defer s.sessions.Done()
 	defer s.conns.release()
 	sess := newSession(s, conn, bw.conn)
-	sess.who = requester(c)
+	sess.who = who
 	if h := sessionHook.Load(); h != nil {
 		(*h)(sess)
 	}

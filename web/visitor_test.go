@@ -1,0 +1,88 @@
+package web_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/leaselab/playground/web"
+)
+
+// visitorCookie dials the websocket without cookies and returns the
+// visitor cookie its handshake's answer set.
+func visitorCookie(t *testing.T, baseURL string) string {
+	t.Helper()
+	conn, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(baseURL, "http")+"/ws/run", nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	conn.Close()
+	for _, ck := range res.Cookies() {
+		if ck.Name == web.VisitorCookie {
+			if len(ck.Value) != 22 || !ck.HttpOnly {
+				t.Errorf("visitor cookie %+v: want a 22-character id, HttpOnly", ck)
+			}
+			return ck.Name + "=" + ck.Value
+		}
+	}
+	t.Fatalf("the handshake set no %s cookie: %v", web.VisitorCookie, res.Header["Set-Cookie"])
+	return ""
+}
+
+// TestAnonymousBrowsersBehindOneAddressEachHaveAShare: outside a class,
+// each browser (its visitor cookie) holds a session's share of its own,
+// so one visitor that takes its quarter does not hold up the others behind
+// the same address; a made-up cookie counts as none.
+func TestAnonymousBrowsersBehindOneAddressEachHaveAShare(t *testing.T) {
+	ts, srv := startServer(t, web.Config{RunSlots: 4, MaxLiveRuns: 8})
+	a, b := visitorCookie(t, ts.URL), visitorCookie(t, ts.URL)
+	if a == b {
+		t.Fatalf("two browsers were given the same visitor id %s", a)
+	}
+	start := func(c *wsClient) {
+		c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
+	}
+	for i := range 3 {
+		c := dial(t, ts.URL, http.Header{"Cookie": {a}})
+		start(c)
+		if i < 2 {
+			if m := c.recv(); m.Type != web.MsgState {
+				t.Fatalf("visitor A's run %d: %+v, want it to start", i, m)
+			}
+		} else if pos := c.queued(); pos != 1 {
+			t.Errorf("visitor A's third run told place %d, want 1 (a quarter of the places is two runs)", pos)
+		}
+	}
+	other := dial(t, ts.URL, http.Header{"Cookie": {b}})
+	start(other)
+	if m := other.recv(); m.Type != web.MsgState {
+		t.Errorf("visitor B's run while A's third waits: %+v, want it to start", m)
+	}
+	// A cookie the server could not have made is no identity: the run is
+	// admitted by the address, whose own quarter is still free.
+	forged := dial(t, ts.URL, http.Header{"Cookie": {web.VisitorCookie + "=not-an-id"}})
+	start(forged)
+	if m := forged.recv(); m.Type != web.MsgState {
+		t.Errorf("a run with a made-up visitor cookie: %+v, want it admitted by its address", m)
+	}
+	if n := srv.LiveRuns(); n != 4 {
+		t.Errorf("%d runs live, want 4", n)
+	}
+}
+
+// TestAClassLearnerKeepsTheClassSession: a learner's class cookie is the
+// session; no visitor cookie is set beside it.
+func TestAClassLearnerKeepsTheClassSession(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	h := http.Header{"Cookie": {web.LearnerCookie + "=someone"}}
+	conn, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/run", h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if set := res.Header["Set-Cookie"]; len(set) != 0 {
+		t.Errorf("a learner's handshake set cookies: %v", set)
+	}
+}
