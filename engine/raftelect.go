@@ -239,10 +239,7 @@ func (s *raftService) newerLeader(i int) bool {
 func (s *raftService) timeoutNow(nd *raftNode) {
 	req := &raft.TimeoutNowRequest{RPCHeader: raft.RPCHeader{ProtocolVersion: raft.ProtocolVersionMax, ID: []byte("simulation"), Addr: []byte(s.ctrl.LocalAddr())}}
 	var resp raft.TimeoutNowResponse
-	err := s.ctrl.TimeoutNow(raft.ServerID(nd.name), nd.trans.LocalAddr(), req, &resp) // a lost message is sent again by settle
-	if debugSettle {
-		println("timeoutNow", nd.name, fmt.Sprint(err))
-	}
+	_ = s.ctrl.TimeoutNow(raft.ServerID(nd.name), nd.trans.LocalAddr(), req, &resp) // a lost message is sent again by settle
 }
 
 // lastLog returns the term and index of the last entry of a node's log.
@@ -289,5 +286,3 @@ func (s *raftService) hold(nd *raftNode, on bool) {
 		s.fail(fmt.Errorf("raft timers of %s: %w", nd.name, err))
 	}
 }
-
-var debugSettle = false
