@@ -445,12 +445,11 @@ func (s *raftService) apply(nd *raftNode, data []byte) (any, error) {
 func (s *raftService) resettle(nd *raftNode) error {
 	s.settleMu.Lock()
 	defer s.settleMu.Unlock()
-	for i, o := range s.nodes {
-		if o == nd {
-			return s.settle(i, 0)
-		}
+	i := s.index(nd)
+	if i < 0 {
+		return fmt.Errorf("raft: %s is not in the group", nd.name)
 	}
-	return fmt.Errorf("raft: %s is not in the group", nd.name)
+	return s.settle(i, 0)
 }
 
 // fail records an internal error in the run (a pooled group has none).
@@ -632,7 +631,7 @@ func (s *raftService) elect() {
 	s.w.leaderChanged()
 }
 
-// Nodes reports each node as the real Raft instance sees itself now.
+// status reports each node as the real Raft instance sees itself now.
 func (s *raftService) status() []NodeStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
