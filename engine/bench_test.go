@@ -91,6 +91,14 @@ func BenchmarkRaftLockSequential(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/acquire+release")
 }
 
+// lockSlices is how many slices BenchmarkRaftLockConcurrent alternates
+// in. The group's throughput swings by a factor of five from one tenth of
+// a second to the next (its batching, the collector, the machine), so ten
+// slices could not tell a phase from itself: the bare apply measured
+// against itself (an A/A run) gave ratios from 0.69 to 1.26 in ten slices,
+// 0.996 to 1.018 in a hundred.
+const lockSlices = 100
+
 // BenchmarkRaftLockConcurrent measures lock operations a second from 64
 // clients on distinct locks (acquire, release, acquire ...), beside a bare
 // raft.Apply (an empty entry, nothing for the state machine to do) on the
@@ -102,14 +110,6 @@ func BenchmarkRaftLockSequential(b *testing.B) {
 // lock-B/op and lock-allocs/op metrics count a lock operation alone.
 //
 // Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 200000x -count 3
-// lockSlices is how many slices BenchmarkRaftLockConcurrent alternates
-// in. The group's throughput swings by a factor of five from one tenth of
-// a second to the next (its batching, the collector, the machine), so ten
-// slices could not tell a phase from itself: the bare apply measured
-// against itself (an A/A run) gave ratios from 0.69 to 1.26 in ten slices,
-// 0.996 to 1.018 in a hundred.
-const lockSlices = 100
-
 func BenchmarkRaftLockConcurrent(b *testing.B) {
 	const clients = 64
 	g := benchGroup(b)
