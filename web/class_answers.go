@@ -159,6 +159,18 @@ func paragraphs(text string) []string {
 	return out
 }
 
+// codeSpans cuts a paragraph of a model answer at its Markdown backticks:
+// the pieces at odd indexes are code ("a `WHERE` b" is "a ", "WHERE",
+// " b"). A paragraph with an unpaired backtick is one plain piece.
+// static/js/teacher.js cuts the same way.
+func codeSpans(p string) []string {
+	parts := strings.Split(p, "`")
+	if len(parts)%2 == 0 {
+		return []string{p}
+	}
+	return parts
+}
+
 // reviewRequest is the body of POST /api/classes/{code}/reviews.
 type reviewRequest struct {
 	LearnerID int64    `json:"learner_id"`

@@ -87,6 +87,15 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 	if got := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).innerText`, key))); !strings.Contains(got, "idempotency key") || !strings.Contains(got, "SMS provider does not check it") {
 		t.Errorf("the answer key reads %q", got)
 	}
+	keyCode := func(when string) {
+		t.Helper()
+		code := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q) || {}).textContent || ''`, key+` .model-answer code`)))
+		text := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, key+` .model-answer`)))
+		if !strings.Contains(code, "UPDATE reminders") || strings.Contains(text, "`") {
+			t.Errorf("%s, the model answer's code reads %q in %q: Markdown backticks, not code", when, code, text)
+		}
+	}
+	keyCode("live")
 	for _, size := range []struct {
 		name string
 		w, h int64
@@ -123,6 +132,7 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 	if n := run(b, tc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=answer-key] li').length`)); n != 4 {
 		t.Errorf("the reloaded dashboard's answer key has %d rubric points, want 4", n)
 	}
+	keyCode("reloaded")
 
 	// Ada sees it on the lesson page and on her own page.
 	b.do(ada, chromedp.Navigate(b.base+"/lessons/side-effects"), chromedp.WaitVisible(chromedp.CSS(`#exercise-sms-twice [data-testid=review]`)))

@@ -126,6 +126,13 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 	b.waitText(ctx, `#exercise-fencing-token-definition [data-testid=feedback]`, "Submitted")
 	b.waitJS(ctx, `document.querySelectorAll('#exercise-fencing-token-definition [data-testid=rubric] li').length > 0 && !document.querySelector('[data-exercise=fencing-token-definition] details.solution').hidden`, "the rubric and the model answer")
 	b.shot(ctx, `[data-exercise=fencing-token-definition]`, "lessons-05-text")
+	// The model answer's Markdown code reads as code, not as backticks.
+	if got := run(b, ctx, chromedp.Evaluate[string](`(document.querySelector('[data-exercise=fencing-token-definition] .model-answer code') || {}).textContent || ''`)); !strings.Contains(got, "WHERE fence") {
+		t.Errorf("the model answer's code reads %q", got)
+	}
+	if got := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('[data-exercise=fencing-token-definition] .model-answer').textContent`)); strings.Contains(got, "`") {
+		t.Errorf("the model answer shows Markdown backticks: %q", got)
+	}
 
 	// An exercise wrong, unreadable, then right.
 	ctx = b.tab("/lessons/leases")
