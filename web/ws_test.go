@@ -193,13 +193,16 @@ func stepAndResume(t *testing.T, c *wsClient) {
 			return web.ServerMessage{}, false
 		}
 	}
-	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
+	// Started paused (and told to pause, as a browser does): the run's
+	// first state comes, then no event at all until a step. A run started
+	// and then paused would have sent the events of however long the
+	// machine took to apply the pause, which no wait can bound.
+	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1, "paused": true})
 	c.send(map[string]any{"type": "pause"})
-	// Paused at 1 simulated second per second: nothing more than what was
-	// already sent arrives.
-	time.Sleep(300 * time.Millisecond)
-	for len(msgs) > 0 {
-		<-msgs
+	for m, ok := next(60 * time.Second); m.Type != web.MsgState; m, ok = next(60 * time.Second) {
+		if !ok || m.Type == web.MsgEvent || m.Type == web.MsgError {
+			t.Fatalf("before the first state of a paused run: %+v (%v)", m, ok)
+		}
 	}
 	if m, ok := next(500 * time.Millisecond); ok {
 		t.Fatalf("message while paused: %+v", m)
