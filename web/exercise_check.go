@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -28,16 +27,15 @@ import (
 // down.
 func (s *Server) apiCheck(c echo.Context) error {
 	ctx := c.Request().Context()
-	id := c.Param("id")
-	ex, err := s.cfg.Lessons.Exercise(id)
+	ex, err := s.exerciseByID(c)
 	if err != nil {
-		return fmt.Errorf("%w; GET /api/exercises lists them", err)
+		return err
 	}
 	body, err := s.readBody(c)
 	if err != nil {
 		return err
 	}
-	a, err := lessons.DecodeAttempt(id, bytes.NewReader(body))
+	a, err := lessons.DecodeAttempt(ex.ID, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -56,14 +54,14 @@ func (s *Server) apiCheck(c echo.Context) error {
 
 	sctx, stop := s.requestContext(c)
 	defer stop()
-	cctx, cancel := context.WithTimeout(sctx, s.cfg.QueueWait+s.cfg.RunTimeout)
+	cctx, cancel := context.WithTimeout(sctx, s.RequestTimeout())
 	defer cancel()
 	if runsEngine(ex.Kind) {
 		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
 	}
 	res, err := ex.Check(cctx, a)
 	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {
-		return s.runError(c, err, s.cfg.QueueWait+s.cfg.RunTimeout)
+		return s.runError(c, err, s.RequestTimeout())
 	}
 	if err != nil {
 		return err
