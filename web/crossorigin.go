@@ -19,12 +19,18 @@ import (
 func newCrossOrigin(allowed []string) (*http.CrossOriginProtection, error) {
 	cop := http.NewCrossOriginProtection()
 	for _, o := range allowed {
-		// Browsers send an origin in lower case, without a trailing slash.
-		if err := cop.AddTrustedOrigin(strings.ToLower(strings.TrimRight(o, "/"))); err != nil {
+		if err := cop.AddTrustedOrigin(originOf(o)); err != nil {
 			return nil, fmt.Errorf("allowed-origins: %w", err)
 		}
 	}
 	return cop, nil
+}
+
+// originOf writes a configured origin as browsers send it: in lower case,
+// without a trailing slash. The cross-site guard and the websocket
+// upgrade both compare with it, so an origin trusted by one is by both.
+func originOf(configured string) string {
+	return strings.ToLower(strings.TrimRight(configured, "/"))
 }
 
 // sameOrigin refuses a state-changing request (anything but GET, HEAD and

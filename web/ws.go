@@ -33,7 +33,7 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 	if strings.EqualFold(u.Host, r.Host) {
 		return true
 	}
-	return slices.ContainsFunc(s.cfg.AllowedOrigins, func(o string) bool { return strings.EqualFold(o, origin) })
+	return slices.ContainsFunc(s.cfg.AllowedOrigins, func(o string) bool { return strings.EqualFold(originOf(o), origin) })
 }
 
 func (s *Server) wsRun(c echo.Context) error {

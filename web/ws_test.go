@@ -327,7 +327,9 @@ func TestWebsocketMessageRateIsBounded(t *testing.T) {
 }
 
 func TestWebsocketForeignOriginIs403(t *testing.T) {
-	ts, _ := startServer(t, web.Config{AllowedOrigins: []string{"https://class.example"}})
+	// Written as an operator might, with a capital and a trailing slash:
+	// the upgrade trusts it as the cross-site guard of the POSTs does.
+	ts, _ := startServer(t, web.Config{AllowedOrigins: []string{"https://Class.example/"}})
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
 	_, res, err := websocket.DefaultDialer.Dial(url, http.Header{"Origin": {"https://evil.example"}})
 	if err == nil || res == nil || res.StatusCode != http.StatusForbidden {
