@@ -70,14 +70,30 @@ func (lr *liveRun) hold(m ClientMessage) (*engine.Run, error) {
 	return nil, nil
 }
 
+// startsPaused reports whether the run starts paused: it was asked to, or
+// controls wait for it. A run that moved before they reached it would
+// take an inject or a pause sent while it waited at whatever time it had
+// got to (at full speed, seconds in), not at 0 s; publish resumes it once
+// they are applied.
+func (lr *liveRun) startsPaused() bool {
+	lr.mu.Lock()
+	defer lr.mu.Unlock()
+	return lr.paused || len(lr.held) > 0
+}
+
 // publish hands over the controls held so far; once there are none, the
-// run is published and later controls go to it directly, in order.
-func (lr *liveRun) publish(run *engine.Run) []ClientMessage {
+// run is published and later controls go to it directly, in order. With
+// resume, a run started paused only for its held controls is resumed
+// before it is published, so that no later control comes before that.
+func (lr *liveRun) publish(run *engine.Run, resume bool) []ClientMessage {
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
 	held := lr.held
 	lr.held = nil
 	if len(held) == 0 {
+		if resume {
+			run.Resume()
+		}
 		lr.run = run
 	}
 	return held

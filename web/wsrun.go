@@ -212,20 +212,29 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	runCtx, cancelRun := context.WithTimeout(ctx, limit)
 	defer cancelRun()
-	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: lr.paused, Pool: srv.pool})
+	startPaused := lr.startsPaused()
+	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool})
 	if err != nil {
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
 	}
-	// Controls sent before the run started apply now, in order, as if
-	// they had come just after it.
+	// Controls sent before the run started apply now, in order, at 0 s,
+	// as if they had come just after it; then the run goes on paused or
+	// not as the last of them (or the start message) said.
+	paused := lr.paused
 	for {
-		held := lr.publish(run)
+		held := lr.publish(run, startPaused && !paused)
 		if len(held) == 0 {
 			break
 		}
 		for _, m := range held {
 			ss.control(lr, run, m)
+			switch m.Type {
+			case MsgPause, MsgStep: // a step pauses again after it
+				paused = true
+			case MsgResume:
+				paused = false
+			}
 		}
 	}
 	began := time.Now()
