@@ -215,6 +215,14 @@ func TestControlsSentBeforeTheRunStartsApplyWhenItStarts(t *testing.T) {
 	b.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 0})
 	b.queued()
 	b.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "30s"}})
+	// b's reader answers a message it cannot read at once, after the
+	// inject before it: once that answer is here the inject is held.
+	// Without it a's stop (another connection, another goroutine) could
+	// start b's run before b's reader took the inject.
+	b.send(map[string]any{"type": "no-such-type"})
+	if m := b.recv(); m.Type != web.MsgError || m.Code != "bad_message" {
+		t.Fatalf("answer to an unknown type: %+v", m)
+	}
 	a.send(map[string]any{"type": "stop"})
 	msgs := b.until(web.MsgSummary)
 	var paused bool
