@@ -405,7 +405,7 @@ func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
 		return Reply{}, fmt.Errorf("raft apply: unexpected answer %T", resp)
 	}
 	if s.probe != nil {
-		s.probe.committed(s, cmd, r, nd.name)
+		s.probe.committed(s, cmd, nd.name)
 	}
 	return r, nil
 }

@@ -167,6 +167,7 @@ func (p *RaftPool) takeIdle(n int) *raftService {
 	defer p.wake()
 	for len(p.idle[n]) > 0 {
 		svc := p.idle[n][0]
+		p.idle[n][0] = nil // the array outlives the slice: let the group go with its run
 		p.idle[n] = p.idle[n][1:]
 		if svc.asBooted() {
 			return svc

@@ -37,7 +37,7 @@ func (p *raftProbe) elected(s *raftService) {
 }
 
 // committed records an answered command and the node that committed it.
-func (p *raftProbe) committed(s *raftService, cmd Command, _ Reply, node string) {
+func (p *raftProbe) committed(s *raftService, cmd Command, node string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.answered = append(p.answered, cmd)
