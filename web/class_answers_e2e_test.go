@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -140,6 +141,14 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 		t.Errorf("the lesson page shows the review as %q", got)
 	}
 	b.do(ada, chromedp.Navigate(b.base+"/class/me"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=learner-review]`)))
+	// An open answer is answered, never "solved": it is counted and marked
+	// apart from the exercises the checker grades.
+	if got := run(b, ada, chromedp.Text(chromedp.CSS(`[data-testid=learner-done]`))); !regexp.MustCompile(`^0 of \d+ exercises solved; 1 of \d+ open questions answered\.$`).MatchString(got) {
+		t.Errorf("Ada's count reads %q", got)
+	}
+	if got := run(b, ada, chromedp.Text(chromedp.CSS(`[data-testid=learner-exercise][data-exercise="sms-twice"] .mark`))); got != "✎" {
+		t.Errorf("Ada's scored open answer is marked %q, want ✎ (answered)", got)
+	}
 	for _, size := range []struct {
 		name string
 		w, h int64

@@ -36,8 +36,10 @@ type LearnerData struct {
 	Learner  *classroom.Learner
 	Class    classSummary
 	Lessons  []learnerLesson
-	Done     int
-	Total    int
+	Done     int // graded exercises solved
+	Total    int // graded exercises
+	Answered int // open questions answered
+	Open     int // open questions (the teacher scores them)
 	Progress []classroom.Progress
 }
 
@@ -137,6 +139,14 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 			for _, ex := range cat.LessonExercises(les) {
 				p := by[ex.ID]
 				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries, Correct: p.Correct, Review: p.Review})
+				if ex.Kind == lessons.KindText {
+					// An open answer is never "solved": it is answered, then scored.
+					d.Open++
+					if p.Tries > 0 {
+						d.Answered++
+					}
+					continue
+				}
 				d.Total++
 				if p.Correct {
 					d.Done++

@@ -56,6 +56,25 @@ func exMark(correct bool, tries int) string {
 	return "○"
 }
 
+// learnerCount sums a learner's page up: the graded exercises solved and
+// the open questions answered.
+func learnerCount(d LearnerData) string {
+	out := strconv.Itoa(d.Done) + " of " + strconv.Itoa(d.Total) + " exercises solved"
+	if d.Open > 0 {
+		out += "; " + strconv.Itoa(d.Answered) + " of " + strconv.Itoa(d.Open) + " open questions answered"
+	}
+	return out + "."
+}
+
+// openMark is an open question's mark: answered (whether scored yet or
+// not, the words say) or not.
+func openMark(tries int) string {
+	if tries > 0 {
+		return "✎"
+	}
+	return "○"
+}
+
 func exWords(correct bool, tries int) string {
 	switch {
 	case correct && tries == 1:
