@@ -35,6 +35,11 @@ const (
 // ErrStopped is returned by Wait when the run was stopped before its end.
 var ErrStopped = errors.New("the run was stopped")
 
+// ErrInternal wraps what Wait returns when the engine itself failed (a
+// panic in an actor, a broken invariant): a bug to log, not the caller's
+// or the machine's fault.
+var ErrInternal = errors.New("internal error")
+
 // Run is a scenario executing in the background. Its methods may be called
 // from any goroutine; controls take effect between two steps of the
 // simulation.
@@ -261,7 +266,7 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 	cerr := w.close()
 	switch {
 	case internal != nil:
-		r.err = fmt.Errorf("internal error: %w", internal)
+		r.err = fmt.Errorf("%w: %w", ErrInternal, internal)
 	case serr != nil:
 		r.err = serr
 	case stopErr != nil:

@@ -145,7 +145,7 @@ func (s *Server) runError(c echo.Context, err error, limit time.Duration) error 
 			Msg: fmt.Sprintf("the run took longer than %s; the server may be busy, try again in %d s", limit, seconds(retry))}
 	case errors.Is(err, context.Canceled):
 		out = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy, Msg: "the request was cancelled"}
-	case strings.HasPrefix(err.Error(), "internal error"):
+	case errors.Is(err, engine.ErrInternal):
 		return err
 	default:
 		s.log.Error("engine run failed", slog.Any("err", err))

@@ -36,7 +36,9 @@ func TestRunFailuresUnderLoadAre503WithTheReason(t *testing.T) {
 		{fmt.Errorf("storage write: %w", errors.New("database is locked")), 503, codeUnavailable, "database is locked"},
 		{fmt.Errorf("running x: %w", context.DeadlineExceeded), 503, codeBusy, "took longer than 30s"},
 		{&engine.FieldError{Field: "lock.lease", Message: "must be positive"}, 400, codeInvalid, "lock.lease"},
-		{errors.New("internal error in client-1: index out of range\ngoroutine 7 [running]:"), 500, codeInternal, "internal error"},
+		{fmt.Errorf("%w: %w", engine.ErrInternal, errors.New("internal error in client-1: index out of range\ngoroutine 7 [running]:")), 500, codeInternal, "internal error"},
+		// Words alone decide nothing: only the engine's own mark is a 500.
+		{errors.New("internal error in the storage driver"), 503, codeUnavailable, "internal error in the storage driver"},
 	} {
 		p := mapError(s.runError(nil, tc.err, s.cfg.RunTimeout))
 		if p.Status != tc.status || p.Code != tc.code || !strings.Contains(p.Message, tc.says) {
