@@ -169,7 +169,7 @@ func (l *LinearizabilityCounts) count(r Linearizability) {
 func why(s Summary) string {
 	switch {
 	case s.DuplicateTokens > 0:
-		return fmt.Sprintf("a token was handed out twice (%d time(s))", s.DuplicateTokens)
+		return "a token was handed out twice (" + counted(s.DuplicateTokens, "time", "times") + ")"
 	case s.StaleWritesAccepted > 0:
 		return fmt.Sprintf("a stale write was accepted (%d)", s.StaleWritesAccepted)
 	case s.LostUpdate:

@@ -112,10 +112,10 @@ func Verdict(s Summary) string {
 	var parts []string
 	switch {
 	case s.StaleWritesAccepted > 0 && s.LostUpdate:
-		parts = append(parts, fmt.Sprintf("stale write accepted: %s stale write(s) landed and %s was lost (final %s, expected %s)",
-			num(int64(s.StaleWritesAccepted)), num(abs(s.ExpectedValue-s.FinalValue)), num(s.FinalValue), num(s.ExpectedValue)))
+		parts = append(parts, fmt.Sprintf("stale write accepted: %s landed and %s was lost (final %s, expected %s)",
+			counted(s.StaleWritesAccepted, "stale write", "stale writes"), num(abs(s.ExpectedValue-s.FinalValue)), num(s.FinalValue), num(s.ExpectedValue)))
 	case s.StaleWritesAccepted > 0:
-		parts = append(parts, fmt.Sprintf("stale write accepted: %d write(s) landed from a client whose lease had ended", s.StaleWritesAccepted))
+		parts = append(parts, fmt.Sprintf("stale write accepted: %s landed from a client whose lease had ended", counted(s.StaleWritesAccepted, "write", "writes")))
 	case s.LostUpdate:
 		parts = append(parts, fmt.Sprintf("update lost: final %s, expected %s", num(s.FinalValue), num(s.ExpectedValue)))
 	case s.WritesRefused > 0:
@@ -126,10 +126,10 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("no stale write; final %s as expected", num(s.FinalValue)))
 	}
 	if s.DoubleGrants > 0 {
-		parts = append(parts, fmt.Sprintf("the lock was granted twice at once %d time(s)", s.DoubleGrants))
+		parts = append(parts, "the lock was granted twice at once " + counted(s.DoubleGrants, "time", "times"))
 	}
 	if s.DuplicateTokens > 0 {
-		parts = append(parts, fmt.Sprintf("%d token(s) handed out twice: fencing cannot tell those holders apart", s.DuplicateTokens))
+		parts = append(parts, counted(s.DuplicateTokens, "token", "tokens") + " handed out twice: fencing cannot tell those holders apart")
 	}
 	if s.OverlapMS > 0 {
 		parts = append(parts, fmt.Sprintf("two clients believed they held the lock for %s", FormatMS(s.OverlapMS)))
@@ -138,7 +138,7 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(s.UnavailableMS)))
 	}
 	if s.DuplicateSideEffects > 0 {
-		parts = append(parts, fmt.Sprintf("%d side effect(s) happened twice", s.DuplicateSideEffects))
+		parts = append(parts, counted(s.DuplicateSideEffects, "side effect", "side effects") + " happened twice")
 	}
 	if s.Truncated {
 		parts = append(parts, "the run was cut off at the event limit")
@@ -148,6 +148,14 @@ func Verdict(s Summary) string {
 		verdict = "SAFE"
 	}
 	return verdict + ": " + strings.Join(parts, "; ")
+}
+
+// counted says n of something in words: "1 write", "3 writes".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return num(int64(n)) + " " + many
 }
 
 // tokenWords names a token, or says there is none (Redlock).

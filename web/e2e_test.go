@@ -427,7 +427,7 @@ func TestE2EOutsideServiceGetsALane(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := b.tab("/playground?speed=0&run=1&s=" + s)
-	b.waitVerdict(ctx, "1 side effect(s) happened twice")
+	b.waitVerdict(ctx, "1 side effect happened twice")
 	if h := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-headline]"))); !strings.Contains(h, "cannot check fencing tokens") {
 		t.Errorf("headline %q", h)
 	}
