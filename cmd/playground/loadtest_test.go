@@ -40,8 +40,10 @@ func serveInProcess(tb testing.TB, extra ...string) string {
 }
 
 // TestLoadtestSmallClassAllSucceeds plays a class of 12 arriving at once
-// on a server with two slots: every join, run and check succeeds (runs
-// wait their turn), and the server ends with nothing live or waiting.
+// on a server with two slots: every join, run and check succeeds, and the
+// server ends with nothing live or waiting. Whether a run had to wait
+// depends on how fast the machine runs them, so it is not asserted here;
+// web/admit_test.go shows the queue's decisions without a clock.
 func TestLoadtestSmallClassAllSucceeds(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a class")
@@ -63,9 +65,6 @@ func TestLoadtestSmallClassAllSucceeds(t *testing.T) {
 		if tl.OK != want || tl.Failed != 0 {
 			t.Errorf("%s: %d ok, %d failed, want %d ok: %v", name, tl.OK, tl.Failed, want, rep.Errors)
 		}
-	}
-	if rep.Queued == 0 {
-		t.Error("no run waited in line: the test did not load the slots")
 	}
 	if !waitDrained(t.Context(), base) {
 		t.Error("runs or websockets left after the class")
