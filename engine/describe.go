@@ -126,10 +126,10 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("no stale write; final %s as expected", num(s.FinalValue)))
 	}
 	if s.DoubleGrants > 0 {
-		parts = append(parts, "the lock was granted twice at once " + counted(s.DoubleGrants, "time", "times"))
+		parts = append(parts, "the lock was granted twice at once "+counted(s.DoubleGrants, "time", "times"))
 	}
 	if s.DuplicateTokens > 0 {
-		parts = append(parts, counted(s.DuplicateTokens, "token", "tokens") + " handed out twice: fencing cannot tell those holders apart")
+		parts = append(parts, counted(s.DuplicateTokens, "token", "tokens")+" handed out twice: fencing cannot tell those holders apart")
 	}
 	if s.OverlapMS > 0 {
 		parts = append(parts, fmt.Sprintf("two clients believed they held the lock for %s", FormatMS(s.OverlapMS)))
@@ -138,7 +138,7 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(s.UnavailableMS)))
 	}
 	if s.DuplicateSideEffects > 0 {
-		parts = append(parts, counted(s.DuplicateSideEffects, "side effect", "side effects") + " happened twice")
+		parts = append(parts, counted(s.DuplicateSideEffects, "side effect", "side effects")+" happened twice")
 	}
 	if s.Truncated {
 		parts = append(parts, "the run was cut off at the event limit")
