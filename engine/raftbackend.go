@@ -13,10 +13,10 @@ import (
 )
 
 // raftFSM adapts LockFSM to raft.FSM. Apply is deterministic and never
-// modifies the log entry it is given: the in-memory log store shares one
-// *raft.Log (and its Data) between all nodes. The machine sits behind a
-// pointer that a pooled group swaps for a fresh one when a run takes it
-// (before any command reaches the log). Only a node that commands are
+// modifies the log entry it is given: the in-memory transport hands every
+// node the leader's *raft.Log, and their log stores (raftLog) share its
+// Data. The machine sits behind a pointer that a pooled group swaps for a
+// fresh one when a run takes it (before any command reaches the log). Only a node that commands are
 // applied through (answers) hands its reply back in the entry's response,
 // which costs an allocation (one per batch, ApplyBatch); the others'
 // replies would be thrown away, so they apply without allocating.
@@ -101,8 +101,9 @@ func (s fsmSnapshot) Release() {}
 // crash so that a restarted node rejoins with its log.
 type raftNode struct {
 	*simNode
-	r     *raft.Raft // guarded by raftService.mu for readers off the run's goroutine
-	store *raft.InmemStore
+	r     *raft.Raft       // guarded by raftService.mu for readers off the run's goroutine
+	log   *raftLog         // the node's log (raftLog)
+	store *raft.InmemStore // its stable store (term, vote)
 	snaps *raft.InmemSnapshotStore
 	trans *raft.InmemTransport
 	fsm   atomic.Pointer[LockFSM] // what the real node applies to: simNode.fsm
@@ -189,14 +190,14 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 	var servers []raft.Server
 	for _, sn := range newSimNodes(n, 1) {
 		addr, trans := raft.NewInmemTransport(raft.ServerAddress(sn.name))
-		svc.nodes = append(svc.nodes, &raftNode{simNode: sn, trans: trans, store: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()})
+		svc.nodes = append(svc.nodes, &raftNode{simNode: sn, trans: trans, log: &raftLog{}, store: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()})
 		servers = append(servers, raft.Server{ID: raft.ServerID(sn.name), Address: addr})
 	}
 	svc.links()
 	configuration := raft.Configuration{Servers: servers}
 	for _, nd := range svc.nodes {
 		conf := raftConfig(nd.name, raftTimers)
-		if err := raft.BootstrapCluster(conf, nd.store, nd.store, nd.snaps, nd.trans, configuration); err != nil {
+		if err := raft.BootstrapCluster(conf, nd.log, nd.store, nd.snaps, nd.trans, configuration); err != nil {
 			return svc, fmt.Errorf("raft bootstrap %s: %w", nd.name, err)
 		}
 		if err := svc.startNode(nd); err != nil {
@@ -232,7 +233,7 @@ func (s *raftService) attach(w *world, firstToken int64) {
 // log.
 func (s *raftService) startNode(nd *raftNode) error {
 	nd.fsm.Store(nd.simNode.fsm)
-	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, names: map[string]string{}, answers: &nd.answers}, nd.store, nd.store, nd.snaps, nd.trans)
+	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, names: map[string]string{}, answers: &nd.answers}, nd.log, nd.store, nd.snaps, nd.trans)
 	if err != nil {
 		return fmt.Errorf("raft start %s: %w", nd.name, err)
 	}

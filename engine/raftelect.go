@@ -154,12 +154,12 @@ func (s *raftService) catchUp() {
 	if s.leader < 0 {
 		return
 	}
-	_, want := lastLog(s.nodes[s.leader].store)
+	_, want := lastLog(s.nodes[s.leader].log)
 	deadline := time.Now().Add(raftCatchUp)
 	pause := 50 * time.Microsecond
 	for i, nd := range s.nodes {
 		for nd.up() && nd.r != nil && s.linked[[2]int{s.leader, i}] {
-			if _, have := lastLog(nd.store); have >= want || time.Now().After(deadline) {
+			if _, have := lastLog(nd.log); have >= want || time.Now().After(deadline) {
 				break
 			}
 			time.Sleep(pause)
@@ -186,12 +186,12 @@ func (s *raftService) campaign(want int, stuck bool) {
 		if !s.canVote(want, i) {
 			continue
 		}
-		term, index := lastLog(nd.store)
+		term, index := lastLog(nd.log)
 		if term > bestTerm || (term == bestTerm && index > bestIndex) {
 			best, bestTerm, bestIndex = i, term, index
 		}
 	}
-	if wt, wi := lastLog(s.nodes[want].store); wt == bestTerm && wi == bestIndex {
+	if wt, wi := lastLog(s.nodes[want].log); wt == bestTerm && wi == bestIndex {
 		best = want
 	} else if cur := s.realLeader(); cur >= 0 {
 		if stuck {
@@ -208,7 +208,7 @@ func (s *raftService) campaign(want int, stuck bool) {
 		}
 		for i, nd := range s.nodes {
 			if i != best && s.canVote(want, i) && nd.r.State() == raft.Follower {
-				if t, ix := lastLog(nd.store); t == bestTerm && ix == bestIndex {
+				if t, ix := lastLog(nd.log); t == bestTerm && ix == bestIndex {
 					s.timeoutNow(nd)
 					return
 				}
@@ -243,7 +243,7 @@ func (s *raftService) timeoutNow(nd *raftNode) {
 }
 
 // lastLog returns the term and index of the last entry of a node's log.
-func lastLog(st *raft.InmemStore) (term, index uint64) {
+func lastLog(st raft.LogStore) (term, index uint64) {
 	index, _ = st.LastIndex()
 	var l raft.Log
 	if index > 0 && st.GetLog(index, &l) == nil {

@@ -101,7 +101,7 @@ func (p *raftProbe) closing(s *raftService) {
 			if nd.down {
 				continue
 			}
-			if t, ix := lastLog(nd.store); from < 0 || t > bt || (t == bt && ix > bi) {
+			if t, ix := lastLog(nd.log); from < 0 || t > bt || (t == bt && ix > bi) {
 				from, bt, bi = i, t, ix
 			}
 		}
@@ -110,12 +110,12 @@ func (p *raftProbe) closing(s *raftService) {
 		return
 	}
 	nd := s.nodes[from]
-	first, _ := nd.store.FirstIndex()
-	last, _ := nd.store.LastIndex()
+	first, _ := nd.log.FirstIndex()
+	last, _ := nd.log.LastIndex()
 	var cmds []Command
 	for i := first; i <= last && i > 0; i++ {
 		var l raft.Log
-		if err := nd.store.GetLog(i, &l); err != nil || l.Type != raft.LogCommand || len(l.Data) == 0 {
+		if err := nd.log.GetLog(i, &l); err != nil || l.Type != raft.LogCommand || len(l.Data) == 0 {
 			continue
 		}
 		if c, err := DecodeCommand(l.Data); err == nil {

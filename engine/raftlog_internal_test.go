@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/raft"
+)
+
+// entries returns logs for the indexes lo..hi in term, each carrying its
+// index as data.
+func entries(term, lo, hi uint64) []*raft.Log {
+	var out []*raft.Log
+	for i := lo; i <= hi; i++ {
+		out = append(out, &raft.Log{Index: i, Term: term, Type: raft.LogCommand, Data: []byte(fmt.Sprint(i))})
+	}
+	return out
+}
+
+// logOp is one step on a store: store entries or delete a range.
+type logOp struct {
+	store  []*raft.Log
+	delete [2]uint64
+}
+
+func TestRaftLogContract(t *testing.T) {
+	tests := []struct {
+		name        string
+		ops         []logOp
+		first, last uint64
+		term        map[uint64]uint64 // index -> term expected; every index in first..last must be listed or defaults to 1
+		deleteErr   bool
+	}{
+		{name: "empty", first: 0, last: 0},
+		{name: "store", ops: []logOp{{store: entries(1, 1, 5)}}, first: 1, last: 5},
+		{name: "store one by one", ops: []logOp{{store: entries(1, 1, 1)}, {store: entries(1, 2, 2)}, {store: entries(1, 3, 3)}}, first: 1, last: 3},
+		{name: "compact a prefix", ops: []logOp{{store: entries(1, 1, 10)}, {delete: [2]uint64{1, 4}}}, first: 5, last: 10},
+		{name: "compact from below the first", ops: []logOp{{store: entries(1, 3, 10)}, {delete: [2]uint64{1, 6}}}, first: 7, last: 10},
+		{name: "clear a conflicting suffix", ops: []logOp{{store: entries(1, 1, 10)}, {delete: [2]uint64{7, 10}}}, first: 1, last: 6},
+		{name: "suffix then new term", ops: []logOp{{store: entries(1, 1, 10)}, {delete: [2]uint64{7, 10}}, {store: entries(2, 7, 8)}},
+			first: 1, last: 8, term: map[uint64]uint64{7: 2, 8: 2}},
+		{name: "delete everything", ops: []logOp{{store: entries(1, 1, 10)}, {delete: [2]uint64{1, 10}}}, first: 0, last: 0},
+		{name: "delete everything then store after a snapshot", ops: []logOp{{store: entries(1, 1, 10)}, {delete: [2]uint64{1, 10}}, {store: entries(3, 500, 502)}},
+			first: 500, last: 502, term: map[uint64]uint64{500: 3, 501: 3, 502: 3}},
+		{name: "delete outside the log", ops: []logOp{{store: entries(1, 5, 10)}, {delete: [2]uint64{20, 30}}, {delete: [2]uint64{1, 3}}}, first: 5, last: 10},
+		{name: "overwrite from an index held", ops: []logOp{{store: entries(1, 1, 10)}, {store: entries(2, 4, 5)}},
+			first: 1, last: 5, term: map[uint64]uint64{4: 2, 5: 2}},
+		{name: "a gap starts anew", ops: []logOp{{store: entries(1, 1, 10)}, {store: entries(2, 20, 21)}},
+			first: 20, last: 21, term: map[uint64]uint64{20: 2, 21: 2}},
+		{name: "a hole in the middle is refused", ops: []logOp{{store: entries(1, 1, 10)}, {delete: [2]uint64{4, 6}}}, first: 1, last: 10, deleteErr: true},
+		{name: "compact, append, compact", ops: []logOp{{store: entries(1, 1, 100)}, {delete: [2]uint64{1, 90}}, {store: entries(1, 101, 300)}, {delete: [2]uint64{91, 250}}},
+			first: 251, last: 300},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &raftLog{}
+			var deleteErr error
+			for _, op := range tc.ops {
+				if op.store != nil {
+					if err := s.StoreLogs(op.store); err != nil {
+						t.Fatalf("StoreLogs: %v", err)
+					}
+					continue
+				}
+				if err := s.DeleteRange(op.delete[0], op.delete[1]); err != nil {
+					deleteErr = err
+				}
+			}
+			if (deleteErr != nil) != tc.deleteErr {
+				t.Fatalf("DeleteRange error %v, want an error: %v", deleteErr, tc.deleteErr)
+			}
+			first, _ := s.FirstIndex()
+			last, _ := s.LastIndex()
+			if first != tc.first || last != tc.last {
+				t.Fatalf("first, last = %d, %d; want %d, %d", first, last, tc.first, tc.last)
+			}
+			for i := tc.first; i <= tc.last && i > 0; i++ {
+				var l raft.Log
+				if err := s.GetLog(i, &l); err != nil {
+					t.Fatalf("GetLog(%d): %v", i, err)
+				}
+				want := tc.term[i]
+				if want == 0 {
+					want = 1
+				}
+				if l.Index != i || l.Term != want || string(l.Data) != fmt.Sprint(i) {
+					t.Errorf("GetLog(%d) = index %d term %d data %q; want term %d", i, l.Index, l.Term, l.Data, want)
+				}
+			}
+			for _, i := range []uint64{0, tc.first - 1, tc.last + 1, tc.last + 1000} {
+				if i >= tc.first && i <= tc.last && i > 0 {
+					continue
+				}
+				var l raft.Log
+				if err := s.GetLog(i, &l); !errors.Is(err, raft.ErrLogNotFound) {
+					t.Errorf("GetLog(%d) outside %d..%d: %v, want raft.ErrLogNotFound", i, tc.first, tc.last, err)
+				}
+			}
+		})
+	}
+}
+
+// TestRaftLogDropsCompactedEntries checks that compaction lets the data of
+// the dropped entries go: the slots before the first entry are cleared.
+func TestRaftLogDropsCompactedEntries(t *testing.T) {
+	s := &raftLog{}
+	if err := s.StoreLogs(entries(1, 1, 100)); err != nil {
+		t.Fatal(err)
+	}
+	whole := s.entries[:100]
+	if err := s.DeleteRange(1, 60); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteRange(90, 100); err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range whole {
+		kept := i >= 60 && i < 89
+		if (l.Data != nil) != kept {
+			t.Fatalf("slot of index %d holds data %q; kept: %v", i+1, l.Data, kept)
+		}
+	}
+}
+
+// TestRaftLogConcurrent reads while another goroutine appends and
+// compacts (run it with -race).
+func TestRaftLogConcurrent(t *testing.T) {
+	s := &raftLog{}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := uint64(1); i <= 2000; i += 10 {
+			if err := s.StoreLogs(entries(1, i, i+9)); err != nil {
+				t.Error(err)
+				return
+			}
+			if i > 100 {
+				if err := s.DeleteRange(1, i-100); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 2000 {
+				first, _ := s.FirstIndex()
+				last, _ := s.LastIndex()
+				var l raft.Log
+				if err := s.GetLog(last, &l); err == nil && l.Index != last {
+					t.Errorf("GetLog(%d) returned index %d", last, l.Index)
+				}
+				if first > last {
+					t.Errorf("first %d after last %d", first, last)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
