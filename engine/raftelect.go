@@ -47,8 +47,27 @@ const (
 	raftCatchUp     = 50 * time.Millisecond // see catchUp
 )
 
+// Compaction: a group that has stored raftSnapshotThreshold entries since
+// its last snapshot takes one at its next check (every raftSnapshotInterval
+// to twice that) and drops all but the last raftTrailingLogs entries, so
+// that a long-lived group (LockGroup, a benchmark) keeps a bounded log
+// instead of every entry it ever stored. A run's group stores a few
+// hundred entries at most, far below the threshold; a snapshot does not
+// change the state machine, so timelines are the same either way. A
+// follower that falls more than raftTrailingLogs behind is sent the
+// snapshot (raftFSM.Restore). The check is one timer per node, which an
+// idle group's heartbeats outnumber.
+const (
+	raftSnapshotInterval  = time.Second
+	raftSnapshotThreshold = 8192
+	raftTrailingLogs      = 1024
+)
+
 func raftConfig(id string, t raftTiming) *raft.Config {
 	c := raft.DefaultConfig()
+	c.SnapshotInterval = raftSnapshotInterval
+	c.SnapshotThreshold = raftSnapshotThreshold
+	c.TrailingLogs = raftTrailingLogs
 	c.LocalID = raft.ServerID(id)
 	c.HeartbeatTimeout = t.heartbeat
 	c.ElectionTimeout = t.election
