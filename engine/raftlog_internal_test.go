@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -102,24 +103,151 @@ func TestRaftLogContract(t *testing.T) {
 	}
 }
 
-// TestRaftLogDropsCompactedEntries checks that compaction lets the data of
-// the dropped entries go: the slots before the first entry are cleared.
+// TestRaftLogDropsCompactedEntries checks that compaction and a cut
+// suffix let the data of the dropped entries go: no slot outside the
+// entries still points at data.
 func TestRaftLogDropsCompactedEntries(t *testing.T) {
 	s := &raftLog{}
-	if err := s.StoreLogs(entries(1, 1, 100)); err != nil {
+	if err := s.StoreLogs(entries(1, 1, 3*raftLogChunk)); err != nil {
 		t.Fatal(err)
 	}
-	whole := s.entries[:100]
-	if err := s.DeleteRange(1, 60); err != nil {
+	whole := s.chunks // the chunks as they were, before any is dropped
+	if err := s.DeleteRange(1, raftLogChunk+60); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.DeleteRange(90, 100); err != nil {
+	if err := s.DeleteRange(2*raftLogChunk+90, 3*raftLogChunk); err != nil {
 		t.Fatal(err)
 	}
-	for i, l := range whole {
-		kept := i >= 60 && i < 89
-		if (l.Data != nil) != kept {
-			t.Fatalf("slot of index %d holds data %q; kept: %v", i+1, l.Data, kept)
+	for c, chunk := range whole {
+		for i, l := range chunk {
+			index := c*raftLogChunk + i + 1
+			kept := index > raftLogChunk+60 && index < 2*raftLogChunk+90
+			if (l.Data != nil) != kept {
+				t.Fatalf("slot of index %d holds data %q; kept: %v", index, l.Data, kept)
+			}
+		}
+	}
+	if len(s.chunks) != 2 {
+		t.Errorf("the log holds %d chunks for entries %d to %d, want 2", len(s.chunks), raftLogChunk+61, 2*raftLogChunk+89)
+	}
+}
+
+// TestRaftLogMatchesAModel runs random appends, overwrites, gaps,
+// compactions and cut suffixes, across chunk boundaries, on the log and on
+// a map, and checks after every step that the two hold the same entries
+// and that no slot outside the entries keeps data.
+func TestRaftLogMatchesAModel(t *testing.T) {
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		s := &raftLog{}
+		model := map[uint64]uint64{} // index -> term
+		var first, last uint64
+		term := uint64(1)
+		for step := range 250 {
+			var what string
+			switch k := rng.IntN(10); {
+			case k < 5 || last == 0: // append, sometimes a lot, sometimes after a gap
+				from := last + 1
+				if rng.IntN(20) == 0 {
+					from += uint64(1 + rng.IntN(1000))
+				}
+				to := from + uint64(rng.IntN(3*raftLogChunk/2))
+				what = fmt.Sprintf("store %d..%d", from, to)
+				if from != last+1 {
+					clear(model)
+					first = from
+				}
+				if err := s.StoreLogs(entries(term, from, to)); err != nil {
+					t.Fatalf("seed %d step %d %s: %v", seed, step, what, err)
+				}
+				for i := from; i <= to; i++ {
+					model[i] = term
+				}
+				if first == 0 {
+					first = from
+				}
+				last = to
+			case k < 6: // a new leader overwrites from an index held
+				term++
+				from := first + uint64(rng.IntN(int(last-first+1)))
+				to := from + uint64(rng.IntN(50))
+				what = fmt.Sprintf("overwrite %d..%d", from, to)
+				if err := s.StoreLogs(entries(term, from, to)); err != nil {
+					t.Fatalf("seed %d step %d %s: %v", seed, step, what, err)
+				}
+				for i := from; i <= max(to, last); i++ {
+					delete(model, i)
+				}
+				for i := from; i <= to; i++ {
+					model[i] = term
+				}
+				last = to
+			case k < 9: // compaction
+				hi := first + uint64(rng.IntN(int(last-first+1)))
+				lo := first - uint64(rng.IntN(2)) // Raft may ask from below the first
+				what = fmt.Sprintf("delete %d..%d", lo, hi)
+				if err := s.DeleteRange(lo, hi); err != nil {
+					t.Fatalf("seed %d step %d %s: %v", seed, step, what, err)
+				}
+				for i := first; i <= hi; i++ {
+					delete(model, i)
+				}
+				first = hi + 1
+			default: // a conflicting suffix
+				lo := first + uint64(rng.IntN(int(last-first+1)))
+				what = fmt.Sprintf("delete %d..%d", lo, last)
+				if err := s.DeleteRange(lo, last+uint64(rng.IntN(2))); err != nil {
+					t.Fatalf("seed %d step %d %s: %v", seed, step, what, err)
+				}
+				for i := lo; i <= last; i++ {
+					delete(model, i)
+				}
+				last = lo - 1
+			}
+			if first > last {
+				first, last = 0, 0
+			}
+			checkAgainstModel(t, s, model, first, last, fmt.Sprintf("seed %d step %d (%s)", seed, step, what))
+		}
+	}
+}
+
+func checkAgainstModel(t *testing.T, s *raftLog, model map[uint64]uint64, first, last uint64, at string) {
+	t.Helper()
+	gotFirst, _ := s.FirstIndex()
+	gotLast, _ := s.LastIndex()
+	if gotFirst != first || gotLast != last {
+		t.Fatalf("%s: first, last = %d, %d; want %d, %d", at, gotFirst, gotLast, first, last)
+	}
+	if len(model) != int(last-first+1) && last != 0 {
+		t.Fatalf("%s: the model holds %d entries for %d..%d", at, len(model), first, last)
+	}
+	for i, term := range model {
+		var l raft.Log
+		if err := s.GetLog(i, &l); err != nil || l.Index != i || l.Term != term || string(l.Data) != fmt.Sprint(i) {
+			t.Fatalf("%s: GetLog(%d) = index %d term %d data %q, %v; want term %d", at, i, l.Index, l.Term, l.Data, err, term)
+		}
+	}
+	for _, i := range []uint64{first - 1, last + 1} {
+		var l raft.Log
+		if err := s.GetLog(i, &l); i != 0 && !errors.Is(err, raft.ErrLogNotFound) {
+			t.Fatalf("%s: GetLog(%d) outside %d..%d: %v", at, i, first, last, err)
+		}
+	}
+	held := 0
+	for _, chunk := range s.chunks {
+		for _, l := range chunk[:cap(chunk)] {
+			if l.Data != nil {
+				held++
+			}
+		}
+	}
+	if held != len(model) {
+		t.Fatalf("%s: %d slots hold data, for %d entries", at, held, len(model))
+	}
+	for c, chunk := range s.chunks[:max(0, len(s.chunks)-1)] {
+		if len(chunk) != raftLogChunk {
+			t.Fatalf("%s: chunk %d of %d holds %d slots, not a full chunk", at, c, len(s.chunks), len(chunk))
 		}
 	}
 }
