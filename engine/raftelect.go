@@ -68,6 +68,8 @@ func raftConfig(id string, t raftTiming) *raft.Config {
 	c.SnapshotInterval = raftSnapshotInterval
 	c.SnapshotThreshold = raftSnapshotThreshold
 	c.TrailingLogs = raftTrailingLogs
+	c.BatchApplyCh = true
+	c.NoLegacyTelemetry = true
 	c.LocalID = raft.ServerID(id)
 	c.HeartbeatTimeout = t.heartbeat
 	c.ElectionTimeout = t.election
