@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -19,10 +22,48 @@ const childEnv = "ETCDBENCH_SERVICE"
 // TestMain turns the test binary into a service process when childEnv is
 // set, and runs the tests and benchmarks otherwise.
 func TestMain(m *testing.M) {
+	go removeDirsOnSignal()
 	if name := os.Getenv(childEnv); name != "" {
 		os.Exit(serveChild(name, os.Stdin, os.Stdout))
 	}
 	os.Exit(m.Run())
+}
+
+// Interrupted (Ctrl-C reaches the benchmark and its service processes
+// alike), the process removes etcd's data directories before it exits:
+// they are on tmpfs, in memory, and nothing else would remove them.
+var (
+	tempDirsMu sync.Mutex
+	tempDirs   = map[string]bool{}
+)
+
+func removeDirsOnSignal() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	<-sig
+	tempDirsMu.Lock()
+	for dir := range tempDirs {
+		os.RemoveAll(dir)
+	}
+	os.Exit(1)
+}
+
+// tempDir makes a directory that is removed when the process is
+// interrupted, and a function that removes it now.
+func tempDir(base, pattern string) (string, func(), error) {
+	dir, err := os.MkdirTemp(base, pattern)
+	if err != nil {
+		return "", nil, err
+	}
+	tempDirsMu.Lock()
+	tempDirs[dir] = true
+	tempDirsMu.Unlock()
+	return dir, func() {
+		tempDirsMu.Lock()
+		delete(tempDirs, dir)
+		tempDirsMu.Unlock()
+		os.RemoveAll(dir)
+	}, nil
 }
 
 // serveChild hosts one service and runs the phases asked for on in, one
