@@ -109,7 +109,7 @@ const lockSlices = 100
 // on both alike. allocs/op counts both kinds of operation together; the
 // lock-B/op and lock-allocs/op metrics count a lock operation alone.
 //
-// Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 200000x -count 3
+// Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 300000x -count 3
 func BenchmarkRaftLockConcurrent(b *testing.B) {
 	const clients = 64
 	g := benchGroup(b)
