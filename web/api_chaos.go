@@ -86,7 +86,10 @@ func (s *Server) apiChaos(c echo.Context) error {
 		return err
 	}
 	defer t.Release()
-	limit := chaosTimeoutFactor * s.cfg.RunTimeout
+	limit := time.Duration(s.chaosLimit.Load())
+	if limit == 0 {
+		limit = chaosTimeoutFactor * s.cfg.RunTimeout
+	}
 	// The HTTP server's write timeout is sized for one run; this answer
 	// may come later, so the request extends its own (where it can).
 	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Now().Add(limit + 15*time.Second))
@@ -98,7 +101,7 @@ func (s *Server) apiChaos(c echo.Context) error {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
-			Msg: fmt.Sprintf("the chaos batch took longer than %s; ask for fewer runs, or try again when the server is less busy", limit.Round(time.Second))}
+			Msg: fmt.Sprintf("the chaos batch took longer than %s; ask for fewer runs, or try again when the server is less busy", limit.Round(time.Millisecond))}
 	case err != nil && s.ctx.Err() != nil:
 		return &userError{Status: http.StatusServiceUnavailable, Code: codeBusy, Msg: "the server is shutting down; try again in a minute"}
 	case err != nil:
