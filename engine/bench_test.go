@@ -109,7 +109,9 @@ const lockSlices = 100
 // on both alike. allocs/op counts both kinds of operation together; the
 // lock-B/op and lock-allocs/op metrics count a lock operation alone.
 //
-// Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 3000000x -count 3 (at 200,000 operations a second, slices of 3,000 last 15 ms and cannot tell the ratio to a few hundredths)
+// Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 3000000x -count 3
+// (at 200,000 operations a second, slices of 3,000 last 15 ms and cannot
+// tell the ratio to a few hundredths).
 func BenchmarkRaftLockConcurrent(b *testing.B) {
 	const clients = 64
 	g := benchGroup(b)
