@@ -175,12 +175,12 @@ func (s *raftService) catchUp() {
 	if s.leader < 0 {
 		return
 	}
-	_, want := lastLog(s.nodes[s.leader].log)
+	_, want := s.nodes[s.leader].lastLog()
 	deadline := time.Now().Add(raftCatchUp)
 	pause := 50 * time.Microsecond
 	for i, nd := range s.nodes {
 		for nd.up() && nd.r != nil && s.linked[[2]int{s.leader, i}] {
-			if _, have := lastLog(nd.log); have >= want || time.Now().After(deadline) {
+			if _, have := nd.lastLog(); have >= want || time.Now().After(deadline) {
 				break
 			}
 			time.Sleep(pause)
@@ -207,12 +207,12 @@ func (s *raftService) campaign(want int, stuck bool) {
 		if !s.canVote(want, i) {
 			continue
 		}
-		term, index := lastLog(nd.log)
+		term, index := nd.lastLog()
 		if term > bestTerm || (term == bestTerm && index > bestIndex) {
 			best, bestTerm, bestIndex = i, term, index
 		}
 	}
-	if wt, wi := lastLog(s.nodes[want].log); wt == bestTerm && wi == bestIndex {
+	if wt, wi := s.nodes[want].lastLog(); wt == bestTerm && wi == bestIndex {
 		best = want
 	} else if cur := s.realLeader(); cur >= 0 {
 		if stuck {
@@ -229,7 +229,7 @@ func (s *raftService) campaign(want int, stuck bool) {
 		}
 		for i, nd := range s.nodes {
 			if i != best && s.canVote(want, i) && nd.r.State() == raft.Follower {
-				if t, ix := lastLog(nd.log); t == bestTerm && ix == bestIndex {
+				if t, ix := nd.lastLog(); t == bestTerm && ix == bestIndex {
 					s.timeoutNow(nd)
 					return
 				}
@@ -263,12 +263,20 @@ func (s *raftService) timeoutNow(nd *raftNode) {
 	_ = s.ctrl.TimeoutNow(raft.ServerID(nd.name), nd.trans.LocalAddr(), req, &resp) // a lost message is sent again by settle
 }
 
-// lastLog returns the term and index of the last entry of a node's log.
-func lastLog(st raft.LogStore) (term, index uint64) {
-	index, _ = st.LastIndex()
+// lastLog returns the term and index of the last entry a node holds, as
+// Raft counts it when it judges whose log is more up to date: the last
+// entry of its log, or its newest snapshot's when that is later. A
+// follower that was sent the leader's snapshot after falling more than
+// raftTrailingLogs behind holds an empty log until new entries come; by
+// its log alone it would look like a node that has nothing.
+func (nd *raftNode) lastLog() (term, index uint64) {
+	index, _ = nd.log.LastIndex()
 	var l raft.Log
-	if index > 0 && st.GetLog(index, &l) == nil {
+	if index > 0 && nd.log.GetLog(index, &l) == nil {
 		term = l.Term
+	}
+	if snaps, err := nd.snaps.List(); err == nil && len(snaps) > 0 && snaps[0].Index > index {
+		return snaps[0].Term, snaps[0].Index
 	}
 	return term, index
 }

@@ -101,7 +101,7 @@ func (p *raftProbe) closing(s *raftService) {
 			if nd.down {
 				continue
 			}
-			if t, ix := lastLog(nd.log); from < 0 || t > bt || (t == bt && ix > bi) {
+			if t, ix := nd.lastLog(); from < 0 || t > bt || (t == bt && ix > bi) {
 				from, bt, bi = i, t, ix
 			}
 		}

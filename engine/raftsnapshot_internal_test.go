@@ -84,7 +84,7 @@ func TestRaftGroupCompactsAndCatchesUpFromSnapshot(t *testing.T) {
 	if err := s.stopNode(lagging); err != nil {
 		t.Fatal(err)
 	}
-	_, stoppedAt := lastLog(lagging.log)
+	_, stoppedAt := lagging.lastLog()
 
 	const clients = 16
 	n := raftSnapshotThreshold + 2*raftTrailingLogs
@@ -155,6 +155,22 @@ func TestRaftGroupCompactsAndCatchesUpFromSnapshot(t *testing.T) {
 		}
 		if time.Now().After(deadline.Add(time.Minute)) {
 			t.Fatalf("the restarted follower has %d snapshots and next token %d; the leader's is %d", len(snaps), got.Next, want.Next)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	// Caught up from a snapshot, the follower is as up to date as the
+	// leader, though its log may hold nothing: the simulation's elections
+	// (campaign) must see that, or they would pass it over.
+	lt, li := leader.lastLog()
+	for {
+		ft, fi := lagging.lastLog()
+		if ft == lt && fi == li {
+			break
+		}
+		if time.Now().After(deadline.Add(time.Minute)) {
+			logLast, _ := lagging.log.LastIndex()
+			t.Fatalf("the caught-up follower's last entry is term %d index %d (its log ends at %d); the leader's is term %d index %d", ft, fi, logLast, lt, li)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
