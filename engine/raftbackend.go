@@ -16,10 +16,11 @@ import (
 // modifies the log entry it is given: the in-memory transport hands every
 // node the leader's *raft.Log, and their log stores (raftLog) share its
 // Data. The machine sits behind a pointer that a pooled group swaps for a
-// fresh one when a run takes it (before any command reaches the log). Only a node that commands are
-// applied through (answers) hands its reply back in the entry's response,
-// which costs an allocation (one per batch, ApplyBatch); the others'
-// replies would be thrown away, so they apply without allocating.
+// fresh one when a run takes it (before any command reaches the log).
+// Only a node that commands are applied through (answers) hands its reply
+// back in the entry's response, which costs an allocation (one per batch,
+// ApplyBatch); the others' replies would be thrown away, so they apply
+// without allocating.
 type raftFSM struct {
 	m       *atomic.Pointer[LockFSM]
 	names   map[string]string // only the node's FSM goroutine uses it

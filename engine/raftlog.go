@@ -30,9 +30,8 @@ type raftLog struct {
 	// chunks hold the entries from slot off of chunks[0] on. Every chunk
 	// but the last is full (raftLogChunk long); the first one grows by
 	// append, so a run's small log costs no more than the entries it
-	// holds. Slots
-	// outside the entries are cleared, so that dropped entries' data can
-	// be collected.
+	// holds. Slots outside the entries are cleared, so that dropped
+	// entries' data can be collected.
 	chunks [][]raft.Log
 }
 
