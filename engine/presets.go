@@ -33,10 +33,13 @@ var presetOrder = []string{
 
 // Preset is a named scenario that ships with the project. Scenario is the
 // file as written (what a share link or the form starts from); Prepared is
-// the same scenario validated, ready to run.
+// the same scenario validated, ready to run. Question asks what to look
+// at and gives nothing away, so it can be shown before a run; Watch tells
+// what happens and what fixes it, for after one.
 type Preset struct {
 	Name     string   `json:"name"`
 	Title    string   `json:"title"`
+	Question string   `json:"question"`
 	Watch    string   `json:"watch"`
 	Scenario Scenario `json:"scenario"`
 
@@ -84,5 +87,5 @@ func LoadPreset(name string) (Preset, error) {
 	if err != nil {
 		return Preset{}, fmt.Errorf("preset %s: %w", name, err)
 	}
-	return Preset{Name: name, Title: sc.Title, Watch: sc.Watch, Scenario: sc, prepared: prepared}, nil
+	return Preset{Name: name, Title: sc.Title, Question: sc.Question, Watch: sc.Watch, Scenario: sc, prepared: prepared}, nil
 }

@@ -350,6 +350,11 @@ func TestBreakFirst(t *testing.T) {
 			if !strings.Contains(strings.ToLower(p.Watch), tc.mention) {
 				t.Errorf("the watch text should name the fix %q: %s", tc.mention, p.Watch)
 			}
+			// The question is shown before the first run: naming the fix
+			// there would tell the learner what breaks.
+			if tc.mention != "" && strings.Contains(strings.ToLower(p.Question), tc.mention) {
+				t.Errorf("the question gives the fix %q away before a run: %s", tc.mention, p.Question)
+			}
 			res, err := engine.Execute(t.Context(), p.Prepared())
 			if err != nil {
 				t.Fatal(err)
@@ -366,6 +371,29 @@ func TestBreakFirst(t *testing.T) {
 	for _, name := range engine.PresetNames() {
 		if !covered[name] {
 			t.Errorf("preset %s: say in this table whether it ships broken, and what fixes it", name)
+		}
+	}
+}
+
+// TestPresetQuestionsAskWithoutTelling: a preset's question is what a page
+// shows before the learner's first run, so it must ask something and must
+// not carry the outcome (a verdict word, the fix) that its watch text
+// tells after the run.
+func TestPresetQuestionsAskWithoutTelling(t *testing.T) {
+	tells := []string{"fix", "accepts the", "is accepted", "refuses", "is refused", "is lost", "are lost", "overwrite",
+		"unsafe", "double grant", "duplicate token", "changes 0 rows", "exactly one"}
+	for _, p := range engine.Presets() {
+		q := strings.ToLower(p.Question)
+		if !strings.HasSuffix(strings.TrimSpace(q), "?") && !strings.Contains(q, "? ") {
+			t.Errorf("%s: the question asks nothing: %q", p.Name, p.Question)
+		}
+		for _, w := range tells {
+			if strings.Contains(q, w) {
+				t.Errorf("%s: the question tells the outcome (%q) before a run: %s", p.Name, w, p.Question)
+			}
+		}
+		if p.Question == p.Watch {
+			t.Errorf("%s: the question is the watch text", p.Name)
 		}
 	}
 }

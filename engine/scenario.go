@@ -4,17 +4,21 @@ import "fmt"
 
 // Scenario is the one input of the engine: who asks for the lock, what they
 // do, which lock service they ask, what the storage checks and which faults
-// strike when. Its JSON form is the contract of SCENARIOS.md.
+// strike when. Its JSON form is the contract of SCENARIOS.md. Question and
+// Watch are for people: Question asks what to look at without its answer
+// (a page shows it before the learner's first run); Watch tells what
+// happens and which change fixes it (shown once the learner has run it).
 type Scenario struct {
-	Title   string   `json:"title,omitempty"`
-	Watch   string   `json:"watch,omitempty"` // what a learner should look for (presets)
-	Seed    int64    `json:"seed"`
-	Fencing bool     `json:"fencing"`
-	Until   Duration `json:"until,omitzero"`
-	Lock    Lock     `json:"lock"`
-	Storage Storage  `json:"storage"`
-	Clients []Client `json:"clients"`
-	Faults  []Fault  `json:"faults,omitempty"`
+	Title    string   `json:"title,omitempty"`
+	Question string   `json:"question,omitempty"` // what to look at, no answer (presets)
+	Watch    string   `json:"watch,omitempty"`    // what happens and the fix (presets)
+	Seed     int64    `json:"seed"`
+	Fencing  bool     `json:"fencing"`
+	Until    Duration `json:"until,omitzero"`
+	Lock     Lock     `json:"lock"`
+	Storage  Storage  `json:"storage"`
+	Clients  []Client `json:"clients"`
+	Faults   []Fault  `json:"faults,omitempty"`
 }
 
 // Backend names.

@@ -112,6 +112,9 @@ func validate(sc *Scenario) error {
 	if len(sc.Title) > MaxTitle {
 		return fieldErr("title", "must be at most %d characters", MaxTitle)
 	}
+	if len(sc.Question) > 4*MaxTitle {
+		return fieldErr("question", "must be at most %d characters", 4*MaxTitle)
+	}
 	if len(sc.Watch) > 4*MaxTitle {
 		return fieldErr("watch", "must be at most %d characters", 4*MaxTitle)
 	}

@@ -54,6 +54,7 @@ func TestBadScenarios(t *testing.T) {
 		{"broken JSON", `{"clients":[`, "scenario", "not valid JSON"},
 		{"empty", "  ", "scenario", "is empty"},
 		{"oversize", `{"title":"` + strings.Repeat("x", engine.MaxScenarioSize) + `"}`, "scenario", "at most 65536"},
+		{"long question", fmt.Sprintf(base, `,"question":"`+strings.Repeat("x", 4*engine.MaxTitle+1)+`"`), "question", "at most 800 characters"},
 		{"first token", `{"lock":{"first_token":-3},"clients":[{"name":"a","steps":[{"do":"acquire"}]}]}`, "lock.first_token", "between 1 and"},
 	}
 	for _, tc := range cases {

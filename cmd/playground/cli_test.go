@@ -131,15 +131,18 @@ func TestPresetsCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list []struct{ Name, Title, Watch string }
+	var list []struct{ Name, Title, Question, Watch string }
 	if err := json.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != len(engine.PresetNames()) || list[0].Name != "baseline" || list[0].Watch == "" {
+	if len(list) != len(engine.PresetNames()) || list[0].Name != "baseline" || list[0].Watch == "" || list[0].Question == "" {
 		t.Errorf("presets: %+v", list)
 	}
+	// The text listing asks each preset's question and keeps its outcome
+	// for after a run.
 	text, _, err := runCLI(t, "presets")
-	if err != nil || !strings.Contains(text, "ride-claim") {
+	p, _ := engine.LoadPreset("paused-holder")
+	if err != nil || !strings.Contains(text, "ride-claim") || !strings.Contains(text, p.Question) || strings.Contains(text, p.Watch) {
 		t.Errorf("text listing: %v\n%s", err, text)
 	}
 }
