@@ -49,7 +49,7 @@ func TestPlaygroundRendersControls(t *testing.T) {
 		oneByTestID(t, doc, id)
 	}
 	selected := findAll(oneByTestID(t, doc, "preset"), func(n *html.Node) bool { _, ok := attr(n, "selected"); return n.Data == "option" && ok })
-	if len(selected) != 1 || text(selected[0]) != "The nightly total: Rs 3,000 vanish" {
+	if len(selected) != 1 || text(selected[0]) != "The nightly total and a frozen worker" {
 		t.Errorf("selected preset option: %v", selected)
 	}
 	p, _ := engine.LoadPreset("nightly-total")
