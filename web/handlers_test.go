@@ -33,6 +33,14 @@ func TestHomeListsPresetsAsCards(t *testing.T) {
 		if href, _ := attr(links[0], "href"); href != "/playground?preset="+name {
 			t.Errorf("card %s links to %q", name, href)
 		}
+		// A card sets the scene and asks; what happens is not on it.
+		p, _ := engine.LoadPreset(name)
+		if got := text(oneByTestID(t, cards[i], "preset-question")); got != p.Question {
+			t.Errorf("card %s says %q, want its question", name, got)
+		}
+		if strings.Contains(text(doc), p.Watch) {
+			t.Errorf("the home page tells what happens in %s before a run", name)
+		}
 	}
 }
 
@@ -53,8 +61,20 @@ func TestPlaygroundRendersControls(t *testing.T) {
 		t.Errorf("selected preset option: %v", selected)
 	}
 	p, _ := engine.LoadPreset("nightly-total")
+	if got := text(oneByTestID(t, doc, "question")); got != p.Question {
+		t.Errorf("question = %q, want the preset's", got)
+	}
+	// What happens is in the page for the run to unfold, folded away until
+	// then: a closed details element whose summary says it spoils the run.
 	if got := text(oneByTestID(t, doc, "watch")); got != p.Watch {
 		t.Errorf("watch text = %q, want the preset's", got)
+	}
+	outcome := oneByTestID(t, doc, "outcome")
+	if _, open := attr(outcome, "open"); open || outcome.Data != "details" {
+		t.Errorf("the outcome is a <%s> open=%v; want a closed details element before a run", outcome.Data, open)
+	}
+	if s := text(oneByTestID(t, doc, "outcome-summary")); !strings.Contains(s, "spoils the run") {
+		t.Errorf("the outcome's summary does not warn that it spoils the run: %q", s)
 	}
 	nav := findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "aria-current"); return n.Data == "a" && v == "page" })
 	if len(nav) != 1 || text(nav[0]) != "Playground" {

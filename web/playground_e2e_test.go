@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -514,11 +515,18 @@ func TestE2ELessonVerdictWaitsForTheTimeline(t *testing.T) {
 }
 
 // TestE2EEveryFixAPresetNamesIsInTheForm: what sms-reminder's watch text
-// says fixes it (an idempotency key on both sends) is set in the form, and
-// the next run sends one SMS.
+// says fixes it (an idempotency key on both sends), read where the learner
+// reads it, after the first run, is set in the form, and the next run sends
+// one SMS.
 func TestE2EEveryFixAPresetNamesIsInTheForm(t *testing.T) {
 	b := startBrowser(t)
 	ctx := b.tab("/playground?preset=sms-reminder")
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "1 side effect happened twice")
+	watch := b.waitOutcome(ctx)
+	if !strings.Contains(watch, "idempotency key") {
+		t.Fatalf("the outcome after the run does not name the fix this test makes: %q", watch)
+	}
 	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelectorAll('[data-testid=client-card]').forEach(d => d.open = true)`))
 	keys := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#clients input[data-field=idempotency_key]')].map(e => e.id)`))
 	if len(keys) != 2 {
@@ -532,4 +540,105 @@ func TestE2EEveryFixAPresetNamesIsInTheForm(t *testing.T) {
 	if n := count(b, ctx, "#timeline [data-testid=other-mark].m-accepted"); n != 1 {
 		t.Errorf("%d SMS sent with the same key on both sends, want 1", n)
 	}
+}
+
+// visibleJS is true when the element with the id is on screen: rendered,
+// with a size (inside a closed details element it is not).
+const visibleJS = `(id => { const e = document.getElementById(id); return !!e && e.checkVisibility() && e.getBoundingClientRect().height > 0; })`
+
+// waitOutcome waits until the outcome (the watch text) is open and on
+// screen, and returns its text.
+func (b *browser) waitOutcome(ctx context.Context) string {
+	b.t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](visibleJS+`('watch')`, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		b.t.Fatalf("the outcome never showed: %v", err)
+	}
+	return run(b, ctx, chromedp.Evaluate[string](`document.getElementById('watch').innerText`))
+}
+
+// TestE2EOutcomeWaitsForTheFirstRun: learners commit before they see. A
+// failure preset shows its question before a run and keeps what happens
+// (and the fix) folded, out of the page's text and out of the JSON editor;
+// the first finished run opens it, and it stays open for that preset on a
+// reload, while another preset starts folded again. Opening it by hand is
+// possible, with a summary that says it spoils the run.
+func TestE2EOutcomeWaitsForTheFirstRun(t *testing.T) {
+	b := startBrowser(t)
+	p, _ := engine.LoadPreset("paused-holder")
+	ctx := b.tab("/playground?preset=paused-holder")
+	visible := func(id string) bool { return run(b, ctx, chromedp.Evaluate[bool](visibleJS+`(`+strconv.Quote(id)+`)`)) }
+	page := func() string { return run(b, ctx, chromedp.Evaluate[string](`document.body.innerText`)) }
+
+	if !visible("question") || run(b, ctx, chromedp.Evaluate[string](`document.getElementById('question').innerText`)) != p.Question {
+		t.Errorf("the question is not on screen before the run")
+	}
+	if visible("watch") || strings.Contains(page(), "storage accepts the stale write") {
+		t.Error("the outcome is on screen before the first run")
+	}
+	if s := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('outcome-summary').innerText`)); !strings.Contains(s, "spoils the run") {
+		t.Errorf("the outcome's summary does not warn that it spoils the run: %q", s)
+	}
+	if j := run(b, ctx, chromedp.Value(chromedp.ID("json"))); strings.Contains(j, "accepts the stale write") || strings.Contains(j, `"watch"`) {
+		t.Errorf("the JSON editor tells the outcome before a run:\n%s", j)
+	}
+	b.shots(ctx, "30-watch-before-run")
+
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "stale write accepted")
+	if got := b.waitOutcome(ctx); got != p.Watch {
+		t.Errorf("after the run the outcome says %q, want the preset's watch text", got)
+	}
+	if !visible("question") {
+		t.Error("the question went away after the run")
+	}
+	if s := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('outcome-summary').innerText`)); !strings.Contains(s, "What happened") {
+		t.Errorf("the outcome's summary after the run: %q", s)
+	}
+	b.shots(ctx, "31-watch-after-run")
+
+	// The same preset, loaded again in this session: still told.
+	b.do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("main")))
+	b.waitOutcome(ctx)
+
+	// Another preset has not been run: folded again, until asked for.
+	b.pick(ctx, "delayed-write")
+	b.settle(ctx)
+	if visible("watch") {
+		t.Error("delayed-write's outcome is on screen though it was never run")
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("outcome-summary")))
+	d, _ := engine.LoadPreset("delayed-write")
+	if got := b.waitOutcome(ctx); got != d.Watch {
+		t.Errorf("asked for, the outcome says %q, want delayed-write's", got)
+	}
+
+	// On a phone the question fills the first screen; Run brings the run
+	// controls and the timeline into view, and the outcome opens above
+	// them, with a link to it beside the verdict.
+	ph := b.tab("/playground?preset=paused-holder")
+	b.size(ph, 390, 844)
+	b.settle(ph)
+	inView := `(id => { const r = document.getElementById(id).getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; })`
+	if !run(b, ph, chromedp.Evaluate[bool](inView+`('question')`)) {
+		t.Error("on a phone the question is not on the first screen")
+	}
+	b.do(ph, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ph, "stale write accepted")
+	b.waitOutcome(ph)
+	if _, err := chromedp.Run(ph, chromedp.Poll[bool](inView+`('timeline') && !!document.querySelector('#status a[href="#outcome"]')`, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		t.Errorf("on a phone after the run the timeline is not in view, or nothing points to the outcome above: %v", err)
+	}
+	b.shot(ph, "", "33-watch-after-run-phone-390x844")
+
+	// The home page's cards ask and do not tell.
+	home := b.tab("/")
+	text := run(b, home, chromedp.Evaluate[string](`document.body.innerText`))
+	for _, pr := range engine.Presets() {
+		if strings.Contains(text, pr.Watch) || !strings.Contains(text, pr.Question) {
+			t.Errorf("the home page's %s card tells what happens or does not ask its question", pr.Name)
+		}
+	}
+	b.shots(home, "32-home-cards", "[data-testid=preset-cards]")
 }

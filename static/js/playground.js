@@ -18,7 +18,13 @@ const catalog = data.catalog;
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const phone = matchMedia('(max-width: 700px)');
 
+// A scenario's question (what to look at) and watch text (what happens,
+// and the fix) are for people, not the engine: they are kept beside the
+// scenario the settings and the JSON editor show, so that neither tells
+// the outcome before a run. A share link carries them again.
 let sc = clone(data.scenario); // the scenario the settings show
+let notes = takeNotes(sc);
+let notesKey = data.preset || 'shared:' + (sc.title || '');
 let run = null;                // the run on screen (see start)
 let pendingStart = false;
 let highlight = [];            // violations to ring (a found failure)
@@ -29,13 +35,66 @@ const ICON_PLAY = '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path
 const ICON_PAUSE = '<svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2h3v12H4zM9 2h3v12H9z"/></svg>';
 
 const el = {
-  preset: $('preset'), watch: $('watch'), json: $('json'), jsonError: $('json-error'),
+  preset: $('preset'), question: $('question'), outcome: $('outcome'), outcomeSummary: $('outcome-summary'), watch: $('watch'),
+  json: $('json'), jsonError: $('json-error'),
   speed: $('speed'), speedOut: $('speed-out'), startPaused: $('start-paused'), status: $('status'), verdict: $('verdict'),
   svg: $('timeline'), wrap: $('svg-wrap'), scrub: $('scrub'), scrubTime: $('scrub-time'), pan: $('pan'), panRow: $('pan-row'),
   log: $('event-log').tBodies[0], nodesView: $('nodes-view'), lockRow: $('lock-row'), storageView: $('storage-view'),
   actors: $('actors'), drawer: $('actors-drawer'),
   run: $('run'), back: $('back'), play: $('play'), forward: $('forward'), stop: $('stop'),
 };
+
+// ---- What to watch, and what happens ----
+
+/** takeNotes removes a scenario's question and watch text and returns them. */
+function takeNotes(s) {
+  const n = { question: s.question || '', watch: s.watch || '' };
+  delete s.question;
+  delete s.watch;
+  return n;
+}
+
+/** withNotes is the scenario with its question and watch text, for a share link. */
+function withNotes(s) {
+  const { title, ...rest } = s;
+  return { ...(title ? { title } : {}), ...(notes.question ? { question: notes.question } : {}), ...(notes.watch ? { watch: notes.watch } : {}), ...rest };
+}
+
+// Learners commit before they see: a scenario's outcome stays folded until
+// a run of it has finished in this browser session (remembered per preset),
+// or the learner opens it, told that it spoils the run.
+const SEEN = 'playground.outcome-seen:';
+function seen(key) {
+  try { return sessionStorage.getItem(SEEN + key) === '1'; } catch { return false; }
+}
+function markSeen(key) {
+  try { sessionStorage.setItem(SEEN + key, '1'); } catch { /* storage off: the page still shows it now */ }
+}
+
+function showNotes() {
+  el.question.textContent = notes.question;
+  $('question-row').hidden = !notes.question;
+  el.watch.textContent = notes.watch;
+  el.outcome.hidden = !notes.watch;
+  $('watch-box').hidden = !notes.question && !notes.watch;
+  el.outcome.open = seen(notesKey);
+  labelOutcome();
+}
+
+/** labelOutcome says on the outcome's summary whether opening it spoils the run. */
+function labelOutcome() {
+  el.outcomeSummary.innerHTML = seen(notesKey) ? 'What happened, and what to change'
+    : el.outcome.open ? 'What happens, and what to change'
+      : 'Tell me what happens <span class="hint">(spoils the run: try it first)</span>';
+}
+
+/** revealOutcome opens the outcome once a run of the scenario has finished. */
+function revealOutcome() {
+  if (!notes.watch || seen(notesKey)) return;
+  markSeen(notesKey);
+  el.outcome.open = true;
+  labelOutcome();
+}
 
 // ---- Scenario <-> settings <-> JSON ----
 
@@ -79,6 +138,8 @@ function jsonEdited() {
       el.jsonError.textContent = 'The scenario must be a JSON object.';
       return;
     }
+    // A question or watch text typed here joins the notes, not the form.
+    if ('question' in v || 'watch' in v) { notes = takeNotes(v); showNotes(); }
     sc = v;
     el.jsonError.textContent = '';
     showSettings();
@@ -115,7 +176,9 @@ function pickPreset(name) {
     if (!p) return;
     if (run?.live) session.send({ type: 'stop' });
     sc = clone(p.scenario);
-    el.watch.textContent = p.watch;
+    notes = takeNotes(sc);
+    notesKey = p.name;
+    showNotes();
     highlight = [];
     history.replaceState(null, '', '/playground?preset=' + encodeURIComponent(p.name));
     clearRun();
@@ -213,6 +276,7 @@ const session = new Session({
     const note = run.note || (m.stopped ? `Stopped at ${formatMS(run.end)}.` : `Finished at ${formatMS(run.end)} of simulated time.`);
     setStatus(`${note} Step back (←), drag the playhead, or press Space to replay.`);
     if (run.cursor >= run.end) showVerdict();
+    if (!m.stopped) revealOutcome();
     afterRun();
     setButtons();
     draw();
@@ -281,6 +345,10 @@ async function start() {
   el.verdict.innerHTML = '';
   el.verdict.className = 'verdict';
   $('history-view').hidden = true;
+  // On a phone what to watch fills the first screen; once the learner has
+  // pressed Run, the run controls and the timeline take it.
+  const bar = el.run.closest('.runbar');
+  if (phone.matches && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
   setStatus(paused ? 'Started paused at 0s: press → for the first event, Space to play.' : s ? `Running at ${s} simulated s per second…` : 'Running as fast as possible…');
   setButtons();
   draw();
@@ -565,7 +633,9 @@ async function showVerdict() {
   line.innerHTML = v.html;
   const badge = line.querySelector('.badge')?.textContent.trim() || '';
   const head = line.querySelector('.headline')?.textContent || '';
-  el.status.innerHTML = `<span class="verdict-line ${v.cls}" data-testid="verdict-line">${esc(badge)}</span> ${esc(head)} <a href="#verdict">Details below</a>`;
+  // On a phone the outcome, open above, is scrolled out of view.
+  const above = phone.matches && el.outcome.open && !el.outcome.hidden ? ' · <a href="#outcome">What happened, above</a>' : '';
+  el.status.innerHTML = `<span class="verdict-line ${v.cls}" data-testid="verdict-line">${esc(badge)}</span> ${esc(head)} <a href="#verdict">Details below</a>${above}`;
   el.status.classList.remove('error');
   el.verdict.className = 'verdict ' + v.cls;
   el.verdict.innerHTML = v.html + (usesLock(run.sc) && backendOf(run.sc).name !== 'redlock'
@@ -726,9 +796,15 @@ async function openChaos() {
       open(example) {
         if (run?.live) session.send({ type: 'stop' });
         sc = clone(example.scenario);
+        takeNotes(sc);
         if (!el.preset.querySelector('option[value=""]')) el.preset.insertAdjacentHTML('afterbegin', '<option value="">Shared scenario</option>');
         el.preset.value = '';
-        el.watch.textContent = `A failure the search found (seed ${example.seed}): ${example.why}`;
+        notes = {
+          question: `A failure the search found (seed ${example.seed}). Its violation is ringed on the timeline: what went wrong there?`,
+          watch: `A failure the search found (seed ${example.seed}): ${example.why}`,
+        };
+        notesKey = 'found:' + example.seed;
+        showNotes();
         highlight = []; highlight.pending = true; highlight.why = example.why;
         history.replaceState(null, '', '/playground?s=' + encodeShare(sc));
         clearRun();
@@ -743,7 +819,7 @@ async function openChaos() {
 }
 
 function shareURL() {
-  return `${location.origin}/playground?s=${encodeShare(sc)}&speed=${speed()}&run=1`;
+  return `${location.origin}/playground?s=${encodeShare(withNotes(sc))}&speed=${speed()}&run=1`;
 }
 
 function share() {
@@ -800,6 +876,7 @@ document.addEventListener('keydown', e => {
 // ---- Wiring ----
 
 el.preset.addEventListener('change', () => pickPreset(el.preset.value));
+el.outcome.addEventListener('toggle', labelOutcome);
 $('preset-form').addEventListener('submit', e => e.preventDefault());
 el.json.addEventListener('input', jsonEdited);
 el.json.addEventListener('blur', () => { if (!el.jsonError.textContent) showJSON(); });
@@ -823,13 +900,14 @@ $('keys').addEventListener('click', () => toggleKeys());
 new ResizeObserver(() => draw()).observe(el.wrap);
 
 // On a phone the actors live in a drawer below the timeline, closed; on
-// a wider screen it stands open. What to watch folds away too.
+// a wider screen it stands open. What to watch stays in view: it is the
+// point of the run.
 function fold() {
   el.drawer.open = !phone.matches;
-  $('watch-box').open = !phone.matches;
 }
 phone.addEventListener('change', fold);
 fold();
+showNotes();
 el.preset.dataset.loaded = data.preset;
 el.speed.value = el.speed.value; // keep the server's value
 speedChanged();
