@@ -92,8 +92,12 @@ function labelOutcome() {
 function revealOutcome() {
   if (!notes.watch || seen(notesKey)) return;
   markSeen(notesKey);
+  // On a phone the learner is looking at the timeline below: the outcome
+  // opens above it without moving it (the verdict line links up to it).
+  const bar = el.run.closest('.runbar'), was = bar.getBoundingClientRect().top;
   el.outcome.open = true;
   labelOutcome();
+  if (phone.matches && scrollY > 0) scrollBy(0, bar.getBoundingClientRect().top - was);
 }
 
 // ---- Scenario <-> settings <-> JSON ----
@@ -348,7 +352,7 @@ async function start() {
   // On a phone what to watch fills the first screen; once the learner has
   // pressed Run, the run controls and the timeline take it.
   const bar = el.run.closest('.runbar');
-  if (phone.matches && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start', behavior: reduceMotion.matches ? 'auto' : 'smooth' });
+  if (phone.matches && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start' });
   setStatus(paused ? 'Started paused at 0s: press → for the first event, Space to play.' : s ? `Running at ${s} simulated s per second…` : 'Running as fast as possible…');
   setButtons();
   draw();
