@@ -100,6 +100,10 @@ func TestPlaygroundRendersControls(t *testing.T) {
 	if data.Preset != "nightly-total" || data.Scenario.Title != p.Title || len(data.Catalog.Faults) == 0 {
 		t.Errorf("playground-data = %+v", data)
 	}
+	// The question and the outcome are read from the markup, not sent twice.
+	if data.Scenario.Question != "" || data.Scenario.Watch != "" {
+		t.Errorf("playground-data repeats the question or the outcome: %+v", data.Scenario)
+	}
 }
 
 func TestPlaygroundBadQueryIs400WithTheField(t *testing.T) {

@@ -615,6 +615,18 @@ func TestE2EOutcomeWaitsForTheFirstRun(t *testing.T) {
 		t.Errorf("asked for, the outcome says %q, want delayed-write's", got)
 	}
 
+	// A share link carries the question and the outcome, and a learner who
+	// opens it (without running it) sees the question only.
+	b.do(ctx, chromedp.Click(chromedp.ID("share")))
+	link := strings.Replace(run(b, ctx, chromedp.Value(chromedp.ID("share-link"))), "&run=1", "", 1)
+	shared := b.tab(strings.TrimPrefix(link, b.base))
+	if q := run(b, shared, chromedp.Evaluate[string](`document.getElementById('question').innerText`)); q != d.Question {
+		t.Errorf("the shared link asks %q, want delayed-write's question", q)
+	}
+	if run(b, shared, chromedp.Evaluate[bool](visibleJS+`('watch')`)) || run(b, shared, chromedp.Evaluate[string](`document.getElementById('watch').textContent`)) != d.Watch {
+		t.Error("the shared link shows its outcome before a run, or lost it")
+	}
+
 	// On a phone the question fills the first screen; Run brings the run
 	// controls and the timeline into view, and the outcome opens above
 	// them, with a link to it beside the verdict.

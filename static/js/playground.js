@@ -21,9 +21,10 @@ const phone = matchMedia('(max-width: 700px)');
 // A scenario's question (what to look at) and watch text (what happens,
 // and the fix) are for people, not the engine: they are kept beside the
 // scenario the settings and the JSON editor show, so that neither tells
-// the outcome before a run. A share link carries them again.
+// the outcome before a run. A share link carries them again. The page's
+// markup has them for the scenario it opens with.
 let sc = clone(data.scenario); // the scenario the settings show
-let notes = takeNotes(sc);
+let notes = { question: $('question').textContent, watch: $('watch').textContent };
 let notesKey = data.preset || 'shared:' + (sc.title || '');
 let run = null;                // the run on screen (see start)
 let pendingStart = false;
@@ -55,10 +56,7 @@ function takeNotes(s) {
 }
 
 /** withNotes is the scenario with its question and watch text, for a share link. */
-function withNotes(s) {
-  const { title, ...rest } = s;
-  return { ...(title ? { title } : {}), ...(notes.question ? { question: notes.question } : {}), ...(notes.watch ? { watch: notes.watch } : {}), ...rest };
-}
+const withNotes = s => ({ ...s, ...(notes.question && { question: notes.question }), ...(notes.watch && { watch: notes.watch }) });
 
 // Learners commit before they see: a scenario's outcome stays folded until
 // a run of it has finished in this browser session (remembered per preset),
