@@ -145,6 +145,9 @@ func TestShareLinkRestoresTheScenario(t *testing.T) {
 	if err := json.Unmarshal([]byte(text(script[0])), &data); err != nil {
 		t.Fatal(err)
 	}
+	// The script takes the question and the outcome from the markup.
+	data.Scenario.Question = text(oneByTestID(t, doc, "question"))
+	data.Scenario.Watch = text(oneByTestID(t, doc, "watch"))
 	want, _ := json.Marshal(p.Scenario)
 	got, _ := json.Marshal(data.Scenario)
 	if string(got) != string(want) || data.Preset != "" || data.Speed != 0 || !data.AutoRun {
