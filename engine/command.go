@@ -28,56 +28,46 @@ func EncodeCommand(c Command) []byte {
 
 var errBadCommand = errors.New("malformed lock command")
 
-// DecodeCommand decodes EncodeCommand's output. It never modifies b.
+// DecodeCommand decodes EncodeCommand's output. It never modifies b, and
+// the command's names are copies, not b's bytes.
 func DecodeCommand(b []byte) (Command, error) {
-	return decodeCommand(b, nil)
+	c, lock, client, err := decodeFields(b)
+	if err != nil {
+		return Command{}, err
+	}
+	c.Lock, c.Client = string(lock), string(client)
+	return c, nil
 }
 
-// decodeCommand decodes a command, taking its names from names when they
-// are there (a node sees the same few lock and client names again and
-// again, and a map lookup by string(bytes) does not allocate) and adding
-// them when not.
-func decodeCommand(b []byte, names map[string]string) (Command, error) {
-	var c Command
+// decodeFields decodes a command but for its names, which it returns as
+// slices of b: a state machine looks them up without copying them
+// (LockFSM.applyEncoded).
+func decodeFields(b []byte) (c Command, lock, client []byte, err error) {
 	if len(b) < 1 {
-		return c, errBadCommand
+		return c, nil, nil, errBadCommand
 	}
 	c.Op, b = Op(b[0]), b[1:]
 	for _, p := range [...]*int64{&c.Token, &c.Lease, &c.Now} {
 		v, n := binary.Varint(b)
 		if n <= 0 {
-			return c, errBadCommand
+			return c, nil, nil, errBadCommand
 		}
 		*p, b = v, b[n:]
 	}
 	id, n := binary.Uvarint(b)
 	if n <= 0 {
-		return c, errBadCommand
+		return c, nil, nil, errBadCommand
 	}
 	c.ReqID, b = id, b[n:]
-	for _, p := range [...]*string{&c.Lock, &c.Client} {
+	for _, p := range [...]*[]byte{&lock, &client} {
 		l, n := binary.Uvarint(b)
 		if n <= 0 || uint64(len(b)-n) < l {
-			return c, errBadCommand
+			return c, nil, nil, errBadCommand
 		}
-		raw := b[n : n+int(l)]
-		if s, ok := names[string(raw)]; ok {
-			*p = s
-		} else {
-			*p = string(raw)
-			if names != nil && len(names) < maxInternedNames {
-				names[*p] = *p
-			}
-		}
-		b = b[n+int(l):]
+		*p, b = b[n:n+int(l)], b[n+int(l):]
 	}
 	if len(b) != 0 {
-		return c, errBadCommand
+		return c, nil, nil, errBadCommand
 	}
-	return c, nil
+	return c, lock, client, nil
 }
-
-// maxInternedNames bounds a node's table of names: a run has one lock and
-// at most MaxClients clients; a benchmark's many clients just allocate
-// past it.
-const maxInternedNames = 256

@@ -7,40 +7,38 @@ import (
 	"github.com/hashicorp/raft"
 )
 
-// TestCommandDecodeReusesNames: a node decodes the same lock and client
-// names over and over; with its table of names warm, decoding a command
-// and applying it through the Raft state machine allocates nothing, and
-// the decoded command is the one encoded.
-func TestCommandDecodeReusesNames(t *testing.T) {
+// TestCommandDecoding: the decoded command is the one encoded; reading
+// its fields leaves the names in the entry's bytes (nothing allocated),
+// while DecodeCommand copies them out; a command cut short never decodes.
+func TestCommandDecoding(t *testing.T) {
 	c := Command{Op: OpRenew, Lock: "account-42", Client: "client-1", Token: 34, Lease: 10000, Now: 12345, ReqID: 7}
 	b := EncodeCommand(c)
-	names := map[string]string{}
-	got, err := decodeCommand(b, names)
+	got, err := DecodeCommand(b)
 	if err != nil || got != c {
 		t.Fatalf("decoded %+v, %v; want %+v", got, err, c)
 	}
-	if allocs := testing.AllocsPerRun(100, func() { decodeCommand(b, names) }); allocs != 0 {
-		t.Errorf("decoding with warm names allocates %v times", allocs)
+	if allocs := testing.AllocsPerRun(100, func() { decodeFields(b) }); allocs != 0 {
+		t.Errorf("reading a command's fields allocates %v times", allocs)
 	}
 	if allocs := testing.AllocsPerRun(100, func() { DecodeCommand(b) }); allocs == 0 {
-		t.Errorf("without a table the names must be copied out of the log entry")
+		t.Errorf("DecodeCommand must copy the names out of the log entry")
 	}
 	for i := range b {
-		if _, err := decodeCommand(b[:i], names); err == nil {
+		if _, err := DecodeCommand(b[:i]); err == nil {
 			t.Errorf("a command cut to %d bytes decodes", i)
 		}
 	}
 }
 
 // TestRaftFSMApplyAllocatesNothing: a renewal by the holder, applied by a
-// follower's state machine, allocates nothing once the node has seen the
-// names; the node commands go through hands its reply back in the entry's
+// follower's state machine, allocates nothing once the machine has seen
+// the lock and the client; the node commands go through hands its reply back in the entry's
 // response, and the machine keeps it too (LockFSM.Answer).
 func TestRaftFSMApplyAllocatesNothing(t *testing.T) {
 	var m atomic.Pointer[LockFSM]
 	m.Store(NewLockFSM(33))
 	var answers atomic.Bool
-	f := raftFSM{m: &m, names: map[string]string{}, answers: &answers}
+	f := raftFSM{m: &m, answers: &answers}
 	acquire := EncodeCommand(Command{Op: OpAcquire, Lock: "account-42", Client: "client-1", Lease: 10000, ReqID: 1})
 	if resp := f.Apply(&raft.Log{Data: acquire}); resp != nil {
 		t.Fatalf("a follower's reply is not handed back, got %v", resp)

@@ -55,19 +55,26 @@ type Reply struct {
 }
 
 // LockFSM is the deterministic lock state machine that every backend keeps:
-// a map of lock name to holder, token and lease end, and a token counter.
+// a table of locks (holder, token and lease end), a token counter, and each
+// client's latest request and its reply.
 //
 // Apply must be deterministic: its result depends only on the state and the
 // command, never on the wall clock or randomness. A command's time is
 // clamped so that time never runs backwards inside the machine. A retried
 // command (same client and request id) is answered from memory and never
 // applied twice.
+//
+// Each lock ever granted and each client that sent a request id has a
+// slot, which the machine finds with one map lookup and updates in place:
+// a command costs two lookups, whether it grants, renews or releases. A
+// released lock keeps its slot, free, for its next grant (up to
+// maxFreeLocks free slots).
 type LockFSM struct {
-	mu    sync.Mutex
-	locks map[string]lockEntry
-	next  int64 // the next token to hand out
-	last  int64 // the latest time applied
-	seen  map[string]seenReq
+	mu      sync.Mutex
+	locks   map[string]*lockSlot
+	clients map[string]*clientSlot
+	next    int64 // the next token to hand out
+	last    int64 // the latest time applied
 }
 
 type lockEntry struct {
@@ -81,29 +88,91 @@ type seenReq struct {
 	Reply Reply  `json:"reply"`
 }
 
+// lockSlot is one lock's record; a free slot (held false) is a lock no one
+// holds, as if it were not in the table.
+type lockSlot struct {
+	name string
+	held bool
+	e    lockEntry
+}
+
+// clientSlot is one client's record; seen is its latest request with a
+// request id, once it sent one (has).
+type clientSlot struct {
+	name string
+	has  bool
+	seen seenReq
+}
+
+// maxFreeLocks bounds the free slots a machine keeps: a lock released
+// while the table has more slots than this loses its slot. A run has one
+// lock; only a benchmark's many clients on many locks come near it.
+const maxFreeLocks = 1024
+
 // NewLockFSM returns an empty state machine whose first token is first.
 func NewLockFSM(first int64) *LockFSM {
-	return &LockFSM{locks: map[string]lockEntry{}, next: first, seen: map[string]seenReq{}}
+	return &LockFSM{locks: map[string]*lockSlot{}, clients: map[string]*clientSlot{}, next: first}
 }
 
 // Apply runs one command.
 func (f *LockFSM) Apply(c Command) Reply {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if s, ok := f.seen[c.Client]; ok && c.ReqID != 0 && s.ID == c.ReqID {
-		return s.Reply
+	return f.applyAt(f.locks[c.Lock], f.clients[c.Client], c)
+}
+
+// applyEncoded decodes an encoded command and runs it. The lock and client
+// names are looked up straight from the encoded bytes, so a command on a
+// lock and by a client the machine has records of allocates nothing; the
+// command it runs carries the records' own copies of the names, or fresh
+// ones, never the caller's bytes.
+func (f *LockFSM) applyEncoded(b []byte) (Reply, error) {
+	c, lock, client, err := decodeFields(b)
+	if err != nil {
+		return Reply{}, err
 	}
-	r := f.apply(c)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l, cl := f.locks[string(lock)], f.clients[string(client)]
+	if l != nil {
+		c.Lock = l.name
+	} else {
+		c.Lock = string(lock)
+	}
+	if cl != nil {
+		c.Client = cl.name
+	} else {
+		c.Client = string(client)
+	}
+	return f.applyAt(l, cl, c), nil
+}
+
+// applyAt runs c on its lock's and client's slots (nil when the machine
+// has none), answering a retried request from memory. A client gets a slot
+// when it first sends a request id, a lock when it is first granted.
+func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c Command) Reply {
+	if cl != nil && cl.has && c.ReqID != 0 && cl.seen.ID == c.ReqID {
+		return cl.seen.Reply
+	}
+	r := f.apply(l, c)
 	if c.ReqID != 0 {
-		f.seen[c.Client] = seenReq{ID: c.ReqID, Reply: r}
+		if cl == nil {
+			cl = &clientSlot{name: c.Client}
+			f.clients[c.Client] = cl
+		}
+		cl.has, cl.seen = true, seenReq{ID: c.ReqID, Reply: r}
 	}
 	return r
 }
 
-func (f *LockFSM) apply(c Command) Reply {
+func (f *LockFSM) apply(l *lockSlot, c Command) Reply {
 	now := max(c.Now, f.last)
 	f.last = now
-	e, held := f.locks[c.Lock]
+	var e lockEntry
+	held := l != nil && l.held
+	if held {
+		e = l.e
+	}
 	valid := held && now < e.LeaseUntil
 	switch c.Op {
 	case OpAcquire:
@@ -115,17 +184,21 @@ func (f *LockFSM) apply(c Command) Reply {
 			// The holder asks again (its answer was lost): same grant.
 			return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 		}
+		if l == nil {
+			l = &lockSlot{name: c.Lock}
+			f.locks[c.Lock] = l
+		}
 		e = lockEntry{Holder: c.Client, Token: f.next, LeaseUntil: now + c.Lease}
 		f.next++
-		f.locks[c.Lock] = e
+		l.e, l.held = e, true
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRenew, OpCheck:
 		if reason := f.refusal(c, e, held, valid); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		if c.Op == OpRenew {
-			e.LeaseUntil = now + c.Lease
-			f.locks[c.Lock] = e
+			l.e.LeaseUntil = now + c.Lease
+			e = l.e
 		}
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRelease:
@@ -133,7 +206,10 @@ func (f *LockFSM) apply(c Command) Reply {
 		if reason := f.refusal(c, e, held, true); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
-		delete(f.locks, c.Lock)
+		l.e, l.held = lockEntry{}, false
+		if len(f.locks) > maxFreeLocks {
+			delete(f.locks, l.name)
+		}
 		return Reply{OK: true, Token: c.Token, Now: now}
 	}
 	return Reply{Reason: "unknown command " + c.Op.String(), Now: now}
@@ -165,11 +241,11 @@ func (f *LockFSM) refusal(c Command, e lockEntry, held, valid bool) string {
 func (f *LockFSM) Answer(client string, id uint64) (Reply, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s, ok := f.seen[client]
-	if !ok || id == 0 || s.ID != id {
+	cl := f.clients[client]
+	if cl == nil || !cl.has || id == 0 || cl.seen.ID != id {
 		return Reply{}, false
 	}
-	return s.Reply, true
+	return cl.seen.Reply, true
 }
 
 // Entry reports a lock's holder, token and lease end as the state machine
@@ -177,8 +253,11 @@ func (f *LockFSM) Answer(client string, id uint64) (Reply, bool) {
 func (f *LockFSM) Entry(lock string) (holder string, token, leaseUntil int64, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	e, ok := f.locks[lock]
-	return e.Holder, e.Token, e.LeaseUntil, ok
+	l := f.locks[lock]
+	if l == nil || !l.held {
+		return "", 0, 0, false
+	}
+	return l.e.Holder, l.e.Token, l.e.LeaseUntil, true
 }
 
 // NextToken reports the token the next grant will carry.
@@ -200,12 +279,16 @@ type fsmState struct {
 func (f *LockFSM) state() fsmState {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st := fsmState{Locks: make(map[string]lockEntry, len(f.locks)), Next: f.next, Last: f.last, Seen: make(map[string]seenReq, len(f.seen))}
-	for k, v := range f.locks {
-		st.Locks[k] = v
+	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}}
+	for k, l := range f.locks {
+		if l.held {
+			st.Locks[k] = l.e
+		}
 	}
-	for k, v := range f.seen {
-		st.Seen[k] = v
+	for k, cl := range f.clients {
+		if cl.has {
+			st.Seen[k] = cl.seen
+		}
 	}
 	return st
 }
@@ -214,13 +297,13 @@ func (f *LockFSM) state() fsmState {
 func (f *LockFSM) restore(st fsmState) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.locks = make(map[string]lockEntry, len(st.Locks))
-	for k, v := range st.Locks {
-		f.locks[k] = v
+	f.locks = make(map[string]*lockSlot, len(st.Locks))
+	for k, e := range st.Locks {
+		f.locks[k] = &lockSlot{name: k, held: true, e: e}
 	}
-	f.seen = make(map[string]seenReq, len(st.Seen))
-	for k, v := range st.Seen {
-		f.seen[k] = v
+	f.clients = make(map[string]*clientSlot, len(st.Seen))
+	for k, s := range st.Seen {
+		f.clients[k] = &clientSlot{name: k, has: true, seen: s}
 	}
 	f.next, f.last = st.Next, st.Last
 }

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -156,5 +159,159 @@ func TestHolderAndTokenBothChecked(t *testing.T) {
 		if r := g.Apply(c); r.OK || r.Reason == "" {
 			t.Errorf("case %d %s by %s: refused without a reason: %+v", i, c.Op, c.Client, r)
 		}
+	}
+}
+
+// lockModel is the lock state machine's contract written the plainest
+// way (maps of values, a released lock deleted), for
+// TestLockFSMMatchesAModel.
+type lockModel struct {
+	locks map[string]lockEntry
+	seen  map[string]seenReq
+	next  int64
+	last  int64
+}
+
+func (m *lockModel) apply(c Command) Reply {
+	if s, ok := m.seen[c.Client]; ok && c.ReqID != 0 && s.ID == c.ReqID {
+		return s.Reply
+	}
+	now := max(c.Now, m.last)
+	m.last = now
+	e, held := m.locks[c.Lock]
+	valid := held && now < e.LeaseUntil
+	refused := func(matchTime bool) bool {
+		return !held || e.Token != c.Token || e.Holder != c.Client || (matchTime && !valid)
+	}
+	var r Reply
+	switch {
+	case c.Op == OpAcquire && valid && e.Holder != c.Client:
+		r = Reply{Holder: e.Holder, Token: e.Token, LeaseUntil: e.LeaseUntil, Now: now}
+	case c.Op == OpAcquire && valid:
+		r = Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
+	case c.Op == OpAcquire:
+		m.locks[c.Lock] = lockEntry{Holder: c.Client, Token: m.next, LeaseUntil: now + c.Lease}
+		r = Reply{OK: true, Token: m.next, LeaseUntil: now + c.Lease, Holder: c.Client, Now: now}
+		m.next++
+	case (c.Op == OpRenew || c.Op == OpCheck) && refused(true), c.Op == OpRelease && refused(false):
+		r = Reply{Holder: e.Holder, Token: e.Token, Now: now}
+	case c.Op == OpRenew:
+		e.LeaseUntil = now + c.Lease
+		m.locks[c.Lock] = e
+		r = Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
+	case c.Op == OpCheck:
+		r = Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
+	case c.Op == OpRelease:
+		delete(m.locks, c.Lock)
+		r = Reply{OK: true, Token: c.Token, Now: now}
+	}
+	if c.ReqID != 0 {
+		m.seen[c.Client] = seenReq{ID: c.ReqID, Reply: r}
+	}
+	return r
+}
+
+// TestLockFSMMatchesAModel runs random commands, retries, clock steps
+// backwards, saves and restores through the state machine (by value and
+// from its encoded form, as Raft nodes apply them) and through lockModel:
+// every reply but the wording of its reason, every lock's record and the
+// saved state agree. Lock names come mostly from a few, and sometimes from
+// thousands, so that the machine must drop released locks' slots to keep
+// within maxFreeLocks.
+func TestLockFSMMatchesAModel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 21))
+	byValue, encoded := NewLockFSM(33), NewLockFSM(33)
+	model := &lockModel{locks: map[string]lockEntry{}, seen: map[string]seenReq{}, next: 33}
+	clients := []string{"a", "b", "c", "d"}
+	reqs := map[string]uint64{}
+	var saved fsmState
+	now := int64(0)
+	// run applies c to all three and checks that they agree.
+	run := func(step int, c Command) Reply {
+		t.Helper()
+		want := model.apply(c)
+		got := byValue.Apply(c)
+		fromBytes, err := encoded.applyEncoded(EncodeCommand(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*Reply{&got, &fromBytes} {
+			if r.OK == (r.Reason != "") {
+				t.Fatalf("step %d, %+v: a refusal must carry a reason and only a refusal one: %+v", step, c, *r)
+			}
+			r.Reason = ""
+		}
+		if got != want || fromBytes != want {
+			t.Fatalf("step %d, %+v: Apply %+v, applyEncoded %+v, model %+v", step, c, got, fromBytes, want)
+		}
+		h, tok, until, ok := byValue.Entry(c.Lock)
+		if e, held := model.locks[c.Lock]; ok != held || h != e.Holder || tok != e.Token || until != e.LeaseUntil {
+			t.Fatalf("step %d: Entry(%s) = %s %d %d %v, model %+v %v", step, c.Lock, h, tok, until, ok, e, held)
+		}
+		return want
+	}
+	for step := range 30000 {
+		if step%100 == 0 {
+			free := 0
+			for _, l := range byValue.locks {
+				if !l.held {
+					free++
+				}
+			}
+			if free > maxFreeLocks {
+				t.Fatalf("step %d: %d free lock slots kept, more than %d", step, free, maxFreeLocks)
+			}
+		}
+		client := clients[rng.IntN(len(clients))]
+		if rng.IntN(8) != 0 { // else a retry of the client's last request
+			reqs[client]++
+		}
+		id := reqs[client]
+		if rng.IntN(20) == 0 {
+			id = 0 // a request without an id
+		}
+		now += int64(rng.IntN(4000)) - 1000
+		if rng.IntN(10) == 0 {
+			// One of thousands of locks, granted and given back: its
+			// slot is one the machine must drop past maxFreeLocks.
+			lock := fmt.Sprint("many-", rng.IntN(5000))
+			r := run(step, Command{Op: OpAcquire, Lock: lock, Client: client, Lease: 5000, Now: now, ReqID: id})
+			reqs[client]++
+			run(step, Command{Op: OpRelease, Lock: lock, Client: client, Token: r.Token, Now: now, ReqID: reqs[client]})
+			continue
+		}
+		lock := fmt.Sprint("lock-", rng.IntN(3))
+		token := model.next - 1 - int64(rng.IntN(3))
+		if e, ok := model.locks[lock]; ok && rng.IntN(2) == 0 {
+			token = e.Token
+		}
+		run(step, Command{Op: Op(1 + rng.IntN(4)), Lock: lock, Client: client, Token: token,
+			Lease: int64(1 + rng.IntN(9000)), Now: now, ReqID: id})
+		if step >= 10000 {
+			continue // from here the free slots pile up
+		}
+		switch rng.IntN(500) {
+		case 0:
+			saved = byValue.state()
+		case 1:
+			if saved.Locks != nil {
+				byValue.restore(saved)
+				encoded.restore(saved)
+				model.locks, model.seen, model.next, model.last = maps.Clone(saved.Locks), maps.Clone(saved.Seen), saved.Next, saved.Last
+			}
+		}
+	}
+	// Replies remembered for retries are compared without their reasons'
+	// wording, as above.
+	plain := func(st fsmState) string {
+		for k, s := range st.Seen {
+			s.Reply.Reason = ""
+			st.Seen[k] = s
+		}
+		return jsonString(t, st)
+	}
+	g, e := plain(byValue.state()), plain(encoded.state())
+	if w := plain(fsmState{Locks: model.locks, Seen: model.seen, Next: model.next, Last: model.last}); g != w || e != w {
+		t.Errorf("final states differ:\nApply        %.300s\napplyEncoded %.300s\nmodel        %.300s", g, e, w)
 	}
 }

@@ -23,54 +23,54 @@ import (
 // without allocating.
 type raftFSM struct {
 	m       *atomic.Pointer[LockFSM]
-	names   map[string]string // only the node's FSM goroutine uses it
 	answers *atomic.Bool
 }
 
 func (f raftFSM) Apply(l *raft.Log) any {
-	if len(l.Data) == 0 {
-		return nil // a bare entry (benchmarks' ceiling): nothing to apply
-	}
-	c, err := decodeCommand(l.Data, f.names)
-	if err != nil {
+	r, answer, err := f.applyEntry(f.m.Load(), l)
+	switch {
+	case err != nil:
 		return err
+	case answer:
+		a := r // only an answer is moved to the heap
+		return &a
 	}
-	if !f.answers.Load() {
-		f.m.Load().Apply(c)
-		return nil
-	}
-	r := f.m.Load().Apply(c)
-	return &r
+	return nil
 }
 
 // ApplyBatch applies the commands Raft committed together (raft.BatchingFSM):
 // Raft's own bookkeeping (a deferred response and two clock readings per
 // entry) is paid once per batch, and the answering node's replies share
-// one allocation. Entries that are not commands (configuration changes)
-// get no response, as with Apply.
+// one allocation.
 func (f raftFSM) ApplyBatch(logs []*raft.Log) []any {
 	out := make([]any, len(logs))
-	var replies []Reply
-	if f.answers.Load() {
-		replies = make([]Reply, len(logs))
-	}
+	var replies []Reply // never grows past its capacity: its pointers stay good
 	m := f.m.Load()
 	for i, l := range logs {
-		if l.Type != raft.LogCommand || len(l.Data) == 0 {
-			continue
-		}
-		c, err := decodeCommand(l.Data, f.names)
+		r, answer, err := f.applyEntry(m, l)
 		switch {
 		case err != nil:
 			out[i] = err
-		case replies == nil:
-			m.Apply(c)
-		default:
-			replies[i] = m.Apply(c)
-			out[i] = &replies[i]
+		case answer:
+			if replies == nil {
+				replies = make([]Reply, 0, len(logs)-i)
+			}
+			replies = append(replies, r)
+			out[i] = &replies[len(replies)-1]
 		}
 	}
 	return out
+}
+
+// applyEntry applies one entry to m and says whether its reply is to be
+// handed back. Entries that are not commands (configuration changes) and
+// bare ones (benchmarks' ceiling) change nothing and get no response.
+func (f raftFSM) applyEntry(m *LockFSM, l *raft.Log) (Reply, bool, error) {
+	if l.Type != raft.LogCommand || len(l.Data) == 0 {
+		return Reply{}, false, nil
+	}
+	r, err := m.applyEncoded(l.Data)
+	return r, err == nil && f.answers.Load(), err
 }
 
 func (f raftFSM) Snapshot() (raft.FSMSnapshot, error) { return fsmSnapshot(f.m.Load().state()), nil }
@@ -234,7 +234,7 @@ func (s *raftService) attach(w *world, firstToken int64) {
 // log.
 func (s *raftService) startNode(nd *raftNode) error {
 	nd.fsm.Store(nd.simNode.fsm)
-	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, names: map[string]string{}, answers: &nd.answers}, nd.log, nd.store, nd.snaps, nd.trans)
+	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, answers: &nd.answers}, nd.log, nd.store, nd.snaps, nd.trans)
 	if err != nil {
 		return fmt.Errorf("raft start %s: %w", nd.name, err)
 	}

@@ -19,7 +19,7 @@ func TestApplyBatchMatchesApply(t *testing.T) {
 		m.Store(NewLockFSM(33))
 		var a atomic.Bool
 		a.Store(answers)
-		return raftFSM{m: &m, names: map[string]string{}, answers: &a}, &m
+		return raftFSM{m: &m, answers: &a}, &m
 	}
 	cmds := []Command{
 		{Op: OpAcquire, Lock: "account-42", Client: "client-1", Lease: 10000, Now: 0, ReqID: 1},
