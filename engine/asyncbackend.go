@@ -91,6 +91,9 @@ func (s *asyncService) serving() string {
 	return s.nodes[s.primary].name
 }
 
+// currentTerm is 0: the primary is promoted by the fault, not elected.
+func (s *asyncService) currentTerm() int64 { return 0 }
+
 func (s *asyncService) record(lock string) (lockEntry, bool, *nodeClock) {
 	i := max(s.primary, 0)
 	h, tok, until, ok := s.nodes[i].fsm.Entry(lock)

@@ -25,6 +25,9 @@ type lockService interface {
 	nodeNames() []string
 	// serving names the node that answers now ("" when none).
 	serving() string
+	// currentTerm is the term the serving node was elected in, or 0 for
+	// a service without elections.
+	currentTerm() int64
 	// answers reports whether a request from the named client would be
 	// answered now (a node it can reach serves, and can commit).
 	answers(client string) bool

@@ -46,6 +46,7 @@ func (s *redlockService) serve(cmd Command) (Reply, string, bool) {
 
 func (s *redlockService) nodeNames() []string { return names(s.nodes) }
 func (s *redlockService) serving() string     { return "" }
+func (s *redlockService) currentTerm() int64  { return 0 }
 
 // answers: a client can have the lock only while it reaches a majority of
 // servers.

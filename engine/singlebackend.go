@@ -35,6 +35,9 @@ func (s *singleService) serving() string {
 	return s.n.name
 }
 
+// currentTerm is 0: a single server holds no elections.
+func (s *singleService) currentTerm() int64 { return 0 }
+
 func (s *singleService) answers(client string) bool {
 	return s.n.up() && s.w.net.connected(client, s.n.name)
 }

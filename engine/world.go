@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // world is everything one run owns: the scheduler, the lock service, the
@@ -98,8 +99,7 @@ func (w *world) begin() {
 		w.s.atFirst(0, func() {
 			if lead := w.svc.serving(); lead != "" {
 				e := Event{Actor: lead, Kind: KindLeader, Node: lead, Message: fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames()))}
-				if t, ok := w.svc.(interface{ currentTerm() int64 }); ok {
-					e.Term = t.currentTerm()
+				if e.Term = w.svc.currentTerm(); e.Term != 0 {
 					e.Message += fmt.Sprintf(", elected in term %d", e.Term)
 				}
 				w.emit(e)
@@ -121,10 +121,7 @@ func (w *world) begin() {
 // scenario that does not (conditional updates only, like ride-claim) runs
 // no lock service and has no lock nodes.
 func UsesLock(sc *Scenario) bool {
-	uses := map[string]bool{}
-	for _, s := range catalog().Steps {
-		uses[s.Do] = s.UsesLock
-	}
+	uses := lockSteps()
 	for _, c := range sc.Clients {
 		for _, st := range c.Steps {
 			if uses[st.Do] {
@@ -134,6 +131,15 @@ func UsesLock(sc *Scenario) bool {
 	}
 	return false
 }
+
+// lockSteps is the set of steps that talk to the lock service.
+var lockSteps = sync.OnceValue(func() map[string]bool {
+	uses := map[string]bool{}
+	for _, s := range catalog().Steps {
+		uses[s.Do] = s.UsesLock
+	}
+	return uses
+})
 
 // emit appends an event at the current simulated time and hands it to the
 // sink. Past the event limit the run is truncated.
