@@ -107,7 +107,10 @@ const lockSlices = 100
 // one slice and second in the next, so that a change in the machine's load,
 // the log's growth and the collections one phase's garbage sets off fall
 // on both alike. allocs/op counts both kinds of operation together; the
-// lock-B/op and lock-allocs/op metrics count a lock operation alone.
+// lock-B/op and lock-allocs/op metrics count a lock operation alone. The
+// process's CPU time per operation (lock-cpu-ns/op, bare-cpu-ns/op) and
+// its ratio, bare over lock (cpu-ratio), say what each costs even when the
+// machine is too busy for the throughputs to be steady.
 //
 // Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 3000000x -count 3
 // (at 200,000 operations a second, slices of 3,000 last 15 ms and cannot
@@ -160,22 +163,29 @@ func BenchmarkRaftLockConcurrent(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	var bareTime, lockTime time.Duration
+	var bareTime, lockTime, bareCPU, lockCPU time.Duration
 	var lockAllocs, lockBytes uint64
+	barePhase := func(n int) {
+		cpu := processCPU()
+		bareTime += phase(n, bare)
+		bareCPU += processCPU() - cpu
+	}
 	rounds := min(b.N, lockSlices)
 	for r := range rounds {
 		n := b.N/rounds + min(1, max(0, b.N%rounds-r)) // nearly equal slices
 		if r%2 == 0 {
-			bareTime += phase(n, bare)
+			barePhase(n)
 		}
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
+		cpu := processCPU()
 		lockTime += phase(n, lockOp)
+		lockCPU += processCPU() - cpu
 		runtime.ReadMemStats(&m1)
 		lockAllocs += m1.Mallocs - m0.Mallocs
 		lockBytes += m1.TotalAlloc - m0.TotalAlloc
 		if r%2 == 1 {
-			bareTime += phase(n, bare)
+			barePhase(n)
 		}
 	}
 	lockOps := float64(b.N) / lockTime.Seconds()
@@ -183,6 +193,9 @@ func BenchmarkRaftLockConcurrent(b *testing.B) {
 	b.ReportMetric(lockOps, "lock-ops/s")
 	b.ReportMetric(ceiling, "bare-applies/s")
 	b.ReportMetric(lockOps/ceiling, "ratio")
+	b.ReportMetric(float64(lockCPU.Nanoseconds())/float64(b.N), "lock-cpu-ns/op")
+	b.ReportMetric(float64(bareCPU.Nanoseconds())/float64(b.N), "bare-cpu-ns/op")
+	b.ReportMetric(float64(bareCPU)/float64(lockCPU), "cpu-ratio")
 	b.ReportMetric(float64(lockBytes)/float64(b.N), "lock-B/op")
 	b.ReportMetric(float64(lockAllocs)/float64(b.N), "lock-allocs/op")
 }

@@ -118,7 +118,7 @@ func NewLockFSM(first int64) *LockFSM {
 func (f *LockFSM) Apply(c Command) Reply {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.applyAt(f.locks[c.Lock], f.clients[c.Client], c)
+	return f.applyAt(f.locks[c.Lock], f.clients[c.Client], &c)
 }
 
 // applyEncoded decodes an encoded command and runs it. The lock and client
@@ -127,7 +127,8 @@ func (f *LockFSM) Apply(c Command) Reply {
 // command it runs carries the records' own copies of the names, or fresh
 // ones, never the caller's bytes.
 func (f *LockFSM) applyEncoded(b []byte) (Reply, error) {
-	c, lock, client, err := decodeFields(b)
+	var c Command
+	lock, client, err := decodeFields(b, &c)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -144,13 +145,13 @@ func (f *LockFSM) applyEncoded(b []byte) (Reply, error) {
 	} else {
 		c.Client = string(client)
 	}
-	return f.applyAt(l, cl, c), nil
+	return f.applyAt(l, cl, &c), nil
 }
 
 // applyAt runs c on its lock's and client's slots (nil when the machine
 // has none), answering a retried request from memory. A client gets a slot
 // when it first sends a request id, a lock when it is first granted.
-func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c Command) Reply {
+func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c *Command) Reply {
 	if cl != nil && cl.has && c.ReqID != 0 && cl.seen.ID == c.ReqID {
 		return cl.seen.Reply
 	}
@@ -165,7 +166,7 @@ func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c Command) Reply {
 	return r
 }
 
-func (f *LockFSM) apply(l *lockSlot, c Command) Reply {
+func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 	now := max(c.Now, f.last)
 	f.last = now
 	var e lockEntry
@@ -193,7 +194,7 @@ func (f *LockFSM) apply(l *lockSlot, c Command) Reply {
 		l.e, l.held = e, true
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRenew, OpCheck:
-		if reason := f.refusal(c, e, held, valid); reason != "" {
+		if reason := f.refusal(c, &e, held, valid); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		if c.Op == OpRenew {
@@ -203,7 +204,7 @@ func (f *LockFSM) apply(l *lockSlot, c Command) Reply {
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRelease:
 		// An expired lease may still be given back by its holder.
-		if reason := f.refusal(c, e, held, true); reason != "" {
+		if reason := f.refusal(c, &e, held, true); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		l.e, l.held = lockEntry{}, false
@@ -220,7 +221,7 @@ func (f *LockFSM) apply(l *lockSlot, c Command) Reply {
 // out twice (a restart that forgot a grant, a replica that never got it),
 // the old holder carries the new holder's token, and must not extend,
 // vouch for or give back the new holder's lease.
-func (f *LockFSM) refusal(c Command, e lockEntry, held, valid bool) string {
+func (f *LockFSM) refusal(c *Command, e *lockEntry, held, valid bool) string {
 	switch {
 	case !held:
 		return fmt.Sprintf("token %d is not held: the lock is free", c.Token)
