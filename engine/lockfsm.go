@@ -127,13 +127,19 @@ func (f *LockFSM) Apply(c Command) Reply {
 // command it runs carries the records' own copies of the names, or fresh
 // ones, never the caller's bytes.
 func (f *LockFSM) applyEncoded(b []byte) (Reply, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.applyEncodedLocked(b)
+}
+
+// applyEncodedLocked is applyEncoded for a caller that holds f.mu: a Raft
+// node applying a batch of entries locks its machine once.
+func (f *LockFSM) applyEncodedLocked(b []byte) (Reply, error) {
 	var c Command
 	lock, client, err := decodeFields(b, &c)
 	if err != nil {
 		return Reply{}, err
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	l, cl := f.locks[string(lock)], f.clients[string(client)]
 	if l != nil {
 		c.Lock = l.name

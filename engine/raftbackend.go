@@ -27,7 +27,10 @@ type raftFSM struct {
 }
 
 func (f raftFSM) Apply(l *raft.Log) any {
-	r, answer, err := f.applyEntry(f.m.Load(), l)
+	m := f.m.Load()
+	m.mu.Lock()
+	r, answer, err := f.applyEntry(m, l)
+	m.mu.Unlock()
 	switch {
 	case err != nil:
 		return err
@@ -40,12 +43,14 @@ func (f raftFSM) Apply(l *raft.Log) any {
 
 // ApplyBatch applies the commands Raft committed together (raft.BatchingFSM):
 // Raft's own bookkeeping (a deferred response and two clock readings per
-// entry) is paid once per batch, and the answering node's replies share
-// one allocation.
+// entry) and the machine's lock are paid once per batch, and the
+// answering node's replies share one allocation.
 func (f raftFSM) ApplyBatch(logs []*raft.Log) []any {
 	out := make([]any, len(logs))
 	var replies []Reply // never grows past its capacity: its pointers stay good
 	m := f.m.Load()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	for i, l := range logs {
 		r, answer, err := f.applyEntry(m, l)
 		switch {
@@ -62,14 +67,15 @@ func (f raftFSM) ApplyBatch(logs []*raft.Log) []any {
 	return out
 }
 
-// applyEntry applies one entry to m and says whether its reply is to be
-// handed back. Entries that are not commands (configuration changes) and
-// bare ones (benchmarks' ceiling) change nothing and get no response.
+// applyEntry applies one entry to m, whose lock the caller holds, and says
+// whether its reply is to be handed back. Entries that are not commands
+// (configuration changes) and bare ones (benchmarks' ceiling) change
+// nothing and get no response.
 func (f raftFSM) applyEntry(m *LockFSM, l *raft.Log) (Reply, bool, error) {
 	if l.Type != raft.LogCommand || len(l.Data) == 0 {
 		return Reply{}, false, nil
 	}
-	r, err := m.applyEncoded(l.Data)
+	r, err := m.applyEncodedLocked(l.Data)
 	return r, err == nil && f.answers.Load(), err
 }
 
