@@ -316,26 +316,28 @@ feed:
 
 // runOne generates the scenario of one seed, runs it and judges it.
 func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
-	sc, _, err := generate(ctx, seed, opt)
+	sc, _, res, err := generate(ctx, seed, opt)
 	if err != nil {
 		return outcome{err: err}
 	}
-	res, err := opt.run(ctx, sc)
-	if err != nil {
-		return outcome{err: err}
+	if res == nil {
+		if res, err = opt.run(ctx, sc); err != nil {
+			return outcome{err: err}
+		}
 	}
 	return outcome{kinds: Violations(res.Summary), lin: res.History().Check(DefaultCheckTimeout), faulted: struck(res.Events)}
 }
 
 // example shrinks the violation of one seed and describes it.
 func example(ctx context.Context, seed int64, opt ChaosOptions) (ChaosExample, error) {
-	sc, notes, err := generate(ctx, seed, opt)
+	sc, notes, res, err := generate(ctx, seed, opt)
 	if err != nil {
 		return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
 	}
-	res, err := opt.run(ctx, sc)
-	if err != nil {
-		return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
+	if res == nil {
+		if res, err = opt.run(ctx, sc); err != nil {
+			return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
+		}
 	}
 	kinds := Violations(res.Summary)
 	if len(kinds) == 0 {

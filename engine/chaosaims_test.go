@@ -27,7 +27,7 @@ func TestAimsHitTheirMoment(t *testing.T) {
 	checked := map[string]int{}
 	for _, b := range []string{BackendAsyncReplica, BackendSingle} {
 		for seed := range seeds {
-			sc, notes, err := generate(ctx, seed, ChaosOptions{Backend: b, Fencing: true})
+			sc, notes, _, err := generate(ctx, seed, ChaosOptions{Backend: b, Fencing: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -69,7 +69,7 @@ func (g *generation) lease() int64 { return g.sc.Lock.Lease.MS() }
 // to aim (a few times), so it takes a context; the same seed and options
 // always give the same scenario.
 func GenerateScenario(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, error) {
-	sc, _, err := generate(ctx, seed, opt)
+	sc, _, _, err := generate(ctx, seed, opt)
 	if err != nil {
 		return Scenario{}, fmt.Errorf("chaos seed %d: %w", seed, err)
 	}
@@ -79,8 +79,11 @@ func GenerateScenario(ctx context.Context, seed int64, opt ChaosOptions) (Scenar
 // randomAim names the faults placed at a random time.
 const randomAim = "random"
 
-// generate is GenerateScenario that also returns what each fault aims at.
-func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[string]aimed, error) {
+// generate is GenerateScenario that also returns what each fault aims at
+// and, when its last aiming run was of the scenario it returns (nothing
+// more to aim at), that run's result: a run is deterministic, so the
+// caller need not run it again. Otherwise the result is nil.
+func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[string]aimed, *Result, error) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed_c4a05))
 	g := &generation{rng: rng, notes: map[string]aimed{}}
 	g.sc = normalize(baseScenario(rng, seed, opt))
@@ -91,14 +94,16 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 		}
 	}
 	aims := aimsFor(g.sc.Lock.Backend)
+	var last *Result // the run of g.sc as it is now, if any
 	for range 1 + pickCount(rng) {
 		res, err := opt.run(ctx, g.sc)
 		if err != nil {
-			return Scenario{}, nil, fmt.Errorf("a run that aims the faults: %w", err)
+			return Scenario{}, nil, nil, fmt.Errorf("a run that aims the faults: %w", err)
 		}
 		g.timeline = res.Events
 		faults, note, ok := g.placeOne(aims, g.settled)
 		if !ok {
+			last = res
 			break
 		}
 		for _, f := range faults {
@@ -113,9 +118,10 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 		if f, ok := g.randomFault(); ok {
 			g.sc.Faults = append(g.sc.Faults, f)
 			g.notes[f.key()] = aimed{randomAim, "a fault at a random time, aimed at nothing"}
+			last = nil
 		}
 	}
-	return g.sc, g.notes, nil
+	return g.sc, g.notes, last, nil
 }
 
 // pickCount draws how many aimed faults beyond the first a scenario gets:
