@@ -132,3 +132,22 @@ func reviewState(r *classroom.Review) string {
 	}
 	return "scored " + reviewScore(r)
 }
+
+// untriedWord is the folded line of the exercises nobody has tried yet.
+func untriedWord(n int) string {
+	if n == 1 {
+		return "1 exercise not tried yet"
+	}
+	return strconv.Itoa(n) + " exercises not tried yet"
+}
+
+// toMarkWord is the header's link to the open answers not scored yet.
+func toMarkWord(n int) string {
+	switch n {
+	case 0:
+		return "No answers to mark"
+	case 1:
+		return "1 answer to mark"
+	}
+	return strconv.Itoa(n) + " answers to mark"
+}

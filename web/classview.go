@@ -33,14 +33,57 @@ type dashClass struct {
 // dashExercise sums one exercise up over the class, with its most common
 // mistakes.
 type dashExercise struct {
-	ID        string        `json:"id"`
-	Title     string        `json:"title"`
-	Kind      string        `json:"kind"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Kind  string `json:"kind"`
+	// Lesson is the title of the lesson that lists the exercise, so a
+	// teacher reads where the class is; "" for one the catalog dropped.
+	Lesson    string        `json:"lesson"`
 	Attempted int           `json:"attempted"`
 	Correct   int           `json:"correct"`
 	Tries     int           `json:"tries"`
 	GaveUp    int           `json:"gave_up"`
 	Mistakes  []dashMistake `json:"mistakes"`
+}
+
+// Tried says whether any learner has answered the exercise (or given up on
+// it): the dashboard lists these and folds the others into one line.
+func (e dashExercise) Tried() bool { return e.Attempted > 0 || e.Correct > 0 || e.GaveUp > 0 }
+
+// tried are the exercises someone has tried, in lesson order: what the
+// class is working on. teacher.js splits the live updates the same way.
+func (v *dashView) tried() []dashExercise {
+	var out []dashExercise
+	for _, ex := range v.Exercises {
+		if ex.Tried() {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// untried are the exercises nobody has tried yet, folded on the page.
+func (v *dashView) untried() []dashExercise {
+	var out []dashExercise
+	for _, ex := range v.Exercises {
+		if !ex.Tried() {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// triedColumns are the indexes into Exercises (and each learner's Cells)
+// of the learners grid's columns: a column nobody has a mark in is noise
+// when a class has just started, and the grid CSV keeps every column.
+func (v *dashView) triedColumns() []int {
+	var out []int
+	for i, ex := range v.Exercises {
+		if ex.Tried() {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // dashLearner is a row of the learner x exercise grid; Cells follow
@@ -112,11 +155,12 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	}
 	for _, st := range d.Stats(order) {
 		title, kind := w.exerciseTitle(st.Exercise)
+		lesson := w.lessonTitle(st.Exercise)
 		ms := mistakes[st.Exercise]
 		if ms == nil {
 			ms = []dashMistake{}
 		}
-		v.Exercises = append(v.Exercises, dashExercise{ID: st.Exercise, Title: title, Kind: kind,
+		v.Exercises = append(v.Exercises, dashExercise{ID: st.Exercise, Title: title, Kind: kind, Lesson: lesson,
 			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, GaveUp: st.GaveUp, Mistakes: ms})
 	}
 	v.Answers = w.answerViews(d.Answers)
@@ -142,4 +186,31 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		}
 	}
 	return v
+}
+
+// lessonTitle is the title of the lesson listing exercise id, or "".
+func (w *classWeb) lessonTitle(id string) string {
+	if w.s.cfg.Lessons == nil {
+		return ""
+	}
+	ex, err := w.s.cfg.Lessons.Exercise(id)
+	if err != nil {
+		return ""
+	}
+	l, err := w.s.cfg.Lessons.Lesson(ex.Lesson)
+	if err != nil {
+		return ""
+	}
+	return l.Title
+}
+
+// toMark counts the open answers the teacher has not scored yet.
+func (v *dashView) toMark() int {
+	n := 0
+	for _, a := range v.Answers {
+		if a.Review == nil {
+			n++
+		}
+	}
+	return n
 }

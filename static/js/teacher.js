@@ -9,7 +9,6 @@ const status = document.getElementById('live-status');
 const errorBox = document.getElementById('dash-error');
 let code = root.dataset.code;
 let source = null;
-let exerciseTitles = [];
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -56,36 +55,71 @@ function render(v) {
 
   document.querySelector('[data-testid=dash-variants]').textContent = v.class.variants === 'shared'
     ? "everyone has the lesson's numbers" : 'each learner has their own numbers';
-  exerciseTitles = v.exercises.map((ex) => ex.title);
-  document.getElementById('dash-exercises-body').replaceChildren(...v.exercises.map((ex) => {
-    const mistakes = ex.mistakes.length === 0 ? '' : el('ul', { class: 'mistakes' }, ...ex.mistakes.map((m) =>
-      el('li', { 'data-testid': 'mistake', 'data-mistake': m.id },
-        el('strong', {}, m.mistake), ' ', el('span', { class: 'hint' }, learnersWord(m.count)), ' ',
-        el('span', { class: 'mistake-who' }, ...m.learners.slice(0, 6).map((l) =>
-          el('span', { class: 'who', 'data-testid': 'mistake-learner' }, l.name + ': ', el('code', {}, l.answer)))))));
-    return el('tr', { 'data-testid': 'dash-exercise', 'data-exercise': ex.id },
-      el('th', { scope: 'row' }, ex.title),
-      el('td', { 'data-testid': 'ex-attempted', 'data-label': 'Attempted' }, ex.attempted),
-      el('td', { 'data-testid': 'ex-correct', 'data-label': 'Correct' }, ex.correct),
-      el('td', { 'data-testid': 'ex-tries', 'data-label': 'Tries' }, ex.tries),
-      el('td', { 'data-testid': 'ex-gave-up', 'data-label': 'Gave up' }, ex.gave_up),
-      el('td', { class: 'ex-mistakes', 'data-label': 'Top mistakes' }, mistakes));
-  }));
+  renderExercises(v.exercises);
   renderKeys(v.keys || []);
   renderAnswers(v.answers);
 
+  renderGrid(v.exercises, v.learners);
+  document.getElementById('learner-count').textContent = String(v.learners.length);
+}
+
+// tried says whether any learner has answered the exercise or given up on
+// it (dashExercise.Tried on the server): the page lists those and folds
+// the others into one line.
+function tried(ex) { return ex.attempted > 0 || ex.correct > 0 || ex.gave_up > 0; }
+
+function untriedWord(n) { return n === 1 ? '1 exercise not tried yet' : n + ' exercises not tried yet'; }
+
+// exerciseRow is the same row as class.templ's exerciseRow.
+function exerciseRow(ex) {
+  const mistakes = ex.mistakes.length === 0 ? '' : el('ul', { class: 'mistakes' }, ...ex.mistakes.map((m) =>
+    el('li', { 'data-testid': 'mistake', 'data-mistake': m.id },
+      el('strong', {}, m.mistake), ' ', el('span', { class: 'hint' }, learnersWord(m.count)), ' ',
+      el('span', { class: 'mistake-who' }, ...m.learners.slice(0, 6).map((l) =>
+        el('span', { class: 'who', 'data-testid': 'mistake-learner' }, l.name + ': ', el('code', {}, l.answer)))))));
+  return el('tr', { 'data-testid': 'dash-exercise', 'data-exercise': ex.id },
+    el('th', { scope: 'row' }, ex.title, ex.lesson ? el('span', { class: 'ex-lesson' }, ex.lesson) : ''),
+    el('td', { 'data-testid': 'ex-attempted', 'data-label': 'Attempted' }, ex.attempted),
+    el('td', { 'data-testid': 'ex-correct', 'data-label': 'Correct' }, ex.correct),
+    el('td', { 'data-testid': 'ex-tries', 'data-label': 'Tries' }, ex.tries),
+    el('td', { 'data-testid': 'ex-gave-up', 'data-label': 'Gave up' }, ex.gave_up),
+    el('td', { class: 'ex-mistakes', 'data-label': 'Top mistakes' }, mistakes));
+}
+
+// renderExercises lists the tried exercises in lesson order and folds the
+// untried ones into one line, which keeps open if the teacher opened it.
+function renderExercises(exercises) {
+  const done = exercises.filter(tried);
+  const rest = exercises.filter((ex) => !tried(ex));
+  document.getElementById('dash-exercises-body').replaceChildren(...done.map(exerciseRow));
+  document.getElementById('dash-exercises-wrap').hidden = done.length === 0;
+  document.getElementById('dash-none-tried').hidden = done.length > 0;
+  const fold = document.getElementById('dash-untried');
+  fold.hidden = rest.length === 0;
+  fold.querySelector('summary').textContent = untriedWord(rest.length);
+  document.getElementById('dash-untried-list').replaceChildren(...rest.map((ex) =>
+    el('li', { 'data-testid': 'untried-exercise', 'data-exercise': ex.id }, ex.title,
+      ex.lesson ? el('span', { class: 'hint' }, ' · ' + ex.lesson) : '')));
+}
+
+// renderGrid draws the learners grid with a column per tried exercise,
+// headed by its title (cut short on screen, whole in the tooltip and for
+// screen readers), as class.templ does.
+function renderGrid(exercises, learners) {
+  const cols = [];
+  exercises.forEach((ex, i) => { if (tried(ex)) cols.push(i); });
   document.getElementById('dash-grid-head').replaceChildren(
     el('th', { scope: 'col' }, 'Learner'),
     el('th', { scope: 'col' }, 'Solved'),
-    ...v.exercises.map((ex) => el('th', { scope: 'col', title: ex.title }, ex.id)),
+    ...cols.map((i) => el('th', { scope: 'col', class: 'ex-col', 'data-exercise': exercises[i].id, title: exercises[i].title },
+      el('span', { class: 'ex-col-title' }, exercises[i].title))),
     el('th', { scope: 'col' }, el('span', { class: 'visually-hidden' }, 'Remove')));
-  document.getElementById('dash-grid-body').replaceChildren(...v.learners.map((l) => el('tr',
+  document.getElementById('dash-grid-body').replaceChildren(...learners.map((l) => el('tr',
     { 'data-testid': 'dash-learner', 'data-learner': String(l.id) },
     el('th', { scope: 'row', 'data-testid': 'learner-name' }, l.name),
     el('td', { 'data-testid': 'learner-solved' }, l.correct),
-    ...l.cells.map((c, i) => el('td', { class: ('cell ' + cellState(c)).trim(), title: exerciseTitles[i] || '' }, cellText(c))),
+    ...cols.map((i) => el('td', { class: ('cell ' + cellState(l.cells[i])).trim(), 'data-exercise': exercises[i].id, title: exercises[i].title }, cellText(l.cells[i]))),
     el('td', {}, el('button', { type: 'button', class: 'remove', 'data-remove': String(l.id), 'data-name': l.name }, 'Remove')))));
-  document.getElementById('learner-count').textContent = String(v.learners.length);
 }
 
 // renderLifecycle shows whether the class is open, archived or expired;
@@ -157,6 +191,9 @@ function renderAnswers(answers) {
   });
   box.replaceChildren(...cards);
   document.getElementById('answer-count').textContent = String(answers.length);
+  const toMark = answers.filter((a) => !a.review).length;
+  document.getElementById('jump-to-mark').textContent = toMark === 0 ? 'No answers to mark'
+    : toMark === 1 ? '1 answer to mark' : toMark + ' answers to mark';
 }
 
 // setCode follows a rotated join code: the address bar, the links and
