@@ -18,17 +18,33 @@ import (
 
 // labelTrouble lists the timeline's words that overlap another or run
 // past the picture's edges (an empty list is a clean layout).
-const labelTrouble = `(() => {
-  const svg = document.getElementById('timeline'), vb = svg.viewBox.baseVal;
-  const boxes = [...svg.querySelectorAll('text')].map(t => { const b = t.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height, s: t.textContent }; }).filter(b => b.w > 0);
+var labelTrouble = labelTroubleIn("#timeline")
+
+// labelTroubleIn is labelTrouble for every picture sel selects, and it
+// also lists words under a ring (Compare's differences), where the ring
+// shows inside the plot. A glyph is part of the mark a ring circles, so
+// only words count.
+func labelTroubleIn(sel string) string {
+	return fmt.Sprintf(`(() => {
   const bad = [];
-  for (const b of boxes) if (b.x < -0.5 || b.y < -0.5 || b.x + b.w > vb.width + 0.5 || b.y + b.h > vb.height + 0.5) bad.push('past the edge: ' + b.s);
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
-    const a = boxes[i], c = boxes[j];
-    if (a.x < c.x + c.w - 1 && c.x < a.x + a.w - 1 && a.y < c.y + c.h - 1.5 && c.y < a.y + a.h - 1.5) bad.push('"' + a.s + '" over "' + c.s + '"');
+  for (const svg of document.querySelectorAll(%q)) {
+    const vb = svg.viewBox.baseVal, clip = svg.querySelector('clipPath rect').getBBox();
+    const boxes = [...svg.querySelectorAll('text')].map(t => { const b = t.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height, s: t.textContent, glyph: /glyph/.test(t.getAttribute('class')) }; }).filter(b => b.w > 0);
+    for (const b of boxes) if (b.x < -0.5 || b.y < -0.5 || b.x + b.w > vb.width + 0.5 || b.y + b.h > vb.height + 0.5) bad.push('past the edge: ' + b.s);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], c = boxes[j];
+      if (a.x < c.x + c.w - 1 && c.x < a.x + a.w - 1 && a.y < c.y + c.h - 1.5 && c.y < a.y + a.h - 1.5) bad.push('"' + a.s + '" over "' + c.s + '"');
+    }
+    for (const r of svg.querySelectorAll('[data-testid=highlight]')) {
+      const g = r.getBBox(), sw = 1.5; // half the ring's stroke
+      const x0 = Math.max(g.x - sw, clip.x), x1 = Math.min(g.x + g.width + sw, clip.x + clip.width);
+      if (x1 <= x0) continue;
+      for (const b of boxes) if (!b.glyph && b.x < x1 - 1 && x0 < b.x + b.w - 1 && b.y < g.y + g.height + sw - 1.5 && g.y - sw < b.y + b.h - 1.5) bad.push('ring at ' + r.getAttribute('cx') + ' over "' + b.s + '"');
+    }
   }
   return bad;
-})()`
+})()`, sel)
+}
 
 // drawnMarks lists the kinds of mark drawn on the timeline that the
 // legend does not name.
@@ -358,6 +374,46 @@ func TestE2ECompareAcrossBackends(t *testing.T) {
 		t.Error("the summaries mark no difference")
 	}
 	b.shots(ctx, "18-compare-backends", "#compare-view")
+}
+
+// TestE2ECompareLabelsClearOfRings: in Compare, the rings that mark what
+// happened in only one run never sit over a word (a lease's "no token ·
+// until 9.998s" starts where its grant is ringed), and no label overlaps
+// another or runs off, on a laptop and on a phone.
+func TestE2ECompareLabelsClearOfRings(t *testing.T) {
+	b := startBrowser(t)
+	on, off := true, false
+	for _, c := range []struct {
+		preset  string
+		fencing *bool
+		shot    string
+	}{
+		{"redlock-clock-jump", nil, "21-compare-redlock-clock-jump"},
+		{"paused-holder", &off, "22-compare-paused-holder"},
+		{"paused-holder", &on, ""},
+		{"clock-jump", &off, ""},
+		{"clock-jump", &on, ""},
+	} {
+		ctx := b.tab("/playground?preset=" + c.preset)
+		if c.fencing != nil {
+			b.fencing(ctx, *c.fencing)
+		}
+		b.do(ctx, chromedp.Click(chromedp.ID("compare")))
+		run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('[data-testid=compare-b]')`, chromedp.WithPollingTimeout(30*time.Second)))
+		if n := count(b, ctx, ".cmp-svg [data-testid=highlight]"); n == 0 {
+			t.Errorf("%s: no difference is ringed", c.preset)
+		}
+		for _, w := range []int{1366, 390} {
+			b.size(ctx, w, 900)
+			b.settle(ctx)
+			if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTroubleIn(".cmp-svg"))); len(bad) > 0 {
+				t.Errorf("%s fencing=%v, compare at %d px: %v", c.preset, c.fencing != nil && *c.fencing, w, bad)
+			}
+		}
+		if c.shot != "" {
+			b.shots(ctx, c.shot, "#compare-view")
+		}
+	}
 }
 
 // TestE2EPhoneLayout: on a 390 px screen the scenario's question and the

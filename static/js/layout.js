@@ -19,12 +19,13 @@ export function textWidth(text, weight = 400, size = 11) {
 const GAP = 6;
 
 /** Layout places labels in rows. Each row is a y baseline with the
- * horizontal spans already taken. */
+ * horizontal spans already taken; boxes (rings) span rows. */
 export class Layout {
   constructor(minX, maxX) {
     this.minX = minX;
     this.maxX = maxX;
     this.rows = new Map(); // y -> [[x0, x1], ...]
+    this.boxes = []; // [[x0, y0, x1, y1], ...]
   }
 
   /** reserve marks a span of a row as taken (a lane's own drawing). */
@@ -33,22 +34,38 @@ export class Layout {
     this.rows.get(y).push([x0, x1]);
   }
 
+  // taken: the spans a word on baseline y (10px up, 3 down) must avoid.
+  taken(y) {
+    return (this.rows.get(y) || []).concat(this.boxes.filter(b => b[1] < y + 3 && b[3] > y - 10).map(b => [b[0], b[2]]));
+  }
+
   free(y, x0, x1) {
-    return !(this.rows.get(y) || []).some(([a, b]) => x0 < b + GAP && x1 + GAP > a);
+    return !this.taken(y).some(([a, b]) => x0 < b + GAP && x1 + GAP > a);
+  }
+
+  /** clear moves a word's start x on baseline y past what it is under. */
+  clear(x, y) {
+    for (const [a, b] of this.taken(y)) if (x > a - 2 && x < b + 2) x = b + 3;
+    return x;
   }
 
   /** place finds a spot for a label of width w about x, in the first of
    * rows (y baselines) that has room: starting at x, ending at x, or as
-   * near x as the edges allow. It returns {x, y} or null. */
+   * near x as the edges allow; else, in any row, just past what is in
+   * the way. It returns {x, y} or null. */
   place(x, w, rows) {
     const lo = this.minX, hi = this.maxX - w;
     if (hi < lo) return null;
-    const starts = [x + 4, x - w - 4, x - w / 2].map(s => Math.min(Math.max(s, lo), hi));
-    for (const y of rows) {
-      for (const s of starts) {
-        if (this.free(y, s, s + w)) {
-          this.reserve(y, s, s + w);
-          return { x: s, y };
+    const near = () => [x + 4, x - w - 4, x - w / 2];
+    const past = y => this.taken(y).flatMap(([a, b]) => [b + GAP, a - GAP - w]).filter(s => s < x + 30 && s + w > x - 30);
+    for (const starts of [near, past]) {
+      for (const y of rows) {
+        for (let s of starts(y)) {
+          s = Math.min(Math.max(s, lo), hi);
+          if (this.free(y, s, s + w)) {
+            this.reserve(y, s, s + w);
+            return { x: s, y };
+          }
         }
       }
     }

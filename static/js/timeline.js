@@ -6,11 +6,13 @@
 // (marks.js). Labels are laid out (layout.js), never just placed.
 
 import { buildModel, signed } from './model.js';
-import { esc, formatMS, num } from './format.js';
+import { esc, formatMS as fmt, num } from './format.js';
 import { Layout, textWidth } from './layout.js';
 
 /** tok names a token, or says there is none (Redlock). */
 const tok = t => (t ? `token ${t}` : 'no token');
+/** upTo says when a span ends, if it does. */
+const upTo = t => (t == null ? '' : ' to ' + fmt(t));
 
 let uid = 0;
 
@@ -71,8 +73,8 @@ export function render(svg, sc, events, opts) {
   // Lanes, their names (buttons when the page lets you act on them), and
   // the time axis.
   lanes.forEach((l, i) => {
-    const act = interactive && l.kind !== 'storage' && l.kind !== 'other';
-    out.push(`<rect x="0" y="${l.y}" width="${W}" height="${l.h}" class="lane ${i % 2 ? 'odd' : ''}${act ? ' act' : ''}" data-lane="${esc(l.name)}" data-lane-kind="${l.kind}"/>`);
+    l.act = interactive && l.kind !== 'storage' && l.kind !== 'other';
+    out.push(`<rect x="0" y="${l.y}" width="${W}" height="${l.h}" class="lane ${i % 2 ? 'odd' : ''}${l.act ? ' act' : ''}" data-lane="${esc(l.name)}" data-lane-kind="${l.kind}"/>`);
   });
   const ticksAt = [];
   const step = niceStep(span, plotW, narrow ? 56 : 70);
@@ -81,7 +83,7 @@ export function render(svg, sc, events, opts) {
     out.push(`<line x1="${x(t)}" y1="${TOP - 4}" x2="${x(t)}" y2="${H - (compact ? 4 : 20)}" class="grid"/>`);
     if (!compact || t === ticksAt[0] || ticksAt.length % 2) {
       const tx = Math.min(Math.max(x(t), LEFT + 12), W - RIGHT - 12);
-      out.push(`<text x="${tx}" y="12" class="tick" text-anchor="middle">${formatMS(t)}</text>`);
+      out.push(`<text x="${tx}" y="12" class="tick" text-anchor="middle">${fmt(t)}</text>`);
     }
   }
 
@@ -89,18 +91,25 @@ export function render(svg, sc, events, opts) {
   // Where two clients believed they held the lock: behind everything.
   for (const o of m.overlaps) {
     const w = Math.max(x(o.to) - x(o.from), 3);
-    out.push(`<rect x="${x(o.from)}" y="${TOP}" width="${w}" height="${y - TOP}" class="overlap" fill="${fill('ov')}" data-testid="overlap" data-mark="overlap"><title>${o.count} clients believed they held the lock from ${formatMS(o.from)} to ${formatMS(o.to)}</title></rect>`);
-    if (inView(o.from) || inView(o.to)) label(x(o.from) + w / 2 - 40, `⚠ ${o.count} holders for ${formatMS(o.to - o.from)}`, [bottomRow], 'overlap-label', 1);
+    out.push(`<rect x="${x(o.from)}" y="${TOP}" width="${w}" height="${y - TOP}" class="overlap" fill="${fill('ov')}" data-testid="overlap" data-mark="overlap"><title>${o.count} clients believed they held the lock from ${fmt(o.from)} to ${fmt(o.to)}</title></rect>`);
+    if (inView(o.from) || inView(o.to)) label(x(o.from) + w / 2 - 40, `⚠ ${o.count} holders for ${fmt(o.to - o.from)}`, [bottomRow], 'overlap-label', 1);
   }
   // The playhead line goes under the marks, so that it never hides a word.
   if (playhead !== null) out.push(`<line x1="${x(playhead)}" y1="${TOP - 2}" x2="${x(playhead)}" y2="${H - (compact ? 2 : 18)}" class="playhead" data-testid="playhead" data-mark="playhead"/>`);
 
+  // Compare's rings go on top: words keep out from under them.
+  const st = laneOf('storage');
+  const rings = highlight.map(h => {
+    const lane = h.kind === 'stale_write' ? st : laneOf(h.node || h.client) || st;
+    const r = { h, cx: x(h.t), cy: lane.kind === 'storage' ? lane.y + 16 : lane.kind === 'node' ? lane.y + lane.h / 2 : lane.y + 24 };
+    lay.boxes.push([r.cx - 15, r.cy - 15, r.cx + 15, r.cy + 15]);
+    return r;
+  });
   for (const l of lanes) {
-    if (l.kind === 'client') drawClient(out, l, x, label, fill, compact);
-    else if (l.kind === 'node') drawNode(out, l, x, label, fill, compact, m, now);
+    if (l.kind === 'client') drawClient(out, l, x, label, fill, compact, lay);
+    else if (l.kind === 'node') drawNode(out, l, x, label, fill, compact, m, lay);
     else if (l.kind === 'other') drawOther(out, l, x, label);
   }
-  const st = laneOf('storage');
   // Messages to the storage: a write travels from its client to the
   // storage's verdict; held ones are dashed.
   for (const w of m.writes) {
@@ -109,21 +118,20 @@ export function render(svg, sc, events, opts) {
     const held = m.delays.some(d => d.client === w.client && d.message === 'write' && d.from <= w.from && d.to >= w.to && w.to > w.from);
     if (held) continue;
     const y1 = from.y + from.h - (compact ? 8 : 18), y2 = st.y + (compact ? 10 : 12);
-    out.push(`<line x1="${x(w.from)}" y1="${y1}" x2="${x(w.to)}" y2="${y2}" class="msg${interactive ? ' act' : ''}" data-mark="message" data-arrow="write" data-client="${esc(w.client)}" data-t="${w.from}"><title>${esc(w.client)}'s write, sent at ${formatMS(w.from)}, reaches the storage at ${formatMS(w.to)}${interactive ? ': click to hold its next write in the network' : ''}</title></line>`);
-    if (interactive) out.push(`<line x1="${x(w.from)}" y1="${y1}" x2="${x(w.to)}" y2="${y2}" class="hit" data-arrow="write" data-client="${esc(w.client)}" data-t="${w.from}"/>`);
+    const seg = `x1="${x(w.from)}" y1="${y1}" x2="${x(w.to)}" y2="${y2}"`, who = `data-arrow="write" data-client="${esc(w.client)}" data-t="${w.from}"`;
+    out.push(`<line ${seg} class="msg${interactive ? ' act' : ''}" data-mark="message" ${who}><title>${esc(w.client)}'s write, sent at ${fmt(w.from)}, reaches the storage at ${fmt(w.to)}${interactive ? ': click to hold its next write in the network' : ''}</title></line>`);
+    if (interactive) out.push(`<line ${seg} class="hit" ${who}/>`);
   }
   for (const d of m.delays) {
     const from = laneOf(d.client);
     if (!from) continue;
     const target = d.message === 'write' || d.message === 'read' || d.message === 'send' ? st : (laneOf('node-1') || st);
-    out.push(`<line x1="${x(d.from)}" y1="${from.y + from.h - 14}" x2="${x(d.to)}" y2="${target.y + 12}" class="delay" marker-end="url(#${id}-arrow)" data-mark="delay" data-arrow="${esc(d.message)}" data-client="${esc(d.client)}"><title>${esc(d.client)}'s ${esc(d.message)} is held by the network until ${formatMS(d.to)}</title></line>`);
-    if (inView(d.from)) label(x(d.from), `${d.message} held until ${formatMS(d.to)}`, [from.y + from.h - 2], 'mark-label', 4);
+    out.push(`<line x1="${x(d.from)}" y1="${from.y + from.h - 14}" x2="${x(d.to)}" y2="${target.y + 12}" class="delay" marker-end="url(#${id}-arrow)" data-mark="delay" data-arrow="${esc(d.message)}" data-client="${esc(d.client)}"><title>${esc(d.client)}'s ${esc(d.message)} is held by the network until ${fmt(d.to)}</title></line>`);
+    if (inView(d.from)) label(x(d.from), `${d.message} held until ${fmt(d.to)}`, [from.y + from.h - 2], 'mark-label', 4);
   }
   drawStorage(out, st, m.storage, x, label, compact);
-  for (const h of highlight) {
-    const lane = h.kind === 'stale_write' ? st : laneOf(h.node || h.client) || st;
-    const cy = lane.kind === 'storage' ? lane.y + 16 : lane.kind === 'node' ? lane.y + lane.h / 2 : lane.y + 24;
-    out.push(`<circle cx="${x(h.t)}" cy="${cy}" r="13" class="highlight" data-testid="highlight"><title>${esc(h.why || h.kind.replace(/_/g, ' '))} at ${formatMS(h.t)}</title></circle>`);
+  for (const { h, cx, cy } of rings) {
+    out.push(`<circle cx="${cx}" cy="${cy}" r="13" class="highlight" data-testid="highlight"><title>${esc(h.why || h.kind.replace(/_/g, ' '))} at ${fmt(h.t)}</title></circle>`);
   }
   if (playhead !== null && fade) {
     const px = Math.max(x(playhead), LEFT);
@@ -133,7 +141,7 @@ export function render(svg, sc, events, opts) {
 
   // Lane names, with what the live Raft group reports beside them.
   lanes.forEach(l => {
-    const act = interactive && l.kind !== 'storage' && l.kind !== 'other';
+    const act = l.act;
     const arrow = act && !narrow;
     const name = fit(l.name, LEFT - (arrow ? 24 : 12), 700, 12);
     const cy = l.y + l.h / 2 + (observed && observed[l.name] && !compact ? -2 : 4);
@@ -154,7 +162,7 @@ export function render(svg, sc, events, opts) {
     if (p) out.push(`<text x="${p.x.toFixed(1)}" y="${p.y}" class="${lb.cls}">${esc(lb.text)}</text>`);
   }
   if (playhead !== null && !compact) {
-    const txt = formatMS(playhead);
+    const txt = fmt(playhead);
     const w = textWidth(txt, 700, 11) + 8;
     const px = Math.min(Math.max(x(playhead) - w / 2, LEFT), W - RIGHT - w);
     out.push(`<rect x="${px}" y="17" width="${w}" height="15" rx="3" class="playhead-tag"/><text x="${px + 4}" y="28" class="playhead-label">${txt}</text>`);
@@ -174,38 +182,39 @@ function fit(text, w, weight, size) {
   return s + '…';
 }
 
-function drawClient(out, l, x, label, fill, compact) {
+function drawClient(out, l, x, label, fill, compact, lay) {
   const c = l.data;
   const top = l.y + (compact ? 6 : 16), h = compact ? 12 : 20, band = top + h + (compact ? 3 : 6);
   const rows = [l.y + 12, l.y + l.h - 4];
   for (const d of c.drifts) drawDrift(out, l, d, x, label, rows);
   for (const k of c.cuts) {
-    const to = k.to ?? Infinity, x0 = x(k.from), x1 = Number.isFinite(to) ? x(to) : x(k.from) + 100000;
-    out.push(`<rect x="${x0}" y="${l.y + 3}" width="${Math.max(x1 - x0, 2)}" height="${l.h - 6}" class="node-cut" data-mark="cut-off" data-testid="client-cut"><title>${esc(c.name)} ${esc(k.with || 'is cut off')} from ${formatMS(k.from)}${Number.isFinite(to) ? ' to ' + formatMS(to) : ''}</title></rect>`);
+    const x0 = x(k.from), x1 = k.to == null ? x0 + 1e5 : x(k.to);
+    out.push(`<rect x="${x0}" y="${l.y + 3}" width="${Math.max(x1 - x0, 2)}" height="${l.h - 6}" class="node-cut" data-mark="cut-off" data-testid="client-cut"><title>${esc(c.name)} ${esc(k.with || 'is cut off')} from ${fmt(k.from)}${upTo(k.to)}</title></rect>`);
     label(x0, '⌁ cut off', rows, 'mark-label down-label-out label-strong', 2);
   }
   for (const p of c.pauses) {
-    out.push(`<rect x="${x(p.from)}" y="${band}" width="${Math.max(x(p.to) - x(p.from), 2)}" height="${compact ? 8 : 14}" class="pause" fill="${fill('hatch')}" data-mark="pause"><title>${esc(c.name)} is frozen from ${formatMS(p.from)} to ${formatMS(p.to)}</title></rect>`);
-    label(x(p.from), `❚❚ paused until ${formatMS(p.to)}`, [l.y + l.h - 4], 'pause-label', 3);
+    out.push(`<rect x="${x(p.from)}" y="${band}" width="${Math.max(x(p.to) - x(p.from), 2)}" height="${compact ? 8 : 14}" class="pause" fill="${fill('hatch')}" data-mark="pause"><title>${esc(c.name)} is frozen from ${fmt(p.from)} to ${fmt(p.to)}</title></rect>`);
+    label(x(p.from), `❚❚ paused until ${fmt(p.to)}`, [l.y + l.h - 4], 'pause-label', 3);
   }
   for (const b of c.beliefs) {
     const lease = c.leases.find(s => s.token === b.token && s.from <= b.from + 1 && s.to >= b.from) || c.leases.find(s => s.token === b.token);
     const from = lease ? Math.max(lease.to, b.from) : b.from;
     if (b.to > from) {
       out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
-      if (!compact && x(b.to) - x(from) > 110) out.push(`<text x="${x(from) + 5}" y="${top + 14}" class="belief-label">believes it holds ${b.token || 'the lock'}</text>`);
+      const bx = lay.clear(x(from) + 5, top + 14);
+      if (!compact && x(b.to) - bx > 105) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">believes it holds ${b.token || 'the lock'}</text>`);
     }
   }
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
-    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: granted at ${formatMS(s.from)}, lease until ${formatMS(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
-    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${formatMS(r)}</title></path>`);
-    const inside = `${tok(s.token)} · until ${formatMS(s.until)}`;
-    if (!compact && w > textWidth(inside, 600, 11) + 10) out.push(`<text x="${x(s.from) + 5}" y="${top + 14}" class="lease-label">${inside}</text>`);
-    else if (!compact && s.token && w > textWidth(String(s.token), 600, 11) + 8) out.push(`<text x="${x(s.from) + 4}" y="${top + 14}" class="lease-label">${s.token}</text>`);
+    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: granted at ${fmt(s.from)}, lease until ${fmt(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
+    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${fmt(r)}</title></path>`);
+    const lx = lay.clear(x(s.from) + 5, top + 14), fits = t => !compact && x(s.from) + w - lx > textWidth(t, 600, 11) + 4;
+    const whole = `${tok(s.token)} · until ${fmt(s.until)}`, inside = fits(whole) ? whole : s.token && fits(String(s.token)) ? s.token : '';
+    if (inside) out.push(`<text x="${lx}" y="${top + 14}" class="lease-label">${inside}</text>`);
     else if (s.token) label(x(s.from), tok(s.token), [rows[0]], 'lease-label-out', 4);
     if (s.early) {
-      out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${formatMS(s.to)}, before ${formatMS(s.until)}: ${esc(s.early)}</title></path>`);
+      out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${fmt(s.to)}, before ${fmt(s.until)}: ${esc(s.early)}</title></path>`);
       label(x(s.to), `ended early: ${s.early}`, rows, 'mark-label early-label label-strong', 2);
     }
   }
@@ -215,10 +224,10 @@ function drawClient(out, l, x, label, fill, compact) {
     const mx = x(k.t), my = band + (compact ? 4 : 7);
     switch (k.kind) {
       case 'sent':
-        out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent" data-mark="write-sent"><title>sends a write with ${tok(k.token)} at ${formatMS(k.t)}</title></path>`);
+        out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent" data-mark="write-sent"><title>sends a write with ${tok(k.token)} at ${fmt(k.t)}</title></path>`);
         break;
       case 'check_ok':
-        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check" data-mark="check-ok"><title>check passed at ${formatMS(k.t)}</title></circle>`);
+        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check" data-mark="check-ok"><title>check passed at ${fmt(k.t)}</title></circle>`);
         break;
       case 'lock_lost': case 'gave_up': case 'crashed': {
         // One sign per moment: "learns it lost the lock" and "gives up"
@@ -229,73 +238,73 @@ function drawClient(out, l, x, label, fill, compact) {
         const words = crashed ? 'crashed' : k.kind === 'lock_lost' ? 'learns it lost the lock' : 'gives up';
         const shape = crashed ? `<path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="m-lost-line"/>`
           : `<path d="M${mx} ${my - 6}v7" class="m-lost-line"/><circle cx="${mx}" cy="${my + 4}" r="1.6" class="m-lost-dot"/>`;
-        out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${formatMS(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
+        out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
         label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
         break;
       }
       case 'done': case 'delayed':
         break;
       default:
-        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>${esc(k.kind.replace(/_/g, ' '))}${k.message ? ' (' + esc(k.message) + ')' : ''} at ${formatMS(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title></circle>`);
+        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>${esc(k.kind.replace(/_/g, ' '))}${k.message ? ' (' + esc(k.message) + ')' : ''} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title></circle>`);
     }
   }
 }
 
 function drawJump(out, l, j, x, label, rows) {
   const jx = x(j.t), y0 = l.y + 3, y1 = l.y + l.h - 3, mid = (y0 + y1) / 2;
-  out.push(`<path d="M${jx} ${y0}V${mid - 5}l-4 5h8l-4 5V${y1}" class="clock-jump" data-mark="clock-jump" data-testid="clock-jump"><title>${esc(l.name)}'s clock jumps ${signed(j.by)} at ${formatMS(j.t)}</title></path>`);
+  out.push(`<path d="M${jx} ${y0}V${mid - 5}l-4 5h8l-4 5V${y1}" class="clock-jump" data-mark="clock-jump" data-testid="clock-jump"><title>${esc(l.name)}'s clock jumps ${signed(j.by)} at ${fmt(j.t)}</title></path>`);
   label(jx, `clock ${signed(j.by)}`, rows, 'mark-label jump-label label-strong', 1);
 }
 
 function drawDrift(out, l, d, x, label, rows) {
-  const to = d.to ?? Infinity;
-  const x0 = x(d.from), x1 = Number.isFinite(to) ? x(to) : x(d.from) + 100000;
-  out.push(`<rect x="${x0}" y="${l.y + l.h - 9}" width="${Math.max(x1 - x0, 2)}" height="5" class="clock-drift" data-mark="clock-drift" data-testid="clock-drift"><title>${esc(l.name)}'s clock runs at ${d.rate ?? '?'} s per true second from ${formatMS(d.from)}${Number.isFinite(to) ? ' to ' + formatMS(to) : ''}</title></rect>`);
+  const x0 = x(d.from), x1 = d.to == null ? x0 + 1e5 : x(d.to);
+  out.push(`<rect x="${x0}" y="${l.y + l.h - 9}" width="${Math.max(x1 - x0, 2)}" height="5" class="clock-drift" data-mark="clock-drift" data-testid="clock-drift"><title>${esc(l.name)}'s clock runs at ${d.rate ?? '?'} s per true second from ${fmt(d.from)}${upTo(d.to)}</title></rect>`);
   label(x0, `clock ×${d.rate ?? '?'}`, rows, 'mark-label jump-label', 2);
 }
 
-function drawNode(out, l, x, label, fill, compact, m, now) {
+function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
     const x0 = x(r.from), w = Math.max(x(r.to) - x0, 2);
-    if (r.role === 'down' || r.role === 'cut off') {
-      const cls = r.role === 'down' ? 'node-down' : 'node-cut';
-      out.push(`<rect x="${x0}" y="${l.y + 3}" width="${w}" height="${l.h - 6}" class="${cls}"${r.role === 'down' ? ` fill="${fill('down')}"` : ''} data-mark="${r.role === 'down' ? 'down' : 'cut-off'}" data-testid="node-${r.role === 'down' ? 'down' : 'cut'}"><title>${esc(n.name)} is ${r.role === 'down' ? 'down' : 'cut off from the others'} from ${formatMS(r.from)}${r.to > r.from ? ' to ' + formatMS(r.to) : ''}: it knows nothing of what happens meanwhile</title></rect>`);
-      const word = r.role === 'down' ? '✕ down' : '⌁ cut off';
-      if (!compact && w > textWidth(word, 700, 11) + 8) out.push(`<text x="${x0 + 4}" y="${mid + 4}" class="down-label">${word}</text>`);
+    const down = r.role === 'down';
+    if (down || r.role === 'cut off') {
+      out.push(`<rect x="${x0}" y="${l.y + 3}" width="${w}" height="${l.h - 6}" class="node-${down ? 'down' : 'cut'}"${down ? ` fill="${fill('down')}"` : ''} data-mark="${down ? 'down' : 'cut-off'}" data-testid="node-${down ? 'down' : 'cut'}"><title>${esc(n.name)} is ${down ? 'down' : 'cut off from the others'} from ${fmt(r.from)}${r.to > r.from ? ' to ' + fmt(r.to) : ''}: it knows nothing of what happens meanwhile</title></rect>`);
+      const word = down ? '✕ down' : '⌁ cut off';
+      const dx = lay.clear(x0 + 4, mid + 4);
+      if (!compact && x0 + w - dx > textWidth(word, 700, 11) + 4) out.push(`<text x="${dx}" y="${mid + 4}" class="down-label">${word}</text>`);
       else label(x0, word, rows, 'mark-label down-label-out label-strong', 2);
       continue;
     }
     if (m.redlock) continue; // a Redlock server has no role: its holds say it all
     const cls = r.role === 'leader' ? 'leader' : 'follower';
-    out.push(`<rect x="${x0}" y="${mid - 5}" width="${w}" height="10" class="role ${cls}" data-mark="${cls}"><title>${esc(n.name)}: ${r.role}${r.term ? ' (term ' + r.term + ')' : ''} from ${formatMS(r.from)}</title></rect>`);
+    out.push(`<rect x="${x0}" y="${mid - 5}" width="${w}" height="10" class="role ${cls}" data-mark="${cls}"><title>${esc(n.name)}: ${r.role}${r.term ? ' (term ' + r.term + ')' : ''} from ${fmt(r.from)}</title></rect>`);
     if (r.role === 'leader') label(x0, `★ leader${r.term ? ' · term ' + r.term : ''}`, [rows[1]], 'role-label leader-label', 3);
   }
   const violAt = new Set(m.violations.filter(v => v.node === n.name).map(v => v.t));
   for (const h of n.holds || []) {
     const x0 = x(h.from), w = Math.max(x(h.to) - x0, 2);
-    out.push(`<rect x="${x0}" y="${mid - 7}" width="${w}" height="14" rx="3" class="hold" data-mark="hold" data-testid="redlock-hold" data-client="${esc(h.client)}"><title>${esc(n.name)} holds the lock for ${esc(h.client)} from ${formatMS(h.from)} to ${formatMS(h.to)} (${esc(h.how || '')})</title></rect>`);
-    // The words start after the grant's diamond, and after a violation's
-    // badge when one stands there.
-    const pad = violAt.has(h.from) ? 28 : 10;
-    if (!compact && w > textWidth(h.client, 600, 10.5) + pad + 4) out.push(`<text x="${x0 + pad}" y="${mid + 4}" class="hold-label">${esc(h.client)}</text>`);
+    out.push(`<rect x="${x0}" y="${mid - 7}" width="${w}" height="14" rx="3" class="hold" data-mark="hold" data-testid="redlock-hold" data-client="${esc(h.client)}"><title>${esc(n.name)} holds the lock for ${esc(h.client)} from ${fmt(h.from)} to ${fmt(h.to)} (${esc(h.how || '')})</title></rect>`);
+    // The words start after the grant's diamond, a violation's badge or
+    // a ring.
+    const hx = lay.clear(x0 + (violAt.has(h.from) ? 28 : 10), mid + 4);
+    if (!compact && x0 + w - hx > textWidth(h.client, 600, 10.5) + 4) out.push(`<text x="${hx}" y="${mid + 4}" class="hold-label">${esc(h.client)}</text>`);
     if (h.how && h.how.startsWith('its clock')) label(x(h.to), `drops ${h.client}: ${h.how}`, rows, 'mark-label early-label label-strong', 2);
   }
   for (const j of n.jumps) drawJump(out, l, j, x, label, rows);
   const viol = m.violations.filter(v => v.node === n.name);
   for (const k of n.marks) {
-    const mx = x(k.t);
+    const mx = x(k.t), diamond = `M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z`;
     if (k.kind === 'grant') {
-      out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${formatMS(k.t)}</title></path>`);
+      out.push(`<path d="${diamond}" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${fmt(k.t)}</title></path>`);
       if (!m.redlock) label(mx, `${k.token ? k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
     } else if (k.kind === 'answer_lost') {
-      out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${formatMS(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
+      out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
       label(mx, 'answer lost', rows, 'mark-label', 4);
     } else {
-      out.push(`<path d="M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z" class="m-expired" data-mark="expired"><title>the lease of ${esc(k.client)} (${tok(k.token)}) runs out at ${formatMS(k.t)}</title></path>`);
+      out.push(`<path d="${diamond}" class="m-expired" data-mark="expired"><title>the lease of ${esc(k.client)} (${tok(k.token)}) runs out at ${fmt(k.t)}</title></path>`);
       label(mx, `lease ${k.token || k.client} ends`, rows, 'mark-label', 5);
     }
   }
@@ -305,7 +314,8 @@ function drawNode(out, l, x, label, fill, compact, m, now) {
 function drawViolation(out, v, vx, mid, label, rows) {
   const dbl = v.kind === 'double_grant';
   const text = dbl ? '2×' : '#';
-  out.push(`<g class="m-violation" data-mark="${dbl ? 'double-grant' : 'duplicate-token'}" data-testid="${dbl ? 'double-grant' : 'duplicate-token'}" data-t="${v.t}"><title>${dbl ? `double grant: ${esc(v.client)} is granted the lock while ${esc(v.other)}'s grant has not run out` : `duplicate token: ${tok(v.token)} was handed out before`} (${formatMS(v.t)})</title>`
+  const kind = dbl ? 'double-grant' : 'duplicate-token';
+  out.push(`<g class="m-violation" data-mark="${kind}" data-testid="${kind}" data-t="${v.t}"><title>${dbl ? `double grant: ${esc(v.client)} is granted the lock while ${esc(v.other)}'s grant has not run out` : `duplicate token: ${tok(v.token)} was handed out before`} (${fmt(v.t)})</title>`
     + `<rect x="${vx + (dbl ? 9 : -25)}" y="${mid - 6.5}" width="16" height="13" rx="3"/><text x="${vx + (dbl ? 17 : -17)}" y="${mid + 3.5}" class="glyph" text-anchor="middle">${text}</text></g>`);
   label(vx, dbl ? `double grant: ${v.client} and ${v.other}` : `token ${v.token} handed out twice`, rows, 'mark-label violation-label label-strong', 0);
 }
@@ -319,18 +329,20 @@ function drawOther(out, l, x, label) {
     const sent = k.kind === 'sms_sent', dropped = k.kind === 'sms_dropped';
     const cls = sent ? 'm-accepted' : dropped ? 'm-refused' : 'm-other';
     const shape = sent ? `<rect x="${mx - 7}" y="${mid - 5}" width="14" height="10"/><path d="M${mx - 7} ${mid - 5}l7 6l7 -6" class="glyph-line"/>`
-      : dropped ? `<rect x="${mx - 7}" y="${mid - 7}" width="14" height="14"/><path d="M${mx - 4} ${mid - 4}l8 8M${mx + 4} ${mid - 4}l-8 8" class="glyph-line"/>`
+      : dropped ? cross(mx, mid)
       : `<circle cx="${mx}" cy="${mid}" r="4"/>`;
     const what = sent ? `sent "${k.message}" for ${k.client}` : dropped ? `dropped "${k.message}" from ${k.client}: ${k.reason}` : k.kind.replace(/_/g, ' ');
-    out.push(`<g class="${cls}" data-testid="other-mark" data-mark="${sent || dropped ? 'sms' : 'other'}"><title>${esc(what)} (${formatMS(k.t)})</title>${shape}</g>`);
+    out.push(`<g class="${cls}" data-testid="other-mark" data-mark="${sent || dropped ? 'sms' : 'other'}"><title>${esc(what)} (${fmt(k.t)})</title>${shape}</g>`);
     label(mx + 6, sent ? `SMS for ${k.client}` : dropped ? `dropped (${k.client})` : k.kind, [l.y + 12, l.y + l.h - 4], `mark-label ${cls}-label`, 4);
   }
 }
 
+/** cross is the mark of a refusal or a drop. */
+const cross = (mx, my) => `<rect x="${mx - 7}" y="${my - 7}" width="14" height="14"/><path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="glyph-line"/>`;
+
 /** storageMark describes one storage event: its shape, class, label, title. */
 function storageMark(s, mx, my) {
   const tick = `<circle cx="${mx}" cy="${my}" r="7"/><path d="M${mx - 4} ${my}l3 3l5 -6" class="glyph-line"/>`;
-  const cross = `<rect x="${mx - 7}" y="${my - 7}" width="14" height="14"/><path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="glyph-line"/>`;
   switch (s.kind) {
     case 'write_accepted':
       if (s.stale) {
@@ -340,11 +352,11 @@ function storageMark(s, mx, my) {
       return { cls: 'm-accepted', mark: 'accepted', shape: tick, label: `${s.client}${s.token ? ' ' + s.token : ''} ✓ ${num(s.value)}`,
         title: `accepted ${s.client}'s write of ${num(s.value)}${s.token ? ' with token ' + s.token : ''}` };
     case 'write_refused':
-      return { cls: 'm-refused', mark: 'refused', shape: cross, label: `${s.client} refused: ${s.reason.replace(/, the highest.*$/, '')}`, title: `refused ${s.client}'s write: ${s.reason}` };
+      return { cls: 'm-refused', mark: 'refused', shape: cross(mx, my), label: `${s.client} refused: ${s.reason.replace(/, the highest.*$/, '')}`, title: `refused ${s.client}'s write: ${s.reason}` };
     case 'claim_won':
       return { cls: 'm-accepted', mark: 'accepted', shape: tick, label: `${s.client} claims it`, title: `${s.client}'s claim changed 1 row` };
     default:
-      return { cls: 'm-refused', mark: 'refused', shape: cross, label: `${s.client}: 0 rows`, title: `${s.client}'s claim changed 0 rows: ${s.reason}` };
+      return { cls: 'm-refused', mark: 'refused', shape: cross(mx, my), label: `${s.client}: 0 rows`, title: `${s.client}'s claim changed 0 rows: ${s.reason}` };
   }
 }
 
@@ -363,7 +375,7 @@ function drawStorage(out, l, marks, x, label, compact) {
     g.forEach((s, k) => {
       const mx = gx + k * 17, my = l.y + (compact ? 12 : 16);
       const m = storageMark(s, mx, my);
-      out.push(`<g class="${m.cls}" data-testid="write-mark" data-mark="${m.mark}" data-kind="${s.kind}${s.stale ? '-stale' : ''}" data-t="${s.t}"><title>${esc(m.title)} (${formatMS(s.t)})</title>${m.shape}</g>`);
+      out.push(`<g class="${m.cls}" data-testid="write-mark" data-mark="${m.mark}" data-kind="${s.kind}${s.stale ? '-stale' : ''}" data-t="${s.t}"><title>${esc(m.title)} (${fmt(s.t)})</title>${m.shape}</g>`);
       labels.push(m);
     });
     let text = labels[0].label, cls = labels[0].cls;
