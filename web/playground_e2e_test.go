@@ -179,6 +179,12 @@ func TestE2EPerClientControlsRoundTripThroughShare(t *testing.T) {
 			t.Errorf("shared tab: #%s shows %q, want %q", id, got, want)
 		}
 	}
+	// Each client's collapsed line says what sets its timing, the retry
+	// interval only where one is set.
+	summaries := run(b, shared, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-testid=client-card] > summary .hint')].map(e => e.textContent)`))
+	if want := []string{"starts at once · renews every 10s", "starts 12s · renews every 10s · retries every 3s"}; !slices.Equal(summaries, want) {
+		t.Errorf("the clients' summaries read %q, want %q", summaries, want)
+	}
 	b.waitVerdict(shared, "SAFE")
 	b.shots(shared, "11-client-controls-shared")
 }

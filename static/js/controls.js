@@ -69,28 +69,29 @@ export class Controls {
   }
 
   showClients(sc, lockUsed) {
+    const SECS = 'type="number" min="0.01" max="3600" step="0.1"';
     const open = new Set([...this.clientsBox.querySelectorAll('details[open]')].map(d => d.dataset.client));
     const has = f => this.catalog.client_fields.includes(f);
     const dur = (c, f) => (c[f] ? seconds(parseDuration(c[f])) : '');
     this.clientsBox.innerHTML = (sc.clients || []).map((c, i) => {
       const id = `c${i}`;
       const renews = !!c.renew_every;
-      const summary = [c.start ? `starts ${c.start}` : 'starts at once', lockUsed ? (renews ? `renews every ${c.renew_every}` : 'no renewal') : ''].filter(Boolean).join(' · ');
+      const summary = [c.start ? `starts ${c.start}` : 'starts at once', lockUsed ? (renews ? `renews every ${c.renew_every}` : 'no renewal') : '', lockUsed && c.retry_every ? `retries every ${c.retry_every}` : ''].filter(Boolean).join(' · ');
       const steps = (c.steps || []).map((s, j) => {
         const what = esc(s.do) + (s.do === 'write' ? (s.set !== undefined ? ` = ${s.set}` : ` +${s.add ?? 0}`) : '') + (s.message ? ` “${esc(s.message)}”` : '');
         if (s.do === 'send') {
           return `<li>${what} <label for="${id}-s${j}-key">idempotency key</label> <input id="${id}-s${j}-key" type="text" maxlength="64" placeholder="none" value="${esc(s.idempotency_key || '')}" data-ci="${i}" data-step="${j}" data-field="idempotency_key"></li>`;
         }
         if (!STEP_DURATIONS.has(s.do)) return `<li>${what}</li>`;
-        return `<li><label for="${id}-s${j}">${what} for (s)</label> <input id="${id}-s${j}" type="number" min="0.01" max="3600" step="0.1" value="${esc(dur(s, 'for'))}" data-ci="${i}" data-step="${j}" data-field="for"></li>`;
+        return `<li><label for="${id}-s${j}">${what} for (s)</label> <input id="${id}-s${j}" ${SECS} value="${esc(dur(s, 'for'))}" data-ci="${i}" data-step="${j}" data-field="for"></li>`;
       }).join('');
       const lockRows = !lockUsed ? '' : `
 <div class="row"><label for="${id}-renew">Renews every (s)</label>
 <select id="${id}-renew" data-ci="${i}" data-field="renew">
 <option value=""${renews ? '' : ' selected'}>never</option><option value="every"${renews ? ' selected' : ''}>every</option></select>
-<input id="${id}-renew_every" type="number" min="0.01" max="3600" step="0.1" aria-label="${esc(c.name)} renews every (seconds)" value="${esc(dur(c, 'renew_every'))}" data-ci="${i}" data-field="renew_every"${renews ? '' : ' hidden'}></div>
-${has('renew_timeout') ? `<div class="row"${renews ? '' : ' hidden'}><label for="${id}-renew_timeout">Renew timeout (s)</label><input id="${id}-renew_timeout" type="number" min="0.01" max="3600" step="0.1" placeholder="${esc(dur(c, 'renew_every') || '')}" value="${esc(dur(c, 'renew_timeout'))}" data-ci="${i}" data-field="renew_timeout"></div>` : ''}
-<div class="row"><label for="${id}-retry_every">Retry every (s)</label><input id="${id}-retry_every" type="number" min="0.01" max="3600" step="0.1" value="${esc(dur(c, 'retry_every') || seconds(this.catalog.defaults.retry_every_ms))}" data-ci="${i}" data-field="retry_every"></div>
+<input id="${id}-renew_every" ${SECS} aria-label="${esc(c.name)} renews every (seconds)" value="${esc(dur(c, 'renew_every'))}" data-ci="${i}" data-field="renew_every"${renews ? '' : ' hidden'}></div>
+${has('renew_timeout') ? `<div class="row"${renews ? '' : ' hidden'}><label for="${id}-renew_timeout">Renew timeout (s)</label><input id="${id}-renew_timeout" ${SECS} placeholder="${esc(dur(c, 'renew_every') || '')}" value="${esc(dur(c, 'renew_timeout'))}" data-ci="${i}" data-field="renew_timeout"></div>` : ''}
+<div class="row"><label for="${id}-retry_every">Retry every (s)</label><input id="${id}-retry_every" ${SECS} value="${esc(dur(c, 'retry_every') || seconds(this.catalog.defaults.retry_every_ms))}" data-ci="${i}" data-field="retry_every"></div>
 <div class="row"><label for="${id}-on_refused">When refused</label><select id="${id}-on_refused" data-ci="${i}" data-field="on_refused">
 <option value="stop"${c.on_refused === 'retry' ? '' : ' selected'}>stop the job</option><option value="retry"${c.on_refused === 'retry' ? ' selected' : ''}>retry the job</option></select></div>
 ${has('watch_lease') ? `<div class="switch small"><input type="checkbox" id="${id}-watch_lease" data-ci="${i}" data-field="watch_lease"${c.watch_lease ? ' checked' : ''}><label for="${id}-watch_lease">Watches its lease <span class="hint">before each step it checks its own clock and gives up if the lease ran out</span></label></div>` : ''}`;
