@@ -57,7 +57,7 @@ export class Layout {
     const lo = this.minX, hi = this.maxX - w;
     if (hi < lo) return null;
     const near = () => [x + 4, x - w - 4, x - w / 2];
-    const past = y => this.taken(y).flatMap(([a, b]) => [b + GAP, a - GAP - w]).filter(s => s < x + 30 && s + w > x - 30);
+    const past = y => this.taken(y).flatMap(([a, b]) => [b + GAP, a - GAP - w]).filter(s => s < x + 40 && s + w > x - 40);
     for (const starts of [near, past]) {
       for (const y of rows) {
         for (let s of starts(y)) {
