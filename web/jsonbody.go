@@ -60,9 +60,22 @@ func (s *Server) readJSON(c echo.Context, v any) error {
 	return decodeStrict(body, v)
 }
 
-// decodeStrict decodes one JSON value into v, refusing unknown fields;
-// errors name the field and say in words what it must be.
+// decodeStrict decodes one JSON request body into v, refusing unknown
+// fields; errors name the field and say in words what it must be.
 func decodeStrict(data []byte, v any) error {
+	return strictJSON{whole: "body", of: "this request"}.decode(data, v)
+}
+
+// strictJSON names a JSON value that is decoded strictly, for its errors:
+// whole is the value itself ("body", "message", "fault"), prefix goes
+// before the names of its fields ("fault." for a fault inside a websocket
+// message) and of says in words what it is ("this request").
+type strictJSON struct{ whole, prefix, of string }
+
+// decode decodes one JSON value into v, refusing unknown fields; errors
+// name the field and say in words what it must be. Empty input is the
+// empty object.
+func (s strictJSON) decode(data []byte, v any) error {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}")
 	}
@@ -75,19 +88,19 @@ func decodeStrict(data []byte, v any) error {
 			for t.Kind() == reflect.Pointer {
 				t = t.Elem()
 			}
-			return badRequest(te.Field, "must be %s", jsonKind(t.Kind()))
+			return badRequest(s.prefix+te.Field, "must be %s", jsonKind(t.Kind()))
 		}
 		if errors.As(err, &te) {
-			return badRequest("body", "must be a JSON object with %s", fieldList(v))
+			return badRequest(s.whole, "must be a JSON object with %s", fieldList(v))
 		}
 		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 			name, _ = strconv.Unquote(name)
-			return badRequest(boundText(name, maxField), "is not a field of this request, which takes %s", fieldList(v))
+			return badRequest(boundText(s.prefix+name, maxField), "is not a field of %s, which takes %s", s.of, fieldList(v))
 		}
-		return badRequest("body", "is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return badRequest(s.whole, "is not valid JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return badRequest("body", "has more than one JSON value")
+		return badRequest(s.whole, "has more than one JSON value")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"net/http"
@@ -97,6 +98,9 @@ type session struct {
 
 	who  admission.Who // whom its runs are admitted for
 	live *liveRun      // the last run started (reader goroutine only)
+	// unread: reading stopped inside a message (one too large), so the
+	// browser may still be sending (reader goroutine only).
+	unread bool
 }
 
 func newSession(s *Server, conn *websocket.Conn, wire *batchConn) *session {
@@ -117,6 +121,9 @@ func (ss *session) serve() {
 	}
 	ss.closeQueue()
 	ss.writerW.Wait()
+	if ss.unread {
+		ss.linger()
+	}
 	ss.conn.Close()
 }
 
@@ -124,7 +131,6 @@ func (ss *session) serve() {
 // shuts down.
 func (ss *session) readLoop() {
 	cfg := ss.srv.cfg
-	ss.conn.SetReadLimit(cfg.MaxMessageBytes)
 	// A browser that vanished without closing (a dropped network) stops
 	// answering pings: the read deadline then ends the session and its run.
 	// Once reading stops, nothing may push the deadline out again.
@@ -161,7 +167,7 @@ func (ss *session) readLoop() {
 	go func() {
 		defer close(readerDone)
 		for {
-			typ, data, err := ss.conn.ReadMessage()
+			typ, data, err := readMessage(ss.conn, cfg.MaxMessageBytes)
 			if err == nil {
 				_ = alive()
 				if typ != websocket.TextMessage {
@@ -200,8 +206,14 @@ func (ss *session) readLoop() {
 			return
 		case in := <-msgs:
 			if in.err != nil {
-				if errors.Is(in.err, websocket.ErrReadLimit) {
+				if errors.Is(in.err, errMessageTooLarge) {
+					// Told before the close, which carries only a code to
+					// a browser's page.
 					ss.log.Info("websocket message too large", slog.Int64("limit", cfg.MaxMessageBytes))
+					ss.sendError(&userError{Status: http.StatusRequestEntityTooLarge, Field: "message",
+						Msg: fmt.Sprintf("is larger than the limit of %d bytes; the connection is closed", cfg.MaxMessageBytes)})
+					ss.closeWith(websocket.CloseMessageTooBig, fmt.Sprintf("message larger than %d bytes", cfg.MaxMessageBytes))
+					ss.unread = true
 				}
 				return
 			}
@@ -211,6 +223,51 @@ func (ss *session) readLoop() {
 				return
 			}
 			ss.handle(in.data)
+		}
+	}
+}
+
+// errMessageTooLarge ends reading: the browser sent a message over
+// MaxMessageBytes.
+var errMessageTooLarge = errors.New("websocket message too large")
+
+// readMessage reads the next message whole if it has at most limit bytes.
+// Of a longer one no more than limit+1 bytes are read (however long its
+// frames say they are) and errMessageTooLarge is returned.
+//
+// The websocket's own read limit is not used: it sends its close frame at
+// once, before the browser can be told the limit in a message.
+func readMessage(conn *websocket.Conn, limit int64) (int, []byte, error) {
+	typ, r, err := conn.NextReader()
+	if err != nil {
+		return typ, nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	switch {
+	case err != nil:
+		return typ, nil, err
+	case int64(len(data)) > limit:
+		return typ, nil, errMessageTooLarge
+	}
+	return typ, data, nil
+}
+
+// linger reads and drops what the browser still sends, until its close
+// frame answers the session's (or for WriteTimeout at most), after the
+// session's last frames were written. A socket closed with bytes unread is
+// reset, and a reset may reach the browser before the error and close
+// frame do, losing them: the rest of a message that was too large is such
+// bytes.
+func (ss *session) linger() {
+	_ = ss.conn.SetReadDeadline(time.Now().Add(ss.srv.cfg.WriteTimeout))
+	ss.conn.SetReadLimit(ss.srv.cfg.MaxMessageBytes)
+	for {
+		_, r, err := ss.conn.NextReader()
+		if err != nil {
+			return
+		}
+		if _, err := io.Copy(io.Discard, r); err != nil {
+			return
 		}
 	}
 }

@@ -252,11 +252,13 @@ func TestWebsocketBadMessagesGetErrorsNamingTheProblem(t *testing.T) {
 		field, code string
 		want        string
 	}{
-		{`{"type":`, "", "bad_message", "not valid"},
-		{`[1,2]`, "", "bad_message", "not valid"},
-		{`{"type":"pause"} {"type":"stop"}`, "", "bad_message", "more than one JSON value"},
+		{`{"type":`, "message", "bad_message", "message: is not valid JSON"},
+		{`[1,2]`, "message", "bad_message", "message: must be a JSON object with type, scenario, speed, fault or paused"},
+		{`{"type":"pause"} {"type":"stop"}`, "message", "bad_message", "more than one JSON value"},
+		{`{"type":5}`, "type", "bad_message", "type: must be a string"},
+		{`{"type":"start","speed":"fast"}`, "speed", "bad_message", "speed: must be a number"},
 		{`{"type":"dance"}`, "type", "bad_message", "unknown message type"},
-		{`{"type":"pause","extra":1}`, "", "bad_message", "unknown field"},
+		{`{"type":"pause","extra":1}`, "extra", "bad_message", "extra: is not a field of this message, which takes type, scenario, speed, fault or paused"},
 		{`{"type":"pause"}`, "type", "no_run", "needs a live run"},
 		{`{"type":"start"}`, "scenario", "bad_message", "is required"},
 		{`{"type":"start","speed":-1,"scenario":{}}`, "speed", "bad_message", "between 0"},
@@ -270,16 +272,27 @@ func TestWebsocketBadMessagesGetErrorsNamingTheProblem(t *testing.T) {
 			t.Errorf("%s: got %+v, want error %s on %q containing %q", tc.msg, m, tc.code, tc.field, tc.want)
 		}
 	}
-	// A bad fault during a live run names the fault's field.
+	// A bad fault during a live run names the fault's field, whether the
+	// engine refuses it or it cannot be read at all.
 	c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	c.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-9", "for": "1s"}})
-	for {
-		m := c.recv()
-		if m.Type == web.MsgError {
-			if m.Field != "fault.target" {
-				t.Errorf("inject error %+v, want field fault.target", m)
+	for _, tc := range []struct {
+		fault       any
+		field, want string
+	}{
+		{map[string]any{"do": "pause", "target": "client-9", "for": "1s"}, "fault.target", "client-9"},
+		{map[string]any{"do": 5}, "fault.do", "fault.do: must be a string"},
+		{map[string]any{"do": "pause", "whom": "client-1"}, "fault.whom", "fault.whom: is not a field of a fault, which takes at, do, target"},
+		{"pause", "fault", "fault: must be a JSON object with at, do"},
+	} {
+		c.send(map[string]any{"type": "inject", "fault": tc.fault})
+		for {
+			m := c.recv()
+			if m.Type == web.MsgError {
+				if m.Field != tc.field || !strings.Contains(m.Message, tc.want) {
+					t.Errorf("inject %v: error %+v, want field %s and %q", tc.fault, m, tc.field, tc.want)
+				}
+				break
 			}
-			break
 		}
 	}
 	// The connection still works.
@@ -289,14 +302,30 @@ func TestWebsocketBadMessagesGetErrorsNamingTheProblem(t *testing.T) {
 	}
 }
 
-func TestWebsocketOversizeMessageClosesWith1009(t *testing.T) {
+func TestWebsocketOversizeMessageIsToldItsLimitThenClosedWith1009(t *testing.T) {
 	ts, _ := startServer(t, web.Config{MaxMessageBytes: 2048})
 	c := dial(t, ts.URL, nil)
-	c.conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"start","scenario":{"title":"`+strings.Repeat("x", 4096)+`"}}`))
-	c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	// Good messages up to the limit are read; the first over it is refused
+	// naming the limit, and then the connection closes with 1009.
+	fits := `{"type":"pause","scenario":"` + strings.Repeat("x", 2048-len(`{"type":"pause","scenario":""}`)) + `"}`
+	if err := c.conn.WriteMessage(websocket.TextMessage, []byte(fits)); err != nil {
+		t.Fatal(err)
+	}
+	if m := c.recv(); m.Type != web.MsgError || m.Code != "no_run" {
+		t.Errorf("a message of exactly the limit: %+v, want it read (no_run)", m)
+	}
+	if err := c.conn.WriteMessage(websocket.TextMessage, []byte(`{"type":"start","scenario":{"title":"`+strings.Repeat("x", 4096)+`"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	m := c.recv()
+	if m.Type != web.MsgError || m.Field != "message" || m.Code != "too_large" ||
+		m.Message != "message: is larger than the limit of 2048 bytes; the connection is closed" {
+		t.Errorf("answer to an oversize message: %+v, want an error naming the limit of 2048 bytes", m)
+	}
+	c.conn.SetReadDeadline(time.Now().Add(15 * time.Second))
 	_, _, err := c.conn.ReadMessage()
 	if !websocket.IsCloseError(err, websocket.CloseMessageTooBig) {
-		t.Errorf("read after an oversize message: %v, want close 1009", err)
+		t.Errorf("read after the error: %v, want close 1009", err)
 	}
 }
 

@@ -1,9 +1,7 @@
 package web
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,6 +10,24 @@ import (
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/web/admission"
 )
+
+// A websocket message and the fault it may carry are read as strictly as
+// an HTTP body, and their errors are worded the same way: the field named
+// ("type: must be a string"), the fields taken listed.
+var (
+	wsMessage = strictJSON{whole: "message", of: "this message"}
+	wsFault   = strictJSON{whole: "fault", prefix: "fault.", of: "a fault"}
+)
+
+// badMessage gives a decoding error the websocket's kind for a message it
+// cannot read, "bad_message".
+func badMessage(err error) error {
+	var ue *userError
+	if errors.As(err, &ue) {
+		ue.Code = "bad_message"
+	}
+	return err
+}
 
 // handle acts on one message from the browser. Bad input is answered with
 // an error message; the connection stays open.
@@ -25,14 +41,8 @@ func (ss *session) handle(data []byte) {
 		ss.sendError(err)
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil || dec.More() {
-		why := "more than one JSON value"
-		if err != nil {
-			why = err.Error()
-		}
-		ss.sendErr("", "bad_message", "message is not valid: "+why+`; send one JSON object like {"type":"pause"}`)
+	if err := wsMessage.decode(data, &m); err != nil {
+		ss.sendError(badMessage(err))
 		return
 	}
 	lr := ss.live
@@ -86,14 +96,12 @@ func (ss *session) control(lr *liveRun, r *engine.Run, m ClientMessage) {
 		ss.setSpeed(lr, r, speed)
 	case MsgInject:
 		var f engine.Fault
-		dec := json.NewDecoder(bytes.NewReader(m.Fault))
-		dec.DisallowUnknownFields()
 		if len(m.Fault) == 0 {
 			ss.sendErr("fault", "bad_message", `is required, like {"do":"pause","target":"client-1","for":"15s"}`)
 			return
 		}
-		if err := dec.Decode(&f); err != nil {
-			ss.sendErr("fault", "bad_message", "is not a fault: "+err.Error())
+		if err := wsFault.decode(m.Fault, &f); err != nil {
+			ss.sendError(badMessage(err))
 			return
 		}
 		if err := r.Inject(f); err != nil {

@@ -309,7 +309,7 @@ const session = new Session({
     if (run?.live) {
       run.live = false;
       run.end = Math.max(1000, lastT());
-      setStatus(e.code === 1009 ? 'The connection was closed: a message was too large.' : 'The connection to the server was lost; press Run to start again.', true);
+      setStatus(e.code === 1009 ? `The connection was closed: ${e.reason || 'a message was too large'}.` : 'The connection to the server was lost; press Run to start again.', true);
       setButtons();
     }
   },
