@@ -10,9 +10,11 @@ import (
 
 // newCrossOrigin builds the guard against cross-site requests: a page
 // elsewhere must not join a class, push a scenario, remove a learner or
-// answer an exercise with the cookies of whoever visits it. Browsers say
-// where a request comes from (Sec-Fetch-Site, Origin); a request with
-// neither (curl, a script) has no victim's cookies to abuse and passes.
+// answer an exercise with the cookies of whoever visits it, nor spend the
+// server's run slots (a run, a chaos batch) through its visitors'
+// browsers. Browsers say where a request comes from (Sec-Fetch-Site,
+// Origin); a request with neither (curl, a script) has no victim's
+// cookies to abuse and passes.
 // The cookies' SameSite=Lax is the second wall, and the JSON endpoints'
 // Content-Type rule (readBody) the third. Config.AllowedOrigins are
 // trusted as the server's own.

@@ -218,8 +218,10 @@ func (s *Server) routes() *echo.Echo {
 		e.GET("/metrics", w.m.handler())
 	}
 	e.GET("/api/presets", s.apiPresets)
-	e.POST("/api/run", s.apiRun)
-	e.POST("/api/chaos", s.apiChaos)
+	// A run and a chaos batch take a slot for whoever sends them: a page
+	// elsewhere must not spend them with its visitors' browsers.
+	e.POST("/api/run", s.apiRun, s.sameOrigin)
+	e.POST("/api/chaos", s.apiChaos, s.sameOrigin)
 	e.GET("/api/history", s.apiHistory)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)

@@ -59,7 +59,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	ef.floatVar(&cfg.AddressShare, "address-share", "PLAYGROUND_ADDRESS_SHARE", web.DefaultAddressShare, "share of the slots one address may hold at once, all its sessions together (a class behind one NAT)")
 	ef.sizeVar(&cfg.MaxQueueBytes, "max-queue-bytes", "PLAYGROUND_MAX_QUEUE_BYTES", web.DefaultMaxQueueBytes, "`bytes` of messages waiting for one browser (like 8MiB); a browser that does not read is dropped past it")
 	ef.sizeVar(&cfg.MemoryBudget, "memory-budget", "PLAYGROUND_MEMORY_BUDGET", web.DefaultMemoryBudget, "`bytes` of memory to plan for (like 1GiB): the Go runtime's soft limit unless GOMEMLIMIT is set (below it the collector runs at GOGC=400 unless GOGC is set), and a quarter of it for every websocket's waiting messages together")
-	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` trusted as this server's own (websockets, class and check requests), comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
+	fs.StringVar(&origins, "allowed-origins", env("PLAYGROUND_ALLOWED_ORIGINS", ""), "extra `origins` trusted as this server's own (websockets, runs, chaos batches, class and check requests), comma-separated (env PLAYGROUND_ALLOWED_ORIGINS)")
 	lessonsDir := fs.String("lessons", env("PLAYGROUND_LESSONS", ""), "serve the lessons and exercises in `folder` instead of the built-in ones (env PLAYGROUND_LESSONS)")
 	dataDir := fs.String("data", env("PLAYGROUND_DATA", store.DefaultDataDir), "`folder` for the classroom's SQLite file, created if missing (env PLAYGROUND_DATA; unused with DATABASE_URL)")
 	databaseURL := env("DATABASE_URL", "")
