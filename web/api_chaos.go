@@ -15,7 +15,8 @@ import (
 // Bounds of POST /api/chaos. A batch is heavy: a Raft run costs a group's
 // elections, and the generator runs each scenario a few times to aim its
 // faults, so the web takes at most MaxAPIChaosRuns (the command line takes
-// more) and gives a batch chaosTimeoutFactor times the run timeout.
+// more) and gives a batch Config.ChaosTimeout, by default
+// chaosTimeoutFactor times the run timeout.
 const (
 	MaxAPIChaosRuns    = 1000
 	chaosTimeoutFactor = 4
@@ -86,10 +87,7 @@ func (s *Server) apiChaos(c echo.Context) error {
 		return err
 	}
 	defer t.Release()
-	limit := time.Duration(s.chaosLimit.Load())
-	if limit == 0 {
-		limit = chaosTimeoutFactor * s.cfg.RunTimeout
-	}
+	limit := s.cfg.ChaosTimeout
 	// The HTTP server's write timeout is sized for one run; this answer
 	// may come later, so the request extends its own (where it can).
 	_ = http.NewResponseController(c.Response()).SetWriteDeadline(time.Now().Add(limit + 15*time.Second))

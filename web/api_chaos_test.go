@@ -139,61 +139,67 @@ func TestAPIChaosBadInputNamesTheField(t *testing.T) {
 // TestAPIChaosTakesASlotAndMeetsItsDeadline: a batch holds a live-run
 // slot, so with one slot a second request is told the server is busy; a
 // batch that outlives its deadline ends with a 503 saying so, and gives
-// its slot back. For the second part the deadline is set to 100 ms, a
-// fifth of the least that 1,000 Raft schedules take four at a time on any
-// machine (each boots a group and runs for milliseconds); the normal one,
-// four run timeouts, is at least 4 s, which a fast machine can beat. The
-// HTTP server's write timeout (1 s here, sized for one run) does not cut
-// the batch's answer.
+// its slot back. The deadline is ChaosTimeout (the --chaos-timeout flag):
+// by default four run timeouts, 4 s here, which holds the slot while the
+// second request is refused; set to its least, 100 ms, a fifth of the
+// least that 1,000 Raft schedules take four at a time on any machine (each
+// boots a group and runs for milliseconds), it is surely passed. The HTTP
+// server's write timeout (1 s here, sized for one run) does not cut the
+// batch's answer.
 func TestAPIChaosTakesASlotAndMeetsItsDeadline(t *testing.T) {
-	// One slot; a request waits for it at most 200 ms.
-	srv, err := web.NewServer(web.Config{RunSlots: 1, MaxLiveRuns: 1, RunTimeout: time.Second, QueueWait: 200 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewUnstartedServer(srv.Handler())
-	ts.Config.WriteTimeout = time.Second
-	ts.Start()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := srv.Shutdown(ctx); err != nil {
-			t.Errorf("Shutdown: %v", err)
-		}
-		ts.Close()
-	})
 	type answer struct {
 		status int
 		body   []byte
 	}
-	batch := func() <-chan answer {
-		out := make(chan answer, 1)
-		go func() {
-			res, err := http.Post(ts.URL+"/api/chaos", "application/json", strings.NewReader(`{"backend":"raft","runs":1000}`))
-			if err != nil {
-				out <- answer{0, []byte(err.Error())}
-				return
+	// One slot; a request waits for it at most 200 ms.
+	serve := func(chaosTimeout time.Duration) (*web.Server, string, func() <-chan answer) {
+		srv, err := web.NewServer(web.Config{RunSlots: 1, MaxLiveRuns: 1, RunTimeout: time.Second, QueueWait: 200 * time.Millisecond,
+			ChaosTimeout: chaosTimeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewUnstartedServer(srv.Handler())
+		ts.Config.WriteTimeout = time.Second
+		ts.Start()
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := srv.Shutdown(ctx); err != nil {
+				t.Errorf("Shutdown: %v", err)
 			}
-			defer res.Body.Close()
-			b, _ := io.ReadAll(res.Body)
-			out <- answer{res.StatusCode, b}
-		}()
-		return out
+			ts.Close()
+		})
+		return srv, ts.URL, func() <-chan answer {
+			out := make(chan answer, 1)
+			go func() {
+				res, err := http.Post(ts.URL+"/api/chaos", "application/json", strings.NewReader(`{"backend":"raft","runs":1000}`))
+				if err != nil {
+					out <- answer{0, []byte(err.Error())}
+					return
+				}
+				defer res.Body.Close()
+				b, _ := io.ReadAll(res.Body)
+				out <- answer{res.StatusCode, b}
+			}()
+			return out
+		}
 	}
 
+	srv, url, batch := serve(0)
 	first := batch()
 	waitFor(t, func() bool { return srv.LiveRuns() == 1 })
-	status, out := post(t, ts.URL+"/api/chaos", `{"backend":"single","runs":1}`)
+	status, out := post(t, url+"/api/chaos", `{"backend":"single","runs":1}`)
 	if status != http.StatusServiceUnavailable || !strings.Contains(string(out), `"code":"busy"`) {
 		t.Errorf("a second batch with the only slot taken: %d %s", status, out)
 	}
-	if a := <-first; a.status != http.StatusOK && a.status != http.StatusServiceUnavailable {
-		t.Errorf("the first batch: %d %s", a.status, a.body)
+	a := <-first
+	if a.status != http.StatusOK && (a.status != http.StatusServiceUnavailable || !strings.Contains(string(a.body), "took longer than 4s")) {
+		t.Errorf("the first batch: %d %s, want its report or the default deadline of four run timeouts", a.status, a.body)
 	}
 	waitFor(t, func() bool { return srv.LiveRuns() == 0 })
 
-	srv.SetChaosLimit(100 * time.Millisecond)
-	a := <-batch()
+	srv, _, batch = serve(100 * time.Millisecond)
+	a = <-batch()
 	if a.status != http.StatusServiceUnavailable || !strings.Contains(string(a.body), "took longer than 100ms") {
 		t.Errorf("the batch past its deadline: %d %s", a.status, a.body)
 	}

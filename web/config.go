@@ -58,6 +58,11 @@ type Config struct {
 	// slot, and the time a check's runs may hold slots, all its runs
 	// together: the CPU one request may use.
 	RunTimeout time.Duration
+	// ChaosTimeout bounds the wall time of one POST /api/chaos batch once
+	// it has its slot (0: chaosTimeoutFactor times RunTimeout, 2m with the
+	// default RunTimeout): a batch is many runs. Past it the batch is
+	// stopped and answered 503.
+	ChaosTimeout time.Duration
 	// WriteTimeout bounds one websocket write: a browser that stops reading
 	// for longer is dropped and its run cancelled, never allowed to stall it.
 	WriteTimeout time.Duration
@@ -113,6 +118,10 @@ const (
 	DefaultPingInterval    = 20 * time.Second
 	DefaultMaxQueueBytes   = 8 << 20 // a run of engine.MaxEvents at full speed, with room
 	DefaultMemoryBudget    = 1 << 30
+	// MinChaosTimeout and MaxChaosTimeout bound ChaosTimeout (the error
+	// says "between 100ms and 1h").
+	MinChaosTimeout = 100 * time.Millisecond
+	MaxChaosTimeout = time.Hour
 )
 
 // withDefaults returns the config with zero bounds replaced by defaults.
@@ -143,6 +152,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.RunTimeout == 0 {
 		c.RunTimeout = DefaultRunTimeout
+	}
+	if c.ChaosTimeout == 0 {
+		c.ChaosTimeout = chaosTimeoutFactor * c.RunTimeout
 	}
 	if c.WriteTimeout == 0 {
 		c.WriteTimeout = DefaultWriteTimeout
@@ -183,6 +195,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-body-bytes: must be between 1024 and 1048576, not %d", c.MaxBodyBytes)
 	case c.RunTimeout < time.Second || c.RunTimeout > 10*time.Minute:
 		return fmt.Errorf("run-timeout: must be between 1s and 10m, not %s", c.RunTimeout)
+	case c.ChaosTimeout < MinChaosTimeout || c.ChaosTimeout > MaxChaosTimeout:
+		return fmt.Errorf("chaos-timeout: must be between 100ms and 1h, not %s", c.ChaosTimeout)
 	case c.WriteTimeout < 100*time.Millisecond || c.WriteTimeout > time.Minute:
 		return fmt.Errorf("write-timeout: must be between 100ms and 1m, not %s", c.WriteTimeout)
 	case c.MaxRunTime < time.Second || c.MaxRunTime > 24*time.Hour:

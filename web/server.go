@@ -55,10 +55,6 @@ type Server struct {
 	// practice is the key that signs anonymous learners' practice
 	// cookies (see practice.go).
 	practice practiceKeys
-
-	// chaosLimit, when set, replaces a chaos batch's deadline of
-	// chaosTimeoutFactor run timeouts (tests only, see export_test.go).
-	chaosLimit atomic.Int64
 }
 
 // NewServer builds a server from cfg (zero bounds take their defaults).

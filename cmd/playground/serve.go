@@ -54,6 +54,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	warm := envDefault(ef, "warm-raft-groups", "PLAYGROUND_WARM_RAFT_GROUPS", true, strconv.ParseBool)
 	fs.BoolVar(&cfg.WarmRaftGroups, "warm-raft-groups", warm, "keep Raft groups booted ahead of time, one per run slot, so runs start without an election (env PLAYGROUND_WARM_RAFT_GROUPS)")
 	ef.durationVar(&cfg.RunTimeout, "run-timeout", "PLAYGROUND_RUN_TIMEOUT", web.DefaultRunTimeout, "longest an API run runs once it has its slot; a check's runs together")
+	// Its default follows --run-timeout (four of them), so it is left
+	// zero unless given.
+	ef.durationVar(&cfg.ChaosTimeout, "chaos-timeout", "PLAYGROUND_CHAOS_TIMEOUT", 0, "longest a chaos batch (POST /api/chaos) runs once it has its slot, between 100ms and 1h; past it, 503 (default 4 x --run-timeout, 2m)")
 	ef.durationVar(&cfg.QueueWait, "queue-wait", "PLAYGROUND_QUEUE_WAIT", web.DefaultQueueWait, "longest an API run or a check waits for a slot before 503 with Retry-After")
 	ef.floatVar(&cfg.SessionShare, "session-share", "PLAYGROUND_SESSION_SHARE", web.DefaultSessionShare, "share of the slots one learner session (or one address without a session) may hold at once")
 	ef.floatVar(&cfg.AddressShare, "address-share", "PLAYGROUND_ADDRESS_SHARE", web.DefaultAddressShare, "share of the slots one address may hold at once, all its sessions together (a class behind one NAT)")
@@ -78,6 +81,11 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if len(ef.errs) > 0 {
 		return &usageError{ef.errs[0]}
+	}
+	if given(fs, "chaos-timeout") || getenv("PLAYGROUND_CHAOS_TIMEOUT") != "" {
+		if cfg.ChaosTimeout < web.MinChaosTimeout || cfg.ChaosTimeout > web.MaxChaosTimeout {
+			return usagef("--chaos-timeout: must be between 100ms and 1h, not %s", cfg.ChaosTimeout)
+		}
 	}
 	// In a Config zero means "the default"; on the command line it is a
 	// mistake.
@@ -277,6 +285,13 @@ func displayAddr(a net.Addr) string {
 
 // envFlags defines flags whose defaults come from environment variables.
 // A variable that does not parse is reported, with its name, after parsing.
+// given reports whether the flag name was on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
 type envFlags struct {
 	fs     *flag.FlagSet
 	getenv func(string) string

@@ -87,3 +87,58 @@ func TestMetricsOnTheirOwnAddress(t *testing.T) {
 		t.Errorf("serve: %v", err)
 	}
 }
+
+// TestServeChaosTimeoutIsBoundedAndReachesTheServer: --chaos-timeout (or
+// PLAYGROUND_CHAOS_TIMEOUT) outside 100ms..1h stops start-up with an error
+// naming the flag and its bounds; inside them it is the deadline a chaos
+// batch is answered with. 1,000 Raft schedules take far longer than
+// 100 ms on any machine, so the batch is stopped and told so.
+func TestServeChaosTimeoutIsBoundedAndReachesTheServer(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"--chaos-timeout", "0s"}, nil, "--chaos-timeout: must be between 100ms and 1h, not 0s"},
+		{[]string{"--chaos-timeout", "50ms"}, nil, "--chaos-timeout: must be between 100ms and 1h, not 50ms"},
+		{[]string{"--chaos-timeout", "2h"}, nil, "--chaos-timeout: must be between 100ms and 1h, not 2h0m0s"},
+		{[]string{"--chaos-timeout", "-1m"}, nil, "--chaos-timeout: must be between 100ms and 1h"},
+		{nil, map[string]string{"PLAYGROUND_CHAOS_TIMEOUT": "0"}, "--chaos-timeout: must be between 100ms and 1h, not 0s"},
+		{nil, map[string]string{"PLAYGROUND_CHAOS_TIMEOUT": "soon"}, `PLAYGROUND_CHAOS_TIMEOUT (for --chaos-timeout): "soon" is not valid`},
+	} {
+		getenv := func(k string) string { return tc.env[k] }
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, tc.args...)
+		err := run(t.Context(), args, getenv, io.Discard, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v %v: error %v, want it to contain %q", tc.args, tc.env, err, tc.want)
+		}
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--chaos-timeout", "100ms"}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, out)
+	url := regexp.MustCompile(`http://\S+`).FindString(line)
+	res, err := http.Post(url+"/api/chaos", "application/json", strings.NewReader(`{"backend":"raft","runs":1000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "took longer than 100ms") {
+		t.Errorf("a batch under --chaos-timeout 100ms: %d %s", res.StatusCode, body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
