@@ -239,23 +239,22 @@ func TestControlsSentBeforeTheRunStartsApplyWhenItStarts(t *testing.T) {
 func TestOneClientWithoutASessionCannotTakeEverySlot(t *testing.T) {
 	// Four slots, each fitting two watched runs: one client without a
 	// session may hold a quarter (two watched runs); others start at once.
+	// A run has started when its first event arrives: a state message the
+	// writer had not sent yet is replaced by a later one, so on a busy
+	// machine an event may come first.
 	ts, srv := startServer(t, web.Config{RunSlots: 4, MaxLiveRuns: 8})
 	for i := range 3 {
 		c := dial(t, ts.URL, nil)
 		c.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
 		if i < 2 {
-			if m := c.recv(); m.Type != web.MsgState {
-				t.Fatalf("the script's run %d: %+v, want it to start", i, m)
-			}
+			c.started()
 		} else if pos := c.queued(); pos != 1 {
 			t.Errorf("the script's third run told place %d, want 1", pos)
 		}
 	}
 	learner := dial(t, ts.URL, http.Header{"Cookie": {web.LearnerCookie + "=someone"}})
 	learner.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	if m := learner.recv(); m.Type != web.MsgState {
-		t.Errorf("a learner's run while the script waits: %+v, want it to start", m)
-	}
+	learner.started() // not told a place in line
 	if n := srv.LiveRuns(); n != 3 {
 		t.Errorf("%d runs live, want 3", n)
 	}
