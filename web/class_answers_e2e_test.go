@@ -3,11 +3,9 @@ package web_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -21,20 +19,8 @@ import (
 // their own page. Screenshots of the dashboard, the learner's page and the
 // class home at 1366x900 and 390x844.
 func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
-	bb := startBrowser(t)
 	st := openSQLite(t)
-	srv, err := web.NewServer(web.Config{Classroom: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		ts.Close()
-	})
-	b := &browser{t: t, base: ts.URL, ctx: bb.ctx}
+	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
 
 	tc := b.isolatedTab("/class")
 	b.do(tc, chromedp.EmulateViewport(1366, 900))

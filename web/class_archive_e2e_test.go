@@ -1,10 +1,7 @@
 package web_test
 
 import (
-	"context"
-	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -17,20 +14,8 @@ import (
 // answers, and the same button restores it. Screenshots at a laptop's and
 // a phone's size.
 func TestE2EClassArchiveButton(t *testing.T) {
-	bb := startBrowser(t) // skips without PLAYGROUND_E2E=1 or a chromium
 	st := openSQLite(t)
-	srv, err := web.NewServer(web.Config{Classroom: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		ts.Close()
-	})
-	b := &browser{t: t, base: ts.URL, ctx: bb.ctx}
+	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
 
 	tc := b.isolatedTab("/class")
 	b.do(tc,

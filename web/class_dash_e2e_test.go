@@ -3,10 +3,8 @@ package web_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -23,20 +21,8 @@ import (
 // exercise it leaves the fold live, without a reload. Screenshots at
 // 1366x900 and 390x844, where the exercises are cards above the fold.
 func TestE2EDashboardFoldsUntriedExercises(t *testing.T) {
-	bb := startBrowser(t)
 	st := openSQLite(t)
-	srv, err := web.NewServer(web.Config{Classroom: st})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		ts.Close()
-	})
-	b := &browser{t: t, base: ts.URL, ctx: bb.ctx}
+	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
 
 	cat, err := lessons.Default()
 	if err != nil {
