@@ -88,32 +88,11 @@ func TestMetricsOnTheirOwnAddress(t *testing.T) {
 	}
 }
 
-// TestServeChaosTimeoutIsBoundedAndReachesTheServer: --chaos-timeout (or
-// PLAYGROUND_CHAOS_TIMEOUT) outside 100ms..1h stops start-up with an error
-// naming the flag and its bounds; inside them it is the deadline a chaos
-// batch is answered with. 1,000 Raft schedules take far longer than
+// TestServeChaosTimeoutReachesTheServer: --chaos-timeout is the deadline
+// a chaos batch is answered with (its bounds are checked with the other
+// flags', TestServeBadConfigNamesTheFlag). 1,000 Raft schedules take far longer than
 // 100 ms on any machine, so the batch is stopped and told so.
-func TestServeChaosTimeoutIsBoundedAndReachesTheServer(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		env  map[string]string
-		want string
-	}{
-		{[]string{"--chaos-timeout", "0s"}, nil, "--chaos-timeout: must be between 100ms and 1h, not 0s"},
-		{[]string{"--chaos-timeout", "50ms"}, nil, "--chaos-timeout: must be between 100ms and 1h, not 50ms"},
-		{[]string{"--chaos-timeout", "2h"}, nil, "--chaos-timeout: must be between 100ms and 1h, not 2h0m0s"},
-		{[]string{"--chaos-timeout", "-1m"}, nil, "--chaos-timeout: must be between 100ms and 1h"},
-		{nil, map[string]string{"PLAYGROUND_CHAOS_TIMEOUT": "0"}, "--chaos-timeout: must be between 100ms and 1h, not 0s"},
-		{nil, map[string]string{"PLAYGROUND_CHAOS_TIMEOUT": "soon"}, `PLAYGROUND_CHAOS_TIMEOUT (for --chaos-timeout): "soon" is not valid`},
-	} {
-		getenv := func(k string) string { return tc.env[k] }
-		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, tc.args...)
-		err := run(t.Context(), args, getenv, io.Discard, io.Discard)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v %v: error %v, want it to contain %q", tc.args, tc.env, err, tc.want)
-		}
-	}
-
+func TestServeChaosTimeoutReachesTheServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	out, w := io.Pipe()
