@@ -17,6 +17,16 @@ type dashView struct {
 	Answers []dashAnswer `json:"answers"`
 	// Keys are the model answer and rubric of each exercise in Answers.
 	Keys []dashKey `json:"keys"`
+
+	// The page's split of Exercises (teacher.js splits the live updates
+	// the same way): tried are the exercises someone has tried, in lesson
+	// order, what the class is working on; untried are folded into one
+	// line; columns are the indexes into Exercises (and each learner's
+	// Cells) of the learners grid's columns, since a column nobody has a
+	// mark in is noise when a class has just started (the grid CSV keeps
+	// every column).
+	tried, untried []dashExercise
+	columns        []int
 }
 
 type dashClass struct {
@@ -49,42 +59,6 @@ type dashExercise struct {
 // Tried says whether any learner has answered the exercise (or given up on
 // it): the dashboard lists these and folds the others into one line.
 func (e dashExercise) Tried() bool { return e.Attempted > 0 || e.Correct > 0 || e.GaveUp > 0 }
-
-// tried are the exercises someone has tried, in lesson order: what the
-// class is working on. teacher.js splits the live updates the same way.
-func (v *dashView) tried() []dashExercise {
-	var out []dashExercise
-	for _, ex := range v.Exercises {
-		if ex.Tried() {
-			out = append(out, ex)
-		}
-	}
-	return out
-}
-
-// untried are the exercises nobody has tried yet, folded on the page.
-func (v *dashView) untried() []dashExercise {
-	var out []dashExercise
-	for _, ex := range v.Exercises {
-		if !ex.Tried() {
-			out = append(out, ex)
-		}
-	}
-	return out
-}
-
-// triedColumns are the indexes into Exercises (and each learner's Cells)
-// of the learners grid's columns: a column nobody has a mark in is noise
-// when a class has just started, and the grid CSV keeps every column.
-func (v *dashView) triedColumns() []int {
-	var out []int
-	for i, ex := range v.Exercises {
-		if ex.Tried() {
-			out = append(out, i)
-		}
-	}
-	return out
-}
 
 // dashLearner is a row of the learner x exercise grid; Cells follow
 // Exercises.
@@ -155,13 +129,18 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	}
 	for _, st := range d.Stats(order) {
 		title, kind := w.exerciseTitle(st.Exercise)
-		lesson := w.lessonTitle(st.Exercise)
 		ms := mistakes[st.Exercise]
 		if ms == nil {
 			ms = []dashMistake{}
 		}
-		v.Exercises = append(v.Exercises, dashExercise{ID: st.Exercise, Title: title, Kind: kind, Lesson: lesson,
-			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, GaveUp: st.GaveUp, Mistakes: ms})
+		ex := dashExercise{ID: st.Exercise, Title: title, Kind: kind, Lesson: w.lessonTitle(st.Exercise),
+			Attempted: st.Attempted, Correct: st.Correct, Tries: st.Tries, GaveUp: st.GaveUp, Mistakes: ms}
+		if ex.Tried() {
+			v.tried, v.columns = append(v.tried, ex), append(v.columns, len(v.Exercises))
+		} else {
+			v.untried = append(v.untried, ex)
+		}
+		v.Exercises = append(v.Exercises, ex)
 	}
 	v.Answers = w.answerViews(d.Answers)
 	v.Keys = w.answerKeys(v.Answers)
