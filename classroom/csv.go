@@ -47,7 +47,7 @@ func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 				if p.Review != nil {
 					row[10] = cell(p.Review.Comment)
 				}
-				row[11] = bit(p.Revealed && !p.Open)
+				row[11] = bit(p.Status() == StatusRevealed)
 				row[12] = p.Status()
 			}
 			cw.Write(row)

@@ -173,6 +173,7 @@ func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []c
 	if prog == nil {
 		prog = []classroom.Progress{}
 	}
+	hideClassVariants(prog)
 	return l, cl, prog, nil
 }
 
@@ -213,6 +214,9 @@ func (w *classWeb) apiLearnerProgress(c echo.Context) error {
 	}
 	if prog == nil {
 		prog = []classroom.Progress{}
+	}
+	if creds.TeacherKey == "" {
+		hideClassVariants(prog)
 	}
 	return writeJSON(c, http.StatusOK, prog)
 }

@@ -160,6 +160,7 @@ func (s *Server) apiExercise(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	served.Variant = a.shownVariant()
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, servedExercise{Served: served, InClass: a.inClass(), Review: a.review})
 }
@@ -204,7 +205,7 @@ func (s *Server) apiSolution(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.variant, Solution: html,
+	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.shownVariant(), Solution: html,
 		Caption: s.cfg.Lessons.GateCaption(ex.ID)})
 }
 
@@ -258,5 +259,6 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 		a.practice.record(ex.ID, a.variant, res, true)
 		writePractice(c, a.key, a.practice)
 	}
+	res.Variant = a.shownVariant()
 	return writeJSON(c, http.StatusOK, res)
 }
