@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -496,6 +498,105 @@ func TestScoresAgreeInEveryView(t *testing.T) {
 			if d.score[name] != want || wide[[2]string{name, ""}]["score"] != want {
 				t.Errorf("%s's total: grid %q, wide %q, want %s", name, d.score[name], wide[[2]string{name, ""}]["score"], want)
 			}
+		}
+	})
+}
+
+// TestRegradeAfterAKeyIsFixed: a class answers an exercise whose key is
+// wrong (the lessons folder says twice the right count); the server is
+// restarted with the fixed key and the teacher regrades: every kept
+// attempt is checked again, scored again in try order, and each learner
+// whose best changed is passed to OnScoreChange.
+func TestRegradeAfterAKeyIsFixed(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../lessons/content")); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "outlive-lease.yaml")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "\nanswer: outlive\n") {
+		t.Fatal("outlive-lease.yaml no longer says answer: outlive")
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(string(src), "\nanswer: outlive\n", "\nanswer: outlive * 2\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	broken, err := lessons.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eachStore(t, func(t *testing.T, st classroom.Store) {
+		const id = "outlive-lease"
+		tsBroken, _ := startServer(t, web.Config{Classroom: st, Lessons: broken})
+		c := createClass(t, tsBroken.URL, "Regrade")
+		ada, adaID := join(t, tsBroken.URL, c.Code, "Ada")
+		bo, boID := join(t, tsBroken.URL, c.Code, "Bo")
+		count := func(id int64) string {
+			f := strings.ReplaceAll(strings.Fields(expected(t, "outlive-lease", classVariant(t, st, c, id)))[0], ",", "")
+			if _, err := strconv.ParseFloat(f, 64); err != nil {
+				t.Fatalf("the expected count %q: %v", f, err)
+			}
+			return f
+		}
+		twice := func(id int64) string {
+			n, _ := strconv.ParseFloat(count(id), 64)
+			return strconv.FormatFloat(2*n, 'f', -1, 64)
+		}
+		if res := answerAs(t, ada, id, count(adaID)); res["correct"] != false {
+			t.Fatalf("the broken key takes the right count: %v", res)
+		}
+		if res := answerAs(t, ada, id, twice(adaID)); res["correct"] != true || res["score"] != 0.75 {
+			t.Fatalf("the broken key's count at the second try: %v", res)
+		}
+		answerAs(t, bo, id, count(boID))
+
+		var mu sync.Mutex
+		var changes []classroom.ScoreChange
+		tsFixed, _ := startServer(t, web.Config{Classroom: st, OnScoreChange: func(_ context.Context, ch classroom.ScoreChange) {
+			mu.Lock()
+			defer mu.Unlock()
+			changes = append(changes, ch)
+		}})
+		owner := teacher(t, tsFixed.URL, c.TeacherKey)
+		if a := newPerson(t, tsFixed.URL).postJSON("/api/classes/"+c.Code+"/regrade", `{"exercise":"outlive-lease"}`); a.status != http.StatusUnauthorized {
+			t.Errorf("a regrade without the key: %d", a.status)
+		}
+		for _, bad := range []string{`{"exercise":"sms-twice"}`, `{"exercise":"no-such"}`, `{}`} {
+			var e struct{ Field string }
+			a := owner.postJSON("/api/classes/"+c.Code+"/regrade", bad)
+			a.decode(t, &e)
+			if a.status != http.StatusBadRequest || e.Field != "exercise" {
+				t.Errorf("regrade %s: %d %s", bad, a.status, a.body)
+			}
+		}
+		a := owner.postJSON("/api/classes/"+c.Code+"/regrade", `{"exercise":"outlive-lease"}`)
+		wantStatus(t, a, http.StatusOK, "regrade")
+		var out struct {
+			Attempts int                     `json:"attempts"`
+			Changed  []classroom.ScoreChange `json:"changed"`
+		}
+		a.decode(t, &out)
+		if out.Attempts != 3 || len(out.Changed) != 2 {
+			t.Fatalf("regrade answered %s: want 3 attempts rechecked, 2 learners changed", a.body)
+		}
+		rows := readCSV(t, owner.get("/api/classes/"+c.Code+"/attempts.csv").body)
+		var got []string
+		for _, r := range rows[1:] {
+			got = append(got, r[0]+" "+r[3]+" "+r[6]+" "+r[7])
+		}
+		if want := "Ada 1 right 1,Ada 2 wrong 0,Bo 1 right 1"; strings.Join(got, ",") != want {
+			t.Errorf("attempts after the regrade: %q, want %q", strings.Join(got, ","), want)
+		}
+		wide := csvBy(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body, "")
+		if wide[[2]string{"Ada", ""}][id] != "1" || wide[[2]string{"Bo", ""}][id] != "1" {
+			t.Errorf("progress-wide.csv after the regrade: %v", wide)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(changes) != 2 || changes[0].Previous != 0.75 || changes[0].Score != 1 || changes[1].LearnerID != boID || changes[1].Score != 1 {
+			t.Errorf("score changes passed on %+v", changes)
 		}
 	})
 }
