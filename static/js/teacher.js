@@ -209,6 +209,7 @@ function setCode(c) {
   document.getElementById('csv-long').href = '/api/classes/' + encodeURIComponent(c) + '/progress.csv';
   document.getElementById('csv-wide').href = '/api/classes/' + encodeURIComponent(c) + '/progress-wide.csv';
   document.getElementById('csv-answers').href = '/api/classes/' + encodeURIComponent(c) + '/answers.csv';
+  document.getElementById('csv-attempts').href = '/api/classes/' + encodeURIComponent(c) + '/attempts.csv';
   connect();
 }
 
