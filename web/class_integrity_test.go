@@ -600,3 +600,53 @@ func TestRegradeAfterAKeyIsFixed(t *testing.T) {
 		}
 	})
 }
+
+// TestPredictionCreditAtTheFirstTryOnly: a prediction earns its credit at
+// the first try; right at the second, it is solved and earns nothing. Bo,
+// right at once, earns 1.
+func TestPredictionCreditAtTheFirstTryOnly(t *testing.T) {
+	st := openSQLite(t)
+	base := startClass(t, st)
+	c := createClass(t, base, "Predictions")
+	const id = "check-then-write-predict"
+	ada, adaID := join(t, base, c.Code, "Ada")
+	bo, boID := join(t, base, c.Code, "Bo")
+	right := expected(t, id, classVariant(t, st, c, adaID))
+	var wrong string
+	for _, o := range getExercise(t, ada, id, 0).Options {
+		if !strings.Contains(right, o.Key) {
+			wrong = o.Key
+			break
+		}
+	}
+	if res := answerAs(t, ada, id, wrong); res["correct"] != false || res["score"] != float64(0) {
+		t.Fatalf("a wrong prediction: %v", res)
+	}
+	if res := answerAs(t, ada, id, right); res["correct"] != true || res["score"] != float64(0) {
+		t.Errorf("right at the second try: %v, want right and score 0", res)
+	}
+	if res := answerAs(t, bo, id, expected(t, id, classVariant(t, st, c, boID))); res["score"] != float64(1) {
+		t.Errorf("right at the first try: %v, want 1", res)
+	}
+	wide := csvBy(t, teacher(t, base, c.TeacherKey).get("/api/classes/"+c.Code+"/progress-wide.csv").body, "")
+	if wide[[2]string{"Ada", ""}][id] != "0" || wide[[2]string{"Bo", ""}][id] != "1" {
+		t.Errorf("progress-wide.csv: Ada %q, Bo %q; want 0 and 1", wide[[2]string{"Ada", ""}][id], wide[[2]string{"Bo", ""}][id])
+	}
+}
+
+// TestPracticeScores: outside a class the same rules score each answer,
+// kept nowhere: right at once 1, right after "show me" 0, said to be
+// practice.
+func TestPracticeScores(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	p := newPerson(t, ts.URL)
+	if res := answerAs(t, p, "outlive-lease", expected(t, "outlive-lease", 0)); res["score"] != float64(1) {
+		t.Errorf("right at once: %v", res)
+	}
+	q := newPerson(t, ts.URL)
+	wantStatus(t, q.postJSON("/api/exercises/crash-wait/give-up", `{"variant":0}`), http.StatusOK, "give up")
+	res := answerAs(t, q, "crash-wait", expected(t, "crash-wait", 0))
+	if res["correct"] != true || res["score"] != float64(0) || !strings.Contains(res["feedback"].(string), "practice") {
+		t.Errorf("right after show me: %v", res)
+	}
+}
