@@ -100,6 +100,7 @@ func TestE2EGiveUpThenAnswer(t *testing.T) {
 	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=answer-earlier] summary")))
 	b.shots(tc, "grades-answer-card", "#dash-answers-heading")
 	b.shots(tc, "grades-dashboard-grid", "#dash-learners-heading")
+	b.shots(tc, "grades-dashboard-top", "[data-testid=dashboard]")
 
 	b.do(ada, chromedp.Navigate(b.base+"/class/me"), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
 	li := fmt.Sprintf(`[data-testid=learner-exercise][data-exercise=%q]`, id)

@@ -1070,7 +1070,7 @@ func DashboardPage(p Page, v *dashView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "><table class=\"dash-exercises\" data-testid=\"dash-exercises\"><thead><tr><th scope=\"col\">Exercise</th><th scope=\"col\">Attempted</th><th scope=\"col\">Correct</th><th scope=\"col\">Tries</th><th scope=\"col\">Gave up</th><th scope=\"col\">Top mistakes, with the learners' own answers</th></tr></thead> <tbody id=\"dash-exercises-body\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 86, "><table class=\"dash-exercises\" data-testid=\"dash-exercises\"><thead><tr><th scope=\"col\">Exercise</th><th scope=\"col\">Attempted</th><th scope=\"col\">Solved</th><th scope=\"col\">Tries</th><th scope=\"col\">Gave up</th><th scope=\"col\">Top mistakes, with the learners' own answers</th></tr></thead> <tbody id=\"dash-exercises-body\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1648,14 +1648,14 @@ func exerciseRow(ex dashExercise) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 143, "</td><td data-testid=\"ex-correct\" data-label=\"Correct\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 143, "</td><td data-testid=\"ex-correct\" data-label=\"Solved\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var93 string
 		templ_7745c5c3_Var93, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(ex.Correct))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class.templ`, Line: 265, Col: 78}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/class.templ`, Line: 265, Col: 77}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var93))
 		if templ_7745c5c3_Err != nil {

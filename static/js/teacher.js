@@ -71,7 +71,7 @@ function exerciseRow(ex) {
   return el('tr', { 'data-testid': 'dash-exercise', 'data-exercise': ex.id },
     el('th', { scope: 'row' }, ex.title, ex.lesson ? el('span', { class: 'ex-lesson' }, ex.lesson) : ''),
     el('td', { 'data-testid': 'ex-attempted', 'data-label': 'Attempted' }, ex.attempted),
-    el('td', { 'data-testid': 'ex-correct', 'data-label': 'Correct' }, ex.correct),
+    el('td', { 'data-testid': 'ex-correct', 'data-label': 'Solved' }, ex.correct),
     el('td', { 'data-testid': 'ex-tries', 'data-label': 'Tries' }, ex.tries),
     el('td', { 'data-testid': 'ex-gave-up', 'data-label': 'Gave up' }, ex.gave_up),
     el('td', { class: 'ex-mistakes', 'data-label': 'Top mistakes' }, mistakes));
