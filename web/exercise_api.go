@@ -70,6 +70,9 @@ type asker struct {
 	variant  int
 	standing lessons.Standing
 	review   *classroom.Review
+	// revealed says the store has recorded that the answer was shown to
+	// this class learner.
+	revealed bool
 }
 
 // on places the learner on an exercise. A class learner is held to their
@@ -80,7 +83,7 @@ func (ls *learnerState) on(ex *lessons.Exercise, variant int) *asker {
 	if ls.inClass() {
 		a.variant = learnerVariant(ls.learner, ls.class)
 		if p, ok := ls.progress[ex.ID]; ok {
-			a.standing, a.review = classStanding(ex, p), p.Review
+			a.standing, a.review, a.revealed = classStanding(ex, p), p.Review, p.Revealed
 		}
 		return a
 	}
@@ -203,6 +206,15 @@ func (s *Server) apiSolution(c echo.Context) error {
 	_, html, err := ex.Solution(a.variant)
 	if err != nil {
 		return err
+	}
+	if a.inClass() && !a.standing.Correct && !a.revealed && ex.Kind != lessons.KindText &&
+		a.class.ClosedError(s.cfg.Class.Clock(), "answers") == nil {
+		// A solution shown before a right answer ends the credit, like
+		// "show me" (only a class from before scores were kept can get
+		// here: every other way of earning it was recorded as a reveal).
+		if _, err := s.cfg.Classroom.GiveUp(c.Request().Context(), a.token, ex.ID, a.variant); err != nil {
+			return checkClassError(err)
+		}
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.shownVariant(), Solution: html,
