@@ -650,3 +650,13 @@ func TestPracticeScores(t *testing.T) {
 		t.Errorf("right after show me: %v", res)
 	}
 }
+
+// TestEveryExerciseHasAStoreRule: the lessons name their credit rules as
+// the store knows them, so no check is refused or scored by a default.
+func TestEveryExerciseHasAStoreRule(t *testing.T) {
+	for _, ex := range catalog(t).Exercises() {
+		if err := classroom.CheckRule(ex.CreditRule()); err != nil {
+			t.Errorf("%s: %v", ex.ID, err)
+		}
+	}
+}
