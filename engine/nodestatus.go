@@ -32,8 +32,12 @@ type NodeStatus struct {
 // run to run: send them beside the timeline, labelled as observed, never
 // inside it.
 func (r *Run) Nodes() []NodeStatus {
-	if s, ok := r.w.svc.(*raftService); ok {
+	if s, ok := r.w.svc.(nodeReporter); ok {
 		return s.status()
 	}
 	return nil
 }
+
+// nodeReporter is a lock service whose nodes are real and report
+// themselves (a Raft group's).
+type nodeReporter interface{ status() []NodeStatus }

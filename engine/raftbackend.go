@@ -12,6 +12,31 @@ import (
 	"github.com/hashicorp/raft"
 )
 
+// raftBackend is the registry entry of a real hashicorp/raft group.
+var raftBackend = Backend{
+	Name: BackendRaft, Label: "Raft group",
+	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
+	Tokens: true, Leader: true, Follower: "follower",
+	start: func(w *world, pool *RaftPool) (lockService, error) {
+		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
+		if err != nil {
+			return nil, err
+		}
+		svc.attach(w, w.sc.Lock.FirstToken)
+		return svc, nil
+	},
+	// Only the leader that can commit tells that a lease ran out: a
+	// follower or a node cut off from the majority may have missed a
+	// renewal.
+	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
+	restarted: "starts again on its stored log and rejoins the group",
+	aims: []aim{
+		{"leader crash after a grant", 20, aimCrashServing},
+		{"leader cut off during a lease", 15, aimPartitionServing},
+		{"leader clock jump", 15, aimNodeJump},
+	},
+}
+
 // raftFSM adapts LockFSM to raft.FSM. Apply is deterministic and never
 // modifies the log entry it is given: the in-memory transport hands every
 // node the leader's *raft.Log, and their log stores (raftLog) share its

@@ -56,17 +56,16 @@ func (c *client) renewTimeout() int64 {
 	return c.cfg.RenewEvery.MS()
 }
 
-// sendRenewal sends one renewal and returns at once. Its answer is taken
-// when it arrives, by the client's own group: a paused client takes it when
-// it wakes, a crashed one never.
-func (c *client) sendRenewal(l *renewLoop) {
+// sendRenewal sends one renewal the backend's way and returns at once.
+func (c *client) sendRenewal(l *renewLoop) { c.w.backend.client.renew(c, l) }
+
+// renewAtService sends one renewal to the node that serves. Its answer is
+// taken when it arrives, by the client's own group: a paused client takes
+// it when it wakes, a crashed one never.
+func (c *client) renewAtService(l *renewLoop) {
 	w := c.w
 	sentOwn, sent := c.now(), w.s.now
 	deadline := sent + c.renewTimeout()
-	if rl, isRedlock := w.svc.(*redlockService); isRedlock {
-		c.redlockRenewal(l, rl, sent, deadline)
-		return
-	}
 	cmd := c.command(OpRenew, l.token)
 	callAt := w.history.tick()
 	var r Reply
@@ -123,25 +122,6 @@ func (c *client) inGroup(fn func()) {
 		return
 	}
 	fn()
-}
-
-// redlockRenewal renews with every server in turn, the client being its own
-// coordinator under Redlock; it runs as an actor of the client's group.
-func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline int64) {
-	w := c.w
-	x := &exchange{}
-	c.renewTimer(l, x, sent, deadline)
-	w.s.spawn(c.g, w.s.now, func(a *actor) {
-		r, node, ok := c.quorumCall(a, rl, OpRenew)
-		x.arrived, x.at = true, w.s.now
-		switch {
-		case !l.running():
-		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
-		default:
-			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
-		}
-	})
 }
 
 // renewAnswered takes a renewal's answer: a grant extends the lease the

@@ -21,6 +21,7 @@ type world struct {
 	err       error
 
 	lockName string
+	backend  *Backend // the scenario's registry entry
 	svc      lockService
 	store    *store
 	sms      *smsProvider
@@ -49,6 +50,10 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 		sms:       newSMSProvider(),
 	}
 	w.audit = newAuditor(w)
+	if w.backend = backendEntry(sc.Lock.Backend); w.backend == nil {
+		return w, fmt.Errorf("lock.backend: %q is not available", sc.Lock.Backend)
+	}
+	w.history.model = w.backend.history
 	defer func() {
 		if err != nil {
 			w.close()
@@ -70,26 +75,14 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 	return w, nil
 }
 
-// startService starts the scenario's lock service. A Raft group comes
-// from the pool when one is given and has one ready, else it is booted.
+// startService starts the scenario's lock service, as its backend's
+// registry entry does it.
 func (w *world) startService(pool *RaftPool) error {
-	switch w.sc.Lock.Backend {
-	case BackendRaft:
-		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
-		if err != nil {
-			return err
-		}
-		svc.attach(w, w.sc.Lock.FirstToken)
-		w.svc = svc
-	case BackendSingle:
-		w.svc = newSingleService(w)
-	case BackendAsyncReplica:
-		w.svc = newAsyncService(w)
-	case BackendRedlock:
-		w.svc = newRedlockService(w)
-	default:
-		return fmt.Errorf("lock.backend: %q is not available", w.sc.Lock.Backend)
+	svc, err := w.backend.start(w, pool)
+	if err != nil {
+		return err
 	}
+	w.svc = svc
 	return nil
 }
 
@@ -191,13 +184,7 @@ func (w *world) serve(cmd Command) (Reply, string, bool) {
 }
 
 // serviceEnd is when the service stops counting grant g, in true time.
-func (w *world) serviceEnd(g *grantRec) int64 {
-	if rl, ok := w.svc.(*redlockService); ok {
-		return rl.majorityEnd(w.lockName, g.client)
-	}
-	_, _, clk := w.svc.record(w.lockName)
-	return clk.trueAt(g.leaseUntil)
-}
+func (w *world) serviceEnd(g *grantRec) int64 { return w.backend.client.grantEnd(w, g) }
 
 // holds reports whether the service's own record counts client as the
 // holder now (with token, when it has one).
@@ -226,16 +213,13 @@ func (w *world) serviceChanged() {
 }
 
 // expiryWitness names the node that can tell now that grant g's lease ran
-// out, or "": under Raft only the leader that can commit (a follower or a
-// node cut off from the majority may have missed a renewal); elsewhere the
-// node that granted it, if it runs (it judges by its own record and
-// clock), or the node that serves now; Redlock's servers together.
+// out, or "", as its backend's entry says (under Raft only the leader that
+// can commit; Redlock's servers together); by default the node that
+// granted it, if it runs (it judges by its own record and clock), or the
+// node that serves now.
 func (w *world) expiryWitness(g *grantRec) string {
-	switch w.sc.Lock.Backend {
-	case BackendRedlock:
-		return ActorRedlock
-	case BackendRaft:
-		return w.svc.serving()
+	if w.backend.witness != nil {
+		return w.backend.witness(w, g)
 	}
 	if n := w.svc.node(g.node); n != nil && n.up() {
 		return g.node
