@@ -188,18 +188,22 @@ func validateLock(sc *Scenario) error {
 	return validateOptions(b, l)
 }
 
-// validateOptions checks the lock fields only some backends take: each
-// within the bounds its entry declares, and set only where the backend
-// takes it.
+// validateOptions checks the lock fields only some backends take: set
+// only where the backend takes it, and within the bounds its entry
+// declares.
 func validateOptions(b *Backend, l *Lock) error {
 	opts, takers := allOptions()
 	for _, o := range opts {
 		path := "lock." + o.Name
 		v := o.get(l)
-		if err := v.check(path, o.Min, o.Max); err != nil {
+		own, takes := b.option(o.Name)
+		if !takes {
+			own = o // the bounds where it is taken, so a bad value is named first
+		}
+		if err := v.check(path, own.Min, own.Max); err != nil {
 			return err
 		}
-		if _, takes := b.option(o.Name); v.IsSet() && !takes {
+		if v.IsSet() && !takes {
 			verb := "takes"
 			if len(takers[o.Name]) > 1 {
 				verb = "take"
