@@ -395,7 +395,7 @@ func (c *client) read(a *actor) {
 			w.fail(fmt.Errorf("storage read: %w", err))
 		}
 		if rows == 1 {
-			w.audit.readAt(c.cfg.Name, c.token)
+			w.readBy(c.cfg.Name, c.token)
 		}
 	})
 	if rows == 0 {

@@ -29,9 +29,13 @@ type world struct {
 	byName   map[string]*client
 
 	net     network
-	ledger  ledger // the lock service's grants, as it answered them
-	history history
-	audit   *auditor // keeps the summary, from outside
+	ledger  ledger       // the lock service's grants, as it answered them
+	unavail availability // when the lock service could answer nobody
+	// believes holds the clients that believe they hold the lock now, as
+	// their own events say.
+	believes map[string]bool
+	history  history
+	audit    *auditor // keeps the summary, from outside
 
 	probe *raftProbe // tests only
 }
@@ -47,6 +51,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 		maxEvents: maxEvents,
 		lockName:  sc.Lock.Name,
 		byName:    map[string]*client{},
+		believes:  map[string]bool{},
 		sms:       newSMSProvider(),
 	}
 	w.audit = newAuditor(w)
@@ -146,10 +151,40 @@ func (w *world) emit(e Event) {
 		e = Event{T: w.s.now, Actor: ActorEngine, Kind: KindTruncated,
 			Message: fmt.Sprintf("the run reached the limit of %d events and was stopped", w.maxEvents)}
 	}
-	w.audit.observe(&e)
+	w.judge(&e)
+	w.audit.observe(e)
 	w.events = append(w.events, e)
 	if w.sink != nil {
 		w.sink(e)
+	}
+}
+
+// judge keeps the world's record as an event is emitted: an accepted
+// write is stale when the lock service's own record no longer counts the
+// writer as holder and a client granted the lock later already used the
+// record (a late write that lands before the next holder begins is merely
+// ordered before its work); and who believes it holds the lock.
+func (w *world) judge(e *Event) {
+	if e.Kind == KindWriteAccepted {
+		if !w.holds(e.Client, e.Token) && w.ledger.supersededBy(e.Client) {
+			e.Stale = true
+			e.Reason = "stale: the lock service no longer counts this client as holder, and a newer holder had already begun"
+		}
+		w.ledger.touched(e.Client, e.Token)
+	}
+	switch beliefChange(*e) {
+	case beliefBegins:
+		w.believes[e.Actor] = true
+	case beliefEnds:
+		delete(w.believes, e.Actor)
+	}
+}
+
+// readBy notes, at the storage, that a client read the record: under the
+// grant it believes it holds, that is the holder beginning to use the data.
+func (w *world) readBy(client string, token int64) {
+	if w.believes[client] {
+		w.ledger.touched(client, token)
 	}
 }
 
@@ -239,7 +274,7 @@ func (w *world) noteAvailability() {
 	for _, c := range w.clients {
 		up = up || w.svc.answers(c.cfg.Name)
 	}
-	w.audit.unavail.set(w.s.now, up)
+	w.unavail.set(w.s.now, up)
 }
 
 // allDone reports whether every client has finished.
