@@ -64,7 +64,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 			w.close()
 		}
 	}()
-	if w.store, err = openStore(sc.Storage.Table, sc.Storage.Key, sc.Storage.Initial); err != nil {
+	if w.store, err = openStore(pool.storePool(), sc.Storage.Table, sc.Storage.Key, sc.Storage.Initial); err != nil {
 		return w, err
 	}
 	if UsesLock(&sc) {
