@@ -11,8 +11,7 @@ type NodeStatus struct {
 	// Name is the node ("node-1").
 	Name string `json:"name"`
 	// Role is what the node believes it is: "leader", "follower",
-	// "candidate", "shutdown" (crashed, or the run ended) or "down" (not
-	// started).
+	// "candidate" or "shutdown" (crashed, or the run ended).
 	Role string `json:"role"`
 	// Term is the node's current Raft term.
 	Term uint64 `json:"term"`

@@ -665,20 +665,17 @@ func (s *raftService) elect() {
 }
 
 // status reports each node as the real Raft instance sees itself now.
+// Every node of a group a run holds was started when the group booted (a
+// group that failed to boot is never handed out), and a crashed one keeps
+// its stopped instance, which reports "shutdown".
 func (s *raftService) status() []NodeStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]NodeStatus, len(s.nodes))
 	for i, nd := range s.nodes {
-		st := NodeStatus{Name: nd.name, Role: "down"}
-		if r := nd.r; r != nil {
-			st.Role = strings.ToLower(r.State().String())
-			st.Term = r.CurrentTerm()
-			st.LastLogIndex = r.LastIndex()
-			st.CommitIndex = r.CommitIndex()
-			st.AppliedIndex = r.AppliedIndex()
-		}
-		out[i] = st
+		r := nd.r
+		out[i] = NodeStatus{Name: nd.name, Role: strings.ToLower(r.State().String()), Term: r.CurrentTerm(),
+			LastLogIndex: r.LastIndex(), CommitIndex: r.CommitIndex(), AppliedIndex: r.AppliedIndex()}
 	}
 	return out
 }
