@@ -1,6 +1,9 @@
 package engine
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
 
 // redlockBackend is the registry entry of Redlock: independent servers, a
 // client that counts a majority itself, and no token.
@@ -16,6 +19,10 @@ var redlockBackend = Backend{
 	// The servers together tell that a lease ran out: no one of them
 	// holds the lock alone.
 	witness: func(*world, *grantRec) string { return ActorRedlock },
+	intro: func(w *world) Event {
+		n := len(w.svc.nodeNames())
+		return Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", n, n/2+1)}
+	},
 	aims: []aim{
 		{"minority away, then a clock jump", 25, aimRedlockJump},
 		{"server clock jump", 10, aimNodeJump},

@@ -55,6 +55,9 @@ type Backend struct {
 	// witness names the node that can tell that grant g's lease ran out
 	// (nil: the node that granted it while it runs, else the one serving).
 	witness func(w *world, g *grantRec) string
+	// intro is the event that opens a run's timeline (nil: the node that
+	// serves says so, with its term when it was elected).
+	intro func(w *world) Event
 	// restarted is what a restarted node does, in the timeline's words
 	// (when it did not start from a save).
 	restarted string

@@ -95,14 +95,16 @@ func (w *world) startService(pool *RaftPool) error {
 func (w *world) begin() {
 	if w.svc != nil {
 		w.s.atFirst(0, func() {
+			if w.backend.intro != nil {
+				w.emit(w.backend.intro(w))
+				return
+			}
 			if lead := w.svc.serving(); lead != "" {
 				e := Event{Actor: lead, Kind: KindLeader, Node: lead, Message: fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames()))}
 				if e.Term = w.svc.currentTerm(); e.Term != 0 {
 					e.Message += fmt.Sprintf(", elected in term %d", e.Term)
 				}
 				w.emit(e)
-			} else {
-				w.emit(Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", len(w.svc.nodeNames()), len(w.svc.nodeNames())/2+1)})
 			}
 		})
 	}
