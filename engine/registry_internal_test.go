@@ -143,3 +143,24 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionBoundsArePerBackend: an option is checked against the bounds
+// of the backend the scenario runs on.
+func TestOptionBoundsArePerBackend(t *testing.T) {
+	slow, _ := LookupBackend(BackendAsyncReplica)
+	slow.Name = "slow-replica"
+	slow.Options[0].Max = 90_000
+	if err := RegisterBackend(slow); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { UnregisterBackend("slow-replica") })
+	sc := Scenario{Lock: Lock{Backend: "slow-replica", ReplicationLag: Sec(80)},
+		Clients: []Client{{Name: "a", Steps: []Step{{Do: StepAcquire}}}}}
+	if _, err := Prepare(sc); err != nil {
+		t.Errorf("80 s of lag on the slow replica: %v", err)
+	}
+	sc.Lock.Backend = BackendAsyncReplica
+	if _, err := Prepare(sc); err == nil || !strings.Contains(err.Error(), "lock.replication_lag") {
+		t.Errorf("80 s of lag on async-replica: %v", err)
+	}
+}

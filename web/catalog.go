@@ -43,6 +43,24 @@ type BackendKind struct {
 	// Settings lists the lock settings that apply besides lease and
 	// latency: "replication_lag", "persist_every", "election".
 	Settings []string `json:"settings"`
+	// Options are the settings only some backends take, with the bounds
+	// the backend's registry entry declares (milliseconds). The page's
+	// inputs carry them (OptionMax), so the page data leaves them out.
+	Options []engine.FieldCapability `json:"-"`
+}
+
+// OptionMax is the largest value, in milliseconds, that any backend takes
+// for the lock option name (0 when none takes it): the bound of its input.
+func (c Catalog) OptionMax(name string) int64 {
+	var out int64
+	for _, b := range c.Backends {
+		for _, o := range b.Options {
+			if o.Name == name {
+				out = max(out, int64(o.Max))
+			}
+		}
+	}
+	return out
 }
 
 // Defaults are the engine's values for what a scenario leaves out, so the
@@ -115,7 +133,7 @@ func buildCatalog() Catalog {
 	}
 	for _, b := range caps.Backends {
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
-			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields})
+			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options})
 	}
 	for _, f := range caps.Faults {
 		var fields []string

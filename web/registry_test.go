@@ -86,3 +86,28 @@ func TestStateNamesTheToysRole(t *testing.T) {
 		t.Errorf("nodes %+v, want node-1 as toy-role", s.Nodes)
 	}
 }
+
+// TestOptionInputsTakeTheEntrysBounds: the copy-lag input goes as far as
+// the backends' entries allow, and a backend registered with a longer lag
+// raises it.
+func TestOptionInputsTakeTheEntrysBounds(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	lagMax := func() string {
+		_, body := get(t, ts.URL+"/playground")
+		v, _ := attr(oneByTestID(t, parseHTML(t, body), "lag"), "max")
+		return v
+	}
+	if got := lagMax(); got != "60000" {
+		t.Errorf("copy lag input's max %s, want async-replica's 60000", got)
+	}
+	b, _ := engine.LookupBackend(engine.BackendAsyncReplica)
+	b.Name = "slow-replica"
+	b.Options[0].Max = 90_000
+	if err := engine.RegisterBackend(b); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.UnregisterBackend("slow-replica") })
+	if got := lagMax(); got != "90000" {
+		t.Errorf("copy lag input's max %s, want the slow replica's 90000", got)
+	}
+}
