@@ -28,25 +28,6 @@ func (quorumClient) grantEnd(w *world, g *grantRec) int64 {
 	return w.svc.(*redlockService).majorityEnd(w.lockName, g.client)
 }
 
-// redlockRenewal renews with every server in turn, the client being its own
-// coordinator under Redlock; it runs as an actor of the client's group.
-func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline int64) {
-	w := c.w
-	x := &exchange{}
-	c.renewTimer(l, x, sent, deadline)
-	w.s.spawn(c.g, w.s.now, func(a *actor) {
-		r, node, ok := c.quorumCall(a, rl, OpRenew)
-		x.arrived, x.at = true, w.s.now
-		switch {
-		case !l.running():
-		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
-		default:
-			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
-		}
-	})
-}
-
 // quorumCall runs one lock operation the Redlock way: the client asks
 // every server in turn and counts. It holds the lock when a majority
 // granted it and the time spent, by its own clock, leaves some of the lease
