@@ -20,8 +20,11 @@ type history struct {
 	clients map[string]int
 	// model is the backend's (its registry entry's history): Redlock's
 	// operations are quorum calls recorded at the client, checked against
-	// RedlockModel rather than LeaseLockModel.
-	model porcupine.Model
+	// RedlockModel rather than LeaseLockModel. redlock is set for such a
+	// backend, whose client computes its own lease (lockClient.ownLease):
+	// its history is judged at the client, in true time.
+	model   porcupine.Model
+	redlock bool
 }
 
 // lockInput and lockOutput are one operation's call and answer.
@@ -92,7 +95,7 @@ func (h *history) add(in lockInput, out lockOutput, call, ret int64) {
 
 // export is the run's history as the Result hands it out.
 func (h *history) export() *History {
-	return &History{ops: h.operations(), model: h.model}
+	return &History{ops: h.operations(), model: h.model, redlock: h.redlock}
 }
 
 // lockState is the model's state: one lease lock.
@@ -187,8 +190,9 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) 
 // answered it; for Redlock, each quorum call as its client saw it, the
 // servers together taken as one lock.
 type History struct {
-	ops   []porcupine.Operation
-	model porcupine.Model
+	ops     []porcupine.Operation
+	model   porcupine.Model
+	redlock bool // the operations are quorum calls seen at the client
 }
 
 // Len is the number of operations recorded.

@@ -58,7 +58,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 	if w.backend = backendEntry(sc.Lock.Backend); w.backend == nil {
 		return w, fmt.Errorf("lock.backend: %q is not available", sc.Lock.Backend)
 	}
-	w.history.model = w.backend.history
+	w.history.model, w.history.redlock = w.backend.history, w.backend.client.ownLease()
 	defer func() {
 		if err != nil {
 			w.close()
