@@ -11,9 +11,11 @@ import (
 
 // VerifyReport is the result of a self-check of the catalog.
 type VerifyReport struct {
-	Exercises int      `json:"exercises"`
-	Checks    int      `json:"checks"` // answers graded
-	Problems  []string `json:"problems"`
+	Exercises int `json:"exercises"`
+	// Variants is the fewest variants any exercise was checked on.
+	Variants int      `json:"variants"`
+	Checks   int      `json:"checks"` // answers graded
+	Problems []string `json:"problems"`
 }
 
 // OK reports whether the self-check found nothing wrong.
@@ -46,11 +48,14 @@ func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) Veri
 			}
 		}
 	}
-	for _, ex := range c.Exercises() {
+	for i, ex := range c.Exercises() {
 		rep.Exercises++
 		n := variants
 		if ex.Kind == KindPredict || ex.Kind == KindScenario {
 			n = engineVariants
+		}
+		if i == 0 || n < rep.Variants {
+			rep.Variants = n
 		}
 		for v := 0; v < n; v++ {
 			if err := ctx.Err(); err != nil {
@@ -159,9 +164,10 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 				continue
 			}
 			if ex.close(wv, want) {
-				if v == 0 {
-					errs = append(errs, fmt.Sprintf("the wrong answer %q equals the right one in the notes' variant", w.Answer))
-				}
+				// On any variant: a learner who uses the right method
+				// would be told it is this mistake, or one who uses the
+				// wrong method would be told it is right.
+				errs = append(errs, fmt.Sprintf("the wrong answer %q equals the right one (%s)", w.Answer, formatIn(want, ex.spec.Unit)))
 				continue
 			}
 			mustFail(formatIn(wv, ex.spec.Unit), w.Name, fill(w.Feedback, env))
