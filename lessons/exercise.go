@@ -83,6 +83,9 @@ type exerciseFile struct {
 	SolutionAnswer string               `yaml:"solution_answer"`
 	ModelAnswer    string               `yaml:"model_answer"`
 	Rubric         []RubricPoint        `yaml:"rubric"`
+	// Reveals are phrases that would state a prediction's outcome; the
+	// self-check makes sure none is shown before the prediction.
+	Reveals []string `yaml:"reveals"`
 }
 
 type paramSpec struct {
@@ -258,6 +261,9 @@ func parseExercise(file string, data []byte) (*Exercise, []error) {
 		if h.After < 1 || strings.TrimSpace(h.Text) == "" {
 			l.bad([]string{"hints", fmt.Sprint(i)}, "a hint needs after (1 or more wrong tries) and text")
 		}
+	}
+	if len(spec.Reveals) > 0 && spec.Kind != KindPredict {
+		l.bad([]string{"reveals"}, "reveals belongs to a predict exercise: the phrases that would give its outcome away")
 	}
 	if load, ok := kindLoaders[spec.Kind]; ok {
 		load(l)

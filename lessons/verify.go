@@ -25,7 +25,8 @@ func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
 // exercise, its own answer must pass and each named wrong answer must fail
 // with its own feedback; a prediction's formula must agree with what the
 // engine really does; every embedded preset must exist, and every
-// playground with an expect condition must show it. Exercises that run
+// playground with an expect condition must show it; nothing a learner sees
+// before a prediction may give its outcome away. Exercises that run
 // the engine are checked on fewer variants (engineVariants), since each
 // costs real runs.
 func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) VerifyReport {
@@ -47,6 +48,9 @@ func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) Veri
 				problem("%s: %s (%s): %v", l.File, pg.ID, pg.Preset, err)
 			}
 		}
+	}
+	for _, p := range c.spoilerProblems() {
+		problem("%s", p)
 	}
 	for i, ex := range c.Exercises() {
 		rep.Exercises++

@@ -87,3 +87,53 @@ solution: Multiply.
 		t.Errorf("verify missed a named mistake that equals the answer on a variant with rate 1:\n%s", joined)
 	}
 }
+
+// TestVerifyFindsAPredictionGivenAway: a heading that names the outcome
+// (it is listed at the top of the page), a paragraph above the question
+// that states it, and a preset's title shown before the prediction are
+// each reported, naming the phrase.
+func TestVerifyFindsAPredictionGivenAway(t *testing.T) {
+	predict := `id: ex-one
+kind: predict
+title: Predict
+prompt: How many writes land?
+scenario:
+  preset: paused-holder
+  set: {fencing: false}
+measure: stale_writes_accepted
+answer: "1"
+unit: count
+reveals: ["writes over it"]
+solution: One.
+`
+	lesson := func(body string) string {
+		return strings.Replace(goodLesson, "## Section\n\n", body, 1)
+	}
+	gate := "```playground\npreset: paused-holder\nset: {fencing: false}\npredict: ex-one\ncaption: It lands.\n```\n"
+	for _, tc := range []struct{ name, body, want string }{
+		{"clean", "## Section\n\nCommit first.\n\n" + gate, ""},
+		{"heading after it", "## Section\n\n" + gate + "\n## client-1 writes over it\n\nText.\n", "writes over it"},
+		{"paragraph above", "## Section\n\nclient-1 wakes and writes over it.\n\n" + gate, "writes over it"},
+		{"preset title", "## A paused holder writes late\n\n" + gate, "A paused holder writes late"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// The lesson's own playground stays, after the gated one.
+			c, err := lessons.Load(folder(map[string]string{"ex-one.yaml": predict, "01-lesson.md": lesson(tc.body)}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found []string
+			for _, p := range c.Verify(context.Background(), 0, 0).Problems {
+				if strings.Contains(p, "gives it away") {
+					found = append(found, p)
+				}
+			}
+			switch {
+			case tc.want == "" && len(found) > 0:
+				t.Errorf("a clean lesson is reported: %q", found)
+			case tc.want != "" && (len(found) == 0 || !strings.Contains(strings.Join(found, "\n"), tc.want)):
+				t.Errorf("want a report naming %q, got %q", tc.want, found)
+			}
+		})
+	}
+}
