@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -122,4 +123,66 @@ func textBefore(t *testing.T, doc *xhtml.Node, exerciseID, figID string) string 
 		}
 	}
 	return b.String()
+}
+
+// TestPushedPlaygroundsGiveNothingAway: the banner a learner sees for a
+// playground their teacher pushed (their class page and /api/me, which
+// the playground's banner shows) names no preset's title and none of the
+// phrases that would answer a prediction of that preset, whether the
+// teacher pushed the preset or a share link of it; a title the teacher
+// wrote is kept.
+func TestPushedPlaygroundsGiveNothingAway(t *testing.T) {
+	cat := catalog(t)
+	base := startClass(t, openSQLite(t))
+	c := createClass(t, base, "Discussion")
+	owner := teacher(t, base, c.TeacherKey)
+	learner, _ := join(t, base, c.Code, "Ada")
+	path := "/api/classes/" + c.Code + "/scenario"
+	shown := func() string {
+		var me struct {
+			Class struct {
+				Scenario struct{ Label string } `json:"scenario"`
+			} `json:"class"`
+		}
+		learner.get("/api/me").decode(t, &me)
+		page := parseHTML(t, learner.get("/class/me").body)
+		return plainLower(me.Class.Scenario.Label + " " + text(oneByTestID(t, page, "pushed-scenario")))
+	}
+	gated := map[string][]string{} // preset: the giveaways of its predictions
+	for _, l := range cat.Lessons() {
+		for _, pg := range l.Playgrounds {
+			if pg.Predict != "" {
+				gated[pg.Preset] = append(gated[pg.Preset], cat.Giveaways(pg.Predict)...)
+			}
+		}
+	}
+	if len(gated["paused-holder"]) == 0 {
+		t.Fatal("no prediction plays paused-holder")
+	}
+	for preset, giveaways := range gated {
+		sc, err := engineLoad(preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		share, err := web.EncodeShare(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, body := range map[string]string{"preset": `{"preset":"` + preset + `"}`, "share link": `{"link":"/playground?s=` + share + `"}`} {
+			wantStatus(t, owner.postJSON(path, body), http.StatusOK, how)
+			got := shown()
+			for _, g := range giveaways {
+				if strings.Contains(got, plainLower(g)) {
+					t.Errorf("%s pushed as a %s: the learner's banner shows %q: %q", preset, how, g, got)
+				}
+			}
+		}
+	}
+	sc, _ := engineLoad("paused-holder")
+	sc.Title = "Tuesday's question"
+	doc, _ := json.Marshal(sc)
+	wantStatus(t, owner.postJSON(path, `{"scenario":`+string(doc)+`}`), http.StatusOK, "a titled document")
+	if got := shown(); !strings.Contains(got, "tuesday's question") {
+		t.Errorf("the teacher's own title is not shown: %q", got)
+	}
 }
