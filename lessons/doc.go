@@ -126,8 +126,8 @@
 // right answer, a submitted text answer, RevealAfter wrong tries, or
 // Reveal ("show me"). Until then a wrong prediction is told why its
 // reasoning fails, never what the run gave; Serve hands out the exercise
-// as data (options shuffled per variant, keys following their options,
-// scenario fields with ranges, hints unlocked so far) with no answer, key
+// as data (options shuffled per variant and lettered after shuffling,
+// each with a stable id that answers and mistakes use; scenario fields with ranges, hints unlocked so far) with no answer, key
 // or solution in it. Solution is for a learner who earned it.
 //
 // # Using it from a server

@@ -364,6 +364,13 @@ func (l *loader) options(withWhen bool) {
 		if o.Text == "" {
 			l.bad(path, "option %q needs text", o.Key)
 		}
+		for _, al := range o.Aliases {
+			if optionKeyRE.MatchString(strings.ToLower(al)) {
+				// Letters are given after shuffling: "a" is whichever
+				// option a variant shows first.
+				l.bad(path, "option %q: the alias %q is a single letter, which names an option by its place", o.Key, al)
+			}
+		}
 		co := compiledOption{optionSpec: o}
 		switch {
 		case withWhen && o.When == "":
