@@ -88,6 +88,9 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 			out[k] = string(bytes.TrimSpace(v))
 		}
 	}
+	for k, v := range out {
+		out[k] = normalizeValue(mergeField(defaultField(k), ex.spec.Fields[k]), v)
+	}
 	return out, nil
 }
 
