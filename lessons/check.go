@@ -246,8 +246,10 @@ func ordinal(n int) string {
 func formatProblem(r *Result, err error) error {
 	var fe *formatError
 	if errors.As(err, &fe) {
+		// The message is given once, in FormatError: it may quote what
+		// was sent, and a result repeats nothing of an answer.
 		r.FormatError = fe.msg
-		r.Feedback = fe.msg
+		r.Feedback = "Not read, so no try was used."
 		return nil
 	}
 	return err

@@ -39,8 +39,12 @@ func (ex *Exercise) parseChoice(answer string, lt lettering) ([]string, error) {
 	if s == "" {
 		return nil, formatErrorf("Pick an option first.")
 	}
-	// A whole alias first: "0 rows" must not be read as two words.
+	// A whole alias first: "0 rows" must not be read as two words; then
+	// an alias in a phrase ("0 rows affected.", "a fencing token").
 	if k := ex.aliasKey(s); k != "" {
+		return []string{k}, nil
+	}
+	if k := ex.phraseKey(s); k != "" {
 		return []string{k}, nil
 	}
 	var keys []string
@@ -55,8 +59,8 @@ func (ex *Exercise) parseChoice(answer string, lt lettering) ([]string, error) {
 		}
 		for _, tok := range choiceSepRE.Split(part, -1) {
 			tok = strings.Trim(tok, "()[]. ")
-			if tok == "" {
-				continue
+			if tok == "" || tok == "option" || tok == "options" {
+				continue // "option b"
 			}
 			if k, ok := strings.CutPrefix(tok, OptionIDPrefix); ok && ex.option(k) != nil {
 				keys = append(keys, k)
@@ -95,6 +99,50 @@ func allLetters(s string, lt lettering) bool {
 		}
 	}
 	return s != ""
+}
+
+// fillerWords are words around an option's plain word that change
+// nothing about which option is meant: "0 rows affected", "it is
+// refused", "a fencing token", "option b".
+var fillerWords = map[string]bool{"a": true, "an": true, "the": true, "it": true, "it's": true, "its": true,
+	"is": true, "was": true, "are": true, "be": true, "gets": true, "get": true, "got": true,
+	"affected": true, "changed": true, "updated": true, "matched": true, "token": true, "tokens": true,
+	"answer": true, "i": true, "think": true}
+
+var phrasePunctRE = regexp.MustCompile(`[.!?;:()"]+(\s|$)`)
+
+// plainWords is a phrase without its filler words and punctuation.
+func plainWords(s string) string {
+	s = phrasePunctRE.ReplaceAllString(strings.ToLower(s)+" ", " ")
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if !fillerWords[w] {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// phraseKey reads an answer that is one option's alias once filler words
+// and full stops are taken away; "" when it names no option, or several.
+// Letters are left to the caller: "a" is a filler word and a letter.
+func (ex *Exercise) phraseKey(s string) string {
+	p := plainWords(s)
+	if p == "" {
+		return ""
+	}
+	found := ""
+	for _, o := range ex.options {
+		for _, al := range o.Aliases {
+			if plainWords(al) == p {
+				if found != "" && found != o.Key {
+					return ""
+				}
+				found = o.Key
+			}
+		}
+	}
+	return found
 }
 
 func (ex *Exercise) aliasKey(s string) string {

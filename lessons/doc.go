@@ -84,7 +84,8 @@
 //   - number: answer (a formula), tolerance {abs, rel}, unit (count, seconds,
 //     rupees, per_second), unit_words the answer may carry ("runs"),
 //     bare_unit (s or min: what a number without a unit means when the
-//     question says; without it a bare time is asked back), and wrong:
+//     question says; without it a bare time is asked back), ratio (the
+//     answer is a factor, so 4500% reads as 45x), and wrong:
 //     named mistakes, each {name, label, answer (a formula), feedback}.
 //   - choice: options ({key, text, aliases, feedback}), correct, multiple.
 //   - predict: scenario {preset, set} (values may hold {param}), then either

@@ -66,6 +66,7 @@ type exerciseFile struct {
 	Unit           string               `yaml:"unit"`
 	UnitWords      []string             `yaml:"unit_words"`
 	BareUnit       string               `yaml:"bare_unit"`
+	Ratio          bool                 `yaml:"ratio"`
 	Options        []optionSpec         `yaml:"options"`
 	Correct        []string             `yaml:"correct"`
 	Multiple       bool                 `yaml:"multiple"`
