@@ -269,6 +269,9 @@ func TestCheckAPI(t *testing.T) {
 				}
 			}
 			msg, _ := res["feedback"].(string)
+			if fe, _ := res["format_error"].(string); fe != "" {
+				msg = fe // an unreadable answer's message is given once, here
+			}
 			if status != 200 {
 				msg, _ = res["error"].(string)
 			}
