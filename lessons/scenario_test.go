@@ -33,7 +33,7 @@ func TestScenarioAnswersAreGradedByRealRuns(t *testing.T) {
 	if !passed["healthy"] || passed["crash at 46 s"] || passed["crash at 86 s"] {
 		t.Errorf("runs of a 120 s lease: %v, want only healthy to pass", passed)
 	}
-	if !strings.Contains(long.Feedback, "crash then blocks the lock") || !strings.Contains(long.Feedback, "blocked_after_crash_ms = 74,000") {
+	if !strings.Contains(long.Feedback, "crash then blocks the lock") || !strings.Contains(long.Feedback, "the lock was blocked for 74 s after the crash") || strings.Contains(long.Feedback, "_ms") {
 		t.Errorf("feedback does not explain the failure with its measure: %q", long.Feedback)
 	}
 	tl := long.Timeline
