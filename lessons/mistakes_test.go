@@ -92,7 +92,7 @@ func TestChoiceMistakesFollowTheirOption(t *testing.T) {
 		t.Errorf("four-failures a, b: mistake %q, want missed-c-d", r.Mistake)
 	}
 	ex, _ := c.Exercise("four-failures")
-	if l := ex.MistakeLabel("option-e"); !strings.HasPrefix(l, "chose: The storage refuses") {
+	if l := ex.MistakeLabel("option-e"); !strings.HasPrefix(l, "chose: The storage turns a write away") {
 		t.Errorf("label of option-e: %q", l)
 	}
 	if r = check(t, c, "long-job-config", `{"lock.lease":"100s"}`); !strings.HasPrefix(r.Mistake, "run-") {
