@@ -221,7 +221,7 @@ func (ex *Exercise) reveal(r *Result, env map[string]float64, p *predicted, vari
 	case KindScenario:
 		r.Expected = fill(ex.spec.SolutionAnswer, env)
 	}
-	md, html, err := ex.solutionText(env)
+	md, html, err := ex.solutionText(env, variant)
 	if err != nil {
 		return err
 	}

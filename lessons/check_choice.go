@@ -194,11 +194,11 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 		r.Feedback = "Right."
 		if len(correct) == 1 {
 			if o := ex.option(correct[0]); o.Feedback != "" {
-				r.Feedback += " " + fill(o.Feedback, env)
+				r.Feedback += " " + ex.fillOptions(fill(o.Feedback, env), variant)
 			}
 		}
 		if ex.spec.Success != "" {
-			r.Feedback += " " + fill(ex.spec.Success, env)
+			r.Feedback += " " + ex.fillOptions(fill(ex.spec.Success, env), variant)
 		}
 		return nil
 	}
@@ -207,7 +207,7 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 		if !contains(correct, k) {
 			wrongKeys = append(wrongKeys, k)
 			if o := ex.option(k); o.Feedback != "" {
-				notes = append(notes, fmt.Sprintf("(%s) %s", lt.toLetter[k], fill(o.Feedback, env)))
+				notes = append(notes, fmt.Sprintf("(%s) %s", lt.toLetter[k], ex.fillOptions(fill(o.Feedback, env), variant)))
 			} else {
 				notes = append(notes, fmt.Sprintf("(%s) is not right.", lt.toLetter[k]))
 			}

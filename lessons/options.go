@@ -3,6 +3,7 @@ package lessons
 import (
 	"hash/fnv"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 )
 
@@ -97,6 +98,25 @@ func ids(keys []string) string {
 		out = append(out, optionID(k))
 	}
 	return strings.Join(out, ", ")
+}
+
+// optionRefRE is how an exercise's text names an option: {@b} is written
+// as the letter option b is shown under on the variant.
+var optionRefRE = regexp.MustCompile(`\{@([a-z])\}`)
+
+// fillOptions writes each {@key} in text as this variant's letter for that
+// option.
+func (ex *Exercise) fillOptions(text string, variant int) string {
+	if len(ex.options) == 0 || !strings.Contains(text, "{@") {
+		return text
+	}
+	lt := ex.lettering(variant)
+	return optionRefRE.ReplaceAllStringFunc(text, func(m string) string {
+		if l, ok := lt.toLetter[m[2:3]]; ok {
+			return l
+		}
+		return m
+	})
 }
 
 // LegacyChoiceAnswer rewrites an answer recorded before options were

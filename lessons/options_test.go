@@ -2,6 +2,7 @@ package lessons_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/lessons"
@@ -49,6 +50,9 @@ func TestLettersAreTheOnesShown(t *testing.T) {
 		r, err := ex.Reveal(context.Background(), v)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !strings.HasPrefix(r.Solution, "**"+r.Expected+".**") {
+			t.Errorf("variant %d: the answer is (%s) but the solution begins %.12q", v, r.Expected, r.Solution)
 		}
 		for _, o := range s.Options {
 			if o.ID == "option-b" && r.Expected != o.Key {

@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/leaselab/playground/engine"
 )
+
+// bareLetterRE finds an option named by a fixed letter in a solution
+// ("**b.**", "(c)"), which would be wrong on a shuffled variant.
+var bareLetterRE = regexp.MustCompile(`\*\*[a-g](?:[.,:]| and)|\([a-g]\)`)
 
 // VerifyReport is the result of a self-check of the catalog.
 type VerifyReport struct {
@@ -86,8 +91,12 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 		errs = append(errs, "the prompt still has "+m)
 	}
 	env, _ := ex.params(v)
-	if md, _, err := ex.solutionText(env); err != nil {
+	if md, _, err := ex.solutionText(env, v); err != nil {
 		errs = append(errs, "solution: "+err.Error())
+	} else if len(ex.options) > 0 && (strings.Contains(md, "{@") || bareLetterRE.MatchString(ex.spec.Solution)) {
+		// Letters change with the variant: a solution names an option as
+		// {@b}, which becomes the letter shown.
+		errs = append(errs, "the solution names an option by a fixed letter; write {@key}")
 	} else if raw, _ := json.Marshal(p); len(md) > 40 && strings.Contains(string(raw), md[:40]) {
 		errs = append(errs, "the served exercise carries its solution")
 	}
