@@ -13,8 +13,9 @@ import (
 // verifyVariants and verifyEngineVariants are how many variants of each
 // exercise `exercises --verify` draws. A named mistake can equal the
 // answer on a few variants only (a rate of 1 makes lag / rate right), so
-// every kind is checked on a few hundred; the engine runs of predictions
-// are cached by their numbers, which keeps the engine kinds affordable.
+// every kind is checked on a few hundred. A variant whose numbers and
+// order of options an earlier one had is not graded again, which keeps
+// the kinds that run the engine affordable.
 const (
 	verifyVariants       = 300
 	verifyEngineVariants = 200
@@ -64,7 +65,7 @@ func exercisesCmd(ctx context.Context, args []string, getenv func(string) string
 			for _, p := range rep.Problems {
 				fmt.Fprintln(stdout, "FAIL", p)
 			}
-			fmt.Fprintf(stdout, "%d exercises, at least %d variants each, %d answers checked, %d problems\n", rep.Exercises, rep.Variants, rep.Checks, len(rep.Problems))
+			fmt.Fprintf(stdout, "%d exercises, at least %d variants each (%d with numbers or an order of their own), %d answers checked, %d problems\n", rep.Exercises, rep.Variants, rep.Distinct, rep.Checks, len(rep.Problems))
 		}
 		if !rep.OK() {
 			return errors.New("exercises --verify found problems")
