@@ -88,6 +88,13 @@
 //     answer is a factor, so 4500% reads as 45x), and wrong:
 //     named mistakes, each {name, label, answer (a formula), feedback}.
 //   - choice: options ({key, text, aliases, feedback}), correct, multiple.
+//     Options are shown shuffled and lettered a, b, c... per variant, so
+//     a key is an option's stable id ("option-b"), not what a learner
+//     sees: a solution, hint or feedback names an option as {@b}, written
+//     as the letter it is shown under. An alias may not be a single letter.
+//     A prediction with options may give correct too (the option its run
+//     makes right on every variant), which spreads the right letter evenly;
+//     Verify checks it against the run.
 //   - predict: scenario {preset, set} (values may hold {param}), then either
 //     measure (a formula over the run, e.g. final_value) with answer, unit
 //     and wrong as for number, or options whose when condition is tested on
