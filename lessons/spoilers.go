@@ -31,12 +31,14 @@ func visibleText(h string) string {
 }
 
 // BeforePrediction is the text a learner can see on a lesson's page
-// before answering the prediction exerciseID: everything above its form,
+// before answering the prediction exerciseID: the lesson's entry in the
+// index (title, question, summary), everything above its form,
 // the form's title and prompt, and the locked playground it opens. ok is
 // false when the lesson has no playground waiting for that prediction.
 func (c *Catalog) BeforePrediction(l *Lesson, exerciseID string) (text string, ok bool) {
 	var b strings.Builder
-	b.WriteString(l.Title + "\n")
+	// The title, and the question and summary the lesson index shows.
+	b.WriteString(l.Title + "\n" + l.Question + "\n" + l.Summary + "\n")
 	for _, h := range l.Headings {
 		if h.Level == 2 {
 			b.WriteString(h.Text + "\n")
