@@ -41,6 +41,8 @@ func Describe(e Event) string {
 		return fmt.Sprintf("read value %s (fence %d)", num(deref(e.Value)), deref(e.Fence))
 	case KindWork:
 		return fmt.Sprintf("works for %s (until %s)", FormatMS(e.For), FormatMS(e.Until))
+	case KindWorkInterrupted:
+		return "stops its work: " + e.Reason
 	case KindWriteSent:
 		return fmt.Sprintf("sends a write of %s with %s", num(deref(e.Value)), tokenWords(e.Token))
 	case KindWriteAccepted:

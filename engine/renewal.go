@@ -83,6 +83,7 @@ func (c *client) sendRenewal(l *renewLoop) {
 			case !ok || x.lost:
 				if l.running() {
 					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; the next renewal goes out on schedule"})
+					c.renewFailed(l, "a renewal got no answer")
 				}
 			case l.gaveUp != "":
 				// The loop gave up waiting before this answer came.
@@ -106,6 +107,7 @@ func (c *client) renewTimer(l *renewLoop, x *exchange, sent, deadline int64) {
 		if (!x.arrived || x.at > deadline) && l.running() && !c.done {
 			c.emit(Event{Kind: KindRenewTimeout, Token: l.token, For: c.renewTimeout(),
 				Message: fmt.Sprintf("the renewal sent at %s got no answer within %s; the next one goes out on schedule", FormatMS(sent), FormatMS(c.renewTimeout()))})
+			c.renewFailed(l, fmt.Sprintf("the renewal sent at %s got no answer within %s", FormatMS(sent), FormatMS(c.renewTimeout())))
 		}
 	})
 }
@@ -138,6 +140,7 @@ func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline
 		case !l.running():
 		case !ok:
 			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
+			c.renewFailed(l, "a renewal got no answer from a majority")
 		default:
 			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
 		}
@@ -162,6 +165,16 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 	}
 	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: r.Reason})
 	c.stopRenewing(l, false, "the lock service refused a renewal: "+r.Reason)
+}
+
+// renewFailed follows a renewal that got no answer (in time). A careful
+// client with stop_on_renew_timeout stops renewing and counts the lock as
+// lost, as Curator does on SUSPENDED: its worker gives up at its next look
+// at the lease (at once, with interrupt, during work).
+func (c *client) renewFailed(l *renewLoop, why string) {
+	if c.cfg.StopOnRenewTimeout && c.cfg.WatchLease {
+		c.stopRenewing(l, false, why+" (stop_on_renew_timeout)")
+	}
 }
 
 // stopRenewing ends the renewal loop on its own account (a refusal, its

@@ -262,6 +262,9 @@ func validateClient(sc *Scenario, p string, c Client) error {
 	if err := c.RetryEvery.check(p+".retry_every", minPeriod, MaxUntil); err != nil {
 		return err
 	}
+	if err := validateCareful(sc, p, c); err != nil {
+		return err
+	}
 	if c.OnRefused != OnRefusedStop && c.OnRefused != OnRefusedRetry {
 		return fieldErr(p+".on_refused", "must be \"stop\" or \"retry\", not %q", c.OnRefused)
 	}
@@ -278,6 +281,26 @@ func validateClient(sc *Scenario, p string, c Client) error {
 			return err
 		}
 		read = read || st.Do == StepRead
+	}
+	return nil
+}
+
+// validateCareful checks a careful client's options: each needs
+// watch_lease, and the margin must leave some of the lease.
+func validateCareful(sc *Scenario, p string, c Client) error {
+	if err := c.LeaseMargin.check(p+".lease_margin", 0, sc.Lock.Lease.MS()-1); err != nil {
+		return err
+	}
+	for _, o := range []struct {
+		name string
+		set  bool
+	}{{"lease_margin", c.LeaseMargin.MS() > 0}, {"stop_on_renew_timeout", c.StopOnRenewTimeout}, {"interrupt", c.Interrupt}} {
+		if o.set && !c.WatchLease {
+			return fieldErr(p+"."+o.name, "applies to a careful client: set watch_lease to true too, or leave %s out", o.name)
+		}
+	}
+	if c.StopOnRenewTimeout && !c.RenewEvery.IsSet() {
+		return fieldErr(p+".stop_on_renew_timeout", "applies to renewals: set renew_every too, or leave stop_on_renew_timeout out")
 	}
 	return nil
 }
