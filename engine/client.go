@@ -423,17 +423,19 @@ func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bo
 	c.answerLost = false
 	cmd := c.command(op, token)
 	callAt := w.history.tick()
+	var by served
 	x := c.roundTrip(a, msgKind[op], func() string {
 		if r, node, ok = w.serve(cmd); !ok {
 			return ""
 		}
+		by = served{node, w.s.now}
 		return node
-	}, func() { w.answerLost(cmd, r, node, callAt) })
+	}, func() { w.answerLost(cmd, r, node, by, callAt) })
 	if !ok || x.lost {
 		c.answerLost = ok && x.lost
 		return r, node, false
 	}
-	w.history.record(cmd, r, callAt, w.history.tick())
+	w.history.record(cmd, r, by, callAt, w.history.tick())
 	return r, node, true
 }
 

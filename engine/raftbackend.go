@@ -631,6 +631,7 @@ func (s *raftService) elect() {
 		return
 	}
 	s.holdElections(false)
+	s.logs.detours = 0
 	if err := s.settle(want, s.term+1); err != nil {
 		s.fail(err)
 		return

@@ -137,6 +137,7 @@ func (s *raftService) settle(want int, minTerm int64) error {
 		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()) < minTerm {
 			// It leads in an older term: it is deposed as soon as it hears
 			// from a leader of a newer one; with none, it campaigns again.
+			s.logs.detours++
 			if !s.newerLeader(want) {
 				s.timeoutNow(target)
 			}
@@ -159,6 +160,7 @@ func (s *raftService) settle(want int, minTerm int64) error {
 			stuck, wait = false, raftRecheck
 		case <-timer.C:
 			stuck, wait = true, min(2*wait, raftRecheckMax)
+			s.logs.detours++
 		case <-p.ctx.Done():
 			return p.ctx.Err()
 		}
@@ -214,11 +216,14 @@ func (s *raftService) campaign(want int, stuck bool) {
 	}
 	if wt, wi := s.nodes[want].lastLog(); wt == bestTerm && wi == bestIndex {
 		best = want
-	} else if cur := s.realLeader(); cur >= 0 {
-		if stuck {
-			s.timeoutNow(s.nodes[cur])
+	} else {
+		s.logs.detour(s, want)
+		if cur := s.realLeader(); cur >= 0 {
+			if stuck {
+				s.timeoutNow(s.nodes[cur])
+			}
+			return // a leader is bringing want up to date
 		}
-		return // a leader is bringing want up to date
 	}
 	switch s.nodes[best].r.State() {
 	case raft.Follower:
@@ -343,12 +348,27 @@ func (a logEnd) before(b logEnd) bool {
 type simLogs struct {
 	end []logEnd
 	seq int64
+	// detours counts what made the real group's election differ from the
+	// one the simulation holds (another node asked to campaign first, a
+	// wait with no change, a stale leader deposed); the probe reads it.
+	detours int
+}
+
+// detour records that the real log of want, which the simulation elects,
+// is behind another voter's: real replication lagged, and another node
+// must lead first. A node the simulation counts as unable to win must
+// never be chosen: the probe reports it.
+func (l *simLogs) detour(s *raftService, want int) {
+	l.detours++
+	if s.probe != nil && l.end != nil && !s.eligible(want) {
+		s.probe.problem(fmt.Sprintf("%s was chosen to lead, but a majority would refuse it its vote: its log lacks their entries", s.nodes[want].name))
+	}
 }
 
 // resetLogs starts the account for a group whose every node holds the
 // bootstrap and node-1's first election.
 func (s *raftService) resetLogs() {
-	s.logs = simLogs{end: make([]logEnd, len(s.nodes))}
+	s.logs = simLogs{end: make([]logEnd, len(s.nodes)), detours: s.logs.detours}
 	for i := range s.logs.end {
 		s.logs.end[i] = logEnd{term: bootTerm}
 	}

@@ -22,6 +22,7 @@ type raftProbe struct {
 	logFrom  string      // whose log that is
 	terms    [][2]int64  // at every election: the simulation's term and the real leader's
 	leaders  [][2]string // at every election: the simulation's leader and the node that really leads in the latest term
+	detoured []bool      // at every election: whether the real election went other than the simulation's (simLogs.detours)
 
 	// disturbEvery, when set, makes the real group elect another leader
 	// behind the simulation's back after every that many steps, the way
@@ -42,6 +43,14 @@ func (p *raftProbe) elected(s *raftService) {
 		}
 	}
 	p.leaders = append(p.leaders, [2]string{s.nodes[s.leader].name, real})
+	p.detoured = append(p.detoured, s.logs.detours > 0)
+}
+
+// problem records a disagreement found inside the service.
+func (p *raftProbe) problem(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.problems = append(p.problems, msg)
 }
 
 // committed records an answered command and the node that committed it.

@@ -160,11 +160,19 @@ func TestRaftIsReal(t *testing.T) {
 				if leaderTerms[i] != sim || sim != bootTerm+int64(i) {
 					t.Errorf("leader event %d has term %d; the simulation's term is %d, want %d", i, leaderTerms[i], sim, bootTerm+int64(i))
 				}
-				// Undisturbed, the real group holds exactly the elections
-				// the simulation holds: one real election per leader
-				// event, won by the node the event names.
-				if real != sim {
+				// The real group holds exactly the election the simulation
+				// holds, won by the node the event names, in the term the
+				// event says. Only a detour the wall clock forced (a busy
+				// machine: replication that lagged, a wait with no change;
+				// never a node a majority would refuse) may cost the real
+				// group extra terms.
+				switch {
+				case real < sim:
+					t.Errorf("election %d: the real leader's term %d is below the timeline's %d: the group did not hold that election", i, real, sim)
+				case real != sim && !probe.detoured[i]:
 					t.Errorf("election %d: the timeline says term %d, the real leader is in term %d", i, sim, real)
+				case real != sim:
+					t.Logf("election %d: the busy machine cost the real group %d extra term(s)", i, real-sim)
 				}
 				if sim, real := probe.leaders[i][0], probe.leaders[i][1]; leaderNodes[i] != sim || real != sim {
 					t.Errorf("election %d: the timeline names %s, the simulation %s, and %q really leads", i, leaderNodes[i], sim, real)

@@ -72,12 +72,14 @@ func (c *client) sendRenewal(l *renewLoop) {
 	var r Reply
 	var node string
 	var ok bool
+	var by served
 	x := c.dispatch(MsgRenew, func() string {
 		if r, node, ok = w.serve(cmd); !ok {
 			return ""
 		}
+		by = served{node, w.s.now}
 		return node
-	}, func() { w.answerLost(cmd, r, node, callAt) }, func(x *exchange) {
+	}, func() { w.answerLost(cmd, r, node, by, callAt) }, func(x *exchange) {
 		c.inGroup(func() {
 			switch {
 			case !ok || x.lost:
@@ -87,13 +89,13 @@ func (c *client) sendRenewal(l *renewLoop) {
 				}
 			case l.gaveUp != "":
 				// The loop gave up waiting before this answer came.
-				w.answerLost(cmd, r, node, callAt)
+				w.answerLost(cmd, r, node, by, callAt)
 			case l.over:
 				// The client has moved on (released, finished): the answer
 				// reaches it and is dropped.
-				w.history.record(cmd, r, callAt, w.history.tick())
+				w.history.record(cmd, r, by, callAt, w.history.tick())
 			default:
-				w.history.record(cmd, r, callAt, w.history.tick())
+				w.history.record(cmd, r, by, callAt, w.history.tick())
 				c.renewAnswered(l, r, node, sentOwn+w.sc.Lock.Lease.MS(), sent, x.at > deadline)
 			}
 		})
@@ -210,8 +212,8 @@ func (c *client) stopRenewals() {
 // answerLost records a command the lock service applied whose answer never
 // reached its client: a lock-service event, and an operation of unknown
 // outcome in the history.
-func (w *world) answerLost(cmd Command, r Reply, node string, callAt int64) {
-	w.history.pending(cmd, r, callAt)
+func (w *world) answerLost(cmd Command, r Reply, node string, by served, callAt int64) {
+	w.history.pending(cmd, r, by, callAt)
 	w.lostAnswerEvent(cmd, r, node)
 }
 
