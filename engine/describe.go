@@ -146,7 +146,12 @@ func Verdict(s Summary) string {
 		parts = append(parts, "the run was cut off at the event limit")
 	}
 	verdict := "UNSAFE"
-	if s.Safe {
+	switch {
+	case s.Safe && !s.LockSafe:
+		// The data came through, but the lock broke its promise: never
+		// headed plainly safe.
+		verdict = "DATA SAFE, LOCK BROKEN"
+	case s.Safe:
 		verdict = "SAFE"
 	}
 	return verdict + ": " + strings.Join(parts, "; ")

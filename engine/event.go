@@ -126,6 +126,9 @@ type Summary struct {
 	EndMS                int64 `json:"end_ms"`
 	Truncated            bool  `json:"truncated"`
 	Safe                 bool  `json:"safe"`
+	// LockSafe: no double grant and no duplicate token, the lock kept its
+	// promise. Safe with LockSafe false is never headed "SAFE".
+	LockSafe bool `json:"lock_safe"`
 }
 
 // Result is a finished run: the timeline and its summary.

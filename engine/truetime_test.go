@@ -52,3 +52,25 @@ func TestHistoryJudgedByTrueTime(t *testing.T) {
 		t.Errorf("baseline has a clock note: %q", note)
 	}
 }
+
+// TestLockSafeApartFromSafe: on clock-jump with fencing the server grants
+// the lock twice at once; fencing refuses the stale write, so the data is
+// right (safe) but the lock broke its promise (lock_safe false), and the
+// verdict must say both rather than "SAFE". A healthy run is both.
+func TestLockSafeApartFromSafe(t *testing.T) {
+	res := mustRun(t, mustPreset(t, "clock-jump", true))
+	s := res.Summary
+	if !s.Safe || s.DoubleGrants == 0 {
+		t.Fatalf("clock-jump with fencing should be data-safe with a double grant: %+v", s)
+	}
+	if s.LockSafe {
+		t.Errorf("a double grant: lock_safe must be false: %+v", s)
+	}
+	if v := engine.Verdict(s); strings.HasPrefix(v, "SAFE") || !strings.Contains(v, "DATA SAFE, LOCK BROKEN") || !strings.Contains(v, "granted twice") {
+		t.Errorf("verdict %q: it must say the data is safe and the lock broken", v)
+	}
+	ok := mustRun(t, mustPreset(t, "baseline", false)).Summary
+	if !ok.Safe || !ok.LockSafe || !strings.HasPrefix(engine.Verdict(ok), "SAFE") {
+		t.Errorf("baseline: %+v, %q", ok, engine.Verdict(ok))
+	}
+}
