@@ -478,7 +478,7 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 		return fieldErr(p+".side", "lists %d entries; this scenario has only %d things to cut off", len(f.Side), max)
 	}
 	seen := map[string]bool{}
-	everything := 0
+	everything, storage := 0, 0
 	for j, name := range f.Side {
 		ep := fmt.Sprintf("%s.side[%d]", p, j)
 		if seen[name] {
@@ -487,7 +487,7 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 		seen[name] = true
 		switch {
 		case name == SideStorage:
-			everything++
+			storage++
 		case slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == name }):
 			everything++
 		default:
@@ -504,8 +504,14 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 	if seen[TargetLeader] {
 		everything-- // the leader is one of the nodes, perhaps one listed too
 	}
-	if everything >= nodes+len(sc.Clients)+1 {
-		return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
+	// With every node and client on the side, nothing of the lock group
+	// is left on the other: the storage is either on the side too or
+	// reachable from both, so nothing is cut off.
+	if everything >= nodes+len(sc.Clients) {
+		if storage > 0 {
+			return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
+		}
+		return fieldErr(p+".side", "lists every node and client: nothing of the lock group is left on the other side, and the storage stays reachable from both, so nothing is cut off")
 	}
 	return nil
 }
