@@ -319,7 +319,7 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 	if rows == 0 {
 		e.Kind = KindWriteRefused
 		e.Fence = ptr(before.Fence)
-		e.Reason = fmt.Sprintf("token %d < %d, the highest token accepted", token, before.Fence)
+		e.Reason = fmt.Sprintf("token %d < %d, the highest token the storage has seen (a write or a fenced read)", token, before.Fence)
 		w.emit(e)
 		return 0
 	}
@@ -481,7 +481,7 @@ func (c *client) read(a *actor) {
 // could answer it, or one did and its answer was lost on the way.
 func (c *client) noAnswerWords() string {
 	if c.answerLost {
-		return "the lock service answered, but the answer was lost on the way back"
+		return "its answer was lost on the way back (the lock service had applied it)"
 	}
 	return "no lock server answered"
 }

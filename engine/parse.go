@@ -28,6 +28,11 @@ func ParseScenario(data []byte) (*Prepared, error) {
 func DecodeScenario(data []byte) (Scenario, error) {
 	var sc Scenario
 	if len(data) > MaxScenarioSize {
+		if len(data) == MaxScenarioSize+1 {
+			// A reader that stops one byte past the limit (the CLI, a
+			// body limit) cannot say how big the input really was.
+			return sc, fieldErr("scenario", "is larger than %d bytes, the most accepted", MaxScenarioSize)
+		}
 		return sc, fieldErr("scenario", "is %d bytes; at most %d are accepted", len(data), MaxScenarioSize)
 	}
 	trimmed := bytes.TrimSpace(data)

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
@@ -28,3 +29,27 @@ func TestRepeatedKeyRefused(t *testing.T) {
 		t.Errorf("the same key in two objects: %v", err)
 	}
 }
+
+// TestOversizedInputIsNotMisreported: a reader that stops one byte past
+// the limit (as the CLI does) hands over exactly limit+1 bytes; the error
+// must not claim that is the input's size.
+func TestOversizedInputIsNotMisreported(t *testing.T) {
+	data := make([]byte, engine.MaxScenarioSize+1)
+	_, err := engine.DecodeScenario(data)
+	if err == nil || contains(err.Error(), "65537") || !contains(err.Error(), "larger than 65536 bytes") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestWordsWithoutAToken: Redlock hands out no token, so its events never
+// speak of "token 0" or of releasing "no token".
+func TestWordsWithoutAToken(t *testing.T) {
+	res := mustRun(t, mustPreset(t, "redlock-clock-jump", false))
+	for _, e := range res.Events {
+		if d := engine.Describe(e); contains(d, "token 0") || contains(d, "released no token") {
+			t.Errorf("%s at %d: %q", e.Kind, e.T, d)
+		}
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
