@@ -98,18 +98,6 @@ var faultWords = map[string]struct {
 	engine.FaultClockDrift: {"drift a clock", "Make {target}'s clock run 2x fast", map[string]any{"rate": 2.0}},
 }
 
-// clientFields are the engine's client options the form does not show on
-// their own (start, renew_every, retry_every and on_refused are).
-func clientFields(caps engine.Catalog) []string {
-	var out []string
-	for _, o := range caps.ClientOptions {
-		if o.Name != "renew_every" && o.Name != "retry_every" {
-			out = append(out, o.Name)
-		}
-	}
-	return out
-}
-
 // buildCatalog reads what the engine takes (engine.Capabilities) and adds
 // the words the page shows, so the form never offers what the engine
 // would refuse, nor misses what it gained.
@@ -117,7 +105,7 @@ func buildCatalog() Catalog {
 	caps := engine.Capabilities()
 	c := Catalog{
 		DelayKinds:   caps.DelayKinds,
-		ClientFields: clientFields(caps),
+		ClientFields: []string{"renew_timeout", "watch_lease"},
 		Defaults:     Defaults{LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
 		MaxSpeed:     engine.MaxSpeed,
 	}
