@@ -126,7 +126,8 @@ type raftNode struct {
 //
 // Which node leads, and when a successor serves after a crash or a cut,
 // is decided by the simulation (lock.election after the fault, the
-// lowest-numbered node that can reach a majority), and the real group is
+// lowest-numbered node that can win: it reaches a majority whose logs are
+// no more up to date than its own, raftelect.go), and the real group is
 // then made to hold exactly that election: the simulation sends the chosen
 // node Raft's TimeoutNow message (the one a leadership transfer ends
 // with), and the node campaigns at once and wins a real vote. Raft's own
@@ -622,8 +623,8 @@ func (s *raftService) afterChange() {
 	w.s.at(w.s.now+w.sc.Lock.Election.MS(), s.elect)
 }
 
-// elect makes the lowest-numbered node that can reach a majority the
-// leader, in the simulation and in the real group, in a new term.
+// elect makes the lowest-numbered node that can win (canLead) the leader,
+// in the simulation and in the real group, in a new term.
 func (s *raftService) elect() {
 	s.electing = false
 	want := s.canLead()
