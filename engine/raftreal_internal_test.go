@@ -106,6 +106,15 @@ func distinct(cmds []Command) map[reqKey]Command {
 // really leads at most steps, and at every election the leader event
 // names the node that really leads, in the term it really leads in.
 func TestRaftIsReal(t *testing.T) {
+	var mu sync.Mutex
+	elected := 0 // scenarios whose group held an election after the boot
+	t.Cleanup(func() {
+		// The checks at every election prove little if few scenarios
+		// hold one: the faults must have disturbed most leaders.
+		if !t.Failed() && elected < 6 {
+			t.Errorf("only %d scenarios held an election after the boot, want at least 6", elected)
+		}
+	})
 	for name, sc := range raftScenarios(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -177,6 +186,11 @@ func TestRaftIsReal(t *testing.T) {
 				if sim, real := probe.leaders[i][0], probe.leaders[i][1]; leaderNodes[i] != sim || real != sim {
 					t.Errorf("election %d: the timeline names %s, the simulation %s, and %q really leads", i, leaderNodes[i], sim, real)
 				}
+			}
+			if len(probe.terms) > 1 {
+				mu.Lock()
+				elected++
+				mu.Unlock()
 			}
 			t.Logf("%d operations, %d steps (the simulation's leader led at %d), %d elections",
 				len(answered), probe.steps, probe.led, len(probe.terms))
