@@ -255,6 +255,7 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 		workers = 4 * runtime.GOMAXPROCS(0)
 	}
 	results := make([]outcome, opt.Runs)
+	var keep examplesKept
 	next := make(chan int)
 	// The first run that fails stops the batch: its error is the answer.
 	batch, stop := context.WithCancel(ctx)
@@ -272,6 +273,9 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 				if o.err != nil && batch.Err() == nil {
 					once.Do(func() { failed = fmt.Errorf("chaos seed %d: %w", seed, o.err) })
 					stop()
+				}
+				if o.sc != nil && !keep.wants(i, opt.Examples) {
+					o.sc, o.notes = nil, nil // not among the first violations: no example
 				}
 				results[i] = o
 			}
@@ -316,7 +320,7 @@ feed:
 		}
 		rep.Violations++
 		rep.ByKind.count(o.kinds)
-		if len(failing) < opt.Examples {
+		if len(failing) < opt.Examples && o.sc != nil {
 			failing = append(failing, i)
 		}
 	}
@@ -339,6 +343,32 @@ feed:
 	}
 	rep.Examples = append(rep.Examples, examples...)
 	return rep, nil
+}
+
+// examplesKept decides which violating runs keep their scenario for an
+// example, so that a long batch does not hold every violating scenario:
+// run i keeps it while fewer than the examples wanted have violated at a
+// lower index so far. Runs finish out of order, so a few more may keep
+// theirs than needed, never fewer.
+type examplesKept struct {
+	mu    sync.Mutex
+	found []int
+}
+
+func (k *examplesKept) wants(i, examples int) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	below := 0
+	for _, j := range k.found {
+		if j < i {
+			below++
+		}
+	}
+	if below >= examples {
+		return false
+	}
+	k.found = append(k.found, i)
+	return true
 }
 
 // runOne generates the scenario of one seed, runs it and judges it. A run
