@@ -90,7 +90,10 @@ func (t *Tool) Verify(ctx context.Context, f LaunchForm) (*Launch, error) {
 		return nil, failed("iss", "is missing")
 	}
 	p, err := t.platformFor(ctx, claims.Issuer, claims.Audience...)
-	if err != nil {
+	var le *Error
+	if errors.As(err, &le) {
+		return nil, failed("aud", "names none of the client IDs registered for the issuer")
+	} else if err != nil {
 		return nil, err
 	}
 	if p == nil {

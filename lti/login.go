@@ -79,29 +79,29 @@ func (t *Tool) platformFor(ctx context.Context, issuer string, clientIDs ...stri
 	if err != nil {
 		return nil, err
 	}
-	var found []classroom.LTIPlatform
+	var byIssuer, found []classroom.LTIPlatform
 	for _, p := range ps {
-		if p.Issuer != issuer {
-			continue
+		if p.Issuer == issuer {
+			byIssuer = append(byIssuer, p)
 		}
-		if len(clientIDs) > 0 && clientIDs[0] != "" {
-			match := false
-			for _, c := range clientIDs {
-				match = match || c == p.ClientID
-			}
-			if !match {
-				continue
-			}
-		}
-		found = append(found, p)
 	}
-	switch len(found) {
-	case 0:
+	if len(byIssuer) == 1 {
+		// The one registration: whether the token is for its client ID
+		// is the aud check's to say.
+		return &byIssuer[0], nil
+	}
+	for _, p := range byIssuer {
+		if contains(clientIDs, p.ClientID) {
+			found = append(found, p)
+		}
+	}
+	switch {
+	case len(byIssuer) == 0:
 		return nil, nil
-	case 1:
+	case len(found) == 1:
 		return &found[0], nil
 	}
-	return nil, invalid("client_id", "is required: the issuer %s has %d registrations", issuer, len(found))
+	return nil, invalid("client_id", "must name one of the %d registrations of the issuer %s", len(byIssuer), issuer)
 }
 
 // Login answers a login request with the URL of the platform's
@@ -115,6 +115,9 @@ func (t *Tool) Login(ctx context.Context, r LoginRequest, launchURL string) (str
 	}
 	if p == nil {
 		return "", &Error{Status: 400, Field: "iss", Msg: "no platform with this issuer (and client ID) is registered with this tool: see playground lti add-platform"}
+	}
+	if r.ClientID != "" && r.ClientID != p.ClientID {
+		return "", invalid("client_id", "is not the client ID registered for this issuer")
 	}
 	if r.DeploymentID != "" && !contains(p.DeploymentIDs, r.DeploymentID) {
 		return "", invalid("lti_deployment_id", "is not a deployment registered for this platform")
