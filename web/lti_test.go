@@ -107,7 +107,9 @@ func TestLTILaunchRefused(t *testing.T) {
 			return e.plat.Sign(e.claimsWith(n, func(c jwt.MapClaims) { c["https://purl.imsglobal.org/spec/lti/claim/version"] = "1.1" }))
 		}, nil},
 		{"unknown message type", "message_type", func(n string) string {
-			return e.plat.Sign(e.claimsWith(n, func(c jwt.MapClaims) { c["https://purl.imsglobal.org/spec/lti/claim/message_type"] = "LtiSubmissionReviewRequest" }))
+			return e.plat.Sign(e.claimsWith(n, func(c jwt.MapClaims) {
+				c["https://purl.imsglobal.org/spec/lti/claim/message_type"] = "LtiSubmissionReviewRequest"
+			}))
 		}, nil},
 		{"nonce of another login", "nonce", func(n string) string {
 			return e.plat.Sign(e.claimsWith("not-"+n, func(jwt.MapClaims) {}))
@@ -371,7 +373,9 @@ func TestLTIFramingAndKeys(t *testing.T) {
 	}
 
 	keys := func() []string {
-		var set struct{ Keys []struct{ KID, Kty, Alg string } }
+		var set struct {
+			Keys []struct{ KID, Kty, Alg string }
+		}
 		p.get("/lti/jwks").decode(t, &set)
 		var out []string
 		for _, k := range set.Keys {
@@ -405,7 +409,7 @@ func TestLTIBadInput(t *testing.T) {
 	p := newPerson(t, e.url)
 	for _, tc := range []struct {
 		query, field string
-		status      int
+		status       int
 	}{
 		{"login_hint=x&target_link_uri=y", "iss", 400},
 		{"iss=" + url.QueryEscape(e.plat.Issuer()) + "&target_link_uri=y", "login_hint", 400},
