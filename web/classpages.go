@@ -12,8 +12,8 @@ import (
 
 // ClassHomeData fills the class page: join a class, or start one.
 type ClassHomeData struct {
-	Code      string
-	Name      string
+	Code string
+	Name string
 	// StudentID and Email are the join form's optional identifiers.
 	StudentID string
 	Email     string
