@@ -109,12 +109,8 @@ func (t *Tool) Verify(ctx context.Context, f LaunchForm) (*Launch, error) {
 		return nil, failed("state", "the login with this state was started by another platform")
 	}
 
-	kf, err := t.keyset(p.JWKSURL)
-	if err != nil {
-		return nil, err
-	}
 	claims = Claims{}
-	_, err = t.parser().ParseWithClaims(f.IDToken, &claims, kf.KeyfuncCtx(ctx))
+	_, err = t.parser().ParseWithClaims(f.IDToken, &claims, t.keyfunc(ctx, p.JWKSURL))
 	switch {
 	case err == nil:
 	case errors.Is(err, jwt.ErrTokenExpired):
@@ -221,21 +217,65 @@ func checkURL(field, s string) error {
 	return nil
 }
 
-// keyset is the platform's cached JWKS: fetched at first use, refreshed
-// hourly, and at once (at most once a minute) when a token names a kid it
-// does not hold, which is how a platform's key rotation is followed.
-func (t *Tool) keyset(jwksURL string) (keyfunc.Keyfunc, error) {
+// keyset is a platform's cached JWKS: fetched at first use and
+// refreshed hourly. A token naming a kid the cache does not hold (how a
+// platform's key rotation shows) has the set read again at once, at most
+// once a minute per platform, and never waits for that allowance: a
+// flood of forged kids costs one fetch a minute and delays nobody.
+type keyset struct {
+	kf     keyfunc.Keyfunc
+	cancel context.CancelFunc
+}
+
+// refreshEvery bounds the fetches of a platform's JWKS for unknown kids.
+const refreshEvery = time.Minute
+
+func (t *Tool) keyfunc(ctx context.Context, jwksURL string) jwt.Keyfunc {
+	return func(tok *jwt.Token) (any, error) {
+		ks, err := t.keyset(jwksURL, false)
+		if err != nil {
+			return nil, err
+		}
+		key, err := ks.kf.KeyfuncCtx(ctx)(tok)
+		// The set lacks the token's kid (or the token names none): the
+		// platform may have rotated its keys since the set was read.
+		if err == nil || !t.refreshAllowed(jwksURL) {
+			return key, err
+		}
+		if ks, err = t.keyset(jwksURL, true); err != nil {
+			return nil, err
+		}
+		return ks.kf.KeyfuncCtx(ctx)(tok)
+	}
+}
+
+func (t *Tool) refreshAllowed(jwksURL string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if kf, ok := t.keysets[jwksURL]; ok {
-		return kf, nil
+	l, ok := t.refreshes[jwksURL]
+	if !ok {
+		l = rate.NewLimiter(rate.Every(refreshEvery), 1)
+		t.refreshes[jwksURL] = l
 	}
-	kf, err := keyfunc.NewDefaultOverrideCtx(t.ctx, []string{jwksURL}, keyfunc.Override{
-		Client:            t.client,
-		HTTPTimeout:       10 * time.Second,
-		RefreshInterval:   time.Hour,
-		RefreshUnknownKID: rate.NewLimiter(rate.Every(time.Minute), 1),
-		RateLimitWaitMax:  5 * time.Second,
+	return l.Allow()
+}
+
+// keyset returns the platform's cached key set, read anew when fresh is
+// set (the old one's hourly refresh stops).
+func (t *Tool) keyset(jwksURL string, fresh bool) (*keyset, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ks, ok := t.keysets[jwksURL]; ok && !fresh {
+		return ks, nil
+	}
+	ctx, cancel := context.WithCancel(t.ctx)
+	kf, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{jwksURL}, keyfunc.Override{
+		Client:          t.client,
+		HTTPTimeout:     10 * time.Second,
+		RefreshInterval: time.Hour,
+		// The library's own refresh for unknown kids waits for its
+		// limiter; this one never allows it (keyfunc does it instead).
+		RefreshUnknownKID: rate.NewLimiter(0, 0),
 		RefreshErrorHandlerFunc: func(u string) func(context.Context, error) {
 			return func(ctx context.Context, err error) {
 				t.log.Warn("lti: could not read a platform's keys", "url", u, "err", err)
@@ -243,8 +283,13 @@ func (t *Tool) keyset(jwksURL string) (keyfunc.Keyfunc, error) {
 		},
 	})
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	t.keysets[jwksURL] = kf
-	return kf, nil
+	if old, ok := t.keysets[jwksURL]; ok {
+		old.cancel()
+	}
+	ks := &keyset{kf: kf, cancel: cancel}
+	t.keysets[jwksURL] = ks
+	return ks, nil
 }

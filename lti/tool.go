@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/MicahParks/keyfunc/v3"
 	"golang.org/x/oauth2"
+	"golang.org/x/time/rate"
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lessons"
@@ -43,12 +43,13 @@ type Tool struct {
 	ctx    context.Context // ends the key sets' refreshes
 	cancel context.CancelFunc
 
-	mu       sync.Mutex
-	keysets  map[string]keyfunc.Keyfunc // platform JWKS URL -> cached key set
-	signing  *signingKeys               // the tool's keys, read a while ago
-	frames   []string                   // registered platforms' frame origins
-	framesAt time.Time
-	tokens   map[string]cachedToken // platform ID and scopes -> access token
+	mu        sync.Mutex
+	keysets   map[string]*keyset       // platform JWKS URL -> cached key set
+	refreshes map[string]*rate.Limiter // platform JWKS URL -> fetches for unknown kids
+	signing   *signingKeys             // the tool's keys, read a while ago
+	frames    []string                 // registered platforms' frame origins
+	framesAt  time.Time
+	tokens    map[string]cachedToken // platform ID and scopes -> access token
 
 	wake chan struct{} // a score was queued
 }
@@ -61,7 +62,7 @@ type cachedToken struct {
 // New makes a tool on cfg.Store.
 func New(cfg Config) *Tool {
 	t := &Tool{cfg: cfg, store: cfg.Store, client: cfg.Client, now: cfg.Now, log: cfg.Logger,
-		keysets: map[string]keyfunc.Keyfunc{}, tokens: map[string]cachedToken{}, wake: make(chan struct{}, 1)}
+		keysets: map[string]*keyset{}, refreshes: map[string]*rate.Limiter{}, tokens: map[string]cachedToken{}, wake: make(chan struct{}, 1)}
 	if t.client == nil {
 		t.client = &http.Client{Timeout: 15 * time.Second}
 	}
