@@ -22,9 +22,12 @@ func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	if s.cfg.LTI == nil {
 		return
 	}
+	// A login writes a row before anyone is known: logins are limited
+	// per address like joins, which a class behind one NAT fits in.
+	logins := newIPLimiter("lti logins", DefaultJoinRate, s.cfg.Class.Clock).middleware(w.m)
 	e.GET("/lti/jwks", s.ltiJWKS)
-	e.GET("/lti/login", s.ltiLogin)
-	e.POST("/lti/login", s.ltiLogin)
+	e.GET("/lti/login", s.ltiLogin, logins)
+	e.POST("/lti/login", s.ltiLogin, logins)
 	e.POST("/lti/launch", s.ltiLaunch, w.needStore)
 	e.GET("/lti/pick/:token", s.ltiPickPage)
 	e.POST("/lti/pick/:token", s.ltiPick, s.sameOrigin)
