@@ -32,6 +32,7 @@ func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	e.GET("/lti/pick/:token", s.ltiPickPage)
 	e.POST("/lti/pick/:token", s.ltiPick, s.sameOrigin)
 	e.GET("/api/classes/:code/lti/roster", s.ltiRoster, w.needStore)
+	e.GET("/class/:code/roster", s.ltiRosterPage, w.needStore)
 }
 
 // ltiError turns the lti package's refusals into the API's errors.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -82,4 +83,61 @@ func (s *Server) ltiPageError(c echo.Context, err error) error {
 		return err
 	}
 	return s.render(c, pr.Status, ErrorPage(s.page("Add to your course"), pr.Status, pr.Message))
+}
+
+// rosterLink is the roster page of a class that came from a course whose
+// platform offers its roster, "" otherwise (or without LTI).
+func (s *Server) rosterLink(c echo.Context, code, key string) string {
+	if s.cfg.LTI == nil {
+		return ""
+	}
+	ctx := c.Request().Context()
+	cl, err := s.cfg.Classroom.Teacher(ctx, code, key)
+	if err != nil {
+		return ""
+	}
+	if lc, err := s.cfg.LTI.Store().LTIContext(ctx, cl.ID); err != nil || lc.MembershipsURL == "" {
+		return ""
+	}
+	return "/class/" + url.PathEscape(cl.Code) + "/roster"
+}
+
+// ltiRosterPage: GET /class/{code}/roster, the course's roster as the
+// platform has it, beside who has joined (teacher key).
+func (s *Server) ltiRosterPage(c echo.Context) error {
+	ctx := c.Request().Context()
+	c.Response().Header().Set("Cache-Control", "no-store")
+	cl, err := s.cfg.Classroom.Teacher(ctx, c.Param("code"), teacherKey(c))
+	if err == nil {
+		var ms []lti.Member
+		if ms, err = s.cfg.LTI.Roster(ctx, cl.ID); err == nil {
+			return s.render(c, http.StatusOK, LTIRosterPage(s.page("Class"), LTIRosterData{Class: cl.Name, Code: cl.Code, Members: ms}))
+		}
+	}
+	return s.ltiPageError(c, err)
+}
+
+func joinedCount(ms []lti.Member) int {
+	n := 0
+	for _, m := range ms {
+		if m.LearnerID != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// roleWord is a member's role in a word: the LIS role names are URLs.
+func roleWord(roles []string) string {
+	for _, r := range roles {
+		if strings.HasSuffix(r, "#Instructor") || strings.HasSuffix(r, "#Administrator") {
+			return "Instructor"
+		}
+	}
+	for _, r := range roles {
+		if strings.HasSuffix(r, "#TeachingAssistant") {
+			return "Teaching assistant"
+		}
+	}
+	return "Learner"
 }

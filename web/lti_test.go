@@ -354,10 +354,22 @@ func TestLTIRoster(t *testing.T) {
 	if len(got.Members) != 3 || got.Members[0].UserID != "user-ada" || got.Members[0].LearnerID == 0 || got.Members[2].LearnerID != 0 {
 		t.Errorf("roster = %+v, want three members, Ada joined and Bob not", got.Members)
 	}
+	dash := grace.get("/class/" + code + "/teacher")
+	if !strings.Contains(dash.body, `href="/class/`+code+`/roster" data-testid="roster-link"`) {
+		t.Errorf("the dashboard of a course's class has no roster link")
+	}
+	page := grace.get("/class/" + code + "/roster")
+	wantStatus(t, page, http.StatusOK, "roster page")
+	if !strings.Contains(page.body, "1 of 3 members have opened") || strings.Count(page.body, `data-testid="roster-member"`) != 3 {
+		t.Errorf("roster page: %.2000s", page.body)
+	}
 	wantStatus(t, ada.get("/api/classes/"+code+"/lti/roster"), http.StatusUnauthorized, "a learner's roster request")
 	// A class made by hand came from no course.
 	hand := createClass(t, e.url, "By hand")
 	wantStatus(t, teacher(t, e.url, hand.TeacherKey).get("/api/classes/"+hand.Code+"/lti/roster"), http.StatusNotFound, "roster of a class from no course")
+	if strings.Contains(teacher(t, e.url, hand.TeacherKey).get("/class/"+hand.Code+"/teacher").body, "roster-link") {
+		t.Errorf("a class from no course links to a roster")
+	}
 }
 
 func TestLTIFramingAndKeys(t *testing.T) {
