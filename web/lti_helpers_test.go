@@ -86,15 +86,24 @@ func eachLTIStore(t *testing.T, f func(t *testing.T, kind string)) {
 
 func startLTI(t *testing.T, kind string) *ltiEnv {
 	t.Helper()
+	return startLTIWith(t, kind, func(cfg web.Config) string {
+		ts, _ := startServer(t, cfg)
+		return ts.URL
+	})
+}
+
+// startLTIWith is startLTI on a server that start serves (a browser
+// test's) and whose URL it returns.
+func startLTIWith(t *testing.T, kind string, start func(web.Config) string) *ltiEnv {
+	t.Helper()
 	clock := newStillClock()
 	st := ltiStore(t, kind, clock)
 	e := &ltiEnv{t: t, clock: clock, st: st, lst: st.(classroom.LTIStore)}
 	e.tool = lti.New(lti.Config{Store: e.lst, Now: clock.Now, Lessons: catalog(t)})
 	t.Cleanup(e.tool.Close)
-	ts, _ := startServer(t, web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: clock.Now}})
-	e.url = ts.URL
+	e.url = start(web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: clock.Now}})
 	e.plat = ltitest.New(t, clock.Now)
-	e.plat.ToolJWKS = ts.URL + "/lti/jwks"
+	e.plat.ToolJWKS = e.url + "/lti/jwks"
 	reg, err := lti.CheckPlatform(e.plat.Registration())
 	if err != nil {
 		t.Fatal(err)
