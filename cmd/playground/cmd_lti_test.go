@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/classroom/postgres"
 	"github.com/leaselab/playground/classroom/sqlite"
+	"github.com/leaselab/playground/classroom/storetest"
 	"github.com/leaselab/playground/lti"
 )
 
@@ -85,5 +89,36 @@ func TestLTICommandBadInput(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want a usage error with %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestLTICommandPostgres registers a platform in PostgreSQL through
+// DATABASE_URL, where every replica reads it.
+func TestLTICommandPostgres(t *testing.T) {
+	if os.Getenv(storetest.EnvPostgres) == "" {
+		t.Skip("set " + storetest.EnvPostgres + " to run against PostgreSQL")
+	}
+	url := storetest.PostgresSchema(t, "clitest_")
+	getenv := func(k string) string {
+		if k == "DATABASE_URL" {
+			return url
+		}
+		return ""
+	}
+	var out, errb bytes.Buffer
+	err := run(context.Background(), []string{"lti", "add-platform", "--issuer", "https://moodle.example.edu", "--client-id", "c1",
+		"--deployment-id", "1", "--auth-url", "https://moodle.example.edu/mod/lti/auth.php",
+		"--token-url", "https://moodle.example.edu/mod/lti/token.php", "--jwks-url", "https://moodle.example.edu/mod/lti/certs.php"}, getenv, &out, &errb)
+	if err != nil {
+		t.Fatalf("add-platform on PostgreSQL: %v %s", err, errb.String())
+	}
+	st, err := postgres.Open(context.Background(), url, classroom.Options{PurgeEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ps, err := st.LTIPlatforms(context.Background())
+	if err != nil || len(ps) != 1 || ps[0].Issuer != "https://moodle.example.edu" {
+		t.Fatalf("a replica sees %+v, %v", ps, err)
 	}
 }
