@@ -250,8 +250,8 @@ func (t *Tool) keyfunc(ctx context.Context, jwksURL string) jwt.Keyfunc {
 }
 
 func (t *Tool) refreshAllowed(jwksURL string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.ksMu.Lock()
+	defer t.ksMu.Unlock()
 	l, ok := t.refreshes[jwksURL]
 	if !ok {
 		l = rate.NewLimiter(rate.Every(refreshEvery), 1)
@@ -263,8 +263,8 @@ func (t *Tool) refreshAllowed(jwksURL string) bool {
 // keyset returns the platform's cached key set, read anew when fresh is
 // set (the old one's hourly refresh stops).
 func (t *Tool) keyset(jwksURL string, fresh bool) (*keyset, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.ksMu.Lock()
+	defer t.ksMu.Unlock()
 	if ks, ok := t.keysets[jwksURL]; ok && !fresh {
 		return ks, nil
 	}

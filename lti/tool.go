@@ -43,13 +43,17 @@ type Tool struct {
 	ctx    context.Context // ends the key sets' refreshes
 	cancel context.CancelFunc
 
-	mu        sync.Mutex
+	// ksMu guards the key sets, whose first read fetches a JWKS: apart
+	// from mu, so that pages (FrameAncestors) never wait for a platform.
+	ksMu      sync.Mutex
 	keysets   map[string]*keyset       // platform JWKS URL -> cached key set
 	refreshes map[string]*rate.Limiter // platform JWKS URL -> fetches for unknown kids
-	signing   *signingKeys             // the tool's keys, read a while ago
-	frames    []string                 // registered platforms' frame origins
-	framesAt  time.Time
-	tokens    map[string]cachedToken // platform ID and scopes -> access token
+
+	mu       sync.Mutex
+	signing  *signingKeys // the tool's keys, read a while ago
+	frames   []string     // registered platforms' frame origins
+	framesAt time.Time
+	tokens   map[string]cachedToken // platform ID and scopes -> access token
 
 	wake chan struct{} // a score was queued
 }
