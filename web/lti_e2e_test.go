@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/leaselab/playground/lti/ltitest"
@@ -69,4 +72,84 @@ func TestE2ELTIPickerRosterAndJoin(t *testing.T) {
 	jctx := b.tab("/class")
 	b.do(jctx, chromedp.Click(chromedp.CSS(`details.join-ids summary`)), chromedp.WaitVisible(chromedp.CSS(`#join-email`)))
 	b.shots(jctx, "join-ids", "[data-testid=join-form]")
+}
+
+// TestE2ELTILaunchInPlatformFrame: a course page of another site frames
+// the tool; the login, the platform's auto-posted launch and the landing
+// page all happen in the iframe, whose third-party session cookie
+// (SameSite=None, Partitioned) keeps the learner signed in, and the
+// policy lets that site, and only it, frame the tool.
+func TestE2ELTILaunchInPlatformFrame(t *testing.T) {
+	var b *browser
+	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
+		b = startBrowserWith(t, cfg)
+		return b.base
+	})
+	ctx := context.Background()
+	// The browser reaches the platform as localhost and the tool as
+	// 127.0.0.1: two sites, so the tool is a third party in the frame.
+	course := strings.Replace(e.plat.Server.URL, "127.0.0.1", "localhost", 1)
+	ps, err := e.lst.LTIPlatforms(ctx)
+	if err != nil || len(ps) != 1 {
+		t.Fatal(ps, err)
+	}
+	reg := ps[0]
+	if err := e.lst.RemoveLTIPlatform(ctx, reg.ID); err != nil {
+		t.Fatal(err)
+	}
+	reg.FrameOrigins = []string{course}
+	if _, err := e.lst.AddLTIPlatform(ctx, reg); err != nil {
+		t.Fatal(err)
+	}
+	e.tool.ForgetFrames()
+	e.plat.SetLaunch(ltitest.Launch{User: ltitest.Learner, Link: "link-1"})
+
+	login := e.url + "/lti/login?" + url.Values{"iss": {e.plat.Issuer()}, "login_hint": {"hint"},
+		"target_link_uri": {e.url + "/class/me"}, "client_id": {e.plat.ClientID}}.Encode()
+	tctx := b.tab("/")
+	b.do(tctx, chromedp.Navigate(course+"/course?login="+url.QueryEscape(login)))
+	// A cross-site iframe is a target of its own (site isolation): attach
+	// to it and read what it shows. Framing refused by the policy, or a
+	// session cookie not kept, would show an error page or the join form.
+	// (Cancelling an attached context would close the frame: the
+	// attachments end with the browser.)
+	attached := map[target.ID]context.Context{}
+	frameText := func() string {
+		ts, err := chromedp.Targets(tctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ti := range ts {
+			if ti.Type != "iframe" {
+				continue
+			}
+			fctx, ok := attached[ti.TargetID]
+			if !ok {
+				fctx, _ = chromedp.NewContext(tctx, chromedp.WithTargetID(ti.TargetID))
+				attached[ti.TargetID] = fctx
+			}
+			ectx, cancel2 := context.WithTimeout(fctx, 5*time.Second)
+			defer cancel2()
+			txt, err := chromedp.Run(ectx, chromedp.Evaluate[string](`location.href + " " + (document.body ? document.body.innerText : "")`))
+			if err == nil {
+				return txt
+			}
+		}
+		return ""
+	}
+	var got string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if got = frameText(); strings.Contains(got, "You are Ada Lovelace") {
+			break
+		}
+	}
+	if !strings.HasPrefix(got, e.url+"/class/me ") || !strings.Contains(got, "You are Ada Lovelace") {
+		b.screenshot(tctx, "lti-framed-launch-failed")
+		t.Fatalf("the frame shows %.300q, want the learner's page at /class/me", got)
+	}
+	if _, learners := e.counts(); learners != 1 {
+		t.Errorf("%d learners after the framed launch, want 1", learners)
+	}
+	b.settle(tctx)
+	b.screenshot(tctx, "lti-framed-launch")
 }

@@ -11,6 +11,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -47,6 +48,22 @@ type Platform struct {
 	members   []map[string]any
 	returned  []map[string]any // deep linking answers
 	lastAuth  url.Values
+	next      *Launch // what the auth endpoint launches, for a browser
+}
+
+// Launch is what the authorization endpoint answers a browser's login
+// with: a resource link launch of User.
+type Launch struct {
+	User                   User
+	Link, Target, LineItem string
+}
+
+// SetLaunch makes the authorization endpoint answer the next logins as a
+// platform does for a browser: an auto-posting form with the id_token.
+func (p *Platform) SetLaunch(l Launch) {
+	p.mu.Lock()
+	p.next = &l
+	p.mu.Unlock()
 }
 
 // Score is a score the line item received.
@@ -69,6 +86,7 @@ func New(tb testing.TB, now func() time.Time) *Platform {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /jwks", p.serveJWKS)
 	mux.HandleFunc("GET /auth", p.serveAuth)
+	mux.HandleFunc("GET /course", p.serveCourse)
 	mux.HandleFunc("POST /token", p.serveToken)
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.serveScore)
 	mux.HandleFunc("GET /memberships", p.serveMemberships)
@@ -214,10 +232,27 @@ func (p *Platform) KID() string {
 // auto-posting form; the tests read the request with Authorize instead,
 // so this only records it.
 func (p *Platform) serveAuth(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
 	p.mu.Lock()
-	p.lastAuth = r.URL.Query()
+	p.lastAuth = q
+	next := p.next
 	p.mu.Unlock()
-	w.WriteHeader(http.StatusOK)
+	if next == nil {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	tok := p.Sign(p.ResourceLinkClaims(next.User, q.Get("nonce"), next.Link, next.Target, next.LineItem))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, `<!doctype html><form method="post" action="%s"><input type="hidden" name="id_token" value="%s"><input type="hidden" name="state" value="%s"></form><script>document.forms[0].submit()</script>`,
+		html.EscapeString(q.Get("redirect_uri")), html.EscapeString(tok), html.EscapeString(q.Get("state")))
+}
+
+// serveCourse is a course page that shows the tool in an iframe, opened
+// at the login URL given as ?login=.
+func (p *Platform) serveCourse(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	fmt.Fprintf(w, `<!doctype html><title>Course</title><h1>Distributed Systems 101</h1><iframe id="tool" src="%s" style="width:1000px;height:600px"></iframe>`,
+		html.EscapeString(r.URL.Query().Get("login")))
 }
 
 // Authorize checks the tool's redirect to the authorization endpoint as
