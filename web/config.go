@@ -215,6 +215,9 @@ func (c Config) Validate() error {
 	case c.MaxQueueBytes > c.MemoryBudget/4:
 		return fmt.Errorf("max-queue-bytes: must be at most a quarter of memory-budget (%d), not %d", c.MemoryBudget/4, c.MaxQueueBytes)
 	}
+	if c.LTI != nil && c.Classroom == nil {
+		return fmt.Errorf("lti: the LTI tool needs a classroom store, where it makes the courses' classes")
+	}
 	if err := c.Class.validate(); err != nil {
 		return err
 	}
