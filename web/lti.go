@@ -2,15 +2,14 @@ package web
 
 import (
 	"context"
-	"log/slog"
-
 	"errors"
-	"github.com/leaselab/playground/classroom"
+	"log/slog"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lti"
 )
 
