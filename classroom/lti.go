@@ -52,6 +52,10 @@ type LTIStore interface {
 	// when it is better than the best already queued, and returns how
 	// many it queued.
 	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error)
+	// EnqueueLTILessonScore queues the learner's score on a lesson, the
+	// number of its graded exercises (given) they have solved, as
+	// EnqueueLTIScore does for "lesson:SLUG".
+	EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson string, exercises []string) (int, error)
 	// ClaimLTIScore takes the next score due at now for lease (so that
 	// one replica sends it), or nil when none is due.
 	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)

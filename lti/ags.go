@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // Queue timing: a claimed score is another replica's to send after
@@ -46,6 +47,47 @@ func (t *Tool) EnqueueScore(ctx context.Context, classID, learnerID int64, exerc
 		}
 	}
 	return err
+}
+
+// EnqueueLessonScore queues a learner's score on the lesson of an
+// exercise they just solved, for the graded links that open the whole
+// lesson: the lesson's graded exercises they have solved, of all of them.
+func (t *Tool) EnqueueLessonScore(ctx context.Context, classID, learnerID int64, exerciseID string) error {
+	if t.cfg.Lessons == nil {
+		return nil
+	}
+	ex, err := t.cfg.Lessons.Exercise(exerciseID)
+	if err != nil || ex.Lesson == "" {
+		return nil
+	}
+	l, err := t.cfg.Lessons.Lesson(ex.Lesson)
+	if err != nil {
+		return nil
+	}
+	n, err := t.store.EnqueueLTILessonScore(ctx, classID, learnerID, l.Slug, t.gradedExercises(l.Slug))
+	if err == nil && n > 0 {
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
+	return err
+}
+
+// gradedExercises are the IDs of a lesson's checked exercises: what a
+// lesson's score counts (open answers are the teacher's to score).
+func (t *Tool) gradedExercises(slug string) []string {
+	l, err := t.cfg.Lessons.Lesson(slug)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, ex := range t.cfg.Lessons.LessonExercises(l) {
+		if ex.Kind != lessons.KindText {
+			ids = append(ids, ex.ID)
+		}
+	}
+	return ids
 }
 
 // Run sends queued scores until ctx ends: at once when one is queued

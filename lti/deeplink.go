@@ -24,8 +24,10 @@ type Choice struct {
 	Title  string
 	// Lesson is the lesson an exercise belongs to.
 	Lesson string
-	// Graded choices get a line item in the course's gradebook.
+	// Graded choices get a line item in the course's gradebook, worth
+	// Points: 1 for an exercise, one per graded exercise for a lesson.
 	Graded bool
+	Points float64
 }
 
 // Choices lists what may be linked: every lesson with its exercises, then
@@ -34,10 +36,11 @@ func (t *Tool) Choices() []Choice {
 	var out []Choice
 	if cat := t.cfg.Lessons; cat != nil {
 		for _, l := range cat.Lessons() {
-			out = append(out, Choice{Target: "lesson:" + l.Slug, Kind: "lesson", Title: l.Title})
+			n := len(t.gradedExercises(l.Slug))
+			out = append(out, Choice{Target: "lesson:" + l.Slug, Kind: "lesson", Title: l.Title, Graded: n > 0, Points: float64(n)})
 			for _, ex := range cat.LessonExercises(l) {
 				// An open answer is scored by the teacher, not checked.
-				out = append(out, Choice{Target: "exercise:" + ex.ID, Kind: "exercise", Title: ex.Title, Lesson: l.Title, Graded: ex.Kind != lessons.KindText})
+				out = append(out, Choice{Target: "exercise:" + ex.ID, Kind: "exercise", Title: ex.Title, Lesson: l.Title, Graded: ex.Kind != lessons.KindText, Points: 1})
 			}
 		}
 	}
@@ -114,7 +117,7 @@ func (t *Tool) Respond(ctx context.Context, p *Picker, launchOrigin string, pick
 		}
 		it := ContentItem{Type: "ltiResourceLink", Title: c.Title, URL: launchOrigin + t.pageOf(c.Target), Custom: map[string]string{CustomTarget: c.Target}}
 		if c.Graded {
-			it.LineItem = &LineItem{ScoreMaximum: 1, Label: c.Title, ResourceID: c.Target}
+			it.LineItem = &LineItem{ScoreMaximum: c.Points, Label: c.Title, ResourceID: c.Target}
 		}
 		items = append(items, it)
 	}

@@ -62,7 +62,7 @@ func (t *Tool) Accept(ctx context.Context, l *Launch, launchOrigin string) (*Out
 	if c.NRPS != nil {
 		in.MembershipsURL = c.NRPS.ContextMembershipsURL
 	}
-	if c.AGS != nil && contains(c.AGS.Scope, ScopeScore) && strings.HasPrefix(target, "exercise:") {
+	if c.AGS != nil && contains(c.AGS.Scope, ScopeScore) && (strings.HasPrefix(target, "exercise:") || strings.HasPrefix(target, "lesson:")) {
 		in.LineItemURL = c.AGS.LineItem
 	}
 	res, err := t.store.LTILaunch(ctx, in)

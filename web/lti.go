@@ -171,4 +171,7 @@ func (s *Server) ltiScored(ctx context.Context, a *classroom.Attempt) {
 	if err := s.cfg.LTI.EnqueueScore(ctx, a.ClassID, a.LearnerID, a.Exercise, 1, 1); err != nil {
 		s.log.Warn("lti: could not queue a score", slog.Any("err", err))
 	}
+	if err := s.cfg.LTI.EnqueueLessonScore(ctx, a.ClassID, a.LearnerID, a.Exercise); err != nil {
+		s.log.Warn("lti: could not queue a lesson's score", slog.Any("err", err))
+	}
 }

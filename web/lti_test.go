@@ -315,7 +315,8 @@ func TestLTIDeepLinking(t *testing.T) {
 	}
 	json.Unmarshal(items, &ci)
 	if len(ci) != 2 || ci[0].Type != "ltiResourceLink" || ci[0].Custom["playground_target"] != "exercise:outlive-lease" ||
-		ci[0].LineItem == nil || ci[0].LineItem.ScoreMaximum != 1 || ci[1].LineItem != nil || !strings.HasPrefix(ci[0].URL, e.url+"/lessons/") {
+		ci[0].LineItem == nil || ci[0].LineItem.ScoreMaximum != 1 || !strings.HasPrefix(ci[0].URL, e.url+"/lessons/") ||
+		ci[1].LineItem == nil || ci[1].LineItem.ScoreMaximum != float64(gradedIn(t, "leases")) {
 		t.Errorf("content items = %s", items)
 	}
 
@@ -441,5 +442,38 @@ func TestLTIBadInput(t *testing.T) {
 	a = p.postForm("/lti/launch", url.Values{"id_token": {strings.Repeat("a", 200<<10)}})
 	if a.status != http.StatusRequestEntityTooLarge {
 		t.Errorf("a huge form: %d %.200s", a.status, a.body)
+	}
+}
+
+// gradedIn counts a lesson's checked exercises (open answers are scored
+// by the teacher).
+func gradedIn(t *testing.T, slug string) int {
+	cat := catalog(t)
+	l, err := cat.Lesson(slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ex := range cat.LessonExercises(l) {
+		if ex.Kind != "text" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLTILessonPassback: a link to a whole lesson is scored by the
+// lesson's graded exercises the learner has solved.
+func TestLTILessonPassback(t *testing.T) {
+	e := startLTI(t, "sqlite")
+	ada := newPerson(t, e.url)
+	e.launchAs(ada, ltitest.Learner, "link-lesson", "lesson:leases", e.plat.LineItem("8"))
+	checkRight(t, ada)
+	if sent, err := e.tool.Deliver(context.Background()); sent != 1 || err != nil {
+		t.Fatalf("Deliver = %d, %v", sent, err)
+	}
+	s := e.plat.Scores()
+	if len(s) != 1 || s[0].LineItem != e.plat.LineItem("8") || s[0].ScoreGiven != 1 || s[0].ScoreMaximum != float64(gradedIn(t, "leases")) {
+		t.Errorf("lesson score = %+v, want 1 of the lesson's %d graded exercises", s, gradedIn(t, "leases"))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/leaselab/playground/classroom"
@@ -14,6 +15,11 @@ import (
 // a better one supersedes those still waiting, so a learner who improves
 // three times while the platform is down is sent their best once.
 func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error) {
+	// Most learners did not come by a launch: one read tells, without
+	// taking the write lock on every right answer.
+	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
+		return 0, wrap("queue the score", err)
+	}
 	queued := 0
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
 		queued = 0
@@ -157,4 +163,35 @@ func (s *DB) LTIScoreJobs(ctx context.Context, limit int) ([]classroom.LTIScoreJ
 		out = append(out, *j)
 	}
 	return out, wrap("list the scores", rows.Err())
+}
+
+// cameByLaunch reports whether the learner came to the class by a launch.
+func (s *DB) cameByLaunch(ctx context.Context, classID, learnerID int64) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM lti_users WHERE class_id = ? AND learner_id = ?`), classID, learnerID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// EnqueueLTILessonScore implements classroom.LTIStore.
+func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson string, exercises []string) (int, error) {
+	if len(exercises) == 0 {
+		return 0, nil
+	}
+	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
+		return 0, wrap("queue the score", err)
+	}
+	args := []any{learnerID}
+	marks := make([]string, len(exercises))
+	for i, ex := range exercises {
+		marks[i], args = "?", append(args, ex)
+	}
+	var solved int
+	if err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM progress WHERE learner_id = ? AND correct AND exercise IN (`+
+		strings.Join(marks, ", ")+`)`), args...).Scan(&solved); err != nil {
+		return 0, wrap("queue the score", err)
+	}
+	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson, float64(solved), float64(len(exercises)))
 }
