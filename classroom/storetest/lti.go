@@ -310,3 +310,32 @@ func testLTIQueueReplicas(t *testing.T, h Harness) {
 		}
 	}
 }
+
+// testLTILessonScore: a lesson's score counts the listed exercises the
+// learner solved; a learner who came by no launch queues nothing.
+func testLTILessonScore(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.MustNew(t, classroom.Options{})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	r, err := ls.LTILaunch(ctx, classroom.LTILaunch{PlatformID: p.ID, ContextID: "c", Sub: "u1", Name: "Ada",
+		ResourceLinkID: "l", Target: "lesson:leases", LineItemURL: "https://lms.example.edu/li/2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
+	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "b", Answer: "1", Graded: true})
+	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "z", Answer: "1", Correct: true, Graded: true})
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, "leases", []string{"a", "b", "c"}); err != nil || n != 1 {
+		t.Fatalf("lesson score queued %d, %v", n, err)
+	}
+	j, err := ls.ClaimLTIScore(ctx, time.Now().Add(time.Hour), time.Minute)
+	if err != nil || j == nil || j.Given != 1 || j.Maximum != 3 {
+		t.Fatalf("lesson score = %+v, %v; want 1 of 3 (z is not the lesson's, b is wrong)", j, err)
+	}
+	hand := mustJoin(t, s, r.Class.Code, "Bo")
+	mustRecord(t, s, hand.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, hand.Learner.ID, "leases", []string{"a"}); err != nil || n != 0 {
+		t.Fatalf("a learner who joined by code queued %d, %v", n, err)
+	}
+}

@@ -49,6 +49,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTILoginsAndNonces", testLTILoginsAndNonces},
 		{"LTILaunchAndQueue", testLTILaunchAndQueue},
 		{"LTIQueueReplicas", testLTIQueueReplicas},
+		{"LTILessonScore", testLTILessonScore},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, h) })
