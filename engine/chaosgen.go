@@ -175,18 +175,13 @@ func baseScenario(rng *rand.Rand, seed int64, opt ChaosOptions) Scenario {
 	sc := Scenario{
 		Title:   fmt.Sprintf("chaos %d", seed),
 		Seed:    seed,
-		Fencing: opt.Fencing && backend != BackendRedlock,
+		Fencing: opt.Fencing && hasTokens(backend),
 		Until:   Sec(60),
 		Lock:    Lock{Backend: backend, Nodes: opt.Nodes, Lease: Ms(lease), Election: Ms(pick(2, 15) * 100)},
 		Storage: Storage{Key: "account-42", Initial: 1000},
 	}
-	switch backend {
-	case BackendAsyncReplica:
-		sc.Lock.ReplicationLag = Ms(pick(1, 10) * 100)
-	case BackendSingle:
-		if rng.IntN(4) != 0 {
-			sc.Lock.PersistEvery = Ms(pick(1, 4) * 500)
-		}
+	if b := backendEntry(backend); b != nil && b.chaos != nil {
+		b.chaos(pick, rng, &sc.Lock) // the backend's own lock fields
 	}
 	if rng.IntN(4) == 0 {
 		sc.Lock.Latency = Ms(pick(1, 20) * 10)

@@ -348,14 +348,16 @@ func (c *client) command(op Op, token int64) Command {
 	return Command{Op: op, Lock: c.w.lockName, Client: c.cfg.Name, Token: token, Lease: c.w.sc.Lock.Lease.MS(), ReqID: c.reqID}
 }
 
-// call sends one command to the lock service and waits for its answer; ok
-// is false when none came back (no server could answer, or the answer was
-// lost on the way). Under Redlock the client itself asks every server
-// (redlockclient.go).
+// call runs one lock operation the backend's way (its entry's client
+// side) and waits for its answer; ok is false when none came back.
 func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
-	if rl, isRedlock := c.w.svc.(*redlockService); isRedlock {
-		return c.quorumCall(a, rl, op)
-	}
+	return c.w.backend.client.call(c, a, op, token)
+}
+
+// callService sends one command to the lock service and waits for its
+// answer; ok is false when none came back (no server could answer, or the
+// answer was lost on the way).
+func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
 	w := c.w
 	cmd := c.command(op, token)
 	callAt := w.history.tick()
@@ -393,7 +395,7 @@ func (c *client) read(a *actor) {
 			w.fail(fmt.Errorf("storage read: %w", err))
 		}
 		if rows == 1 {
-			w.audit.readAt(c.cfg.Name, c.token)
+			w.readBy(c.cfg.Name, c.token)
 		}
 	})
 	if rows == 0 {
@@ -429,11 +431,9 @@ func (c *client) stopHolding() {
 	c.stopRenewals()
 }
 
-// usesRedlock reports whether the client asks Redlock servers itself.
-func (c *client) usesRedlock() bool {
-	_, ok := c.w.svc.(*redlockService)
-	return ok
-}
+// usesRedlock reports whether the client computes its lease's validity
+// itself, as a Redlock client does (its backend's client side says so).
+func (c *client) usesRedlock() bool { return c.w.backend.client.ownLease() }
 
 func ptr[T any](v T) *T { return &v }
 

@@ -162,13 +162,11 @@ func (w *world) drift(actor string, clk *nodeClock, f Fault, changed func()) {
 }
 
 func (w *world) restartNote(n *simNode) string {
-	switch {
-	case w.sc.Lock.Backend == BackendRaft:
-		return "starts again on its stored log and rejoins the group"
-	case w.sc.Lock.PersistEvery.IsSet() && n.hasSave:
+	if w.sc.Lock.PersistEvery.IsSet() && n.hasSave {
 		return "starts again from the state it saved at " + FormatMS(n.savedAt)
-	case w.sc.Lock.Backend == BackendAsyncReplica:
-		return "starts again"
+	}
+	if w.backend.restarted != "" {
+		return w.backend.restarted
 	}
 	return "starts again with everything it had"
 }

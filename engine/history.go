@@ -18,8 +18,12 @@ type history struct {
 	clock   int64
 	ops     []porcupine.Operation
 	clients map[string]int
-	// redlock: the operations are quorum calls recorded at the client,
-	// checked against RedlockModel rather than LeaseLockModel.
+	// model is the backend's (its registry entry's history): Redlock's
+	// operations are quorum calls recorded at the client, checked against
+	// RedlockModel rather than LeaseLockModel. redlock is set for such a
+	// backend, whose client computes its own lease (lockClient.ownLease):
+	// its history is judged at the client, in true time.
+	model   porcupine.Model
 	redlock bool
 }
 
@@ -91,7 +95,7 @@ func (h *history) add(in lockInput, out lockOutput, call, ret int64) {
 
 // export is the run's history as the Result hands it out.
 func (h *history) export() *History {
-	return &History{ops: h.operations(), redlock: h.redlock}
+	return &History{ops: h.operations(), model: h.model, redlock: h.redlock}
 }
 
 // lockState is the model's state: one lease lock.
@@ -187,19 +191,21 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) 
 // servers together taken as one lock.
 type History struct {
 	ops     []porcupine.Operation
-	redlock bool
+	model   porcupine.Model
+	redlock bool // the operations are quorum calls seen at the client
 }
 
 // Len is the number of operations recorded.
 func (h *History) Len() int { return len(h.ops) }
 
 // Model is the sequential specification the history is checked against:
-// RedlockModel for a Redlock run, LeaseLockModel for the others.
+// the one its backend's registry entry names (RedlockModel for a Redlock
+// run, LeaseLockModel for the others).
 func (h *History) Model() porcupine.Model {
-	if h.redlock {
-		return RedlockModel
+	if h.model.Step == nil {
+		return LeaseLockModel
 	}
-	return LeaseLockModel
+	return h.model
 }
 
 // Linearizability is the outcome of a history check.

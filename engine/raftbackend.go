@@ -12,6 +12,31 @@ import (
 	"github.com/hashicorp/raft"
 )
 
+// raftBackend is the registry entry of a real hashicorp/raft group.
+var raftBackend = Backend{
+	Name: BackendRaft, Label: "Raft group",
+	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
+	Tokens: true, Leader: true, Follower: "follower",
+	start: func(w *world, pool *RaftPool) (lockService, error) {
+		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
+		if err != nil {
+			return nil, err
+		}
+		svc.attach(w, w.sc.Lock.FirstToken)
+		return svc, nil
+	},
+	// Only the leader that can commit tells that a lease ran out: a
+	// follower or a node cut off from the majority may have missed a
+	// renewal.
+	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
+	restarted: "starts again on its stored log and rejoins the group",
+	aims: []aim{
+		{"leader crash after a grant", 20, aimCrashServing},
+		{"leader cut off during a lease", 15, aimPartitionServing},
+		{"leader clock jump", 15, aimNodeJump},
+	},
+}
+
 // raftFSM adapts LockFSM to raft.FSM. Apply is deterministic and never
 // modifies the log entry it is given: the in-memory transport hands every
 // node the leader's *raft.Log, and their log stores (raftLog) share its
@@ -640,20 +665,17 @@ func (s *raftService) elect() {
 }
 
 // status reports each node as the real Raft instance sees itself now.
+// Every node of a group a run holds was started when the group booted (a
+// group that failed to boot is never handed out), and a crashed one keeps
+// its stopped instance, which reports "shutdown".
 func (s *raftService) status() []NodeStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]NodeStatus, len(s.nodes))
 	for i, nd := range s.nodes {
-		st := NodeStatus{Name: nd.name, Role: "down"}
-		if r := nd.r; r != nil {
-			st.Role = strings.ToLower(r.State().String())
-			st.Term = r.CurrentTerm()
-			st.LastLogIndex = r.LastIndex()
-			st.CommitIndex = r.CommitIndex()
-			st.AppliedIndex = r.AppliedIndex()
-		}
-		out[i] = st
+		r := nd.r
+		out[i] = NodeStatus{Name: nd.name, Role: strings.ToLower(r.State().String()), Term: r.CurrentTerm(),
+			LastLogIndex: r.LastIndex(), CommitIndex: r.CommitIndex(), AppliedIndex: r.AppliedIndex()}
 	}
 	return out
 }

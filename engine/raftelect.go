@@ -169,22 +169,33 @@ func (s *raftService) settle(want int, minTerm int64) error {
 // entry the leader has, before a fault takes the leader away. In simulated
 // time a follower that can be reached has long received what was committed
 // before the fault; in real time it may still be a millisecond behind, and
-// a follower that is behind cannot win the next election. It is bounded
+// a follower that is behind cannot win the next election. It waits on each
+// follower's log (raftLog.changes), never polling, and is bounded
 // (raftCatchUp): past it, settle elects in two steps instead.
 func (s *raftService) catchUp() {
 	if s.leader < 0 {
 		return
 	}
 	_, want := s.nodes[s.leader].lastLog()
-	deadline := time.Now().Add(raftCatchUp)
-	pause := 50 * time.Microsecond
+	deadline := time.NewTimer(raftCatchUp)
+	defer deadline.Stop()
+	done := s.waits.ctx
+	if done == nil {
+		done = context.Background()
+	}
 	for i, nd := range s.nodes {
 		for nd.up() && nd.r != nil && s.linked[[2]int{s.leader, i}] {
-			if _, have := nd.lastLog(); have >= want || time.Now().After(deadline) {
+			stored := nd.log.changes()
+			if _, have := nd.lastLog(); have >= want {
 				break
 			}
-			time.Sleep(pause)
-			pause = min(2*pause, 5*time.Millisecond)
+			select {
+			case <-stored:
+			case <-deadline.C:
+				return
+			case <-done.Done():
+				return
+			}
 		}
 	}
 }

@@ -56,17 +56,16 @@ func (c *client) renewTimeout() int64 {
 	return c.cfg.RenewEvery.MS()
 }
 
-// sendRenewal sends one renewal and returns at once. Its answer is taken
-// when it arrives, by the client's own group: a paused client takes it when
-// it wakes, a crashed one never.
-func (c *client) sendRenewal(l *renewLoop) {
+// sendRenewal sends one renewal the backend's way and returns at once.
+func (c *client) sendRenewal(l *renewLoop) { c.w.backend.client.renew(c, l) }
+
+// renewAtService sends one renewal to the node that serves. Its answer is
+// taken when it arrives, by the client's own group: a paused client takes
+// it when it wakes, a crashed one never.
+func (c *client) renewAtService(l *renewLoop) {
 	w := c.w
 	sentOwn, sent := c.now(), w.s.now
 	deadline := sent + c.renewTimeout()
-	if rl, isRedlock := w.svc.(*redlockService); isRedlock {
-		c.redlockRenewal(l, rl, sent, deadline)
-		return
-	}
 	cmd := c.command(OpRenew, l.token)
 	callAt := w.history.tick()
 	var r Reply

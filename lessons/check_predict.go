@@ -114,7 +114,7 @@ func (ex *Exercise) predictRun(ctx context.Context, env map[string]float64) (*Ti
 	if ok {
 		return c.tl, maps.Clone(c.m), nil
 	}
-	tl, m, err := execute(ctx, ex.spec.Scenario.Preset, sc)
+	tl, m, err := prepareAndExecute(ctx, ex.spec.Scenario.Preset, sc)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -120,7 +120,8 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 			return formatProblem(r, &formatError{err.Error()})
 		}
 	}
-	if _, err := engine.Prepare(learner); err != nil {
+	learnerPrep, err := engine.Prepare(learner)
+	if err != nil {
 		return formatProblem(r, &formatError{err.Error()})
 	}
 	r.Read = canonicalSettings(settings)
@@ -135,18 +136,23 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	for i := range ex.runs {
 		run := &ex.runs[i]
 		name := fill(run.Name, env)
-		sc, err := applySet(learner, run.Set, env)
-		if err != nil {
-			return fmt.Errorf("%s: run %q: %w", ex.ID, name, err)
-		}
-		for _, seed := range seeds {
-			sc.Seed = seed
-			if _, err := engine.Prepare(sc); err != nil {
+		// Each scenario is validated once: a run that sets nothing runs
+		// the learner's as prepared, and a seed changes nothing a check
+		// looks at.
+		prep := learnerPrep
+		if len(run.Set) > 0 {
+			sc, err := applySet(learner, run.Set, env)
+			if err != nil {
+				return fmt.Errorf("%s: run %q: %w", ex.ID, name, err)
+			}
+			if prep, err = engine.Prepare(sc); err != nil {
 				// The learner's settings clash with this schedule (a lease
 				// beyond the run's end): say so in their terms.
 				return formatProblem(r, &formatError{fmt.Sprintf("With the run %q these settings are not valid: %v", name, err)})
 			}
-			tl, m, err := execute(ctx, name, sc)
+		}
+		for _, seed := range seeds {
+			tl, m, err := execute(ctx, name, prep.WithSeed(seed))
 			if err != nil {
 				return err
 			}

@@ -20,7 +20,7 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("chaos", flag.ContinueOnError)
 	runs := fs.Int("runs", 100, "how many generated scenarios to run")
 	seed := fs.Int64("seed", 1, "the first seed; run i uses seed+i")
-	backend := fs.String("backend", "raft", "lock backend: raft, single, async-replica or redlock")
+	backend := fs.String("backend", "raft", "lock backend: "+strings.Join(engine.Backends(), ", "))
 	nodes := fs.Int("nodes", 0, "lock nodes (the backend's default when 0)")
 	fencing := fs.String("fencing", "on", "fencing: on or off (off by default for redlock, which has no token)")
 	examples := fs.Int("examples", 3, fmt.Sprintf("how many violations to shrink and show (1 to %d)", engine.MaxChaosExamples))
@@ -41,8 +41,8 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fencingSet := false
 	fs.Visit(func(f *flag.Flag) { fencingSet = fencingSet || f.Name == "fencing" })
 	fenced := *fencing == "on"
-	if *backend == engine.BackendRedlock && !fencingSet {
-		fenced = false
+	if b, _ := engine.LookupBackend(*backend); !b.Tokens && !fencingSet {
+		fenced = false // a backend without a token (Redlock) cannot fence
 	}
 	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Examples: *examples}
 	rep, err := engine.Chaos(ctx, opt)

@@ -24,7 +24,7 @@ function normalised(s) {
   n.lock.backend = n.lock.backend || 'raft';
   if (!n.lock.nodes) {
     const b = data.backends.find(b => b.name === n.lock.backend);
-    n.lock.nodes = n.lock.backend === 'raft' ? 3 : b ? b.nodes[b.nodes.length - 1] : 1;
+    n.lock.nodes = b ? b.default_nodes : 1;
   }
   n.storage = n.storage || {};
   n.storage.key = n.storage.key || 'account-42';
