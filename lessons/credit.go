@@ -51,7 +51,7 @@ func (ex *Exercise) share(r Result, answer string) float64 {
 	}
 	switch {
 	case ex.Kind == KindChoice && ex.spec.Multiple:
-		keys, err := ex.parseChoice(answer)
+		keys, err := ex.parseChoice(answer, ex.lettering(r.Variant))
 		if err != nil || len(ex.spec.Correct) == 0 {
 			return 0
 		}

@@ -26,6 +26,7 @@ import (
 // scoreChanged passes a change of a learner's best score on to
 // Config.OnScoreChange: the one place where that happens.
 func (s *Server) scoreChanged(ctx context.Context, ch classroom.ScoreChange) {
+	s.ltiScored(ctx, ch)
 	if s.cfg.OnScoreChange != nil {
 		s.cfg.OnScoreChange(ctx, ch)
 	}
