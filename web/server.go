@@ -265,6 +265,7 @@ func (s *Server) routes() *echo.Echo {
 	class(post, "/api/classes/:code/variants", w.apiVariants)
 	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)
 	class(post, "/api/classes/:code/regrade", w.apiRegrade)
+	class(get, "/api/classes/:code/gradebook.csv", w.apiGradebookCSV)
 	s.metrics.knowRoutes(e)
 	return e
 }

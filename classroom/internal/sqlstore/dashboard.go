@@ -66,7 +66,7 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 	if d.Answers, err = s.answers(ctx, c.ID); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at, student_id, email FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
 	if err != nil {
 		return nil, wrap("read the learners", err)
 	}
@@ -75,7 +75,7 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 	for rows.Next() {
 		l := classroom.Learner{ClassID: c.ID}
 		var joined int64
-		if err := rows.Scan(&l.ID, &l.Name, &joined); err != nil {
+		if err := rows.Scan(&l.ID, &l.Name, &joined, &l.StudentID, &l.Email); err != nil {
 			return nil, wrap("read the learners", err)
 		}
 		l.JoinedAt = fromMS(joined)
