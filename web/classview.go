@@ -43,6 +43,8 @@ type dashClass struct {
 	Roster    string        `json:"roster,omitempty"`
 	Scenario  *scenarioLink `json:"scenario,omitempty"`
 	Lifecycle lifecycle     `json:"lifecycle"`
+	// Settings are the class's pacing (POST .../settings).
+	Settings classroom.Settings `json:"settings"`
 }
 
 // dashExercise sums one exercise up over the class, with its most common
@@ -163,7 +165,7 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	order := w.exerciseOrder(d)
 	v := &dashView{
 		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, Variants: d.Class.Variants, JoinOpen: d.Class.JoinOpen,
-			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: linkFor(d.Class.Scenario),
+			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: w.linkFor(d.Class.Scenario), Settings: d.Class.Settings,
 			Lifecycle: lifecycleOf(d.Class, w.s.cfg.Class.Clock())},
 		Exercises: []dashExercise{},
 		Learners:  []dashLearner{},

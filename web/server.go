@@ -266,6 +266,8 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)
 	class(post, "/api/classes/:code/regrade", w.apiRegrade)
 	class(get, "/api/classes/:code/gradebook.csv", w.apiGradebookCSV)
+	class(post, "/api/classes/:code/push", w.apiPushScenario)
+	class(post, "/api/classes/:code/settings", w.apiSettings)
 	s.metrics.knowRoutes(e)
 	return e
 }
