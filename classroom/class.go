@@ -181,6 +181,9 @@ type Attempt struct {
 	// attempt: a right answer then is practice, and an open answer was
 	// written after seeing the model answer.
 	AfterReveal bool `json:"after_reveal"`
+	// Late is set for an attempt after the class's deadline: kept, and
+	// worth nothing.
+	Late bool `json:"late"`
 	// BestChange is set by Record when the attempt raised the learner's
 	// best score on the exercise.
 	BestChange *ScoreChange `json:"-"`
@@ -204,6 +207,9 @@ type Progress struct {
 	// Revealed is set once the answer was shown: giving up, a wrong try
 	// that used the last one, a submitted open answer.
 	Revealed bool `json:"revealed"`
+	// Late is set once the learner tried after the class's deadline:
+	// those attempts are kept and earn nothing.
+	Late bool `json:"late"`
 	// Solved is set by a right answer given before the answer was shown;
 	// a right answer after it is practice and is not.
 	Solved bool `json:"solved"`

@@ -167,3 +167,52 @@ func TestClassSettings(t *testing.T) {
 		}
 	})
 }
+
+// TestClassDeadline: an attempt after the deadline is kept, marked late,
+// and earns nothing in every export and view; once the deadline moves,
+// a new right answer earns its credit.
+func TestClassDeadline(t *testing.T) {
+	eachStore(t, func(t *testing.T, st classroom.Store) {
+		base := startClass(t, st)
+		ids := catalogIDs(t)
+		c := createClass(t, base, "Late")
+		ada, _ := join(t, base, c.Code, "Ada")
+		owner := teacher(t, base, c.TeacherKey)
+		settings := "/api/classes/" + c.Code + "/settings"
+		wantStatus(t, owner.postJSON(settings, `{"deadline":"2001-01-01T00:00:00Z"}`), http.StatusOK, "a past deadline")
+		record(t, st, ada, ids[0], "8", true)
+
+		long := readCSV(t, owner.get("/api/classes/"+c.Code+"/progress.csv").body)
+		if r := long[1]; r[1] != ids[0] || r[3] != "0" || r[9] != "0" || r[12] != "late" {
+			t.Errorf("progress.csv after a late right answer: %q", r)
+		}
+		wide := readCSV(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body)
+		if wide[1][1] != "0" {
+			t.Errorf("progress-wide.csv: %q, want 0", wide[1][1])
+		}
+		gb := readCSV(t, owner.get("/api/classes/"+c.Code+"/gradebook.csv?format=canvas").body)
+		if gb[2][5] != "0" {
+			t.Errorf("gradebook: %q, want 0", gb[2][5])
+		}
+		att := readCSV(t, owner.get("/api/classes/"+c.Code+"/attempts.csv").body)
+		if last := att[1]; last[6] != "right" || last[7] != "0" || last[10] != "1" {
+			t.Errorf("attempts.csv: %q, want right, 0, late", last)
+		}
+		if me := ada.get("/api/me"); !strings.Contains(me.body, `"late":true`) {
+			t.Errorf("the learner's progress does not say late: %.400s", me.body)
+		}
+		if page := ada.get("/class/me"); !strings.Contains(page.body, "late: answered after the deadline") {
+			t.Errorf("the learner's page does not say late")
+		}
+		if d := owner.get("/api/classes/" + c.Code + "/dashboard"); !strings.Contains(d.body, `"text":"late"`) {
+			t.Errorf("the dashboard does not say late: %.600s", d.body)
+		}
+
+		wantStatus(t, owner.postJSON(settings, `{"deadline":"2999-01-01T00:00:00Z"}`), http.StatusOK, "a later deadline")
+		record(t, st, ada, ids[0], "8", true)
+		wide = readCSV(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body)
+		if wide[1][1] != "1" {
+			t.Errorf("a right answer before the new deadline: %q, want 1", wide[1][1])
+		}
+	})
+}

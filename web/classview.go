@@ -120,6 +120,8 @@ func cellOf(p classroom.Progress) dashCell {
 		c.Text = "✓ " + c.Score
 	case classroom.StatusRevealed:
 		c.Text = "revealed"
+	case classroom.StatusLate:
+		c.Text = "late"
 	case classroom.StatusPartial:
 		c.Text = "◐ " + c.Score
 	case classroom.StatusWrong:

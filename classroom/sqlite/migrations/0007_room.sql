@@ -7,3 +7,8 @@
 ALTER TABLE classes ADD COLUMN scenario_lesson TEXT NOT NULL DEFAULT '';
 ALTER TABLE classes ADD COLUMN scenario_exercise TEXT NOT NULL DEFAULT '';
 ALTER TABLE classes ADD COLUMN settings TEXT NOT NULL DEFAULT '';
+
+-- late: the attempt came after the class's deadline (kept, earns
+-- nothing); progress.late_at: the first late attempt (0: none).
+ALTER TABLE attempts ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE progress ADD COLUMN late_at INTEGER NOT NULL DEFAULT 0;
