@@ -268,6 +268,7 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/api/classes/:code/gradebook.csv", w.apiGradebookCSV)
 	class(post, "/api/classes/:code/push", w.apiPushScenario)
 	class(post, "/api/classes/:code/settings", w.apiSettings)
+	class(get, "/api/classes/:code/predictions", w.apiPredictions)
 	s.metrics.knowRoutes(e)
 	return e
 }
