@@ -1,11 +1,15 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/classroom/sqlite"
 )
 
 // me is what GET /api/me says of the class's push and settings.
@@ -215,4 +219,54 @@ func TestClassDeadline(t *testing.T) {
 			t.Errorf("a right answer before the new deadline: %q, want 1", wide[1][1])
 		}
 	})
+}
+
+// TestDashboardWhoIsStuck: each learner carries last_active and current
+// (the exercise they answered last); one with three failed tries on it is
+// flagged and listed first.
+func TestDashboardWhoIsStuck(t *testing.T) {
+	// A clock a second on at each reading, so that "last" is never a tie.
+	var mu sync.Mutex
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	st, err := sqlite.Open(context.Background(), t.TempDir(), classroom.Options{Now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	base := startClass(t, st)
+	ids := catalogIDs(t)
+	c := createClass(t, base, "Stuck")
+	ada, _ := join(t, base, c.Code, "Ada")
+	bo, _ := join(t, base, c.Code, "Bo")
+	join(t, base, c.Code, "Cy")
+	record(t, st, ada, ids[0], "8", true)
+	for range 3 {
+		record(t, st, bo, ids[1], "x", false)
+	}
+	record(t, st, ada, ids[1], "x", false)
+	var d struct {
+		Learners []struct {
+			Name       string `json:"name"`
+			LastActive string `json:"last_active"`
+			Current    string `json:"current"`
+			Stuck      bool   `json:"stuck"`
+		} `json:"learners"`
+	}
+	teacher(t, base, c.TeacherKey).get("/api/classes/" + c.Code + "/dashboard").decode(t, &d)
+	if len(d.Learners) != 3 || d.Learners[0].Name != "Bo" || !d.Learners[0].Stuck || d.Learners[0].Current != ids[1] {
+		t.Fatalf("Bo (three wrong tries) is not first and flagged: %+v", d.Learners)
+	}
+	if d.Learners[1].Name != "Ada" || d.Learners[1].Stuck || d.Learners[1].Current != ids[1] || d.Learners[2].Current != "" {
+		t.Errorf("Ada then Cy, unflagged, Ada on her last exercise: %+v", d.Learners[1:])
+	}
+	for _, l := range d.Learners {
+		if l.LastActive == "" || strings.HasPrefix(l.LastActive, "0001") {
+			t.Errorf("%s has no last_active", l.Name)
+		}
+	}
 }

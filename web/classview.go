@@ -2,6 +2,8 @@ package web
 
 import (
 	"math"
+	"sort"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -77,7 +79,19 @@ type dashLearner struct {
 	// sums the learner's scores, as progress-wide.csv does.
 	Correct int    `json:"correct"`
 	Score   string `json:"score"`
+	// LastActive is when the learner last joined or answered; Current the
+	// exercise they answered last (its id and title), where they are now.
+	LastActive   time.Time `json:"last_active"`
+	Current      string    `json:"current,omitempty"`
+	CurrentTitle string    `json:"current_title,omitempty"`
+	// Stuck says they have tried Current StuckTries times without
+	// solving it: the dashboard lists them first.
+	Stuck bool `json:"stuck"`
 }
+
+// StuckTries is how many failed tries on the current exercise flag a
+// learner as stuck.
+const StuckTries = 3
 
 // dashCell is one learner on one exercise, worked out here once for the
 // page and for teacher.js, which draws what it is sent.
@@ -203,14 +217,18 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	totals := make([]float64, len(d.Learners))
 	for _, l := range d.Learners {
 		row[l.ID] = len(v.Learners)
-		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order))})
+		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order)), LastActive: l.JoinedAt.UTC()})
 	}
-	for _, p := range d.Progress {
+	current := make([]*classroom.Progress, len(v.Learners))
+	for i, p := range d.Progress {
 		r, ok := row[p.LearnerID]
 		if !ok {
 			continue
 		}
 		v.Learners[r].Cells[col[p.Exercise]] = cellOf(p)
+		if cur := current[r]; cur == nil || p.LastAt.After(cur.LastAt) {
+			current[r] = &d.Progress[i]
+		}
 		if p.Done() {
 			v.Learners[r].Correct++
 		}
@@ -220,7 +238,18 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	}
 	for i := range v.Learners {
 		v.Learners[i].Score = scoreWord(math.Round(totals[i]*1e6) / 1e6)
+		if p := current[i]; p != nil {
+			l := &v.Learners[i]
+			if p.LastAt.After(l.LastActive) {
+				l.LastActive = p.LastAt.UTC()
+			}
+			l.Current = p.Exercise
+			l.CurrentTitle, _ = w.exerciseTitle(p.Exercise)
+			l.Stuck = !p.Done() && !p.Correct && !p.Open && p.Tries >= StuckTries
+		}
 	}
+	// Who is stuck now comes first; otherwise the joining order stays.
+	sort.SliceStable(v.Learners, func(i, j int) bool { return v.Learners[i].Stuck && !v.Learners[j].Stuck })
 	return v
 }
 
