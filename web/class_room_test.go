@@ -257,7 +257,7 @@ func TestDashboardWhoIsStuck(t *testing.T) {
 			Stuck      bool   `json:"stuck"`
 		} `json:"learners"`
 	}
-	teacher(t, base, c.TeacherKey).get("/api/classes/" + c.Code + "/dashboard").decode(t, &d)
+	teacher(t, base, c.TeacherKey).get("/api/classes/"+c.Code+"/dashboard").decode(t, &d)
 	if len(d.Learners) != 3 || d.Learners[0].Name != "Bo" || !d.Learners[0].Stuck || d.Learners[0].Current != ids[1] {
 		t.Fatalf("Bo (three wrong tries) is not first and flagged: %+v", d.Learners)
 	}
