@@ -136,3 +136,28 @@ func (a *asker) refuseShowMe() error {
 	return &userError{Status: http.StatusForbidden, Code: codeQuizMode, Field: "exercise",
 		Msg: "your class is in quiz mode: answers and solutions are not shown until your teacher ends it"}
 }
+
+// openHas says whether a lesson is ticked open in the settings form.
+func openHas(s classroom.Settings, slug string) bool {
+	for _, o := range s.OpenLessons {
+		if o == slug {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineAttr is the deadline for the settings form's script (RFC 3339,
+// shown in the teacher's own time zone), or "".
+func deadlineAttr(s classroom.Settings) string {
+	if s.Deadline == nil {
+		return ""
+	}
+	return s.Deadline.UTC().Format(time.RFC3339)
+}
+
+// lastActiveWord is a learner's row's tooltip: when they last did
+// something (UTC; the page's script shows it in the teacher's time).
+func lastActiveWord(l dashLearner) string {
+	return "last active " + l.LastActive.UTC().Format("15:04 UTC")
+}

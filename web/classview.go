@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // dashView is the teacher's dashboard: what the page renders first and
@@ -31,7 +32,13 @@ type dashView struct {
 	// every column).
 	tried, untried []dashExercise
 	columns        []int
+	// lessonOpts and pollOpts fill the room's controls: the lessons to
+	// push or open, and the exercises whose answers can be counted.
+	lessonOpts, pollOpts []roomOpt
 }
+
+// roomOpt is one choice in the room's controls.
+type roomOpt struct{ ID, Title string }
 
 type dashClass struct {
 	Code      string `json:"code"`
@@ -206,6 +213,16 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 			v.untried = append(v.untried, ex)
 		}
 		v.Exercises = append(v.Exercises, ex)
+	}
+	if cat := w.s.cfg.Lessons; cat != nil {
+		for _, l := range cat.Lessons() {
+			v.lessonOpts = append(v.lessonOpts, roomOpt{l.Slug, l.Title})
+		}
+		for _, ex := range cat.Exercises() {
+			if ex.Kind == lessons.KindPredict || ex.Kind == lessons.KindChoice || ex.Kind == lessons.KindNumber {
+				v.pollOpts = append(v.pollOpts, roomOpt{ex.ID, ex.Title})
+			}
+		}
 	}
 	v.Answers = w.answerViews(d.Answers)
 	v.Keys = w.answerKeys(v.Answers)
