@@ -161,3 +161,19 @@ func deadlineAttr(s classroom.Settings) string {
 func lastActiveWord(l dashLearner) string {
 	return "last active " + l.LastActive.UTC().Format("15:04 UTC")
 }
+
+// lessonOpenTo says whether the learner's class has lesson slug open.
+func lessonOpenTo(s learnerSettings, slug string) bool {
+	return classroom.Settings{OpenLessons: s.OpenLessons}.LessonOpen(slug)
+}
+
+// pushedWhat names what was pushed, for the learner's page.
+func pushedWhat(l *scenarioLink) string {
+	switch l.Kind {
+	case "lesson":
+		return "a lesson"
+	case "exercise":
+		return "an exercise"
+	}
+	return "a scenario"
+}
