@@ -28,9 +28,16 @@
     if (key === shown) return;
     shown = key;
     const parts = [];
+    // One line each (the banner is a <p>, so lines are block spans).
+    const line = (...kids) => {
+      const s = document.createElement('span');
+      s.style.display = 'block';
+      s.append(...kids);
+      parts.push(s);
+    };
     if (closed) {
-      parts.push(Object.assign(document.createElement('strong'), { textContent: 'Not open yet: ' }),
-        'your teacher opens the lessons one at a time; this one is for later. Reading is fine, checks wait. ');
+      line(Object.assign(document.createElement('strong'), { textContent: 'Not open yet: ' }),
+        'your teacher opens the lessons one at a time; this one is for later. Reading is fine, checks wait.');
     }
     if (sc) {
       const what = sc.kind === 'lesson' ? 'a lesson' : sc.kind === 'exercise' ? 'an exercise' : 'a scenario';
@@ -41,11 +48,10 @@
       link.className = 'button';
       link.textContent = 'Open ' + sc.label;
       link.dataset.testid = 'class-banner-link';
-      parts.push(strong, link);
       const here = location.pathname + location.search;
-      if (here === sc.url.split('#')[0]) parts.push(' (this page)');
+      line(strong, link, here === sc.url.split('#')[0] ? ' (this page)' : '');
     }
-    if (s.show_me === false) parts.push(document.createElement('br'), 'Quiz mode: answers are not shown for now.');
+    if (s.show_me === false) line('Quiz mode: answers are not shown for now.');
     banner.replaceChildren(...parts);
     banner.hidden = parts.length === 0;
   }
