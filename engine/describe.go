@@ -71,6 +71,10 @@ func Describe(e Event) string {
 		return "renewal timed out: " + e.Message
 	case KindRenewStopped:
 		return fmt.Sprintf("stops renewing token %d: %s; the job is not told", e.Token, e.Reason)
+	case KindSessionExpired, KindWatchFired:
+		return e.Reason
+	case KindWatching:
+		return "waits for the lock: " + e.Reason
 	case KindAnswerLost:
 		return "applied, answer lost: " + e.Reason
 	case KindLockLost:

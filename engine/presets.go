@@ -26,6 +26,7 @@ var presetOrder = []string{
 	"async-failover",
 	"raft-failover",
 	"redlock-clock-jump",
+	"zookeeper-session-expiry",
 	"sms-reminder",
 	"ride-claim",
 	"seat-hold",

@@ -333,6 +333,7 @@ func TestBreakFirst(t *testing.T) {
 			sc.Clients[0].Steps[2].IdempotencyKey = "reminder-order-7"
 			sc.Clients[1].Steps[1].IdempotencyKey = "reminder-order-7"
 		}, safe},
+		{"zookeeper-session-expiry", "turn fencing on", unsafe, fencingOn, safe},
 		{"baseline", "", safe, nil, nil},
 		{"raft-failover", "", safe, nil, nil},
 		{"ride-claim", "", safe, nil, nil},

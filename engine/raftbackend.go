@@ -204,6 +204,9 @@ type raftService struct {
 	lastClock *nodeClock
 
 	probe *raftProbe // tests only: what the group committed and where
+	// onLeader, when set, runs after every election the simulation holds
+	// (a backend built on the group takes up its leader's duties there).
+	onLeader func()
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -662,6 +665,9 @@ func (s *raftService) elect() {
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term,
 		Message: fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)})
 	s.w.leaderChanged()
+	if s.onLeader != nil {
+		s.onLeader()
+	}
 }
 
 // status reports each node as the real Raft instance sees itself now.

@@ -94,7 +94,7 @@ var (
 
 func init() {
 	// The one line a new backend adds its name to.
-	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend)
+	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend, &zookeeperBackend)
 }
 
 func registerBuiltins(bs ...*Backend) {
