@@ -29,9 +29,17 @@ func Describe(e Event) string {
 	case KindReleaseRefused:
 		return "release refused: " + e.Reason
 	case KindCheckOK:
-		return fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
+		s := fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
+		if e.Message != "" {
+			s += " (" + e.Message + ")"
+		}
+		return s
 	case KindCheckFailed:
-		return "checked: no longer holds the lock, " + e.Reason
+		s := "checked: no longer holds the lock, " + e.Reason
+		if e.Message != "" {
+			s += " (" + e.Message + ")"
+		}
+		return s
 	case KindUnavailable:
 		return fmt.Sprintf("%s got no answer: %s", e.Message, e.Reason)
 	case KindRead:

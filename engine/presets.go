@@ -27,6 +27,8 @@ var presetOrder = []string{
 	"raft-failover",
 	"redlock-clock-jump",
 	"zookeeper-session-expiry",
+	"lease-read-stale",
+	"follower-read-stale",
 	"sms-reminder",
 	"ride-claim",
 	"seat-hold",

@@ -334,6 +334,8 @@ func TestBreakFirst(t *testing.T) {
 			sc.Clients[1].Steps[1].IdempotencyKey = "reminder-order-7"
 		}, safe},
 		{"zookeeper-session-expiry", "turn fencing on", unsafe, fencingOn, safe},
+		{"lease-read-stale", "turn fencing on", unsafe, fencingOn, safe},
+		{"follower-read-stale", "turn fencing on", unsafe, fencingOn, safe},
 		{"baseline", "", safe, nil, nil},
 		{"raft-failover", "", safe, nil, nil},
 		{"ride-claim", "", safe, nil, nil},

@@ -65,6 +65,9 @@ type Backend struct {
 	// aims are the faults aimed at its weak spots, beside the common ones.
 	chaos func(pick func(lo, hi int64) int64, rng intn, l *Lock)
 	aims  []aim
+	// localReads: its lock service's nodes answer check steps from their
+	// own state too (step.read "lease" and "follower"; readpath.go).
+	localReads bool
 }
 
 // intn is the part of a random source that chaos's draws use.

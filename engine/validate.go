@@ -269,6 +269,9 @@ func validateClient(sc *Scenario, p string, c Client) error {
 		if err := validateStep(sp, st, read); err != nil {
 			return err
 		}
+		if err := validateRead(sc, sp, st); err != nil {
+			return err
+		}
 		read = read || st.Do == StepRead
 	}
 	return nil

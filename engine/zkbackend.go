@@ -52,8 +52,9 @@ var zookeeperBackend = Backend{
 	client:  zkClient{},
 	history: ZKLockModel,
 	// Only the leader closes sessions.
-	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
-	restarted: "starts again on its stored log and rejoins the ensemble",
+	witness:    func(w *world, _ *grantRec) string { return w.svc.serving() },
+	restarted:  "starts again on its stored log and rejoins the ensemble",
+	localReads: true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a session", 15, aimPartitionServing},
