@@ -81,6 +81,8 @@ func Describe(e Event) string {
 		return fmt.Sprintf("stops renewing token %d: %s; the job is not told", e.Token, e.Reason)
 	case KindSessionExpired, KindWatchFired:
 		return e.Reason
+	case KindDiskLost:
+		return e.Message
 	case KindWatching:
 		return "waits for the lock: " + e.Reason
 	case KindAnswerLost:

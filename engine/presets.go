@@ -29,6 +29,7 @@ var presetOrder = []string{
 	"zookeeper-session-expiry",
 	"lease-read-stale",
 	"follower-read-stale",
+	"raft-disk-loss",
 	"sms-reminder",
 	"ride-claim",
 	"seat-hold",

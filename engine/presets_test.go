@@ -336,6 +336,7 @@ func TestBreakFirst(t *testing.T) {
 		{"zookeeper-session-expiry", "turn fencing on", unsafe, fencingOn, safe},
 		{"lease-read-stale", "turn fencing on", unsafe, fencingOn, safe},
 		{"follower-read-stale", "turn fencing on", unsafe, fencingOn, safe},
+		{"raft-disk-loss", "fsync", unsafe, nil, nil},
 		{"baseline", "", safe, nil, nil},
 		{"raft-failover", "", safe, nil, nil},
 		{"ride-claim", "", safe, nil, nil},

@@ -31,6 +31,7 @@ var raftBackend = Backend{
 	witness:    func(w *world, _ *grantRec) string { return w.svc.serving() },
 	restarted:  "starts again on its stored log and rejoins the group",
 	localReads: true,
+	diskLoss:   true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a lease", 15, aimPartitionServing},
@@ -215,6 +216,9 @@ type raftService struct {
 	deposed   int
 	deposedAt int64
 	views     map[string]map[string]lockEntry
+	// wiped is set once a node lost its disk: Raft's promise that a
+	// leader has every committed entry no longer holds.
+	wiped bool
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -261,7 +265,7 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 // for this run would have.
 func (s *raftService) attach(w *world, firstToken int64) {
 	s.w, s.waits = w, w.waits
-	s.deposed, s.views = -1, nil
+	s.deposed, s.views, s.wiped = -1, nil, false
 	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -673,8 +677,11 @@ func (s *raftService) elect() {
 		s.probe.elected(s)
 	}
 	s.remember(s.nodes[want], s.w.lockName)
-	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term,
-		Message: fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)})
+	msg := fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)
+	if s.wiped {
+		msg = fmt.Sprintf("is elected leader in term %d; it has every grant its voters remember", s.term)
+	}
+	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	s.w.leaderChanged()
 	if s.onLeader != nil {
 		s.onLeader()

@@ -68,6 +68,9 @@ type Backend struct {
 	// localReads: its lock service's nodes answer check steps from their
 	// own state too (step.read "lease" and "follower"; readpath.go).
 	localReads bool
+	// diskLoss: its nodes keep a log and a stable store that a lose_disk
+	// fault can wipe (diskloss.go).
+	diskLoss bool
 }
 
 // intn is the part of a random source that chaos's draws use.

@@ -396,6 +396,11 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 			return err
 		}
 	}
+	if f.Do == FaultLoseDisk {
+		if err := validateLoseDisk(sc, p); err != nil {
+			return err
+		}
+	}
 	switch f.Do {
 	case FaultPause, FaultPartition:
 		return f.For.check(p+".for", 1, MaxUntil)

@@ -55,6 +55,7 @@ var zookeeperBackend = Backend{
 	witness:    func(w *world, _ *grantRec) string { return w.svc.serving() },
 	restarted:  "starts again on its stored log and rejoins the ensemble",
 	localReads: true,
+	diskLoss:   true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a session", 15, aimPartitionServing},
