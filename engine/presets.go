@@ -30,6 +30,7 @@ var presetOrder = []string{
 	"lease-read-stale",
 	"follower-read-stale",
 	"raft-disk-loss",
+	"ambiguous-commit",
 	"sms-reminder",
 	"ride-claim",
 	"seat-hold",

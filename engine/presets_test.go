@@ -337,6 +337,7 @@ func TestBreakFirst(t *testing.T) {
 		{"lease-read-stale", "turn fencing on", unsafe, fencingOn, safe},
 		{"follower-read-stale", "turn fencing on", unsafe, fencingOn, safe},
 		{"raft-disk-loss", "fsync", unsafe, nil, nil},
+		{"ambiguous-commit", "", safe, nil, nil},
 		{"baseline", "", safe, nil, nil},
 		{"raft-failover", "", safe, nil, nil},
 		{"ride-claim", "", safe, nil, nil},
