@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/hashicorp/raft"
+import (
+	"fmt"
+
+	"github.com/hashicorp/raft"
+)
 
 // FaultLoseDisk makes a lock node lose its disk: it restarts (at once if
 // it runs, or now if it is down) with an empty log and an empty stable
@@ -24,15 +28,20 @@ type diskLoser interface {
 // validateLoseDisk checks that the backend's nodes keep a disk to lose.
 func validateLoseDisk(sc *Scenario, p string) error {
 	if b := backendEntry(sc.Lock.Backend); b == nil || !b.diskLoss {
-		var takers []string
-		for _, name := range Backends() {
-			if x := backendEntry(name); x != nil && x.diskLoss {
-				takers = append(takers, name)
-			}
-		}
-		return fieldErr(p+".do", "lose_disk needs a backend whose nodes keep a log on disk (%s), not %s", orList(takers), sc.Lock.Backend)
+		return fieldErr(p+".do", "lose_disk needs a backend whose nodes keep a log on disk (%s), not %s", orList(diskBackends()), sc.Lock.Backend)
 	}
 	return nil
+}
+
+// diskBackends names the backends whose nodes keep a log on disk.
+func diskBackends() []string {
+	var out []string
+	for _, name := range Backends() {
+		if b := backendEntry(name); b != nil && b.diskLoss {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // loseDisk stops the node if it runs, wipes its disk and starts it again.
@@ -57,6 +66,14 @@ func (s *raftService) wipe(n *simNode) {
 	nd.store = raft.NewInmemStore()
 	nd.snaps = raft.NewInmemSnapshotStore()
 	s.wiped = true
+	if len(s.nodes) == 1 {
+		// A group of one that lost its only copy can only start over: it
+		// bootstraps itself again, as a new group with nothing in it.
+		conf := raft.Configuration{Servers: []raft.Server{{ID: raft.ServerID(nd.name), Address: nd.trans.LocalAddr()}}}
+		if err := raft.BootstrapCluster(raftConfig(nd.name, raftTimers), nd.log, nd.store, nd.snaps, nd.trans, conf); err != nil {
+			s.fail(fmt.Errorf("raft bootstrap %s after its disk was lost: %w", nd.name, err))
+		}
+	}
 	s.mu.Lock()
 	delete(s.views, nd.name)
 	s.mu.Unlock()

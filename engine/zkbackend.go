@@ -151,7 +151,9 @@ func (s *zkService) after() {
 		w.s.at(w.s.now+w.sc.Lock.Latency.MS(), func() {
 			if wt := s.waiters[client]; wt != nil {
 				wt.notified = true
-				wt.wake()
+				if wt.wake != nil { // nil: the client has not yet heard its create's answer, and sees notified first
+					wt.wake()
+				}
 			}
 		})
 	}

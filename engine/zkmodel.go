@@ -65,8 +65,10 @@ func zkLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
 		if !mine {
 			return !out.OK, next
 		}
+		// Refused with its own token: the session was closed first, which
+		// deleted the node.
 		next.Holder, next.Token, next.LeaseUntil = "", 0, 0
-		return out.OK, next
+		return out.OK || timedOut, next
 	}
 	return false, s
 }
