@@ -36,7 +36,7 @@ const (
 // it has not heard from in time, which deletes the client's ephemeral lock
 // node. The lock is the lowest sequential node; the token is its czxid.
 var zookeeperBackend = Backend{
-	Name: BackendZooKeeper, Label: "ZooKeeper (sessions and sequential nodes)",
+	Name: BackendZooKeeper, Label: "ZooKeeper",
 	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a zookeeper ensemble has 1, 3 or 5 servers",
 	Tokens: true, Leader: true, Follower: "follower",
 	start: func(w *world, pool *RaftPool) (lockService, error) {
