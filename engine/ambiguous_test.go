@@ -32,7 +32,7 @@ func TestAmbiguousCommit(t *testing.T) {
 				}
 				grantAt(t, res, "client-2", 34, 3800)
 				s := res.Summary
-				if !s.Safe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 || s.Grants != 2 {
+				if !s.Safe || !s.LockSafe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 || s.Grants != 2 {
 					t.Errorf("one grant per client: %+v", s)
 				}
 				h := res.History()

@@ -27,7 +27,7 @@ func TestRaftDiskLoss(t *testing.T) {
 				lastWrite(t, res, "client-2", engine.KindWriteAccepted, 33, 4000)
 				lastWrite(t, res, "client-1", engine.KindWriteAccepted, 33, work*1000)
 				s := res.Summary
-				if s.DuplicateTokens != 1 || s.DoubleGrants != 1 || s.Safe || s.StaleWritesAccepted != 1 || s.FinalValue != 42000 {
+				if s.DuplicateTokens != 1 || s.DoubleGrants != 1 || s.LockSafe || s.Safe || s.StaleWritesAccepted != 1 || s.FinalValue != 42000 {
 					t.Errorf("one token, two holders, fencing or not: %+v", s)
 				}
 				if res.History().Linearizable(0) {
@@ -49,7 +49,7 @@ func TestRaftCrashKeepsGrant(t *testing.T) {
 	if g := find(res, "client-2", engine.KindGranted); len(g) != 1 || g[0].Token != 34 {
 		t.Fatalf("client-2 should get token 34 once client-1 is done: %v", g)
 	}
-	if s := res.Summary; !s.Safe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 {
+	if s := res.Summary; !s.Safe || !s.LockSafe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 {
 		t.Errorf("a node that keeps its disk keeps Raft safe: %+v", s)
 	}
 	if !res.History().Linearizable(0) {

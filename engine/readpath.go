@@ -155,6 +155,7 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 	var clk *nodeClock
 	var stale bool
 	var r Reply
+	var by served
 	callAt := w.history.tick()
 	x := c.roundTrip(a, MsgCheck, func() string {
 		if e, held, node, clk, why, ok = lr.localRead(c.cfg.Name, mode, w.lockName); !ok {
@@ -175,13 +176,14 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 			r.Reason = fmt.Sprintf("the lease of token %d ran out at %s by %s's clock", token, FormatMS(e.LeaseUntil), node)
 		}
 		stale = valid != w.holds(c.cfg.Name, token)
+		by = served{node, w.s.now}
 		return node
 	}, nil)
 	if !ok || x.lost {
 		c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: fmt.Sprintf("no node answered a %s read", mode)})
 		return
 	}
-	w.history.record(Command{Op: OpCheck, Lock: w.lockName, Client: c.cfg.Name, Token: token}, r, callAt, w.history.tick())
+	w.history.record(Command{Op: OpCheck, Lock: w.lockName, Client: c.cfg.Name, Token: token}, r, by, callAt, w.history.tick())
 	msg := fmt.Sprintf("%s read: %s", mode, why)
 	if stale {
 		msg += "; stale: a read through the log would have answered otherwise"

@@ -231,19 +231,23 @@ func (zkClient) call(c *client, a *actor, op Op, token int64) (Reply, string, bo
 		var r Reply
 		var node string
 		var ok bool
+		var by served
+		c.answerLost = false
 		x := c.roundTrip(a, MsgAcquire, func() string {
 			if r, node, ok = w.serve(cmd); !ok {
 				return ""
 			}
+			by = served{node, w.s.now}
 			return node
-		}, func() { w.answerLost(cmd, r, node, callAt) })
+		}, func() { w.answerLost(cmd, r, node, by, callAt) })
 		if !ok || x.lost {
+			c.answerLost = ok && x.lost
 			delete(svc.waiters, c.cfg.Name)
 			return r, node, false
 		}
 		if r.OK {
 			delete(svc.waiters, c.cfg.Name)
-			w.history.record(cmd, r, callAt, w.history.tick())
+			w.history.record(cmd, r, by, callAt, w.history.tick())
 			return r, node, true
 		}
 		c.emit(Event{Kind: KindWatching, Holder: r.Holder, Token: r.Token, Node: node, Reason: r.Reason})

@@ -49,7 +49,7 @@ func TestZooKeeperSessionExpiry(t *testing.T) {
 						t.Errorf("fencing off: the sleeper's write lands stale: %+v", s)
 					}
 				}
-				if s.DoubleGrants != 0 || s.DuplicateTokens != 0 {
+				if !s.LockSafe || s.DoubleGrants != 0 || s.DuplicateTokens != 0 {
 					t.Errorf("ZooKeeper itself never hands the lock out twice: %+v", s)
 				}
 				if !res.History().Linearizable(0) {
