@@ -19,7 +19,7 @@ func TestE2ERealLockSystems(t *testing.T) {
 		preset, verdict string
 		marks           []string // data-mark values the timeline must hold
 	}{
-		{"zookeeper-session-expiry", "stale write", []string{"session-expired", "watch-fired", "ask"}},
+		{"zookeeper-session-expiry", "stale write", []string{"session-expired", "watch-fired", "watching"}},
 		{"lease-read-stale", "stale write", []string{"stale-read"}},
 		{"follower-read-stale", "stale write", []string{"stale-read", "session-expired"}},
 		{"raft-disk-loss", "handed out twice", []string{"disk-lost", "duplicate-token"}},

@@ -245,6 +245,13 @@ function drawClient(out, l, x, label, fill, compact, lay) {
         label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
         break;
       }
+      case 'watching': {
+        // ZooKeeper: the client's node waits behind another and watches it.
+        const w = /watches (\S+) \(([^,]+)'s/.exec(k.reason || '');
+        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="watching"><title>${esc(k.reason || 'waits')} (${fmt(k.t)})</title></circle>`);
+        if (w) label(mx, `watches ${w[2]}'s node`, [rows[1]], 'mark-label', 4);
+        break;
+      }
       case 'done': case 'delayed':
         break;
       default:
