@@ -257,14 +257,11 @@ func (zkClient) call(c *client, a *actor, op Op, token int64) (Reply, string, bo
 }
 
 // waitWatch parks the client until its watch fires, sending a ping to keep
-// its session alive every renew_every (a third of the session timeout
-// when it has none), as ZooKeeper's client library does on its own.
+// its session alive every third of the session timeout, as ZooKeeper's
+// client library does on its own while the application waits.
 func (c *client) waitWatch(a *actor, wt *zkWaiter) {
 	w := c.w
-	every := c.cfg.RenewEvery.MS()
-	if every <= 0 {
-		every = max(w.sc.Lock.Lease.MS()/3, 1)
-	}
+	every := max(w.sc.Lock.Lease.MS()/3, 1)
 	parked, gen := false, 0
 	wt.wake = func() {
 		if parked {
