@@ -16,6 +16,7 @@ type runResponse struct {
 	Events  []engine.Event `json:"events"`
 	Summary engine.Summary `json:"summary"`
 	Verdict string         `json:"verdict"`
+	Heading Heading        `json:"heading"`
 	Texts   []string       `json:"texts"`
 }
 
@@ -53,11 +54,12 @@ func (s *Server) apiRun(c echo.Context) error {
 	if err != nil {
 		return s.runError(c, err, s.cfg.RunTimeout)
 	}
-	return writeJSON(c, http.StatusOK, newRunResponse(res))
+	return writeJSON(c, http.StatusOK, newRunResponse(sc.Scenario(), res))
 }
 
-func newRunResponse(res *engine.Result) runResponse {
-	out := runResponse{Events: res.Events, Summary: res.Summary, Verdict: engine.Verdict(res.Summary), Texts: make([]string, len(res.Events))}
+func newRunResponse(sc engine.Scenario, res *engine.Result) runResponse {
+	out := runResponse{Events: res.Events, Summary: res.Summary, Verdict: engine.Verdict(res.Summary),
+		Heading: headingOf(sc, res.Events, res.Summary, false), Texts: make([]string, len(res.Events))}
 	for i, e := range res.Events {
 		out.Texts[i] = engine.Describe(e)
 	}

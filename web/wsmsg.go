@@ -19,7 +19,7 @@ const (
 	// From the server.
 	MsgEvent   = "event"   // event, text
 	MsgState   = "state"   // state
-	MsgSummary = "summary" // summary, verdict, stopped
+	MsgSummary = "summary" // summary, verdict, heading, stopped
 	MsgError   = "error"   // message, field, code
 	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
 	// MsgObserved carries nodes: what a live run's real Raft nodes report
@@ -48,10 +48,12 @@ type ServerMessage struct {
 	State   *State          `json:"state,omitempty"`
 	Summary *engine.Summary `json:"summary,omitempty"`
 	Verdict string          `json:"verdict,omitempty"`
-	Stopped bool            `json:"stopped,omitempty"` // the run ended early
-	Message string          `json:"message,omitempty"` // an error in words
-	Field   string          `json:"field,omitempty"`   // the input at fault
-	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
+	// Heading heads a finished run (summary only): what happened, in words.
+	Heading *Heading `json:"heading,omitempty"`
+	Stopped bool     `json:"stopped,omitempty"` // the run ended early
+	Message string   `json:"message,omitempty"` // an error in words
+	Field   string   `json:"field,omitempty"`   // the input at fault
+	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
 	// Position is a waiting run's place in line, 1 being next.
 	Position int `json:"position,omitempty"`
 	// Nodes are the Raft nodes as they see themselves (observed).

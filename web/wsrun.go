@@ -259,5 +259,6 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
 	}
-	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Stopped: stopped})
+	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)
+	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Heading: &head, Stopped: stopped})
 }

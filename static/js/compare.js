@@ -6,6 +6,7 @@
 // marked, and each has its verdict. On Redlock, which has no token to
 // fence with, the backend is what is compared.
 
+import './tools.js';
 import { clone, esc, formatMS, num, parseDuration } from './format.js';
 
 const LEASES = [2000, 5000, 10000, 15000, 30000, 60000, 600000];

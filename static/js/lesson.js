@@ -92,19 +92,28 @@ async function postJSON(url, body) {
 
 function niceEnd(t) { return Math.max(1000, Math.ceil((t * 1.04) / 1000) * 1000); }
 
-/** drawRun draws a finished run into a compact timeline, replaying it
- * quickly unless motion is reduced; atEnd runs once the timeline has
- * reached the end (the verdict waits for it). */
+// A drawn timeline is drawn again at its box's width when the box
+// changes (a phone turned, a window resized): it always fits, no lane
+// scrolls out of sight.
+const drawn = new WeakMap(); // svg -> its last full drawing
+const refit = new ResizeObserver(es => { for (const e of es) drawn.get(e.target.querySelector('svg'))?.(); });
+
+/** drawRun draws a finished run into a compact timeline as wide as its
+ * box, replaying it quickly unless motion is reduced; atEnd runs once the
+ * timeline has reached the end (the verdict waits for it). */
 function drawRun(svg, sc, events, endMS, atEnd = () => {}) {
-  const domain = niceEnd(endMS);
+  const domain = niceEnd(endMS), box = svg.parentNode;
+  const width = () => box.clientWidth || undefined;
   svg.dataset.drawn = '';
-  const full = () => { render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true }); svg.dataset.drawn = '1'; atEnd(); };
+  drawn.delete(svg);
+  const again = () => render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true, width: width() });
+  const full = () => { again(); drawn.set(svg, again); refit.observe(box); svg.dataset.drawn = '1'; atEnd(); };
   if (reduceMotion.matches || !events.length) { full(); return; }
   const t0 = performance.now(), span = 900;
   const step = now => {
     const f = Math.min(1, (now - t0) / span), at = f * endMS;
     if (f >= 1) { full(); return; }
-    render(svg, sc, events.filter(e => e.t <= at), { domain, now: at, playhead: at, compact: true });
+    render(svg, sc, events.filter(e => e.t <= at), { domain, now: at, playhead: at, compact: true, width: width() });
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
@@ -249,7 +258,7 @@ function livePlayground(fig) {
     say('Running…');
     try {
       const res = await postJSON('/api/run', sc);
-      const run = { summary: res.summary, events: res.events, verdict: res.verdict };
+      const run = { summary: res.summary, events: res.events, verdict: res.verdict, heading: res.heading };
       const v = verdictView(run);
       verdict.className = 'verdict';
       verdict.innerHTML = '';

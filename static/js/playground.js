@@ -272,6 +272,7 @@ const session = new Session({
     run.summary = m.summary;
     run.end = Math.max(m.summary.end_ms, lastT(), 1000);
     run.verdict = m.verdict;
+    run.heading = m.heading;
     run.stopped = m.stopped;
     if (run.follow) { run.cursor = run.end; run.follow = false; run.playing = false; }
     paintNow();
@@ -852,10 +853,10 @@ document.addEventListener('keydown', e => {
   const t = e.target;
   if (t.closest && t.closest(TEXT)) return;
   if (t.closest && t.closest('#actor-menu')) return;
-  // Arrows keep their own meaning on sliders and menus; Space and Enter on
-  // buttons, switches and summaries.
+  // Arrows keep their own meaning on sliders and lists. Space plays and
+  // pauses wherever the focus is (a button keeps Enter); only a switch or
+  // a list reached by the keyboard keeps Space, its one key to change it.
   const native = t.closest && t.closest('input[type=range], select');
-  const pressable = t.closest && t.closest('button, input[type=checkbox], summary, a, [role=button]');
   const k = e.key;
   let act = null;
   if (k === 'ArrowLeft' || k === 'ArrowRight') {
@@ -864,7 +865,7 @@ document.addEventListener('keydown', e => {
     act = e.shiftKey ? () => seek(head() + dir * 1000) : (dir < 0 ? stepBack : stepForward);
   } else if (k === 'PageUp' || k === 'PageDown') act = () => seek(head() + (k === 'PageUp' ? -1000 : 1000));
   else if (k === 'Home' || k === 'End') { if (native) return; act = () => seek(k === 'Home' ? 0 : Infinity); }
-  else if (k === ' ') { if (pressable || native) return; act = togglePlay; }
+  else if (k === ' ') { if (t.matches?.('input[type=checkbox]:focus-visible, select:focus-visible')) return; act = togglePlay; }
   else {
     act = {
       r: start, k: togglePlay, p: togglePlay, s: stepForward, x: stopRun, c: openCompare, f: openChaos,
@@ -873,6 +874,11 @@ document.addEventListener('keydown', e => {
     }[k.length === 1 && k !== 'Z' ? k.toLowerCase() : k];
   }
   if (act) { e.preventDefault(); act(); }
+});
+// A button clicked with the mouse keeps the focus: its Space must not
+// press it when the key comes up.
+document.addEventListener('keyup', e => {
+  if (e.key === ' ' && e.target.closest?.('button, summary, a') && !e.target.closest(TEXT + ', #actor-menu, .lane-name')) e.preventDefault();
 });
 
 // ---- Wiring ----

@@ -41,18 +41,20 @@ function facts(s) {
   return out.map(f => `<li>${f}</li>`).join('');
 }
 
-/** verdictView is the verdict box of a finished run: its class and markup. */
+// The heading's mark, by its kind: a tick only where the data came out
+// right and the work got done.
+const MARK = { safe: '✓', unsafe: '✗', lock_broken: '!', stopped: '■', unavailable: '–', incomplete: '–' };
+
+/** verdictView is the verdict box of a finished run: its class and markup.
+ * The server heads the run (run.heading: kind, title, detail). */
 export function verdictView(run) {
-  const s = run.summary;
-  if (run.stopped) {
-    return { cls: 'stopped', html: `<p><strong>Stopped.</strong> The run was stopped before its end; the summary covers what happened so far.</p><p>${esc(run.verdict)}</p>` };
-  }
+  const s = run.summary, hd = run.heading || { kind: 'incomplete', title: 'No heading from the server' };
   const h = headline(run.events, s);
   return {
-    cls: s.safe ? 'safe' : 'unsafe',
-    html: `<p class="badge"><span aria-hidden="true">${s.safe ? '✓' : '✗'}</span> ${s.safe ? 'Safe' : 'Unsafe'}</p>
+    cls: hd.kind,
+    html: `<p class="badge" data-testid="verdict-heading"><span aria-hidden="true">${MARK[hd.kind] || ''}</span> ${esc(hd.title)}${hd.detail ? `<span class="badge-detail">: ${esc(hd.detail)}</span>` : ''}</p>
 ${h ? `<p class="headline" data-testid="verdict-headline">${esc(h)}</p>` : ''}
-<p data-testid="verdict-text">${esc(run.verdict)}</p>
+<p data-testid="verdict-text">${esc(hd.kind === 'safe' || hd.kind === 'unsafe' ? run.verdict : hd.checks + '.')}</p>
 <ul class="facts">${facts(s)}</ul>`,
   };
 }

@@ -1,0 +1,129 @@
+package web_test
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// regexpStopped is the heading of a run stopped before its end.
+var regexpStopped = regexp.MustCompile(`^■ Stopped at \d+(\.\d+)?s: the run was stopped before its end`)
+
+// scrubAt is the playhead's time in ms, as the scrubber shows it.
+const scrubAt = `+document.getElementById('scrub').value`
+
+// stateBadge is the run's badge beside the controls: LIVE, PAUSED, REPLAY.
+const stateBadge = `(document.querySelector('#status .state-badge')?.textContent || '')`
+
+// TestE2ESpaceAfterAMouseClickPausesAndResumes: Run clicked with the
+// mouse keeps the focus; Space then pauses the live run where it stands
+// (it does not press Run again, which would restart it from 0 s), and
+// Space again plays it on.
+func TestE2ESpaceAfterAMouseClickPausesAndResumes(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.do(ctx, setSpeed(4), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, scrubAt+` >= 2000`, "the live run passing 2 s")
+	if id := run(b, ctx, chromedp.Evaluate[string](`document.activeElement.id`)); id != "run" {
+		t.Fatalf("after a click on Run the focus is on %q, want run: the test no longer presses Space on the button", id)
+	}
+	b.do(ctx, chromedp.KeyEvent(" "))
+	b.waitJS(ctx, stateBadge+` === 'PAUSED'`, "Space pausing the run")
+	at := run(b, ctx, chromedp.Evaluate[float64](scrubAt))
+	if at < 2000 {
+		t.Fatalf("Space sent the playhead back to %v ms: it restarted the run", at)
+	}
+	time.Sleep(400 * time.Millisecond) // a paused run must not move meanwhile
+	if now := run(b, ctx, chromedp.Evaluate[float64](scrubAt)); now != at {
+		t.Errorf("paused at %v ms, the playhead moved on to %v", at, now)
+	}
+	b.do(ctx, chromedp.KeyEvent(" "))
+	b.waitJS(ctx, stateBadge+` === 'LIVE'`, "Space playing the run on")
+	b.waitJS(ctx, scrubAt+` > `+strconv.FormatFloat(at, 'f', 0, 64), "the playhead moving on from the pause")
+	if n := count(b, ctx, "#event-log tbody tr"); n == 0 {
+		t.Error("the resumed run has lost its events")
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+}
+
+// phoneFit lists what runs wider than a 390 px phone: the page itself and
+// each lesson timeline wider than its box or than the screen.
+const phoneFit = `(() => {
+  const bad = [], doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth) bad.push('the page is ' + doc.scrollWidth + ' px wide');
+  for (const svg of document.querySelectorAll('svg.mini')) {
+    if (!svg.dataset.drawn && !svg.closest('.fb-timeline')) continue;
+    const wrap = svg.closest('.svg-wrap'), r = svg.getBoundingClientRect();
+    if (wrap.scrollWidth > wrap.clientWidth + 1) bad.push((svg.closest('figure')?.id || 'a timeline') + ' scrolls: ' + wrap.scrollWidth + ' px in ' + wrap.clientWidth);
+    if (r.right > doc.clientWidth + 1) bad.push((svg.closest('figure')?.id || 'a timeline') + ' ends at ' + Math.round(r.right) + ' px');
+  }
+  return bad;
+})()`
+
+// TestE2EEveryLessonFitsAPhone opens every lesson on a 390 px phone and
+// runs each of its playgrounds: no page scrolls sideways (inline command
+// lines wrap) and every timeline is drawn at the width of its box, so the
+// whole run is on screen.
+func TestE2EEveryLessonFitsAPhone(t *testing.T) {
+	b := startBrowser(t)
+	cat := catalog(t)
+	for _, l := range cat.Lessons() {
+		ctx := b.tab("/lessons/" + l.Slug)
+		b.size(ctx, 390, 844)
+		b.do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("main")))
+		for _, pg := range l.Playgrounds {
+			fig := "#" + pg.ID
+			if pg.Predict != "" {
+				b.showMe(ctx, pg.Predict)
+				b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), l.Slug+" "+pg.ID+" opening")
+			}
+			b.do(ctx, chromedp.Click(chromedp.CSS(fig+` [data-testid=lp-run]`)))
+			b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q).dataset.drawn === '1'`, fig+" [data-testid=lp-timeline]"), l.Slug+" "+pg.ID+" drawn")
+			if w := run(b, ctx, chromedp.Evaluate[float64](fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().width`, fig+" [data-testid=lp-timeline]"))); w > 390 || w < 250 {
+				t.Errorf("%s %s: the timeline is %v px wide on a 390 px phone", l.Slug, pg.ID, w)
+			}
+		}
+		if bad := run(b, ctx, chromedp.Evaluate[[]string](phoneFit)); len(bad) > 0 {
+			t.Errorf("%s at 390 px: %v", l.Slug, bad)
+		}
+		if len(l.Playgrounds) > 0 {
+			b.do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#"+l.Playgrounds[0].ID+" [data-testid=lp-timeline]")))
+			b.shot(ctx, "", "lesson-phone-"+l.Slug)
+		}
+	}
+}
+
+// TestE2ERunsWhereNothingGotDoneAreNotHeadedSafe: lock-server-down writes
+// nothing in a 36 s outage and is headed by that, not by a green Safe; a
+// run stopped at 8 s is headed "Stopped at", not Safe.
+func TestE2ERunsWhereNothingGotDoneAreNotHeadedSafe(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=lock-server-down")
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, "the verdict")
+	head := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-heading]")))
+	want := "– Unavailable for 36s: no write happened; client-2 never got the lock"
+	if head != want {
+		t.Errorf("lock-server-down is headed %q, want %q", head, want)
+	}
+	if line := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-line]"))); line != want {
+		t.Errorf("the verdict line beside the controls says %q, want %q", line, want)
+	}
+	if v := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-text]"))); v == "" || v[:4] == "SAFE" {
+		t.Errorf("the verdict's text still says %q", v)
+	}
+	b.shots(ctx, "heading-lock-server-down")
+
+	ph := b.tab("/playground?preset=paused-holder")
+	b.do(ph, setSpeed(2), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ph, scrubAt+` >= 8000`, "the live run passing 8 s")
+	b.do(ph, chromedp.Click(chromedp.ID("stop")))
+	b.waitJS(ph, `!!document.querySelector('[data-testid=verdict-heading]')`, "the stopped run's verdict")
+	if head := run(b, ph, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-heading]"))); !regexpStopped.MatchString(head) {
+		t.Errorf("a run stopped before its failure is headed %q, want Stopped at 8s or so", head)
+	}
+}
