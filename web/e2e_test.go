@@ -271,6 +271,7 @@ func TestE2EFencingOffThenOnThenShare(t *testing.T) {
 	svgOf := `(() => { const s = document.getElementById('timeline').cloneNode(true); s.querySelectorAll('[data-observed]').forEach(e => e.remove()); return s.innerHTML; })()`
 	wantSVG := run(b, ctx, chromedp.Evaluate[string](svgOf))
 	shared := b.tab(strings.TrimPrefix(link, b.base))
+	b.do(shared, setSpeed(0), chromedp.Click(chromedp.ID("run"))) // a shared link waits at 0 s
 	b.waitVerdict(shared, "every stale write was refused")
 	if got := run(b, shared, chromedp.Evaluate[string](logOf)); got != want {
 		t.Errorf("shared tab's event log differs:\n%s\nwant\n%s", got, want)

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/engine"
 )
 
 // regexpStopped is the heading of a run stopped before its end.
@@ -126,4 +129,46 @@ func TestE2ERunsWhereNothingGotDoneAreNotHeadedSafe(t *testing.T) {
 	if head := run(b, ph, chromedp.TextContent(chromedp.CSS("[data-testid=verdict-heading]"))); !regexpStopped.MatchString(head) {
 		t.Errorf("a run stopped before its failure is headed %q, want Stopped at 8s or so", head)
 	}
+}
+
+// TestE2EASharedLinkWaitsWithItsOutcomeFolded: a link shared from
+// paused-holder with fencing switched on opens at 0 s, waiting: the
+// question is asked, the note says fencing was changed from the preset,
+// and the preset's outcome (which says fencing is off) stays folded until
+// the link's first run.
+func TestE2EASharedLinkWaitsWithItsOutcomeFolded(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.fencing(ctx, true)
+	b.do(ctx, chromedp.Click(chromedp.ID("share")))
+	link := run(b, ctx, chromedp.Value(chromedp.ID("share-link")))
+	if strings.Contains(link, "run=1") || !strings.Contains(link, "&from=paused-holder") {
+		t.Errorf("the share link %q runs at once or does not name its preset", link)
+	}
+	shared := b.tab(strings.TrimPrefix(link, b.base))
+	time.Sleep(500 * time.Millisecond) // a waiting link must not start meanwhile
+	if n := count(b, shared, "#event-log tbody tr"); n != 0 {
+		t.Errorf("the shared link ran by itself: %d events", n)
+	}
+	if n := count(b, shared, "[data-testid=verdict-text]"); n != 0 {
+		t.Error("the shared link shows a verdict before it ran")
+	}
+	if at := run(b, shared, chromedp.Evaluate[string](`document.getElementById('scrub-time').textContent || '0s'`)); at != "0s" {
+		t.Errorf("the shared link opens at %s, want 0s", at)
+	}
+	p, _ := engine.LoadPreset("paused-holder")
+	if q := run(b, shared, chromedp.Evaluate[string](`document.getElementById('question').innerText`)); q != p.Question {
+		t.Errorf("the shared link asks %q, want the preset's question", q)
+	}
+	if run(b, shared, chromedp.Evaluate[bool](`document.getElementById('outcome').open`)) {
+		t.Error("the shared link opens with its outcome unfolded")
+	}
+	note := run(b, shared, chromedp.Evaluate[string](`document.querySelector('[data-testid=changes]')?.innerText || ''`))
+	if !strings.Contains(note, "fencing: true (the preset has false)") {
+		t.Errorf("the note of changes says %q, want fencing switched on", note)
+	}
+	b.shots(shared, "share-waiting")
+	b.do(shared, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(shared, "every stale write was refused")
+	b.waitJS(shared, `document.getElementById('outcome').open`, "the outcome opening after the first run")
 }

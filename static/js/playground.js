@@ -25,7 +25,10 @@ const phone = matchMedia('(max-width: 700px)');
 // markup has them for the scenario it opens with.
 let sc = clone(data.scenario); // the scenario the settings show
 let notes = { question: $('question').textContent, watch: $('watch').textContent };
-let notesKey = data.preset || 'shared:' + (sc.title || '');
+// A shared link's outcome is remembered by the link's scenario; from is
+// the preset the scenario came from, which a share link names.
+let notesKey = data.preset || 'shared:' + (new URLSearchParams(location.search).get('s') || '');
+let from = data.preset || data.from || '';
 let run = null;                // the run on screen (see start)
 let pendingStart = false;
 let highlight = [];            // violations to ring (a found failure)
@@ -179,7 +182,8 @@ function pickPreset(name) {
     if (run?.live) session.send({ type: 'stop' });
     sc = clone(p.scenario);
     notes = takeNotes(sc);
-    notesKey = p.name;
+    notesKey = from = p.name;
+    $('changes')?.remove();
     showNotes();
     highlight = [];
     history.replaceState(null, '', '/playground?preset=' + encodeURIComponent(p.name));
@@ -807,6 +811,8 @@ async function openChaos() {
           watch: `A failure the search found (seed ${example.seed}): ${example.why}`,
         };
         notesKey = 'found:' + example.seed;
+        from = '';
+        $('changes')?.remove();
         showNotes();
         highlight = []; highlight.pending = true; highlight.why = example.why;
         history.replaceState(null, '', '/playground?s=' + encodeShare(sc));
@@ -822,7 +828,7 @@ async function openChaos() {
 }
 
 function shareURL() {
-  return `${location.origin}/playground?s=${encodeShare(withNotes(sc))}&speed=${speed()}&run=1`;
+  return `${location.origin}/playground?s=${encodeShare(withNotes(sc))}&speed=${speed()}${from ? '&from=' + encodeURIComponent(from) : ''}`;
 }
 
 function share() {
@@ -922,3 +928,4 @@ speedChanged();
 changed();
 clearRun();
 if (data.autorun) start();
+else if (!data.preset) setStatus('Shared with you, waiting at 0 s: read what to watch, then press Run.');
