@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/playground/engine"
 )
@@ -171,4 +172,32 @@ func TestE2EASharedLinkWaitsWithItsOutcomeFolded(t *testing.T) {
 	b.do(shared, setSpeed(0), chromedp.Click(chromedp.ID("run")))
 	b.waitVerdict(shared, "every stale write was refused")
 	b.waitJS(shared, `document.getElementById('outcome').open`, "the outcome opening after the first run")
+}
+
+// focusedLane is the lane whose name has the focus, "" if none.
+const focusedLane = `(document.activeElement?.closest?.('#timeline .lane-name')?.dataset.lane || '')`
+
+// TestE2EALaneNameKeepsFocusInALiveRun: a live run redraws its timeline
+// every frame; a lane's name given the focus keeps it 2 s into the run,
+// Enter opens its menu, and Escape brings the focus back to it.
+func TestE2EALaneNameKeepsFocusInALiveRun(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > 0`, "the live run's first event")
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('#timeline .lane-name[data-lane="client-2"]').focus()`))
+	from := run(b, ctx, chromedp.Evaluate[float64](scrubAt))
+	b.waitJS(ctx, scrubAt+` >= `+strconv.FormatFloat(from+2000, 'f', 0, 64), "the live run going 2 s on")
+	if lane := run(b, ctx, chromedp.Evaluate[string](focusedLane)); lane != "client-2" {
+		t.Fatalf("2 s into the live run the focus is on lane %q (%s), want client-2", lane,
+			run(b, ctx, chromedp.Evaluate[string](`document.activeElement.tagName`)))
+	}
+	b.do(ctx, chromedp.KeyEvent(kb.Enter))
+	b.waitJS(ctx, `!document.getElementById('actor-menu').hidden`, "Enter opening client-2's menu")
+	if title := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('actor-menu').innerText`)); !strings.Contains(title, "client-2") {
+		t.Errorf("Enter opened a menu that does not name client-2: %q", title)
+	}
+	b.do(ctx, chromedp.KeyEvent(kb.Escape))
+	b.waitJS(ctx, focusedLane+` === 'client-2'`, "Escape bringing the focus back to client-2's name")
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
 }

@@ -170,7 +170,11 @@ export function render(svg, sc, events, opts) {
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('width', W);
   svg.setAttribute('height', H);
+  // A live run redraws every frame: the lane name that had the focus
+  // keeps it, so Tab then Enter opens its menu while the run goes on.
+  const focused = svg.contains(document.activeElement) && document.activeElement.dataset.lane;
   svg.innerHTML = out.join('');
+  if (focused) svg.querySelector(`.lane-name[data-lane="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   return { x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
 }
 
