@@ -48,9 +48,13 @@ type BackendKind struct {
 // Defaults are the engine's values for what a scenario leaves out, so the
 // form shows the value a run will use (in ms).
 type Defaults struct {
-	LeaseMS      int64 `json:"lease_ms"`
-	UntilMS      int64 `json:"until_ms"`
-	RetryEveryMS int64 `json:"retry_every_ms"`
+	// Backend is the lock service a scenario without one runs on, and
+	// Key the storage row it writes.
+	Backend      string `json:"backend"`
+	Key          string `json:"key"`
+	LeaseMS      int64  `json:"lease_ms"`
+	UntilMS      int64  `json:"until_ms"`
+	RetryEveryMS int64  `json:"retry_every_ms"`
 }
 
 // Catalog is everything the controls offer, in one place: a backend or
@@ -106,7 +110,7 @@ func buildCatalog() Catalog {
 	c := Catalog{
 		DelayKinds:   caps.DelayKinds,
 		ClientFields: []string{"renew_timeout", "watch_lease"},
-		Defaults:     Defaults{LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
+		Defaults:     Defaults{Backend: engine.BackendRaft, Key: engine.DefaultKey, LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
 		MaxSpeed:     engine.MaxSpeed,
 	}
 	for _, b := range caps.Backends {

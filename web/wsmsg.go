@@ -18,7 +18,7 @@ const (
 	MsgStop   = "stop"
 	// From the server.
 	MsgEvent   = "event"   // event, text
-	MsgState   = "state"   // state
+	MsgState   = "state"   // state; the first also scenario
 	MsgSummary = "summary" // summary, verdict, heading, stopped
 	MsgError   = "error"   // message, field, code
 	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
@@ -42,12 +42,15 @@ type ClientMessage struct {
 // ServerMessage is one message to the browser. Only the fields of its type
 // are set.
 type ServerMessage struct {
-	Type    string          `json:"type"`
-	Event   *engine.Event   `json:"event,omitempty"`
-	Text    string          `json:"text,omitempty"` // the event in words
-	State   *State          `json:"state,omitempty"`
-	Summary *engine.Summary `json:"summary,omitempty"`
-	Verdict string          `json:"verdict,omitempty"`
+	Type  string        `json:"type"`
+	Event *engine.Event `json:"event,omitempty"`
+	Text  string        `json:"text,omitempty"` // the event in words
+	State *State        `json:"state,omitempty"`
+	// Scenario is the run's scenario with the engine's defaults filled
+	// in, sent once, with the first state: the page draws from it.
+	Scenario *engine.Scenario `json:"scenario,omitempty"`
+	Summary  *engine.Summary  `json:"summary,omitempty"`
+	Verdict  string           `json:"verdict,omitempty"`
 	// Heading heads a finished run (summary only): what happened, in words.
 	Heading *Heading `json:"heading,omitempty"`
 	Stopped bool     `json:"stopped,omitempty"` // the run ended early

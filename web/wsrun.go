@@ -204,8 +204,9 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	lr.admitted = true
 	lr.mu.Unlock()
 
-	state := NewState(prepared.Scenario())
-	ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
+	norm := prepared.Scenario()
+	state := NewState(norm)
+	ss.send(ServerMessage{Type: MsgState, State: ptr(state), Scenario: &norm})
 	poke := make(chan struct{}, 1) // the run moved on: observe may ask its nodes
 	sink := func(e engine.Event) {
 		ev := e

@@ -65,7 +65,7 @@ function signatures(events) {
   const keep = new Set(['granted', 'write_accepted', 'write_refused', 'claim_won', 'claim_lost', 'lock_lost', 'gave_up', 'lease_expired', 'grant_forgotten']);
   const seen = {};
   return events.filter(e => keep.has(e.kind)).map(e => {
-    const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+    const stale = !!e.stale;
     const key = [e.kind + (stale ? '-stale' : ''), e.actor, e.client || '', e.holder || '', e.token || ''].join('|');
     seen[key] = (seen[key] || 0) + 1;
     return { key: key + '#' + seen[key], e };
@@ -163,8 +163,8 @@ export class Compare {
 <thead><tr><th></th><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>${rows}</tbody></table>`;
     const svgs = this.out.querySelectorAll('svg');
     const width = this.out.clientWidth;
-    this.ctx.render(svgs[0], this.ctx.normalised(sc), ra.events, { domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
-    this.ctx.render(svgs[1], this.ctx.normalised(b), rb.events, { domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
+    this.ctx.render(svgs[0], ra.scenario, ra.events, { domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
+    this.ctx.render(svgs[1], rb.scenario, rb.events, { domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
   }
 }
 

@@ -17,21 +17,6 @@ const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 // ---- Scenario helpers ----
 
-/** normalised fills in the engine's defaults the timeline needs. */
-function normalised(s) {
-  const n = clone(s);
-  n.lock = n.lock || {};
-  n.lock.backend = n.lock.backend || 'raft';
-  if (!n.lock.nodes) {
-    const b = data.backends.find(b => b.name === n.lock.backend);
-    n.lock.nodes = n.lock.backend === 'raft' ? 3 : b ? b.nodes[b.nodes.length - 1] : 1;
-  }
-  n.storage = n.storage || {};
-  n.storage.key = n.storage.key || 'account-42';
-  n.storage.initial = n.storage.initial || 0;
-  return n;
-}
-
 /** splitPath turns "clients[client-1].steps[2].for" into its steps, as the engine does. */
 function splitPath(p) {
   const out = [];
@@ -266,7 +251,7 @@ function livePlayground(fig) {
       showLog(box, res);
       showCaption();
       delete fig.dataset.locked;
-      drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
+      drawRun(svg, res.scenario, res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
         verdict.className = 'verdict ' + v.cls;
         verdict.innerHTML = v.html;
       });
@@ -380,7 +365,7 @@ function showResult(form, res) {
   out.innerHTML = parts.join('');
   if (res.timeline) {
     const tl = res.timeline;
-    drawRun(out.querySelector('svg'), normalised(tl.scenario), tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
+    drawRun(out.querySelector('svg'), tl.scenario, tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
   }
   showHints(form, res.hints);
   if (res.submitted) showSolution(form, res.model_answer ? `<div class="model-answer">${esc(res.model_answer).replace(/`((?:[^`\n]|\n(?!\n))+)`/g, '<code>$1</code>').replace(/\n\n/g, '</p><p>').replace(/^/, '<p>')}</p></div>` : '', true);

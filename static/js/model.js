@@ -195,7 +195,7 @@ export function buildModel(sc, events, now) {
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
       case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost': {
-        const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+        const stale = !!e.stale;
         storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '', stale });
         if (sent[e.client] && e.kind.startsWith('write')) { writes.push({ client: e.client, from: sent[e.client].t, to: e.t, kind: e.kind, stale }); delete sent[e.client]; }
         if (stale) violations.push({ t: e.t, kind: 'stale_write', client: e.client, token: e.token });

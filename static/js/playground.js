@@ -5,7 +5,7 @@
 // history and share.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
-import { stateAt } from './state.js';
+import { newState } from './state.js';
 import { render } from './timeline.js';
 import { renderPanels } from './panels.js';
 import { Session } from './session.js';
@@ -193,15 +193,17 @@ function pickPreset(name) {
   }).catch(err => setStatus('Could not load the preset: ' + err.message, true)).finally(() => { loading = null; });
 }
 
-/** normalised fills in what the timeline needs of the engine's defaults. */
+/** normalised fills in, before a run, what the timeline needs of the
+ * engine's defaults (the catalog's); a run draws the scenario the server
+ * normalised. */
 function normalised(s) {
-  const n = clone(s);
+  const n = clone(s), d = catalog.defaults;
   n.lock = n.lock || {};
-  n.lock.backend = n.lock.backend || 'raft';
+  n.lock.backend = n.lock.backend || d.backend;
   n.lock.nodes = controls.nodeCount(n);
-  n.lock.lease = n.lock.lease || formatMS(catalog.defaults.lease_ms);
+  n.lock.lease = n.lock.lease || formatMS(d.lease_ms);
   n.storage = n.storage || {};
-  n.storage.key = n.storage.key || 'account-42';
+  n.storage.key = n.storage.key || d.key;
   n.storage.initial = n.storage.initial || 0;
   return n;
 }
@@ -255,6 +257,7 @@ const session = new Session({
   },
   state(m) {
     if (!run?.live) return;
+    if (m.scenario) run.sc = m.scenario;
     if (run.queued) {
       run.queued = 0;
       run.anchor = { sim: 0, wall: performance.now() };
@@ -331,7 +334,7 @@ function clearRun() {
   $('compare-view').hidden = true;
   $('history-view').hidden = true;
   zoom = { factor: 1, center: 0 };
-  showState(stateAt(normalised(sc), [], 0));
+  showState(newState(normalised(sc)));
   draw();
   setButtons();
 }
@@ -543,10 +546,11 @@ let shownAt = -1, shownCount = -1;
 function showAt(t) {
   if (t === shownAt && run.events.length === shownCount) return;
   shownAt = t; shownCount = run.events.length;
-  const s = stateAt(run.sc, run.events, t);
-  const obs = observedAt(t);
-  if (obs) for (const n of s.nodes) if (obs[n.name]) Object.assign(n, obs[n.name]);
-  showState(s);
+  const s = stateAt(t), obs = observedAt(t);
+  if (s) {
+    if (obs) for (const n of s.nodes) if (obs[n.name]) Object.assign(n, obs[n.name]);
+    showState(s);
+  }
   let current = null;
   for (const tr of el.log.rows) {
     const future = +tr.dataset.t > t;
@@ -558,6 +562,15 @@ function showAt(t) {
     const wrap = el.log.closest('.log-wrap');
     wrap.scrollTop = current.offsetTop - wrap.clientHeight / 2;
   }
+}
+
+/** stateAt is the server's fold of the run at time t (who leads, who
+ * holds the lock, what the storage holds): the last state it sent at or
+ * before t, a copy the panels may add to. */
+function stateAt(t) {
+  let s = null;
+  for (const r of run.states) { if (r.i >= 0 && run.events[r.i].t > t) break; if (r.state.nodes) s = r.state; }
+  return s && clone(s);
 }
 
 /** observedAt is what the server last said about its Raft nodes at or
@@ -588,8 +601,7 @@ function tick() {
 function appendLog(e, text) {
   const tr = document.createElement('tr');
   tr.dataset.t = e.t;
-  const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
-  tr.className = 'k-' + e.kind + (stale ? ' stale' : '');
+  tr.className = 'k-' + e.kind + (e.stale ? ' stale' : '');
   tr.innerHTML = `<td><button type="button" class="t" data-t="${e.t}" title="Move the playhead here">${formatMS(e.t)}</button></td><td>${esc(e.actor)}</td><td>${esc(text)}</td>`;
   el.log.appendChild(tr);
 }
@@ -676,12 +688,12 @@ function showActors() {
 
 function roleOf(name) {
   if (!run) return null;
-  const n = stateAt(run.sc, run.events, run.live ? lastT() : head()).nodes.find(n => n.name === name);
+  const n = stateAt(run.live ? lastT() : head())?.nodes.find(n => n.name === name);
   return n ? n.role : null;
 }
 function leaderName() {
   if (!run) return null;
-  const n = stateAt(run.sc, run.events, lastT()).nodes.find(n => n.role === 'leader');
+  const n = stateAt(lastT())?.nodes.find(n => n.role === 'leader');
   return n ? n.name : null;
 }
 
@@ -791,7 +803,7 @@ let compare = null, chaos = null;
 async function openCompare() {
   if (!compare) {
     const { Compare } = await import('./compare.js');
-    compare = new Compare($('compare-view'), { catalog, normalised, render, niceEnd, backendOf, usesLock, getScenario: () => sc });
+    compare = new Compare($('compare-view'), { catalog, render, niceEnd, backendOf, usesLock, getScenario: () => sc });
   }
   compare.open();
 }

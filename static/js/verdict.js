@@ -5,7 +5,7 @@ import { esc, formatMS, num } from './format.js';
 
 /** headline tells the story of the worst write in one sentence. */
 function headline(events, s) {
-  const i = events.findIndex(e => e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || '')));
+  const i = events.findIndex(e => e.stale);
   if (i >= 0) {
     const stale = events[i], earlier = events.slice(0, i);
     const before = earlier.filter(e => e.kind === 'write_accepted' && e.client !== stale.client).pop();
