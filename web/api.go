@@ -20,7 +20,9 @@ type runResponse struct {
 	// Scenario is the scenario run, with the engine's defaults filled in:
 	// what a page draws the timeline from.
 	Scenario engine.Scenario `json:"scenario"`
-	Texts    []string        `json:"texts"`
+	// States are the run folded (Fold): what the page draws roles from.
+	States []FoldedState `json:"states"`
+	Texts  []string      `json:"texts"`
 }
 
 func (s *Server) apiPresets(c echo.Context) error {
@@ -62,7 +64,7 @@ func (s *Server) apiRun(c echo.Context) error {
 
 func newRunResponse(sc engine.Scenario, res *engine.Result) runResponse {
 	out := runResponse{Events: res.Events, Summary: res.Summary, Verdict: engine.Verdict(res.Summary),
-		Heading: headingOf(sc, res.Events, res.Summary, false), Scenario: sc, Texts: make([]string, len(res.Events))}
+		Heading: headingOf(sc, res.Events, res.Summary, false), Scenario: sc, States: Fold(sc, res.Events), Texts: make([]string, len(res.Events))}
 	for i, e := range res.Events {
 		out.Texts[i] = engine.Describe(e)
 	}

@@ -43,6 +43,9 @@ type BackendKind struct {
 	// Settings lists the lock settings that apply besides lease and
 	// latency: "replication_lag", "persist_every", "election".
 	Settings []string `json:"settings"`
+	// Role is the role of its nodes while up and not leading ("follower",
+	// "replica", "server"): a sketch of the scenario before a run shows it.
+	Role string `json:"role"`
 }
 
 // Defaults are the engine's values for what a scenario leaves out, so the
@@ -119,7 +122,7 @@ func buildCatalog() Catalog {
 			words[0] = b.Name
 		}
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: words[0], Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
-			Fencing: b.Tokens, FencingWhy: words[1], Leader: b.Leader, Settings: b.Fields})
+			Fencing: b.Tokens, FencingWhy: words[1], Leader: b.Leader, Settings: b.Fields, Role: (&State{Backend: b.Name}).followerRole()})
 	}
 	for _, f := range caps.Faults {
 		var fields []string

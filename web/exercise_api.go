@@ -258,5 +258,5 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 		a.practice.record(ex.ID, a.variant, res, true)
 		writePractice(c, a.key, a.practice)
 	}
-	return writeJSON(c, http.StatusOK, res)
+	return writeJSON(c, http.StatusOK, withStates(res))
 }

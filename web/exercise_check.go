@@ -70,7 +70,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	if !who.inClass() {
 		who.practice.record(ex.ID, who.variant, res, false)
 		writePractice(c, who.key, who.practice)
-		return writeJSON(c, http.StatusOK, res)
+		return writeJSON(c, http.StatusOK, withStates(res))
 	}
 	if _, err := s.cfg.Classroom.Record(ctx, who.token, classroom.Attempt{
 		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
@@ -79,7 +79,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	}); err != nil {
 		return checkClassError(err)
 	}
-	return writeJSON(c, http.StatusOK, res)
+	return writeJSON(c, http.StatusOK, withStates(res))
 }
 
 // sessionEnded is what a learner whose class session is gone (the teacher

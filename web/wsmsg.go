@@ -19,7 +19,7 @@ const (
 	// From the server.
 	MsgEvent   = "event"   // event, text
 	MsgState   = "state"   // state; the first also scenario
-	MsgSummary = "summary" // summary, verdict, heading, stopped
+	MsgSummary = "summary" // summary, verdict, heading, scenario, states, stopped
 	MsgError   = "error"   // message, field, code
 	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
 	// MsgObserved carries nodes: what a live run's real Raft nodes report
@@ -47,10 +47,14 @@ type ServerMessage struct {
 	Text  string        `json:"text,omitempty"` // the event in words
 	State *State        `json:"state,omitempty"`
 	// Scenario is the run's scenario with the engine's defaults filled
-	// in, sent once, with the first state: the page draws from it.
+	// in (the first state, and the summary, as a state may be replaced by
+	// a later one for a browser that is behind): the page draws from it.
 	Scenario *engine.Scenario `json:"scenario,omitempty"`
-	Summary  *engine.Summary  `json:"summary,omitempty"`
-	Verdict  string           `json:"verdict,omitempty"`
+	// States is the whole run folded (summary): the live state messages
+	// may skip states a slow browser had no time for; these do not.
+	States  []FoldedState   `json:"states,omitempty"`
+	Summary *engine.Summary `json:"summary,omitempty"`
+	Verdict string          `json:"verdict,omitempty"`
 	// Heading heads a finished run (summary only): what happened, in words.
 	Heading *Heading `json:"heading,omitempty"`
 	Stopped bool     `json:"stopped,omitempty"` // the run ended early

@@ -261,5 +261,6 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		return
 	}
 	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)
-	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Heading: &head, Stopped: stopped})
+	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Heading: &head,
+		Scenario: &norm, States: Fold(norm, res.Events), Stopped: stopped})
 }

@@ -163,8 +163,8 @@ export class Compare {
 <thead><tr><th></th><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>${rows}</tbody></table>`;
     const svgs = this.out.querySelectorAll('svg');
     const width = this.out.clientWidth;
-    this.ctx.render(svgs[0], ra.scenario, ra.events, { domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
-    this.ctx.render(svgs[1], rb.scenario, rb.events, { domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
+    this.ctx.render(svgs[0], ra.scenario, ra.events, { states: ra.states, domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
+    this.ctx.render(svgs[1], rb.scenario, rb.events, { states: rb.states, domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
   }
 }
 

@@ -86,19 +86,19 @@ const refit = new ResizeObserver(es => { for (const e of es) drawn.get(e.target.
 /** drawRun draws a finished run into a compact timeline as wide as its
  * box, replaying it quickly unless motion is reduced; atEnd runs once the
  * timeline has reached the end (the verdict waits for it). */
-function drawRun(svg, sc, events, endMS, atEnd = () => {}) {
+function drawRun(svg, sc, states, events, endMS, atEnd = () => {}) {
   const domain = niceEnd(endMS), box = svg.parentNode;
   const width = () => box.clientWidth || undefined;
   svg.dataset.drawn = '';
   drawn.delete(svg);
-  const again = () => render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true, width: width() });
+  const again = () => render(svg, sc, events, { states, domain, now: endMS, playhead: null, compact: true, width: width() });
   const full = () => { again(); drawn.set(svg, again); refit.observe(box); svg.dataset.drawn = '1'; atEnd(); };
   if (reduceMotion.matches || !events.length) { full(); return; }
   const t0 = performance.now(), span = 900;
   const step = now => {
     const f = Math.min(1, (now - t0) / span), at = f * endMS;
     if (f >= 1) { full(); return; }
-    render(svg, sc, events.filter(e => e.t <= at), { domain, now: at, playhead: at, compact: true, width: width() });
+    render(svg, sc, events.filter(e => e.t <= at), { states, domain, now: at, playhead: at, compact: true, width: width() });
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
@@ -251,7 +251,7 @@ function livePlayground(fig) {
       showLog(box, res);
       showCaption();
       delete fig.dataset.locked;
-      drawRun(svg, res.scenario, res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
+      drawRun(svg, res.scenario, res.states, res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
         verdict.className = 'verdict ' + v.cls;
         verdict.innerHTML = v.html;
       });
@@ -365,7 +365,7 @@ function showResult(form, res) {
   out.innerHTML = parts.join('');
   if (res.timeline) {
     const tl = res.timeline;
-    drawRun(out.querySelector('svg'), tl.scenario, tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
+    drawRun(out.querySelector('svg'), tl.scenario, res.timeline_states, tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
   }
   showHints(form, res.hints);
   if (res.submitted) showSolution(form, res.model_answer ? `<div class="model-answer">${esc(res.model_answer).replace(/`((?:[^`\n]|\n(?!\n))+)`/g, '<code>$1</code>').replace(/\n\n/g, '</p><p>').replace(/^/, '<p>')}</p></div>` : '', true);

@@ -5,7 +5,6 @@
 // history and share.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
-import { newState } from './state.js';
 import { render } from './timeline.js';
 import { renderPanels } from './panels.js';
 import { Session } from './session.js';
@@ -208,6 +207,14 @@ function normalised(s) {
   return n;
 }
 
+/** sketch is the state before a run, from the settings and the catalog:
+ * a run's states are the server's fold. */
+function sketch(s) {
+  const n = normalised(s);
+  return { nodes: nodeNames(s).map(name => ({ name, role: backendOf(s).role })), lock: { name: n.lock.name || n.storage.key },
+    storage: { key: n.storage.key, value: n.storage.initial, fence: 0 } };
+}
+
 const untilOf = s => parseDuration(s.until || '') || catalog.defaults.until_ms;
 
 // ---- Speed ----
@@ -257,6 +264,7 @@ const session = new Session({
   },
   state(m) {
     if (!run?.live) return;
+    // The scenario as the engine normalised it: the run is drawn from it.
     if (m.scenario) run.sc = m.scenario;
     if (run.queued) {
       run.queued = 0;
@@ -264,13 +272,13 @@ const session = new Session({
       setStatus(run.serverPaused ? 'Started paused at 0s: press → for the first event, Space to play.'
         : run.speed ? `Running at ${run.speed} simulated s per second…` : 'Running as fast as possible…');
     }
-    run.states.push({ i: run.events.length - 1, state: m.state });
+    run.folds.push({ after: run.events.length - 1, state: m.state });
   },
   // What the real Raft nodes report (term, commit index): kept beside the
   // events, shown beside the lanes and in the panel.
   observed(m) {
     if (!run?.live) return;
-    run.states.push({ i: run.events.length - 1, state: { observed: m.nodes } });
+    run.obs.push({ after: run.events.length - 1, nodes: m.nodes });
     draw();
   },
   summary(m) {
@@ -280,10 +288,13 @@ const session = new Session({
     run.end = Math.max(m.summary.end_ms, lastT(), 1000);
     run.verdict = m.verdict;
     run.heading = m.heading;
+    // The whole fold: states a slow connection skipped are filled in.
+    run.folds = m.states;
+    run.sc = m.scenario;
     run.stopped = m.stopped;
     if (run.follow) { run.cursor = run.end; run.follow = false; run.playing = false; }
     paintNow();
-    const note = run.note || (m.stopped ? `Stopped at ${formatMS(run.end)}.` : `Finished at ${formatMS(run.end)} of simulated time.`);
+    const note = run.note || `${m.stopped ? 'The run was stopped' : 'Finished'} at ${formatMS(run.end)} of simulated time.`;
     setStatus(`${note} Step back (←), drag the playhead, or press Space to replay.`);
     if (run.cursor >= run.end) showVerdict();
     if (!m.stopped) revealOutcome();
@@ -334,7 +345,7 @@ function clearRun() {
   $('compare-view').hidden = true;
   $('history-view').hidden = true;
   zoom = { factor: 1, center: 0 };
-  showState(newState(normalised(sc)));
+  showState(sketch(sc));
   draw();
   setButtons();
 }
@@ -348,7 +359,7 @@ async function start() {
   }
   const s = speed(), paused = el.startPaused.checked;
   const norm = normalised(sc);
-  run = { sc: norm, sent: clone(sc), events: [], texts: [], states: [], summary: null, live: true, speed: s,
+  run = { sc: norm, sent: clone(sc), events: [], texts: [], folds: [{ after: -1, state: sketch(sc) }], obs: [], summary: null, live: true, speed: s,
     anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: untilOf(sc),
     cursor: 0, follow: !paused, playing: !paused, serverPaused: paused };
   el.log.innerHTML = '';
@@ -520,7 +531,7 @@ function paint() {
   const width = el.wrap.clientWidth;
   if (!run) {
     const domain = untilOf(sc);
-    geo = render(el.svg, normalised(sc), [], { domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
+    geo = render(el.svg, normalised(sc), [], { states: [{ after: -1, state: sketch(sc) }], domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
     showZoom(domain);
     return;
   }
@@ -532,7 +543,7 @@ function paint() {
   const domain = run.live ? Math.max(run.domain, h, lastT()) : niceEnd(run.end);
   const fade = h < (run.live ? lastT() : run.end) || run.live;
   const observed = observedAt(h);
-  geo = render(el.svg, run.sc, run.events, { domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
+  geo = render(el.svg, run.sc, run.events, { states: run.folds, domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
   el.scrub.max = run.live ? Math.max(lastT(), 1) : run.end;
   el.scrub.value = h;
   el.scrub.setAttribute('aria-valuetext', formatMS(h));
@@ -564,30 +575,27 @@ function showAt(t) {
   }
 }
 
-/** stateAt is the server's fold of the run at time t (who leads, who
- * holds the lock, what the storage holds): the last state it sent at or
- * before t, a copy the panels may add to. */
-function stateAt(t) {
-  let s = null;
-  for (const r of run.states) { if (r.i >= 0 && run.events[r.i].t > t) break; if (r.state.nodes) s = r.state; }
-  return s && clone(s);
+/** latest is the last of a run's records (folded states, or what the
+ * Raft nodes reported) made at or before time t. */
+function latest(list, t) {
+  let rec = null;
+  for (const r of list) { if (r.after >= 0 && run.events[r.after].t > t) break; rec = r; }
+  return rec;
 }
+
+/** stateAt is the server's fold of the run at time t (who leads, who
+ * holds the lock, what the storage holds), a copy the panels may add to. */
+const stateAt = t => clone(latest(run.folds, t)?.state ?? null);
 
 /** observedAt is what the server last said about its Raft nodes at or
  * before time t (term, commit index): observed, not part of the
  * deterministic timeline. */
 function observedAt(t) {
-  if (!run || !run.states.length) return null;
-  let rec = null;
-  for (const r of run.states) { if (r.i >= 0 && run.events[r.i].t > t) break; rec = r; }
-  if (!rec) return null;
-  const out = {};
-  // The server may report its Raft nodes as it observed them (a list of
-  // {name, term, commit_index, ...}) or inline in the state's nodes.
-  for (const n of [...(rec.state.nodes || []), ...(rec.state.observed || [])]) {
+  const rec = run && latest(run.obs, t), out = {};
+  for (const n of rec?.nodes || []) {
     const o = {};
     for (const k of ['term', 'commit_index', 'last_log_index']) if (n[k] !== undefined) o[k] = n[k];
-    if (Object.keys(o).length) out[n.name] = { ...(out[n.name] || {}), ...o };
+    if (Object.keys(o).length) out[n.name] = o;
   }
   return Object.keys(out).length ? out : null;
 }
@@ -923,6 +931,7 @@ $('compare').addEventListener('click', openCompare);
 $('chaos').addEventListener('click', openChaos);
 $('share').addEventListener('click', share);
 $('keys').addEventListener('click', () => toggleKeys());
+
 new ResizeObserver(() => draw()).observe(el.wrap);
 
 // On a phone the actors live in a drawer below the timeline, closed; on
