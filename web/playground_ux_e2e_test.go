@@ -201,3 +201,67 @@ func TestE2EALaneNameKeepsFocusInALiveRun(t *testing.T) {
 	b.waitJS(ctx, focusedLane+` === 'client-2'`, "Escape bringing the focus back to client-2's name")
 	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
 }
+
+// storageOnScreen says whether the timeline's storage lane is wholly in
+// the window.
+const storageOnScreen = `(() => { const r = document.querySelector('#timeline rect[data-lane=storage]').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()`
+
+// TestE2EFailureOnTheFirstScreenAndTheProjector: after a run at 1280x720
+// (a projector) the question and the outcome take a line each, the
+// storage lane, where the stale write lands, is on screen, and the line
+// under the timeline says in the log's words what happens at the
+// playhead. The projector view (V, or its button) drops the settings and
+// the site's header, and its words are larger.
+func TestE2EFailureOnTheFirstScreenAndTheProjector(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=paused-holder")
+	b.size(ctx, 1280, 720)
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "stale write accepted")
+	b.settle(ctx)
+	if h := run(b, ctx, chromedp.Evaluate[float64](`document.getElementById('question').getBoundingClientRect().height`)); h > 30 {
+		t.Errorf("after the run the question is %v px high, want one line", h)
+	}
+	if !run(b, ctx, chromedp.Evaluate[bool](storageOnScreen)) {
+		t.Error("at 1280x720 after the run the storage lane is not on screen")
+	}
+	last := run(b, ctx, chromedp.Evaluate[string](`[...document.querySelector('#event-log tbody tr:last-child').cells].map(c => c.textContent).join(' · ')`))
+	if got := run(b, ctx, chromedp.TextContent(chromedp.ID("now-caption"))); got != last {
+		t.Errorf("the caption under the timeline says %q, want the log's last line %q", got, last)
+	}
+	b.shot(ctx, "", "first-screen-1280x720")
+	// Back one event: the caption follows the playhead.
+	b.do(ctx, chromedp.Focus(chromedp.ID("zoom-in")), chromedp.KeyEvent(kb.ArrowLeft))
+	if got := run(b, ctx, chromedp.TextContent(chromedp.ID("now-caption"))); got == last || got == "" {
+		t.Errorf("one event back the caption still says %q", got)
+	}
+	// A click on the folded question shows it whole.
+	b.do(ctx, chromedp.Click(chromedp.ID("question")))
+	if h := run(b, ctx, chromedp.Evaluate[float64](`document.getElementById('question').getBoundingClientRect().height`)); h <= 30 {
+		t.Error("a click on the folded question did not unfold it")
+	}
+
+	font := `parseFloat(getComputedStyle(document.getElementById('now-caption')).fontSize)`
+	before := run(b, ctx, chromedp.Evaluate[float64](font))
+	b.do(ctx, chromedp.KeyEvent("v"))
+	b.waitJS(ctx, `document.getElementById('projector').getAttribute('aria-pressed') === 'true'`, "V turning the projector view on")
+	b.settle(ctx)
+	if run(b, ctx, chromedp.Evaluate[bool](`!!document.querySelector('.settings').offsetParent || !!document.querySelector('header.site').offsetParent`)) {
+		t.Error("the projector view still shows the settings or the site's header")
+	}
+	if after := run(b, ctx, chromedp.Evaluate[float64](font)); after < before*1.3 {
+		t.Errorf("the projector's caption is %v px, the page's %v: want larger", after, before)
+	}
+	if !run(b, ctx, chromedp.Evaluate[bool](storageOnScreen)) {
+		t.Error("in the projector view the storage lane is not on screen")
+	}
+	if run(b, ctx, chromedp.Evaluate[float64](`document.getElementById('now-caption').getBoundingClientRect().bottom`)) > 720 {
+		t.Error("in the projector view the caption is below the screen")
+	}
+	if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
+		t.Errorf("in the projector view labels collide: %v", bad)
+	}
+	b.shot(ctx, "", "projector-1280x720")
+	b.do(ctx, chromedp.Click(chromedp.ID("projector")))
+	b.waitJS(ctx, `!!document.querySelector('.settings').offsetParent`, "the projector button bringing the settings back")
+}

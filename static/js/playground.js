@@ -43,7 +43,7 @@ const el = {
   speed: $('speed'), speedOut: $('speed-out'), startPaused: $('start-paused'), status: $('status'), verdict: $('verdict'),
   svg: $('timeline'), wrap: $('svg-wrap'), scrub: $('scrub'), scrubTime: $('scrub-time'), pan: $('pan'), panRow: $('pan-row'),
   log: $('event-log').tBodies[0], nodesView: $('nodes-view'), lockRow: $('lock-row'), storageView: $('storage-view'),
-  actors: $('actors'), drawer: $('actors-drawer'),
+  actors: $('actors'), drawer: $('actors-drawer'), caption: $('now-caption'), box: $('watch-box'),
   run: $('run'), back: $('back'), play: $('play'), forward: $('forward'), stop: $('stop'),
 };
 
@@ -182,6 +182,7 @@ function pickPreset(name) {
     sc = clone(p.scenario);
     notes = takeNotes(sc);
     notesKey = from = p.name;
+    el.box.classList.remove('folded');
     $('changes')?.remove();
     showNotes();
     highlight = [];
@@ -366,10 +367,12 @@ async function start() {
   el.verdict.innerHTML = '';
   el.verdict.className = 'verdict';
   $('history-view').hidden = true;
+  el.box.classList.add('folded');
   // On a phone what to watch fills the first screen; once the learner has
   // pressed Run, the run controls and the timeline take it.
+  // So, on any screen, when the timeline would end below the window.
   const bar = el.run.closest('.runbar');
-  if (phone.matches && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start' });
+  if ((phone.matches || el.svg.getBoundingClientRect().bottom > innerHeight) && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start' });
   setStatus(paused ? 'Started paused at 0s: press → for the first event, Space to play.' : s ? `Running at ${s} simulated s per second…` : 'Running as fast as possible…');
   setButtons();
   draw();
@@ -528,7 +531,9 @@ function viewOf(domain, h) {
 }
 
 function paint() {
-  const width = el.wrap.clientWidth;
+  // The projector draws the timeline smaller and lets it stretch: its words
+  // come out larger.
+  const width = el.wrap.clientWidth / (document.body.classList.contains('projector') ? 1.2 : 1);
   if (!run) {
     const domain = untilOf(sc);
     geo = render(el.svg, normalised(sc), [], { states: [{ after: -1, state: sketch(sc) }], domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
@@ -568,6 +573,8 @@ function showAt(t) {
     tr.classList.toggle('future', future);
     if (!future) current = tr;
   }
+  // The caption under the timeline: the playhead's event in the log's words.
+  el.caption.textContent = current ? [...current.cells].map(c => c.textContent).join(' · ') : '';
   // Keep the moment shown in view inside the log, without moving the page.
   if (current && !(run.follow && run.live)) {
     const wrap = el.log.closest('.log-wrap');
@@ -894,7 +901,7 @@ document.addEventListener('keydown', e => {
   else if (k === ' ') { if (t.matches?.('input[type=checkbox]:focus-visible, select:focus-visible')) return; act = togglePlay; }
   else {
     act = {
-      r: start, k: togglePlay, p: togglePlay, s: stepForward, x: stopRun, c: openCompare, f: openChaos,
+      r: start, k: togglePlay, p: togglePlay, s: stepForward, x: stopRun, c: openCompare, f: openChaos, v: projector,
       '+': () => nudgeSpeed(1), '=': () => nudgeSpeed(1), '-': () => nudgeSpeed(-1), '?': () => toggleKeys(),
       z: () => setZoom(zoom.factor * 2), Z: () => setZoom(zoom.factor / 2), Escape: () => { toggleKeys(false); menu?.close(); },
     }[k.length === 1 && k !== 'Z' ? k.toLowerCase() : k];
@@ -931,7 +938,19 @@ $('compare').addEventListener('click', openCompare);
 $('chaos').addEventListener('click', openChaos);
 $('share').addEventListener('click', share);
 $('keys').addEventListener('click', () => toggleKeys());
+$('projector').addEventListener('click', projector);
+// A folded question or outcome unfolds at a click (or Enter on its summary).
+el.box.addEventListener('click', e => {
+  if (!el.box.classList.contains('folded')) return;
+  el.box.classList.remove('folded');
+  e.preventDefault();
+});
 
+/** projector shows the run for a room (projector.js, loaded when first used). */
+async function projector() {
+  (await import('./projector.js')).toggle();
+  draw();
+}
 new ResizeObserver(() => draw()).observe(el.wrap);
 
 // On a phone the actors live in a drawer below the timeline, closed; on
