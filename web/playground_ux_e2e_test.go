@@ -265,3 +265,72 @@ func TestE2EFailureOnTheFirstScreenAndTheProjector(t *testing.T) {
 	b.do(ctx, chromedp.Click(chromedp.ID("projector")))
 	b.waitJS(ctx, `!!document.querySelector('.settings').offsetParent`, "the projector button bringing the settings back")
 }
+
+// TestE2EScreenshotsOfEveryPreset runs every preset and photographs it at
+// a laptop's, a projector's and a phone's size, after the run and in the
+// projector view: no page scrolls sideways, no label collides, and the
+// run is headed (the pictures are for looking at, and for
+// docs/playground.md).
+func TestE2EScreenshotsOfEveryPreset(t *testing.T) {
+	b := startBrowser(t)
+	sizes := [][2]int{{1366, 900}, {1280, 720}, {390, 844}}
+	for i, p := range engine.Presets() {
+		ctx := b.tab("/playground?preset=" + p.Name)
+		b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+		b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, p.Name+"'s verdict")
+		for _, projector := range []bool{false, true} {
+			if projector {
+				b.size(ctx, 1366, 900)
+				b.do(ctx, chromedp.KeyEvent("v"))
+				b.waitJS(ctx, `document.body.classList.contains('projector')`, "the projector view")
+			}
+			for _, sz := range sizes {
+				b.size(ctx, sz[0], sz[1])
+				b.settle(ctx)
+				if !projector {
+					// The run's controls at the top, as after a Run on this screen.
+					b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.querySelector('.runbar').scrollIntoView({block: 'start'})`))
+				}
+				if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
+					t.Errorf("%s at %dx%d (projector %v): labels collide or run off: %v", p.Name, sz[0], sz[1], projector, bad)
+				}
+				view := "run"
+				if projector {
+					view = "projector"
+				}
+				b.shot(ctx, "", fmt.Sprintf("every-%02d-%s-%s-%dx%d", i+1, p.Name, view, sz[0], sz[1]))
+			}
+		}
+	}
+}
+
+// causalLabels are the timeline's words that say why (a grant ended early,
+// a clock jumped, a server dropped a client, a violation).
+const causalLabels = `[...document.querySelectorAll('#timeline text.label-strong, #timeline text.early-label, #timeline text.jump-label, #timeline text.violation-label')].map(t => t.textContent)`
+
+// TestE2EPhonesKeepTheWhy: what the timeline says about why, at 1366 px,
+// is still said at 390 px: drawn, or, where the picture has no room,
+// listed under it with its time.
+func TestE2EPhonesKeepTheWhy(t *testing.T) {
+	b := startBrowser(t)
+	for _, name := range []string{"async-failover", "restart-forgets", "redlock-clock-jump", "clock-jump"} {
+		ctx := b.tab("/playground?preset=" + name)
+		b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+		b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, name+"'s verdict")
+		b.settle(ctx)
+		wide := run(b, ctx, chromedp.Evaluate[[]string](causalLabels))
+		if len(wide) == 0 {
+			t.Fatalf("%s: no causal label at 1366 px", name)
+		}
+		b.size(ctx, 390, 844)
+		b.settle(ctx)
+		said := strings.Join(run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline text, #tl-notes li')].map(t => t.textContent)`)), "\n")
+		for _, w := range wide {
+			if !strings.Contains(said, w) {
+				t.Errorf("%s at 390 px: %q is neither drawn nor listed under the timeline", name, w)
+			}
+		}
+		b.do(ctx, chromedp.ScrollIntoView(chromedp.ID("now-caption")))
+		b.shot(ctx, "", "why-on-a-phone-"+name)
+	}
+}

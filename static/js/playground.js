@@ -43,7 +43,7 @@ const el = {
   speed: $('speed'), speedOut: $('speed-out'), startPaused: $('start-paused'), status: $('status'), verdict: $('verdict'),
   svg: $('timeline'), wrap: $('svg-wrap'), scrub: $('scrub'), scrubTime: $('scrub-time'), pan: $('pan'), panRow: $('pan-row'),
   log: $('event-log').tBodies[0], nodesView: $('nodes-view'), lockRow: $('lock-row'), storageView: $('storage-view'),
-  actors: $('actors'), drawer: $('actors-drawer'), caption: $('now-caption'), box: $('watch-box'),
+  actors: $('actors'), drawer: $('actors-drawer'), caption: $('now-caption'), notes: $('tl-notes'), box: $('watch-box'),
   run: $('run'), back: $('back'), play: $('play'), forward: $('forward'), stop: $('stop'),
 };
 
@@ -555,6 +555,13 @@ function paint() {
   el.scrubTime.textContent = formatMS(h);
   showZoom(domain);
   showAt(h);
+  showUnplaced();
+}
+
+/** showUnplaced lists under the timeline the labels it had no room for. */
+function showUnplaced() {
+  const html = geo.unplaced.map(u => `<li><b>${formatMS(Math.round(u.t))}</b> ${esc(u.text)}</li>`).join('');
+  if (el.notes.innerHTML !== html) el.notes.innerHTML = html;
 }
 
 let shownAt = -1, shownCount = -1;
@@ -907,11 +914,6 @@ document.addEventListener('keydown', e => {
     }[k.length === 1 && k !== 'Z' ? k.toLowerCase() : k];
   }
   if (act) { e.preventDefault(); act(); }
-});
-// A button clicked with the mouse keeps the focus: its Space must not
-// press it when the key comes up.
-document.addEventListener('keyup', e => {
-  if (e.key === ' ' && e.target.closest?.('button, summary, a') && !e.target.closest(TEXT + ', #actor-menu, .lane-name')) e.preventDefault();
 });
 
 // ---- Wiring ----

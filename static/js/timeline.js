@@ -156,12 +156,17 @@ export function render(svg, sc, events, opts) {
   });
 
   // Labels: the most important first, each where it fits.
+  // A label with no room (on a phone) is kept for the list under the
+  // picture, with its time: the why of a mark is never dropped.
   labels.sort((a, b) => a.prio - b.prio || a.x - b.x);
+  const unplaced = [];
   for (const lb of labels) {
     const w = textWidth(lb.text, lb.cls.includes('label-strong') ? 700 : 600, 10.5) + 2;
     const p = lay.place(lb.x, w, lb.rows);
     if (p) out.push(`<text x="${p.x.toFixed(1)}" y="${p.y}" class="${lb.cls}">${esc(lb.text)}</text>`);
+    else unplaced.push({ t: view.from + ((lb.x - LEFT) / plotW) * span, text: lb.text });
   }
+  unplaced.sort((a, b) => a.t - b.t);
   if (playhead !== null && !compact) {
     const txt = fmt(playhead);
     const w = textWidth(txt, 700, 11) + 8;
@@ -176,7 +181,7 @@ export function render(svg, sc, events, opts) {
   const focused = svg.contains(document.activeElement) && document.activeElement.dataset.lane;
   svg.innerHTML = out.join('');
   if (focused) svg.querySelector(`.lane-name[data-lane="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
-  return { x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
+  return { unplaced, x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
 }
 
 /** fit shortens text with an ellipsis to at most w pixels. */

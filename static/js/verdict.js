@@ -51,7 +51,8 @@ export function verdictView(run) {
   const s = run.summary, hd = run.heading || { kind: 'incomplete', title: 'No heading from the server' };
   const h = headline(run.events, s);
   return {
-    cls: hd.kind,
+    // A heading that is neither safe nor unsafe is a warning, in amber.
+    cls: hd.kind === 'safe' || hd.kind === 'unsafe' ? hd.kind : 'warn ' + hd.kind,
     html: `<p class="badge" data-testid="verdict-heading"><span aria-hidden="true">${MARK[hd.kind] || ''}</span> ${esc(hd.title)}${hd.detail ? `<span class="badge-detail">: ${esc(hd.detail)}</span>` : ''}</p>
 ${h ? `<p class="headline" data-testid="verdict-headline">${esc(h)}</p>` : ''}
 <p data-testid="verdict-text">${esc(hd.kind === 'safe' || hd.kind === 'unsafe' ? run.verdict : hd.checks + '.')}</p>
