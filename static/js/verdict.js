@@ -34,7 +34,7 @@ function facts(s) {
     out.push(`writes accepted ${s.writes_accepted}, refused ${s.writes_refused}, stale accepted <strong>${s.stale_writes_accepted}</strong>`);
   }
   if (s.claims_won || s.claims_lost) out.push(`claims won ${s.claims_won}, changed 0 rows ${s.claims_lost}`);
-  if (s.grants) out.push(`grants ${s.grants}; two holders believed at once for ${formatMS(s.overlap_ms)}`);
+  if (s.grants) out.push(`grants ${s.grants}` + (s.overlap_ms ? `; two holders believed at once for ${formatMS(s.overlap_ms)}` : ''));
   if (s.double_grants || s.duplicate_tokens) out.push(`double grants <strong>${s.double_grants}</strong>, duplicate tokens <strong>${s.duplicate_tokens}</strong>`);
   if (s.unavailable_ms) out.push(`no lock server answered for ${formatMS(s.unavailable_ms)}`);
   if (s.side_effects) out.push(`side effects ${s.side_effects}, duplicated <strong>${s.duplicate_side_effects}</strong>`);
