@@ -334,3 +334,27 @@ func TestE2EPhonesKeepTheWhy(t *testing.T) {
 		b.shot(ctx, "", "why-on-a-phone-"+name)
 	}
 }
+
+// TestE2EHomeSaysWhereToStart: the home page's first screen says where to
+// start (the first lesson, the first failure to break, its fix), and the
+// lessons, in order, come before the seventeen scenario cards.
+func TestE2EHomeSaysWhereToStart(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/")
+	for _, sz := range [][2]int{{1366, 900}, {390, 844}} {
+		b.size(ctx, sz[0], sz[1])
+		b.settle(ctx)
+		if !run(b, ctx, chromedp.Evaluate[bool](`(() => { const r = document.querySelector('[data-testid=start-lesson]').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()`)) {
+			t.Errorf("at %dx%d the first lesson's link under Start here is not on the first screen", sz[0], sz[1])
+		}
+		b.shot(ctx, "", fmt.Sprintf("home-start-here-%dx%d", sz[0], sz[1]))
+	}
+	if !run(b, ctx, chromedp.Evaluate[bool](`!!(document.querySelector('[data-testid=lessons]').compareDocumentPosition(document.querySelector('[data-testid=preset-cards]')) & Node.DOCUMENT_POSITION_FOLLOWING)`)) {
+		t.Error("the lessons come after the scenario cards")
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(`[data-testid=start-preset]`)))
+	b.do(ctx, chromedp.WaitVisible(chromedp.ID("preset")))
+	if loc := run(b, ctx, chromedp.Evaluate[string](`location.pathname + location.search`)); loc != "/playground?preset=paused-holder" {
+		t.Errorf("Start here's scenario opened %s", loc)
+	}
+}
