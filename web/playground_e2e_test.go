@@ -369,7 +369,7 @@ func TestE2ECompareAcrossBackends(t *testing.T) {
 	}
 	a := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-a]")))
 	bv := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-b]")))
-	if !strings.Contains(a, "UNSAFE") || !strings.Contains(bv, "SAFE") || strings.Contains(bv, "UNSAFE") {
+	if !strings.HasPrefix(a, "Unsafe: ") || !strings.HasPrefix(bv, "Safe: ") {
 		t.Errorf("compare: A (Redlock) %q, B (Raft) %q", a, bv)
 	}
 	// One time axis: both pictures have the same width and the same ticks.

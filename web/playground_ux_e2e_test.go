@@ -358,3 +358,24 @@ func TestE2EHomeSaysWhereToStart(t *testing.T) {
 		t.Errorf("Start here's scenario opened %s", loc)
 	}
 }
+
+// TestE2ECompareOpensOnScreenWithTheServersHeadings: Compare's result
+// comes to the top of the window at 1366x900, and each run is headed by
+// the server's heading, so lock-server-down's two runs say Unavailable,
+// not SAFE.
+func TestE2ECompareOpensOnScreenWithTheServersHeadings(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=lock-server-down")
+	b.do(ctx, chromedp.KeyEvent("c"))
+	b.waitJS(ctx, `!!document.getElementById('compare-run') && !document.getElementById('compare-view').hidden`, "Compare opening")
+	b.do(ctx, chromedp.Click(chromedp.ID("compare-run")))
+	b.waitJS(ctx, `!!document.querySelector('[data-testid=compare-b]')`, "both runs")
+	b.settle(ctx)
+	if top := run(b, ctx, chromedp.Evaluate[float64](`document.getElementById('compare-view').getBoundingClientRect().top`)); top < -1 || top > 100 {
+		t.Errorf("the comparison's top is at %v px: not at the top of the window", top)
+	}
+	if a := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=compare-a]"))); !strings.HasPrefix(a, "Unavailable for 36s") {
+		t.Errorf("run A of lock-server-down is headed %q", a)
+	}
+	b.shot(ctx, "", "compare-on-screen-1366x900")
+}
