@@ -379,3 +379,20 @@ func TestE2ECompareOpensOnScreenWithTheServersHeadings(t *testing.T) {
 	}
 	b.shot(ctx, "", "compare-on-screen-1366x900")
 }
+
+// TestE2EARestartedNodeSaysSo: restart-forgets crashes the lock server
+// and brings it back; the lane says where it restarted.
+func TestE2EARestartedNodeSaysSo(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=restart-forgets")
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, "the verdict")
+	for _, w := range []int{1366, 390} {
+		b.size(ctx, w, 900)
+		b.settle(ctx)
+		said := run(b, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#timeline text, #tl-notes li')].map(t => t.textContent).join('\n')`))
+		if !strings.Contains(said, "↻ restarted") {
+			t.Errorf("at %d px the restarted node does not say it restarted", w)
+		}
+	}
+}

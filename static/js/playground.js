@@ -368,9 +368,9 @@ async function start() {
   el.verdict.className = 'verdict';
   $('history-view').hidden = true;
   el.box.classList.add('folded');
-  // On a phone what to watch fills the first screen; once the learner has
-  // pressed Run, the run controls and the timeline take it.
-  // So, on any screen, when the timeline would end below the window.
+  // What to watch fills a phone's first screen; once Run is pressed, the
+  // run controls and the timeline take it, as on any screen where the
+  // timeline would end below the window.
   const bar = el.run.closest('.runbar');
   if ((phone.matches || el.svg.getBoundingClientRect().bottom > innerHeight) && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start' });
   setStatus(paused ? 'Started paused at 0s: press → for the first event, Space to play.' : s ? `Running at ${s} simulated s per second…` : 'Running as fast as possible…');
@@ -531,8 +531,7 @@ function viewOf(domain, h) {
 }
 
 function paint() {
-  // The projector draws the timeline smaller and lets it stretch: its words
-  // come out larger.
+  // The projector draws it smaller and stretches it: larger words.
   const width = el.wrap.clientWidth / (document.body.classList.contains('projector') ? 1.2 : 1);
   if (!run) {
     const domain = untilOf(sc);
@@ -589,8 +588,8 @@ function showAt(t) {
   }
 }
 
-/** latest is the last of a run's records (folded states, or what the
- * Raft nodes reported) made at or before time t. */
+/** latest is the last of a run's records (states, or what the Raft
+ * nodes reported) made at or before time t. */
 function latest(list, t) {
   let rec = null;
   for (const r of list) { if (r.after >= 0 && run.events[r.after].t > t) break; rec = r; }

@@ -156,8 +156,8 @@ export function render(svg, sc, events, opts) {
   });
 
   // Labels: the most important first, each where it fits.
-  // A label with no room (on a phone) is kept for the list under the
-  // picture, with its time: the why of a mark is never dropped.
+  // A label with no room is kept, with its time, for the list under the
+  // picture: the why of a mark is never dropped.
   labels.sort((a, b) => a.prio - b.prio || a.x - b.x);
   const unplaced = [];
   for (const lb of labels) {
@@ -276,10 +276,13 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
+  let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
     const x0 = x(r.from), w = Math.max(x(r.to) - x0, 2);
     const down = r.role === 'down';
+    if (was === 'down' && !down) label(x0, '↻ restarted', rows, 'mark-label label-strong', 2);
+    was = r.role;
     if (down || r.role === 'cut off') {
       out.push(`<rect x="${x0}" y="${l.y + 3}" width="${w}" height="${l.h - 6}" class="node-${down ? 'down' : 'cut'}"${down ? ` fill="${fill('down')}"` : ''} data-mark="${down ? 'down' : 'cut-off'}" data-testid="node-${down ? 'down' : 'cut'}"><title>${esc(n.name)} is ${down ? 'down' : 'cut off from the others'} from ${fmt(r.from)}${r.to > r.from ? ' to ' + fmt(r.to) : ''}: it knows nothing of what happens meanwhile</title></rect>`);
       const word = down ? '✕ down' : '⌁ cut off';
