@@ -368,7 +368,7 @@ function showResult(form, res) {
     drawRun(out.querySelector('svg'), tl.scenario, res.timeline_states, tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
   }
   showHints(form, res.hints);
-  if (res.submitted) showSolution(form, res.model_answer ? `<div class="model-answer">${esc(res.model_answer).replace(/`((?:[^`\n]|\n(?!\n))+)`/g, '<code>$1</code>').replace(/\n\n/g, '</p><p>').replace(/^/, '<p>')}</p></div>` : '', true);
+  if (res.submitted) showSolution(form, res.model_answer_html ? `<div class="model-answer">${res.model_answer_html}</div>` : '', true);
   else if (res.revealed) showSolution(form, res.solution_html, true);
   bringIntoView(out);
 }
