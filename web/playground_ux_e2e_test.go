@@ -396,3 +396,18 @@ func TestE2EARestartedNodeSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EEveryRedlockLeaseIsLabelled: under Redlock no lease has a token,
+// and a lease too short for its words inside still says its end beside it
+// (client-2's in redlock-clock-jump had no label at all).
+func TestE2EEveryRedlockLeaseIsLabelled(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=redlock-clock-jump")
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, "the verdict")
+	b.settle(ctx)
+	said := run(b, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#timeline text, #tl-notes li')].map(t => t.textContent).join('\n')`))
+	if n := strings.Count(said, "no token · until"); n < 2 {
+		t.Errorf("%d Redlock leases say when they end, want both clients':\n%s", n, said)
+	}
+}

@@ -222,7 +222,7 @@ function drawClient(out, l, x, label, fill, compact, lay) {
     const lx = lay.clear(x(s.from) + 5, top + 14), fits = t => !compact && x(s.from) + w - lx > textWidth(t, 600, 11) + 4;
     const whole = `${tok(s.token)} · until ${fmt(s.until)}`, inside = fits(whole) ? whole : s.token && fits(String(s.token)) ? s.token : '';
     if (inside) out.push(`<text x="${lx}" y="${top + 14}" class="lease-label">${inside}</text>`);
-    else if (s.token) label(x(s.from), tok(s.token), [rows[0]], 'lease-label-out', 4);
+    else label(x(s.from), s.token ? tok(s.token) : whole, [rows[0]], 'lease-label-out', 4);
     if (s.early) {
       out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${fmt(s.to)}, before ${fmt(s.until)}: ${esc(s.early)}</title></path>`);
       label(x(s.to), `ended early: ${s.early}`, rows, 'mark-label early-label label-strong', 2);
