@@ -100,6 +100,10 @@ type Learner struct {
 	ClassID  int64     `json:"-"`
 	Name     string    `json:"name"`
 	JoinedAt time.Time `json:"joined_at"`
+	// StudentID and Email are optional, given at join or by an LMS
+	// launch: what a gradebook import matches the learner by.
+	StudentID string `json:"student_id,omitempty"`
+	Email     string `json:"email,omitempty"`
 }
 
 // VariantKey is a stable key to draw this learner's exercise variants from

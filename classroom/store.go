@@ -32,6 +32,9 @@ type Store interface {
 	// closed or the name is taken in the class, ELIMIT at
 	// Limits.MaxLearnersPerClass, EINVALID for a bad name.
 	Join(ctx context.Context, code, name string) (*Session, error)
+	// JoinAs is Join with the learner's optional student ID and email
+	// (CleanProfile's rules; EINVALID names the field).
+	JoinAs(ctx context.Context, code string, p Profile) (*Session, error)
 	// Learner returns the learner whose session token this is and their
 	// class: EUNAUTHORIZED for no token, an unknown one, or a removed
 	// learner's.

@@ -503,7 +503,7 @@ func TestClassAPIsRejectUnknownFields(t *testing.T) {
 			field, want string
 		}{
 			{newPerson(t, base), "/api/classes", `{"name":"Week 6","admin":true}`, "admin", "admin: is not a field of this request, which takes name or variants"},
-			{newPerson(t, base), api + "/join", `{"name":"Zed","admin":true}`, "admin", "admin: is not a field of this request, which takes name"},
+			{newPerson(t, base), api + "/join", `{"name":"Zed","admin":true}`, "admin", "admin: is not a field of this request, which takes name, student_id or email"},
 			{newPerson(t, base), api + "/join", `{"name":5}`, "name", "name: must be a string"},
 			{newPerson(t, base), api + "/join", `{"name":"Zed"}{"name":"Ann"}`, "body", "body: has more than one JSON value"},
 			{owner, api + "/joining", `{"open":true,"until":"friday"}`, "until", "until: is not a field of this request, which takes open"},

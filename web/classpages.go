@@ -12,8 +12,11 @@ import (
 
 // ClassHomeData fills the class page: join a class, or start one.
 type ClassHomeData struct {
-	Code      string
-	Name      string
+	Code string
+	Name string
+	// StudentID and Email are the join form's optional identifiers.
+	StudentID string
+	Email     string
 	JoinError string
 	// ErrorField is the input the error is about, to mark it.
 	ErrorField  string
@@ -75,8 +78,9 @@ func formError(err error) (problem, error) {
 
 // pageJoin: the join form (code and name). It works without JavaScript.
 func (w *classWeb) pageJoin(c echo.Context) error {
-	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.FormValue("code"))), Name: c.FormValue("name")}
-	sess, err := w.store().Join(c.Request().Context(), d.Code, d.Name)
+	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.FormValue("code"))), Name: c.FormValue("name"),
+		StudentID: c.FormValue("student_id"), Email: c.FormValue("email")}
+	sess, err := w.store().JoinAs(c.Request().Context(), d.Code, classroom.Profile{Name: d.Name, StudentID: d.StudentID, Email: d.Email})
 	if err != nil {
 		p, err := formError(err)
 		if err != nil {
@@ -174,6 +178,7 @@ func (w *classWeb) dashboardPage(c echo.Context) error {
 	v, err := w.dashboard(c, c.Param("code"), key)
 	if err == nil {
 		v.Class.JoinLink = origin(c) + v.Class.JoinLink
+		v.Class.Roster = w.s.rosterLink(c, v.Class.Code, key)
 		return w.s.render(c, http.StatusOK, DashboardPage(w.s.page("Class"), v))
 	}
 	p, err := formError(err)

@@ -30,12 +30,15 @@ type dashView struct {
 }
 
 type dashClass struct {
-	Code      string        `json:"code"`
-	Name      string        `json:"name"`
-	Variants  string        `json:"variants"`
-	JoinOpen  bool          `json:"join_open"`
-	JoinLink  string        `json:"join_link"`
-	Dashboard string        `json:"dashboard"`
+	Code      string `json:"code"`
+	Name      string `json:"name"`
+	Variants  string `json:"variants"`
+	JoinOpen  bool   `json:"join_open"`
+	JoinLink  string `json:"join_link"`
+	Dashboard string `json:"dashboard"`
+	// Roster is the page of the course's roster, when the class came from
+	// a course whose platform offers one (LTI).
+	Roster    string        `json:"roster,omitempty"`
 	Scenario  *scenarioLink `json:"scenario,omitempty"`
 	Lifecycle lifecycle     `json:"lifecycle"`
 }

@@ -72,13 +72,15 @@ func (s *Server) apiCheck(c echo.Context) error {
 		writePractice(c, who.key, who.practice)
 		return writeJSON(c, http.StatusOK, withStates(res))
 	}
-	if _, err := s.cfg.Classroom.Record(ctx, who.token, classroom.Attempt{
+	rec, err := s.cfg.Classroom.Record(ctx, who.token, classroom.Attempt{
 		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
 		Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		Mistake: res.Mistake, Parsed: res.Read,
-	}); err != nil {
+	})
+	if err != nil {
 		return checkClassError(err)
 	}
+	s.ltiScored(ctx, rec)
 	return writeJSON(c, http.StatusOK, withStates(res))
 }
 

@@ -236,6 +236,12 @@ func (s countingStore) Join(ctx context.Context, code, name string) (*classroom.
 	return sess, err
 }
 
+func (s countingStore) JoinAs(ctx context.Context, code string, p classroom.Profile) (*classroom.Session, error) {
+	sess, err := s.Store.JoinAs(ctx, code, p)
+	s.count("join", err)
+	return sess, err
+}
+
 func (s countingStore) Learner(ctx context.Context, token string) (*classroom.Learner, *classroom.Class, error) {
 	l, c, err := s.Store.Learner(ctx, token)
 	s.count("learner", err)
