@@ -39,12 +39,15 @@ type chaosRequest struct {
 	Nodes   int    `json:"nodes"`
 	Runs    *int   `json:"runs"`
 	Seed    *int64 `json:"seed"`
+	// LoseDisk lets the generator make a node lose its disk (off by
+	// default).
+	LoseDisk bool `json:"lose_disk"`
 }
 
 // options turns the request into the engine's options, defaults filled
 // in, and checks every bound; errors name the request's field.
 func (r chaosRequest) options() (engine.ChaosOptions, error) {
-	opt := engine.ChaosOptions{Backend: r.Backend, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers}
+	opt := engine.ChaosOptions{Backend: r.Backend, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers, LoseDisk: r.LoseDisk}
 	if opt.Backend == "" {
 		opt.Backend = engine.BackendRaft
 	}

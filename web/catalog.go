@@ -121,6 +121,7 @@ var faultWords = map[string]struct {
 	engine.FaultDelay:      {"delay a message", "Hold {target}'s next write 10s", map[string]any{"kind": "write", "by": "10s"}},
 	engine.FaultCrash:      {"crash a lock server", "Crash {target}", nil},
 	engine.FaultRestart:    {"restart a lock server", "Restart {target}", nil},
+	engine.FaultLoseDisk:   {"wipe a lock server's disk", "Wipe {target}'s disk", nil},
 	engine.FaultPartition:  {"cut off a lock server", "Cut off {target} for 10s", map[string]any{"for": "10s"}},
 	"partition-side":       {"cut off a client with a node", "Cut off {target} with the leader for 10s", map[string]any{"for": "10s"}},
 	engine.FaultClockJump:  {"jump a clock", "Jump {target}'s clock 10s ahead", map[string]any{"by": "10s"}},

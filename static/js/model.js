@@ -14,7 +14,10 @@ import { formatMS, parseDuration } from './format.js';
 
 const CLIENT_END = new Set(['lock_lost', 'gave_up', 'done', 'crashed', 'released']);
 const ASKS = new Set(['acquire_refused', 'check_ok', 'check_failed', 'unavailable', 'renew_refused', 'release_refused',
-  'renew_timeout', 'renew_stopped']);
+  'renew_timeout', 'renew_stopped', 'watching']);
+// Lock-server events drawn on the node's lane: ZooKeeper's session expiry
+// and watch, a lost disk.
+const NODE_MARKS = new Set(['session_expired', 'watch_fired', 'disk_lost']);
 
 /** signed writes a clock offset with its sign: "+9s", "-2s". */
 export const signed = ms => (ms >= 0 ? '+' : '') + formatMS(ms);
@@ -197,6 +200,9 @@ export function buildModel(sc, events, now, states = []) {
           delays.push({ client: e.actor, from: e.t, to: e.until, message: e.message });
         }
         break;
+      case 'session_expired': case 'watch_fired': case 'disk_lost':
+        if (N[e.actor] && NODE_MARKS.has(e.kind)) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.holder || e.client, token: e.token, message: e.message, reason: e.reason });
+        break;
       case 'answer_lost':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
@@ -212,7 +218,7 @@ export function buildModel(sc, events, now, states = []) {
         if (c && redlock) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
         break;
       default:
-        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason });
+        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason, node: e.node, stale: e.stale === true });
     }
     // A belief ends when the client learns or stops; the lease itself
     // ends only when it is given back or runs out (a crashed holder's
