@@ -47,6 +47,21 @@ type Config struct {
 	SessionShare, AddressShare float64
 	// MaxConnections bounds the open websocket connections.
 	MaxConnections int
+	// ConnectionsPerAddress bounds the websockets one address may hold
+	// open (0: DefaultConnectionsPerAddress, at most MaxConnections). It
+	// is sized for a school's NAT: a class of 200 behind one address, a
+	// tab each and some to spare, fits; one script cannot take them all.
+	ConnectionsPerAddress int
+	// IdleTimeout closes a websocket that starts no run for this long
+	// after it opens or after its last run ends: an open socket costs a
+	// place whether or not it runs anything. The page opens a new one
+	// when Run is pressed.
+	IdleTimeout time.Duration
+	// MaxDashboardStreams bounds the teachers' live dashboard streams, in
+	// a pool of their own so that no number of playground sockets keeps a
+	// teacher from the dashboard; DashboardStreamsPerAddress is one
+	// address's share of it (0: the defaults).
+	MaxDashboardStreams, DashboardStreamsPerAddress int
 	// MaxMessageBytes bounds one websocket message from the browser.
 	MaxMessageBytes int64
 	// MessageRate bounds the messages a connection may send a second (with
@@ -109,15 +124,21 @@ const (
 	DefaultSessionShare    = admission.DefaultFlowShare
 	DefaultAddressShare    = admission.DefaultIPShare
 	DefaultMaxConnections  = 400
-	DefaultMaxMessageBytes = 72 << 10 // a 64 KiB scenario and its envelope
-	DefaultMessageRate     = 20
-	DefaultMaxBodyBytes    = 72 << 10
-	DefaultRunTimeout      = 30 * time.Second
-	DefaultWriteTimeout    = 10 * time.Second
-	DefaultMaxRunTime      = 20 * time.Minute
-	DefaultPingInterval    = 20 * time.Second
-	DefaultMaxQueueBytes   = 8 << 20 // a run of engine.MaxEvents at full speed, with room
-	DefaultMemoryBudget    = 1 << 30
+	// DefaultConnectionsPerAddress is a class of 200 with a second tab
+	// for a quarter of them.
+	DefaultConnectionsPerAddress      = 250
+	DefaultIdleTimeout                = time.Minute
+	DefaultMaxDashboardStreams        = 200
+	DefaultDashboardStreamsPerAddress = 40
+	DefaultMaxMessageBytes            = 72 << 10 // a 64 KiB scenario and its envelope
+	DefaultMessageRate                = 20
+	DefaultMaxBodyBytes               = 72 << 10
+	DefaultRunTimeout                 = 30 * time.Second
+	DefaultWriteTimeout               = 10 * time.Second
+	DefaultMaxRunTime                 = 20 * time.Minute
+	DefaultPingInterval               = 20 * time.Second
+	DefaultMaxQueueBytes              = 8 << 20 // a run of engine.MaxEvents at full speed, with room
+	DefaultMemoryBudget               = 1 << 30
 	// MinChaosTimeout and MaxChaosTimeout bound ChaosTimeout (the error
 	// says "between 100ms and 1h").
 	MinChaosTimeout = 100 * time.Millisecond
@@ -140,6 +161,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxConnections == 0 {
 		c.MaxConnections = DefaultMaxConnections
+	}
+	if c.ConnectionsPerAddress == 0 {
+		c.ConnectionsPerAddress = min(DefaultConnectionsPerAddress, c.MaxConnections)
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxDashboardStreams == 0 {
+		c.MaxDashboardStreams = DefaultMaxDashboardStreams
+	}
+	if c.DashboardStreamsPerAddress == 0 {
+		c.DashboardStreamsPerAddress = min(DefaultDashboardStreamsPerAddress, c.MaxDashboardStreams)
 	}
 	if c.MaxMessageBytes == 0 {
 		c.MaxMessageBytes = DefaultMaxMessageBytes
@@ -187,6 +220,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("queue-wait: must be between 100ms and 10m, not %s", c.QueueWait)
 	case c.MaxConnections < 1 || c.MaxConnections > 100000:
 		return fmt.Errorf("max-connections: must be between 1 and 100000, not %d", c.MaxConnections)
+	case c.ConnectionsPerAddress < 1 || c.ConnectionsPerAddress > c.MaxConnections:
+		return fmt.Errorf("connections-per-address: must be between 1 and max-connections (%d), not %d", c.MaxConnections, c.ConnectionsPerAddress)
+	case c.IdleTimeout < 100*time.Millisecond || c.IdleTimeout > time.Hour:
+		return fmt.Errorf("idle-timeout: must be between 100ms and 1h, not %s", c.IdleTimeout)
+	case c.MaxDashboardStreams < 1 || c.MaxDashboardStreams > 100000:
+		return fmt.Errorf("max-dashboard-streams: must be between 1 and 100000, not %d", c.MaxDashboardStreams)
+	case c.DashboardStreamsPerAddress < 1 || c.DashboardStreamsPerAddress > c.MaxDashboardStreams:
+		return fmt.Errorf("dashboard-streams-per-address: must be between 1 and max-dashboard-streams (%d), not %d", c.MaxDashboardStreams, c.DashboardStreamsPerAddress)
 	case c.MaxMessageBytes < 1024 || c.MaxMessageBytes > 1<<20:
 		return fmt.Errorf("max-message-bytes: must be between 1024 and 1048576, not %d", c.MaxMessageBytes)
 	case c.MessageRate < 1 || c.MessageRate > 1000:

@@ -33,8 +33,9 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	echo   *echo.Echo
-	conns  *slots // open websockets
-	assets string // version of the static files, for cache-busting URLs
+	conns  *connPool // open websockets
+	dashes *connPool // open dashboard streams
+	assets string    // version of the static files, for cache-busting URLs
 
 	// crossOrigin refuses state-changing requests from other sites.
 	crossOrigin *http.CrossOriginProtection
@@ -91,7 +92,8 @@ func NewServer(cfg Config) (*Server, error) {
 		crossOrigin: cop,
 		cfg:         cfg,
 		log:         cfg.Logger,
-		conns:       newSlots(cfg.MaxConnections),
+		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress),
+		dashes:      newConnPool(cfg.MaxDashboardStreams, cfg.DashboardStreamsPerAddress),
 		assets:      assetVersion(static.FS),
 		ctx:         ctx,
 		cancel:      cancel,
@@ -137,8 +139,9 @@ func (s *Server) MetricsHandler() http.Handler {
 // An http.Server's WriteTimeout should be longer.
 func (s *Server) RequestTimeout() time.Duration { return s.cfg.QueueWait + s.cfg.RunTimeout }
 
-// Connections reports how many websockets are open now.
-func (s *Server) Connections() int { return s.conns.inUse() }
+// Connections reports how many long-lived connections are open now:
+// websockets and dashboard streams.
+func (s *Server) Connections() int { return s.conns.inUse() + s.dashes.inUse() }
 
 // Shutdown ends every live run and websocket (telling each browser the
 // server is going away), ends every request waiting for a slot or running

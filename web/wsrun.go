@@ -148,6 +148,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	defer func() {
 		lr.release(ss.srv)
 		lr.cancel()
+		ss.runEnded.Store(time.Now().UnixNano())
 		close(lr.finished)
 		for _, m := range last {
 			ss.send(m)

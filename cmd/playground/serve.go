@@ -71,6 +71,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
 	// Classroom bounds (serve_class.go).
 	classf := addClassFlags(ef)
+	sharef := addShareFlags(ef)
 	var storeOpts classroom.Options
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -118,6 +119,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	if err := classf.apply(&cfg, &storeOpts); err != nil {
+		return err
+	}
+	if err := sharef.apply(&cfg); err != nil {
 		return err
 	}
 	if err := cfg.Validate(); err != nil {

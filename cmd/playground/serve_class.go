@@ -29,7 +29,7 @@ func addClassFlags(ef *envFlags) *classFlags {
 	ef.intVar(&f.createBurst, "class-create-burst", "PLAYGROUND_CLASS_CREATE_BURST", web.DefaultCreateRate.Burst,
 		"classes one address may create at once")
 	ef.intVar(&f.streams, "dashboard-streams-per-key", "PLAYGROUND_DASHBOARD_STREAMS_PER_KEY", web.DefaultStreamsPerKey,
-		"live dashboards one teacher key may hold open at once (all of them count against --max-connections with the websockets)")
+		"live dashboards one teacher key may hold open at once (all of them count against --max-dashboard-streams)")
 	ef.daysVar(&f.retention, "class-retention", "PLAYGROUND_CLASS_RETENTION", classroom.DefaultRetention,
 		"how long a class may go unused (no join, answer or teacher change) before it expires and takes no more joins or answers, like 180d or 720h")
 	ef.daysVar(&f.grace, "class-grace", "PLAYGROUND_CLASS_GRACE", classroom.DefaultGrace,
