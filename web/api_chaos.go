@@ -82,7 +82,7 @@ func (s *Server) apiChaos(c echo.Context) error {
 	// QueueWait, then 503 with Retry-After), on the requester's behalf.
 	rctx, rstop := s.requestContext(c)
 	defer rstop()
-	t, err := s.acquireRun(rctx, c, workChaos, requester(c))
+	t, err := s.acquireRun(rctx, c, workChaos, s.requester(c))
 	if err != nil {
 		return err
 	}

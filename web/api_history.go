@@ -47,7 +47,7 @@ func (s *Server) sharedRun(c echo.Context) (*engine.Result, error) {
 	}
 	ctx, cancel := s.requestContext(c)
 	defer cancel()
-	t, err := s.acquireRun(ctx, c, workRun, requester(c))
+	t, err := s.acquireRun(ctx, c, workRun, s.requester(c))
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,17 @@ type Config struct {
 	// school's NAT is one address). 0 takes admission's defaults (0.25 and
 	// 0.75).
 	SessionShare, AddressShare float64
+	// SessionsPerAddress bounds the sessions (learners, visitors) one
+	// address may have running or waiting at once; a request of one more
+	// is admitted as the address's anonymous flow (0: 250, a class behind
+	// one NAT).
+	SessionsPerAddress int
+	// LiveTurn bounds how long a live run may hold its place while others
+	// wait for one: past it, a paused or very slow run is ended (its
+	// browser told why) and the place goes to the next in line (0:
+	// DefaultLiveTurn). With nobody waiting, a run lasts up to
+	// MaxRunTime.
+	LiveTurn time.Duration
 	// MaxConnections bounds the open websocket connections.
 	MaxConnections int
 	// ConnectionsPerAddress bounds the websockets one address may hold
@@ -118,12 +129,13 @@ type Config struct {
 // Defaults for Config. A live run costs about one Raft group (21
 // goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
 const (
-	DefaultMaxLiveRuns     = 200
-	DefaultQueueWait       = 30 * time.Second
-	DefaultRunQueuePerSlot = admission.DefaultQueuePerSlot // RunQueue per slot
-	DefaultSessionShare    = admission.DefaultFlowShare
-	DefaultAddressShare    = admission.DefaultIPShare
-	DefaultMaxConnections  = 400
+	DefaultMaxLiveRuns        = 200
+	DefaultQueueWait          = 30 * time.Second
+	DefaultRunQueuePerSlot    = admission.DefaultQueuePerSlot // RunQueue per slot
+	DefaultSessionShare       = admission.DefaultFlowShare
+	DefaultAddressShare       = admission.DefaultIPShare
+	DefaultSessionsPerAddress = admission.DefaultFlowsPerIP
+	DefaultMaxConnections     = 400
 	// DefaultConnectionsPerAddress is a class of 200 with a second tab
 	// for a quarter of them.
 	DefaultConnectionsPerAddress      = 250
@@ -136,6 +148,7 @@ const (
 	DefaultRunTimeout                 = 30 * time.Second
 	DefaultWriteTimeout               = 10 * time.Second
 	DefaultMaxRunTime                 = 20 * time.Minute
+	DefaultLiveTurn                   = 5 * time.Minute
 	DefaultPingInterval               = 20 * time.Second
 	DefaultMaxQueueBytes              = 8 << 20 // a run of engine.MaxEvents at full speed, with room
 	DefaultMemoryBudget               = 1 << 30
@@ -195,6 +208,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxRunTime == 0 {
 		c.MaxRunTime = DefaultMaxRunTime
 	}
+	if c.LiveTurn == 0 {
+		c.LiveTurn = DefaultLiveTurn
+	}
 	if c.PingInterval == 0 {
 		c.PingInterval = DefaultPingInterval
 	}
@@ -242,6 +258,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("write-timeout: must be between 100ms and 1m, not %s", c.WriteTimeout)
 	case c.MaxRunTime < time.Second || c.MaxRunTime > 24*time.Hour:
 		return fmt.Errorf("max-run-time: must be between 1s and 24h, not %s", c.MaxRunTime)
+	case c.LiveTurn < 100*time.Millisecond || c.LiveTurn > 24*time.Hour:
+		return fmt.Errorf("live-turn: must be between 100ms and 24h, not %s", c.LiveTurn)
 	case c.PingInterval < 10*time.Millisecond || c.PingInterval > 10*time.Minute:
 		return fmt.Errorf("ping-interval: must be between 10ms and 10m, not %s", c.PingInterval)
 	case c.MaxQueueBytes < 64<<10 || c.MaxQueueBytes > 1<<30:
@@ -259,5 +277,6 @@ func (c Config) Validate() error {
 
 // admission is the admission controller's configuration.
 func (c Config) admission() admission.Config {
-	return admission.Config{Slots: c.RunSlots, Live: c.MaxLiveRuns, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare}
+	return admission.Config{Slots: c.RunSlots, Live: c.MaxLiveRuns, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare,
+		FlowsPerIP: c.SessionsPerAddress}
 }

@@ -240,7 +240,7 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 	cctx, cancel := context.WithTimeout(sctx, s.RequestTimeout())
 	defer cancel()
 	if runsEngine(ex.Kind) {
-		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
+		cctx = lessons.WithRunner(cctx, s.checkRunner(c, s.requester(c)))
 	}
 	res, err := ex.Reveal(cctx, a.variant)
 	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {

@@ -57,7 +57,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	cctx, cancel := context.WithTimeout(sctx, s.RequestTimeout())
 	defer cancel()
 	if runsEngine(ex.Kind) {
-		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
+		cctx = lessons.WithRunner(cctx, s.checkRunner(c, s.requester(c)))
 	}
 	res, err := ex.Check(cctx, a)
 	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {

@@ -93,7 +93,7 @@ func (l *ipLimiter) sweep(now time.Time) {
 func (l *ipLimiter) middleware(m *metrics) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			ok, retry := l.take(c.RealIP())
+			ok, retry := l.take(clientAddress(c))
 			if ok {
 				return next(c)
 			}

@@ -56,6 +56,12 @@ type Server struct {
 	// practice is the key that signs anonymous learners' practice
 	// cookies (see practice.go).
 	practice practiceKeys
+	// visitor signs visitor ids, visitorIDs bounds how many one address
+	// is issued, and learners remembers whose session tokens are whose
+	// (visitor.go).
+	visitor    visitorKeys
+	visitorIDs *ipLimiter
+	learners   learnerCache
 }
 
 // NewServer builds a server from cfg (zero bounds take their defaults).
@@ -98,6 +104,7 @@ func NewServer(cfg Config) (*Server, error) {
 		ctx:         ctx,
 		cancel:      cancel,
 	}
+	s.visitorIDs = newIPLimiter("visitor ids", visitorRate, cfg.Class.Clock)
 	s.metrics = newMetrics(s)
 	s.echo = s.routes()
 	return s, nil

@@ -53,7 +53,7 @@ func (s *Server) wsRun(c echo.Context) error {
 	}
 	// Who the session's runs are admitted for, before the upgrade: a new
 	// visitor cookie goes out with the handshake's answer.
-	who := requester(c)
+	who := s.requester(c)
 	var answer http.Header
 	if set := w.Header().Values("Set-Cookie"); len(set) > 0 {
 		answer = http.Header{"Set-Cookie": set}

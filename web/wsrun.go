@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/leaselab/playground/engine"
@@ -200,6 +201,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		}
 		return
 	}
+	admitted := time.Now()
 	srv.metrics.runWait.WithLabelValues(workLive).Observe(waited.Seconds())
 	lr.mu.Lock()
 	lr.admitted = true
@@ -247,8 +249,18 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		}
 	}
 	began := time.Now()
+	var turnOver atomic.Bool
+	turnCtx, endTurn := context.WithCancel(ctx)
+	lr.mu.Lock()
+	live := lr.live
+	lr.mu.Unlock()
+	go ss.watchTurn(turnCtx, run, live, admitted, &turnOver)
 	ss.observe(run, poke) // until the run ends
 	res, err := run.Wait()
+	endTurn()
+	if turnOver.Load() {
+		ss.send(ServerMessage{Type: MsgError, Code: "turn_over", Message: fmt.Sprintf("the run was stopped: others are waiting for a place, and a live run may hold one for %s while they wait; press Run to queue again", srv.cfg.LiveTurn)})
+	}
 	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
 		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events)),
 		slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))

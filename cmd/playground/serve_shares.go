@@ -7,13 +7,16 @@ import (
 )
 
 // shareFlags are serve's bounds on what one address may hold: its share
-// of the websockets and of the dashboards' own pool, and how long an idle
-// socket keeps its place.
+// of the websockets and of the dashboards' own pool, how long an idle
+// socket keeps its place, how many sessions it may have, and how long a
+// live run keeps its place while others wait.
 type shareFlags struct {
 	connsPerAddr  int
 	idle          time.Duration
 	dashes        int
 	dashesPerAddr int
+	sessions      int
+	liveTurn      time.Duration
 }
 
 // addShareFlags defines the share flags on ef's flag set.
@@ -27,6 +30,10 @@ func addShareFlags(ef *envFlags) *shareFlags {
 		"teachers' live dashboards open at once, in a pool of their own")
 	ef.intVar(&f.dashesPerAddr, "dashboard-streams-per-address", "PLAYGROUND_DASHBOARD_STREAMS_PER_ADDRESS", web.DefaultDashboardStreamsPerAddress,
 		"live dashboards one address may hold open")
+	ef.intVar(&f.sessions, "sessions-per-address", "PLAYGROUND_SESSIONS_PER_ADDRESS", web.DefaultSessionsPerAddress,
+		"learners and visitors one address may have running or waiting at once, each with its own fair share; more share the address's anonymous one")
+	ef.durationVar(&f.liveTurn, "live-turn", "PLAYGROUND_LIVE_TURN", web.DefaultLiveTurn,
+		"how long a live run may hold its place while another run waits for one (a paused or very slow run is then ended)")
 	return f
 }
 
@@ -42,6 +49,10 @@ func (f *shareFlags) apply(cfg *web.Config) error {
 		return usagef("--max-dashboard-streams: must be positive, not %d", f.dashes)
 	case f.dashesPerAddr <= 0:
 		return usagef("--dashboard-streams-per-address: must be positive, not %d", f.dashesPerAddr)
+	case f.sessions <= 0:
+		return usagef("--sessions-per-address: must be positive, not %d", f.sessions)
+	case f.liveTurn <= 0:
+		return usagef("--live-turn: must be positive, not %s", f.liveTurn)
 	}
 	maxConns := cfg.MaxConnections
 	if maxConns == 0 {
@@ -51,5 +62,7 @@ func (f *shareFlags) apply(cfg *web.Config) error {
 	cfg.IdleTimeout = f.idle
 	cfg.MaxDashboardStreams = f.dashes
 	cfg.DashboardStreamsPerAddress = min(f.dashesPerAddr, f.dashes)
+	cfg.SessionsPerAddress = f.sessions
+	cfg.LiveTurn = f.liveTurn
 	return nil
 }
