@@ -62,6 +62,10 @@ type Server struct {
 	visitor    visitorKeys
 	visitorIDs *ipLimiter
 	learners   learnerCache
+
+	// histories caches the answers of the GET routes that run a shared
+	// scenario (api_history.go).
+	histories *resultCache
 }
 
 // NewServer builds a server from cfg (zero bounds take their defaults).
@@ -104,6 +108,7 @@ func NewServer(cfg Config) (*Server, error) {
 		ctx:         ctx,
 		cancel:      cancel,
 	}
+	s.histories = newResultCache(historyCacheEntries, historyCacheBytes)
 	s.visitorIDs = newIPLimiter("visitor ids", visitorRate, cfg.Class.Clock)
 	s.metrics = newMetrics(s)
 	s.echo = s.routes()
@@ -218,7 +223,7 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
-	e.GET("/playground/history", s.historyPage)
+	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch)
 	e.GET("/healthz", s.healthz)
 	if !s.cfg.SeparateMetrics {
 		e.GET("/metrics", w.m.handler())
@@ -228,7 +233,7 @@ func (s *Server) routes() *echo.Echo {
 	// elsewhere must not spend them with its visitors' browsers.
 	e.POST("/api/run", s.apiRun, s.sameOrigin)
 	e.POST("/api/chaos", s.apiChaos, s.sameOrigin)
-	e.GET("/api/history", s.apiHistory)
+	e.GET("/api/history", s.apiHistory, s.noCrossSiteFetch)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	e.GET("/static/:version/*", s.staticFile)
