@@ -36,16 +36,6 @@ const (
 	refusedShutdown         = "shutdown"
 )
 
-// maxWatchedSpeed is the fastest pace at which a live run still counts as
-// watched: faster, a run of a minute of simulated time is over within a
-// second or two and costs the CPU of a run at full speed, so it takes a
-// slot as well.
-const maxWatchedSpeed = 50
-
-// needsSlot reports whether a live run at this speed takes a slot besides
-// its live place: at full speed (0), or paced faster than anyone watches.
-func needsSlot(speed float64) bool { return speed == 0 || speed > maxWatchedSpeed }
-
 // requestContext is a request's context that the server's shutdown also
 // ends, so that a request waiting for a slot or running the engine is
 // answered at once instead of holding the shutdown up.

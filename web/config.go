@@ -29,8 +29,9 @@ type Config struct {
 	WarmRaftGroups bool
 	// MaxLiveRuns is how many live runs (over the websocket) may run at
 	// once. Paced for watching, a live run costs memory and little CPU, so
-	// it takes a live place and no slot; at full speed (or paced faster
-	// than 50x) it takes a slot as well. Past it they wait their turn.
+	// it takes a live place and no slot; at full speed (or making more
+	// than LiveEventRate events a second) it takes a slot as well. Past it
+	// they wait their turn.
 	MaxLiveRuns int
 	// RunQueue bounds the runs waiting their turn, all clients together
 	// (0: 128 per slot); past it a request is told "busy, try again".
@@ -56,6 +57,11 @@ type Config struct {
 	// DefaultLiveTurn). With nobody waiting, a run lasts up to
 	// MaxRunTime.
 	LiveTurn time.Duration
+	// LiveEventRate is the most events a wall second a live run may make
+	// on its live place alone (0: DefaultLiveEventRate): its scenario's
+	// estimated events per simulated second times its speed. A faster run
+	// takes a slot too, so the slots bound the CPU whatever the pace.
+	LiveEventRate float64
 	// MaxConnections bounds the open websocket connections.
 	MaxConnections int
 	// ConnectionsPerAddress bounds the websockets one address may hold
@@ -208,6 +214,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxRunTime == 0 {
 		c.MaxRunTime = DefaultMaxRunTime
 	}
+	if c.LiveEventRate == 0 {
+		c.LiveEventRate = DefaultLiveEventRate
+	}
 	if c.LiveTurn == 0 {
 		c.LiveTurn = DefaultLiveTurn
 	}
@@ -258,6 +267,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("write-timeout: must be between 100ms and 1m, not %s", c.WriteTimeout)
 	case c.MaxRunTime < time.Second || c.MaxRunTime > 24*time.Hour:
 		return fmt.Errorf("max-run-time: must be between 1s and 24h, not %s", c.MaxRunTime)
+	case !(c.LiveEventRate >= 1 && c.LiveEventRate <= 1e6):
+		return fmt.Errorf("live-event-rate: must be between 1 and 1000000 events a second, not %g", c.LiveEventRate)
 	case c.LiveTurn < 100*time.Millisecond || c.LiveTurn > 24*time.Hour:
 		return fmt.Errorf("live-turn: must be between 100ms and 24h, not %s", c.LiveTurn)
 	case c.PingInterval < 10*time.Millisecond || c.PingInterval > 10*time.Minute:

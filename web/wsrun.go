@@ -133,7 +133,8 @@ func (ss *session) start(m ClientMessage) {
 		return
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused}
+	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
+		density: eventDensity(prepared.Scenario())}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared)
 }
@@ -176,7 +177,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		lr.mu.Lock()
 		lr.live = t
 		lr.mu.Unlock()
-		if needsSlot(lr.speed) {
+		if srv.needsSlot(lr.density, lr.speed) {
 			kind = admission.Slot
 			var st *admission.Ticket
 			if st, err = srv.adm.Acquire(wctx, ss.who, admission.Slot, moved); err == nil {

@@ -17,6 +17,7 @@ type shareFlags struct {
 	dashesPerAddr int
 	sessions      int
 	liveTurn      time.Duration
+	eventRate     float64
 }
 
 // addShareFlags defines the share flags on ef's flag set.
@@ -34,6 +35,8 @@ func addShareFlags(ef *envFlags) *shareFlags {
 		"learners and visitors one address may have running or waiting at once, each with its own fair share; more share the address's anonymous one")
 	ef.durationVar(&f.liveTurn, "live-turn", "PLAYGROUND_LIVE_TURN", web.DefaultLiveTurn,
 		"how long a live run may hold its place while another run waits for one (a paused or very slow run is then ended)")
+	ef.floatVar(&f.eventRate, "live-event-rate", "PLAYGROUND_LIVE_EVENT_RATE", web.DefaultLiveEventRate,
+		"events a second a live run may make on its live place alone (its scenario's events per simulated second times its speed); a faster one takes a run slot too")
 	return f
 }
 
@@ -51,6 +54,8 @@ func (f *shareFlags) apply(cfg *web.Config) error {
 		return usagef("--dashboard-streams-per-address: must be positive, not %d", f.dashesPerAddr)
 	case f.sessions <= 0:
 		return usagef("--sessions-per-address: must be positive, not %d", f.sessions)
+	case f.eventRate <= 0:
+		return usagef("--live-event-rate: must be positive, not %g", f.eventRate)
 	case f.liveTurn <= 0:
 		return usagef("--live-turn: must be positive, not %s", f.liveTurn)
 	}
@@ -64,5 +69,6 @@ func (f *shareFlags) apply(cfg *web.Config) error {
 	cfg.DashboardStreamsPerAddress = min(f.dashesPerAddr, f.dashes)
 	cfg.SessionsPerAddress = f.sessions
 	cfg.LiveTurn = f.liveTurn
+	cfg.LiveEventRate = f.eventRate
 	return nil
 }
