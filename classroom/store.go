@@ -15,7 +15,10 @@ import (
 // survives a SIGKILL of the server.
 type Store interface {
 	// CreateClass creates a class open for joining, with a fresh join code
-	// and teacher key. EINVALID for a bad name, ELIMIT at Limits.MaxClasses.
+	// and teacher key. EINVALID for a bad name; ELIMIT at Limits.MaxClasses
+	// classes in use, at Limits.MaxEmptyClasses classes nobody has joined,
+	// or at Limits.MaxClassesPerAddress live classes made from the address
+	// in ctx (WithCreator).
 	CreateClass(ctx context.Context, name string) (*NewClass, error)
 
 	// Teacher returns the class with this join code if key is its teacher
@@ -124,16 +127,28 @@ type Credentials struct {
 // Limits bound what one shared server stores. Zero values take the
 // defaults of DefaultLimits.
 type Limits struct {
-	MaxClasses             int
+	// MaxClasses bounds the classes in use: someone has joined them.
+	// Archived and expired ones count until they are deleted.
+	MaxClasses int
+	// MaxEmptyClasses bounds, apart, the classes nobody has joined yet:
+	// making classes is cheap for a script, and an empty class is deleted
+	// Options.EmptyRetention after it was made, so filling this limit
+	// holds nobody off for long, and never the classes in use.
+	MaxEmptyClasses int
+	// MaxClassesPerAddress bounds the live classes (neither archived nor
+	// expired, and for empty ones within their EmptyRetention) made from
+	// one address (WithCreator).
+	MaxClassesPerAddress   int
 	MaxLearnersPerClass    int
 	MaxAttemptsPerExercise int
 }
 
 // DefaultLimits returns limits for a server a few lectures share: a big
 // lecture hall fits in a class, and a learner who sends 200 checks of one
-// exercise is stuck or scripting.
+// exercise is stuck or scripting. Twenty classes from one address is a
+// school's whole staff behind its NAT.
 func DefaultLimits() Limits {
-	return Limits{MaxClasses: 1000, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200}
+	return Limits{MaxClasses: 1000, MaxEmptyClasses: 5000, MaxClassesPerAddress: 20, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200}
 }
 
 // WithDefaults fills zero fields from DefaultLimits.
@@ -141,6 +156,12 @@ func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	if l.MaxClasses <= 0 {
 		l.MaxClasses = d.MaxClasses
+	}
+	if l.MaxEmptyClasses <= 0 {
+		l.MaxEmptyClasses = d.MaxEmptyClasses
+	}
+	if l.MaxClassesPerAddress <= 0 {
+		l.MaxClassesPerAddress = d.MaxClassesPerAddress
 	}
 	if l.MaxLearnersPerClass <= 0 {
 		l.MaxLearnersPerClass = d.MaxLearnersPerClass
@@ -164,6 +185,10 @@ type Options struct {
 	// teacher to export or restore, before it is deleted; zero means
 	// DefaultGrace.
 	Grace time.Duration
+	// EmptyRetention is how long a class nobody has joined is kept after
+	// it was made; then it is deleted (nothing in it to export). Zero
+	// means DefaultEmptyRetention.
+	EmptyRetention time.Duration
 	// PurgeEvery is how often the store deletes classes past their grace;
 	// zero means DefaultPurgeEvery, negative never (call Purge).
 	PurgeEvery time.Duration
@@ -175,6 +200,9 @@ const (
 	DefaultRetention  = 180 * 24 * time.Hour
 	DefaultGrace      = 30 * 24 * time.Hour
 	DefaultPurgeEvery = time.Hour
+	// DefaultEmptyRetention: a teacher makes a class the day of the
+	// lesson, or the day before.
+	DefaultEmptyRetention = 24 * time.Hour
 )
 
 // WithDefaults fills zero lifecycle fields and limits from the defaults.
@@ -188,6 +216,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.PurgeEvery == 0 {
 		o.PurgeEvery = DefaultPurgeEvery
+	}
+	if o.EmptyRetention <= 0 {
+		o.EmptyRetention = DefaultEmptyRetention
 	}
 	return o
 }

@@ -249,7 +249,8 @@ func (s *Server) routes() *echo.Echo {
 		e.Add(method, path, h, append([]echo.MiddlewareFunc{w.needStore, s.sameOrigin}, extra...)...)
 	}
 	join := w.joins.middleware(w.m)
-	create := w.creates.middleware(w.m)
+	limit := w.creates.middleware(w.m)
+	create := func(next echo.HandlerFunc) echo.HandlerFunc { return limit(w.classCreation(next)) }
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 
 	class(get, "/class", w.classHome)

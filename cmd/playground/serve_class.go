@@ -11,14 +11,22 @@ import (
 )
 
 // classFlags are serve's classroom bounds: how fast one address may
-// create classes, how many live dashboards one teacher key may hold open,
-// and how long unused and archived classes are kept.
+// create classes and how many it may have, how many classes the store
+// holds, how many live dashboards one teacher key may hold open, how long
+// unused, empty and archived classes are kept, and the key that creating
+// a class may need.
 type classFlags struct {
 	createRate  float64
 	createBurst int
 	streams     int
 	retention   time.Duration
 	grace       time.Duration
+	// The classes the store holds, and who may make them.
+	maxClasses     int
+	maxEmpty       int
+	perAddress     int
+	emptyRetention time.Duration
+	creationKey    string
 }
 
 // addClassFlags defines the classroom flags on ef's flag set.
@@ -34,6 +42,18 @@ func addClassFlags(ef *envFlags) *classFlags {
 		"how long a class may go unused (no join, answer or teacher change) before it expires and takes no more joins or answers, like 180d or 720h")
 	ef.daysVar(&f.grace, "class-grace", "PLAYGROUND_CLASS_GRACE", classroom.DefaultGrace,
 		"how long an archived or expired class is kept for its teacher to export or restore before it is deleted, like 30d")
+	d := classroom.DefaultLimits()
+	ef.intVar(&f.maxClasses, "max-classes", "PLAYGROUND_MAX_CLASSES", d.MaxClasses,
+		"classes in use (someone joined them) the store may hold; archived and expired ones count until deleted")
+	ef.intVar(&f.maxEmpty, "max-empty-classes", "PLAYGROUND_MAX_EMPTY_CLASSES", d.MaxEmptyClasses,
+		"classes nobody has joined yet the store may hold, counted apart from those in use")
+	ef.intVar(&f.perAddress, "classes-per-address", "PLAYGROUND_CLASSES_PER_ADDRESS", d.MaxClassesPerAddress,
+		"live classes one address may have made (an IPv6 /64 is one address)")
+	ef.daysVar(&f.emptyRetention, "empty-class-retention", "PLAYGROUND_EMPTY_CLASS_RETENTION", classroom.DefaultEmptyRetention,
+		"how long a class nobody joins is kept after it was made, like 1d or 12h")
+	f.creationKey = ef.getenv("PLAYGROUND_CLASS_CREATION_KEY")
+	ef.fs.StringVar(&f.creationKey, "class-creation-key", f.creationKey,
+		"when set, creating a class needs this key (header X-Class-Creation-Key, or the form's field); give it to your teachers (env PLAYGROUND_CLASS_CREATION_KEY)")
 	return f
 }
 
@@ -51,10 +71,23 @@ func (f *classFlags) apply(cfg *web.Config, opts *classroom.Options) error {
 		return usagef("--class-retention: must be at least 1h, not %s", f.retention)
 	case f.grace < time.Hour:
 		return usagef("--class-grace: must be at least 1h, not %s", f.grace)
+	case f.maxClasses <= 0:
+		return usagef("--max-classes: must be positive, not %d", f.maxClasses)
+	case f.maxEmpty <= 0:
+		return usagef("--max-empty-classes: must be positive, not %d", f.maxEmpty)
+	case f.perAddress <= 0:
+		return usagef("--classes-per-address: must be positive, not %d", f.perAddress)
+	case f.emptyRetention < time.Hour:
+		return usagef("--empty-class-retention: must be at least 1h, not %s", f.emptyRetention)
+	case len(f.creationKey) > 256:
+		return usagef("--class-creation-key: must be at most 256 bytes, not %d", len(f.creationKey))
 	}
 	cfg.Class.CreateRate = web.Rate{PerMinute: f.createRate, Burst: f.createBurst}
 	cfg.Class.StreamsPerKey = f.streams
 	opts.Retention, opts.Grace = f.retention, f.grace
+	opts.EmptyRetention = f.emptyRetention
+	opts.Limits.MaxClasses, opts.Limits.MaxEmptyClasses, opts.Limits.MaxClassesPerAddress = f.maxClasses, f.maxEmpty, f.perAddress
+	cfg.Class.CreationKey = f.creationKey
 	return nil
 }
 
