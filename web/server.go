@@ -44,6 +44,7 @@ type Server struct {
 	adm     *admission.Controller
 	pool    *engine.RaftPool // warm Raft groups; nil boots a group per run
 	doubled atomic.Int64     // live runs holding a slot too (at full speed)
+	warmed  atomic.Bool      // the warm pool has been full once (health.go)
 
 	metrics  *metrics
 	wsQueued atomic.Int64 // bytes waiting in every websocket's queue
@@ -225,6 +226,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/playground", s.playground)
 	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch)
 	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
 	if !s.cfg.SeparateMetrics {
 		e.GET("/metrics", w.m.handler())
 	}
@@ -292,23 +294,6 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Referrer-Policy", "same-origin")
 		return next(c)
 	}
-}
-
-func (s *Server) healthz(c echo.Context) error {
-	body := map[string]any{"status": "ok", "live_runs": s.LiveRuns(), "queued_runs": s.QueuedRuns(), "connections": s.conns.inUse()}
-	if s.cfg.Classroom != nil {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
-		defer cancel()
-		if err := s.cfg.Classroom.Ping(ctx); err != nil {
-			// A replica that cannot reach its store must leave the load
-			// balancer's rotation: it would lose every answer.
-			s.log.Warn("healthz: classroom store does not answer", slog.Any("err", err))
-			body["status"], body["store"] = "unavailable", "not answering"
-			return c.JSON(http.StatusServiceUnavailable, body)
-		}
-		body["store"] = "ok"
-	}
-	return c.JSON(http.StatusOK, body)
 }
 
 // asset is the URL of a static file, with the version that lets browsers
