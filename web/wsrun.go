@@ -90,8 +90,8 @@ func (ss *session) control(lr *liveRun, r *engine.Run, m ClientMessage) {
 			return
 		}
 		speed := *m.Speed
-		if speed < 0 || speed > engine.MaxSpeed || speed != speed {
-			ss.sendErr("speed", "invalid", fmt.Sprintf("speed: must be between 0 (as fast as possible) and %g", engine.MaxSpeed))
+		if err := checkSpeed(speed, formatNumber(speed)); err != nil {
+			ss.sendError(err)
 			return
 		}
 		ss.setSpeed(lr, r, speed)
@@ -119,8 +119,8 @@ func (ss *session) start(m ClientMessage) {
 	if m.Speed != nil {
 		speed = *m.Speed
 	}
-	if speed < 0 || speed > engine.MaxSpeed || speed != speed {
-		ss.sendErr("speed", "bad_message", fmt.Sprintf("must be between 0 (as fast as possible) and %g", engine.MaxSpeed))
+	if err := checkSpeed(speed, formatNumber(speed)); err != nil {
+		ss.sendError(err)
 		return
 	}
 	if len(m.Scenario) == 0 {
