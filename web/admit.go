@@ -73,7 +73,7 @@ func (s *Server) refusal(c echo.Context, err error, ctx context.Context, k admis
 	var ue *userError
 	switch {
 	case errors.Is(err, admission.ErrClosed) || s.ctx.Err() != nil:
-		reason, retry = refusedShutdown, 5*time.Second
+		reason, retry = refusedShutdown, shutdownRetryAfter
 		ue = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
 			Msg: "the server is shutting down; try again in a moment"}
 	case errors.Is(err, admission.ErrFlowQueueFull):
@@ -104,6 +104,11 @@ func (s *Server) refusal(c echo.Context, err error, ctx context.Context, k admis
 	return ue
 }
 
+// shutdownRetryAfter is what every answer cut short by a shutdown tells
+// the client to wait: another replica, or this one restarted, is there by
+// then.
+const shutdownRetryAfter = 5 * time.Second
+
 func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
 
 // execute runs a prepared scenario as fast as it can, with a warm Raft
@@ -127,7 +132,7 @@ func (s *Server) runError(c echo.Context, err error, limit time.Duration) error 
 	case errors.As(err, &ue), errors.As(err, &fe), errors.As(err, &ie):
 		return err
 	case s.ctx.Err() != nil:
-		retry = 5 * time.Second
+		retry = shutdownRetryAfter
 		out = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
 			Msg: "the server is shutting down and stopped the run; try again in a moment"}
 	case errors.Is(err, context.DeadlineExceeded):

@@ -118,6 +118,10 @@ type Config struct {
 	// serves MetricsHandler on its own address (--metrics-addr), which can
 	// stay private.
 	SeparateMetrics bool
+	// MetricsToken, when set, is what a scrape of /metrics on the main
+	// handler must carry (Authorization: Bearer); without it /metrics
+	// there answers only clients on this machine.
+	MetricsToken string
 	// AllowedOrigins are extra origins (scheme://host[:port]) trusted as the
 	// server's own: they may open a websocket and send the class and check
 	// requests that other sites are refused.

@@ -228,7 +228,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	if !s.cfg.SeparateMetrics {
-		e.GET("/metrics", w.m.handler())
+		e.GET("/metrics", w.m.handler(), s.metricsGuard)
 	}
 	e.GET("/api/presets", s.apiPresets)
 	// A run and a chaos batch take a slot for whoever sends them: a page

@@ -41,6 +41,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	addr := fs.String("addr", env("PLAYGROUND_ADDR", ":8080"), "listen on `host:port` (env PLAYGROUND_ADDR)")
 	metricsAddr := fs.String("metrics-addr", env("PLAYGROUND_METRICS_ADDR", ""), "serve /metrics on `host:port` instead of --addr, like 127.0.0.1:9090 to keep it private (env PLAYGROUND_METRICS_ADDR)")
 	var cfg web.Config
+	fs.StringVar(&cfg.MetricsToken, "metrics-token", env("PLAYGROUND_METRICS_TOKEN", ""), "without --metrics-addr, /metrics on --addr answers only scrapes from this machine, or those carrying this `token` as a Bearer token (env PLAYGROUND_METRICS_TOKEN)")
 	var origins string
 	ef := &envFlags{fs: fs, getenv: getenv}
 	ef.intVar(&cfg.MaxLiveRuns, "max-live-runs", "PLAYGROUND_MAX_LIVE_RUNS", web.DefaultMaxLiveRuns, "simulations running at once, all users together")
