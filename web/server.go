@@ -250,7 +250,8 @@ func (s *Server) routes() *echo.Echo {
 	class := func(method, path string, h echo.HandlerFunc, extra ...echo.MiddlewareFunc) {
 		e.Add(method, path, h, append([]echo.MiddlewareFunc{w.needStore, s.sameOrigin}, extra...)...)
 	}
-	join := w.joins.middleware(w.m)
+	joinLimit := w.joins.middleware(w.m)
+	join := func(next echo.HandlerFunc) echo.HandlerFunc { return joinLimit(w.wrongCodeGuard(next)) }
 	limit := w.creates.middleware(w.m)
 	create := func(next echo.HandlerFunc) echo.HandlerFunc { return limit(w.classCreation(next)) }
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
