@@ -141,14 +141,21 @@ type Limits struct {
 	MaxClassesPerAddress   int
 	MaxLearnersPerClass    int
 	MaxAttemptsPerExercise int
+	// MaxBytesPerLearner and MaxBytesPerClass bound the bytes of answers
+	// stored (each attempt's answer and a row's overhead): a learner or a
+	// class past them is told it is full (ELIMIT).
+	MaxBytesPerLearner, MaxBytesPerClass int64
 }
 
 // DefaultLimits returns limits for a server a few lectures share: a big
 // lecture hall fits in a class, and a learner who sends 200 checks of one
-// exercise is stuck or scripting. Twenty classes from one address is a
+// exercise is stuck or scripting. 2 MiB of answers is a thousand answers
+// of 2,000 characters for one learner; 256 MiB a class of 500 with half
+// that each. Twenty classes from one address is a
 // school's whole staff behind its NAT.
 func DefaultLimits() Limits {
-	return Limits{MaxClasses: 1000, MaxEmptyClasses: 5000, MaxClassesPerAddress: 20, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200}
+	return Limits{MaxClasses: 1000, MaxEmptyClasses: 5000, MaxClassesPerAddress: 20, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200,
+		MaxBytesPerLearner: 2 << 20, MaxBytesPerClass: 256 << 20}
 }
 
 // WithDefaults fills zero fields from DefaultLimits.
@@ -162,6 +169,12 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.MaxClassesPerAddress <= 0 {
 		l.MaxClassesPerAddress = d.MaxClassesPerAddress
+	}
+	if l.MaxBytesPerLearner <= 0 {
+		l.MaxBytesPerLearner = d.MaxBytesPerLearner
+	}
+	if l.MaxBytesPerClass <= 0 {
+		l.MaxBytesPerClass = d.MaxBytesPerClass
 	}
 	if l.MaxLearnersPerClass <= 0 {
 		l.MaxLearnersPerClass = d.MaxLearnersPerClass

@@ -113,3 +113,38 @@ func testOperator(t *testing.T, h Harness) {
 	_, err = op.ArchiveClass(ctx, "ZZZZZZZZ")
 	wantCode(t, err, classroom.ENOTFOUND, "archive an unknown code")
 }
+
+// testStorageBudget: answers count against their learner's and their
+// class's budgets of bytes; past either, the attempt is refused with a
+// message saying which is full, and nothing of it is kept; a learner
+// removed gives the class their bytes back.
+func testStorageBudget(t *testing.T, h Harness) {
+	ctx := context.Background()
+	s := h.MustNew(t, classroom.Options{Limits: classroom.Limits{MaxBytesPerLearner: 1000, MaxBytesPerClass: 1500}})
+	nc := mustCreate(t, s, "Budget")
+	ana := mustJoin(t, s, nc.Class.Code, "Ana")
+	bo := mustJoin(t, s, nc.Class.Code, "Bo")
+	cy := mustJoin(t, s, nc.Class.Code, "Cy")
+	long := strings.Repeat("x", 600)
+	mustRecord(t, s, ana.Token, classroom.Attempt{Exercise: "essay", Answer: long})
+	_, err := s.Record(ctx, ana.Token, classroom.Attempt{Exercise: "essay", Answer: long})
+	wantCode(t, err, classroom.ELIMIT, "a learner past their budget")
+	if msg := classroom.ErrorMessage(err); !strings.Contains(msg, "your answers are full") {
+		t.Errorf("learner budget message %q", msg)
+	}
+	mustRecord(t, s, bo.Token, classroom.Attempt{Exercise: "essay", Answer: long})
+	_, err = s.Record(ctx, cy.Token, classroom.Attempt{Exercise: "essay", Answer: strings.Repeat("y", 200)})
+	wantCode(t, err, classroom.ELIMIT, "a class past its budget")
+	if msg := classroom.ErrorMessage(err); !strings.Contains(msg, "this class is full") {
+		t.Errorf("class budget message %q", msg)
+	}
+	// Nothing of the refused attempts was kept.
+	ps, err := s.LearnerProgress(ctx, nc.Class.Code, classroom.Credentials{Session: ana.Token}, ana.Learner.ID)
+	if err != nil || len(ps) != 1 || ps[0].Tries != 1 {
+		t.Errorf("Ana's progress after a refused attempt: %+v %v", ps, err)
+	}
+	if err := s.RemoveLearner(ctx, nc.Class.Code, nc.TeacherKey, ana.Learner.ID); err != nil {
+		t.Fatal(err)
+	}
+	mustRecord(t, s, cy.Token, classroom.Attempt{Exercise: "essay", Answer: strings.Repeat("y", 200)})
+}

@@ -31,6 +31,7 @@ func Run(t *testing.T, h Harness) {
 		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
 		{"ClassLimits", testClassLimits},
+		{"StorageBudget", testStorageBudget},
 		{"Operator", testOperator},
 		{"RotateAndClose", testRotateAndClose},
 		{"RemoveLearner", testRemoveLearner},

@@ -27,6 +27,8 @@ type classFlags struct {
 	perAddress     int
 	emptyRetention time.Duration
 	creationKey    string
+	// The bytes of answers kept for one learner and one class.
+	learnerBytes, classBytes int64
 }
 
 // addClassFlags defines the classroom flags on ef's flag set.
@@ -51,6 +53,10 @@ func addClassFlags(ef *envFlags) *classFlags {
 		"live classes one address may have made (an IPv6 /64 is one address)")
 	ef.daysVar(&f.emptyRetention, "empty-class-retention", "PLAYGROUND_EMPTY_CLASS_RETENTION", classroom.DefaultEmptyRetention,
 		"how long a class nobody joins is kept after it was made, like 1d or 12h")
+	ef.sizeVar(&f.learnerBytes, "max-bytes-per-learner", "PLAYGROUND_MAX_BYTES_PER_LEARNER", d.MaxBytesPerLearner,
+		"`bytes` of answers the store keeps for one learner (like 2MiB); past it their answers are refused as full")
+	ef.sizeVar(&f.classBytes, "max-bytes-per-class", "PLAYGROUND_MAX_BYTES_PER_CLASS", d.MaxBytesPerClass,
+		"`bytes` of answers the store keeps for one class (like 256MiB); past it the class's answers are refused as full")
 	f.creationKey = ef.getenv("PLAYGROUND_CLASS_CREATION_KEY")
 	ef.fs.StringVar(&f.creationKey, "class-creation-key", f.creationKey,
 		"when set, creating a class needs this key (header X-Class-Creation-Key, or the form's field); give it to your teachers (env PLAYGROUND_CLASS_CREATION_KEY)")
@@ -79,6 +85,10 @@ func (f *classFlags) apply(cfg *web.Config, opts *classroom.Options) error {
 		return usagef("--classes-per-address: must be positive, not %d", f.perAddress)
 	case f.emptyRetention < time.Hour:
 		return usagef("--empty-class-retention: must be at least 1h, not %s", f.emptyRetention)
+	case f.learnerBytes <= 0:
+		return usagef("--max-bytes-per-learner: must be positive, not %d", f.learnerBytes)
+	case f.classBytes <= 0:
+		return usagef("--max-bytes-per-class: must be positive, not %d", f.classBytes)
 	case len(f.creationKey) > 256:
 		return usagef("--class-creation-key: must be at most 256 bytes, not %d", len(f.creationKey))
 	}
@@ -87,6 +97,7 @@ func (f *classFlags) apply(cfg *web.Config, opts *classroom.Options) error {
 	opts.Retention, opts.Grace = f.retention, f.grace
 	opts.EmptyRetention = f.emptyRetention
 	opts.Limits.MaxClasses, opts.Limits.MaxEmptyClasses, opts.Limits.MaxClassesPerAddress = f.maxClasses, f.maxEmpty, f.perAddress
+	opts.Limits.MaxBytesPerLearner, opts.Limits.MaxBytesPerClass = f.learnerBytes, f.classBytes
 	cfg.Class.CreationKey = f.creationKey
 	return nil
 }

@@ -70,6 +70,9 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if a.Try > s.opts.Limits.MaxAttemptsPerExercise {
 			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.opts.Limits.MaxAttemptsPerExercise)
 		}
+		if err := s.chargeStorage(ctx, tx, l.ID, l.ClassID, a.Exercise, a.Answer); err != nil {
+			return err
+		}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
 			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
