@@ -2,6 +2,25 @@ package engine
 
 import "fmt"
 
+// asyncBackend is the registry entry of a primary with one asynchronous
+// replica.
+var asyncBackend = Backend{
+	Name: BackendAsyncReplica, Label: "primary + async replica",
+	Nodes: []int{2}, DefaultNodes: 2, NodesRule: "async-replica has a primary and one replica: 2 nodes",
+	Tokens: true, Leader: true, Follower: "replica",
+	Options:   []BackendOption{replicationLag},
+	start:     func(w *world, _ *RaftPool) (lockService, error) { return newAsyncService(w), nil },
+	restarted: "starts again",
+	chaos: func(pick func(lo, hi int64) int64, _ intn, l *Lock) {
+		l.ReplicationLag = Ms(pick(1, 10) * 100)
+	},
+	aims: []aim{
+		{aimNameInLag, 40, aimCrashInLag},
+		{aimNameCutInLag, 10, aimPartitionInLag},
+		{"primary clock jump", 10, aimNodeJump},
+	},
+}
+
 // asyncService is a primary and one replica. The primary answers first and
 // ships each change to the replica replication_lag later; when the primary
 // fails, the replica is promoted after lock.election with whatever it had

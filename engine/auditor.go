@@ -1,11 +1,14 @@
 package engine
 
 // auditor keeps the summary. It watches the run from outside, the way a
-// state checker watches a cluster: it reads every event as it is emitted,
-// the lock service's record of grants (the ledger, fed by what the service
-// answered) and whether the service could answer; the clients, the lock
-// nodes and the storage do no bookkeeping of their own. It judges each
-// accepted write as it is emitted and marks a stale one on its event.
+// state checker watches a cluster: it reads every event as it is emitted
+// (a copy: it never writes into what it watches), and at the end the
+// world's records: the lock service's grants (the ledger, fed by what the
+// service answered) and when the service could answer. Nothing in the run
+// calls into it; the clients, the lock nodes and the storage do no
+// bookkeeping of their own. Whether an accepted write landed stale is
+// judged by the world as the storage accepts it (judge), and read here
+// from the event.
 type auditor struct {
 	w *world
 
@@ -18,8 +21,6 @@ type auditor struct {
 	// it does), and the spans it believed.
 	believing map[string]int64
 	beliefs   map[string][]span
-
-	unavail availability
 }
 
 func newAuditor(w *world) *auditor {
@@ -27,9 +28,8 @@ func newAuditor(w *world) *auditor {
 		believing: map[string]int64{}, beliefs: map[string][]span{}}
 }
 
-// observe reads one event as it is emitted (before the sink sees it).
-func (a *auditor) observe(e *Event) {
-	w := a.w
+// observe reads one event as it is emitted.
+func (a *auditor) observe(e Event) {
 	switch e.Kind {
 	case KindWriteAccepted:
 		a.writesAccepted++
@@ -38,16 +38,9 @@ func (a *auditor) observe(e *Event) {
 		} else if e.Value != nil {
 			a.expected = *e.Value
 		}
-		// Stale: the lock service's own record does not count the writer
-		// as holder now, and a client granted the lock later already used
-		// the record (a late write that lands before the next holder
-		// begins is merely ordered before its work).
-		if !w.holds(e.Client, e.Token) && w.ledger.supersededBy(e.Client) {
+		if e.Stale {
 			a.stale++
-			e.Stale = true
-			e.Reason = "stale: the lock service no longer counts this client as holder, and a newer holder had already begun"
 		}
-		w.ledger.touched(e.Client, e.Token)
 	case KindWriteRefused:
 		a.writesRefused++
 	case KindClaimWon:
@@ -56,38 +49,45 @@ func (a *auditor) observe(e *Event) {
 		a.claimsLost++
 	case KindSMSSent:
 		a.sent[e.Message]++
-	case KindGranted:
+	}
+	switch beliefChange(e) {
+	case beliefBegins:
 		if _, ok := a.believing[e.Actor]; !ok {
 			a.believing[e.Actor] = e.T
 		}
-	case KindLockLost, KindReleased, KindReleaseRefused, KindGaveUp, KindDone, KindCrashed:
-		a.endBelief(e.Actor, e.T)
-	case KindUnavailable:
-		if e.Message == "release" {
-			a.endBelief(e.Actor, e.T)
+	case beliefEnds:
+		if from, ok := a.believing[e.Actor]; ok {
+			a.beliefs[e.Actor] = append(a.beliefs[e.Actor], span{from, e.T})
+			delete(a.believing, e.Actor)
 		}
 	}
 }
 
-// holding reports whether the client believes it holds the lock now.
-func (a *auditor) holding(client string) bool {
-	_, ok := a.believing[client]
-	return ok
-}
+// belief is how an event changes its client's belief that it holds the
+// lock.
+type belief int
 
-func (a *auditor) endBelief(client string, t int64) {
-	if from, ok := a.believing[client]; ok {
-		a.beliefs[client] = append(a.beliefs[client], span{from, t})
-		delete(a.believing, client)
-	}
-}
+const (
+	beliefSame belief = iota
+	beliefBegins
+	beliefEnds
+)
 
-// readAt notes, at the storage, that a client read the record: under the
-// grant it believes it holds, that is the holder beginning to use the data.
-func (a *auditor) readAt(client string, token int64) {
-	if a.holding(client) {
-		a.w.ledger.touched(client, token)
+// beliefChange reads a client's event: a grant begins its belief; losing
+// the lock, releasing (or trying to), giving up, finishing or crashing end
+// it.
+func beliefChange(e Event) belief {
+	switch e.Kind {
+	case KindGranted:
+		return beliefBegins
+	case KindLockLost, KindReleased, KindReleaseRefused, KindGaveUp, KindDone, KindCrashed:
+		return beliefEnds
+	case KindUnavailable:
+		if e.Message == "release" {
+			return beliefEnds
+		}
 	}
+	return beliefSame
 }
 
 // summary condenses the run, which ended at end with the record's value.
@@ -100,7 +100,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		StaleWritesAccepted: a.stale,
 		ClaimsWon:           a.claimsWon,
 		ClaimsLost:          a.claimsLost,
-		UnavailableMS:       a.unavail.until(end),
+		UnavailableMS:       a.w.unavail.until(end),
 		EndMS:               end,
 		Truncated:           truncated,
 	}

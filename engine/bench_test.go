@@ -118,13 +118,6 @@ const lockSlices = 100
 func BenchmarkRaftLockConcurrent(b *testing.B) {
 	const clients = 64
 	g := benchGroup(b)
-	locks := make([]string, clients)
-	names := make([]string, clients)
-	for c := range clients {
-		locks[c], names[c] = fmt.Sprint("lock-", c), fmt.Sprint("client-", c)
-	}
-	tokens := make([]int64, clients)
-	seqs := make([]uint64, clients)
 	phase := func(n int, op func(client int)) time.Duration {
 		var next atomic.Int64
 		var wg sync.WaitGroup
@@ -144,21 +137,10 @@ func BenchmarkRaftLockConcurrent(b *testing.B) {
 			b.Error(err)
 		}
 	}
+	driver := NewLockDriver(g, clients)
 	lockOp := func(c int) {
-		seqs[c]++
-		cmd := Command{Op: OpAcquire, Lock: locks[c], Client: names[c], Lease: 10000, ReqID: seqs[c]}
-		if tokens[c] != 0 {
-			cmd.Op, cmd.Token = OpRelease, tokens[c]
-		}
-		r, err := g.Do(cmd)
-		if err != nil || !r.OK {
-			b.Errorf("%v: %+v %v", cmd.Op, r, err)
-			return
-		}
-		if cmd.Op == OpAcquire {
-			tokens[c] = r.Token
-		} else {
-			tokens[c] = 0
+		if err := driver.Op(c); err != nil {
+			b.Error(err)
 		}
 	}
 	b.ReportAllocs()

@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// Catalog is everything a scenario can hold: the backends with their
-// node counts and fields, the step kinds, the fault kinds with their
+// Catalog is everything a scenario can hold: the registered backends with
+// their node counts and options, the step kinds, the fault kinds with their
 // fields and bounds, the message kinds a delay can hold, the storage tables
 // and the bounds of a run. Validation reads it, and so can a form or a
 // catalog, so that there is one list and never two that drift apart.
@@ -18,21 +18,52 @@ type Catalog struct {
 	Tables     []string            `json:"tables"`
 	OnRefused  []string            `json:"on_refused"`
 	Limits     Limits              `json:"limits"`
+
+	// ClientOptions are a client's settings beside its name, start, steps
+	// and on_refused: renewal and the careful client's options, each with
+	// the setting it applies with (Needs).
+	ClientOptions []FieldCapability `json:"client_options"`
 }
 
-// BackendCapability describes one lock-service backend.
+// BackendCapability describes one lock-service backend, as its registry
+// entry (Backend) declares it.
 type BackendCapability struct {
 	Name         string `json:"name"`
+	Label        string `json:"label"`
 	Nodes        []int  `json:"nodes"` // the node counts it accepts
 	DefaultNodes int    `json:"default_nodes"`
-	// Tokens: it hands out fencing tokens (fencing can be on). Leader: it
-	// has a node that leads (a fault may aim at "leader").
-	Tokens bool `json:"tokens"`
-	Leader bool `json:"leader"`
+	// Tokens: it hands out fencing tokens (fencing can be on); NoTokens
+	// says why fencing cannot apply when it does not. Leader: it has a
+	// node that leads (a fault may aim at "leader").
+	Tokens   bool   `json:"tokens"`
+	NoTokens string `json:"no_tokens,omitempty"`
+	Leader   bool   `json:"leader"`
+	// Follower is the role of a node that runs and does not lead.
+	Follower string `json:"follower"`
 	// Fields are the lock fields only some backends take, that this one
 	// does (replication_lag, persist_every): switching to a backend that
-	// lacks one means dropping it.
-	Fields []string `json:"fields"`
+	// lacks one means dropping it. Options are the same with their bounds.
+	Fields  []string          `json:"fields"`
+	Options []FieldCapability `json:"options"`
+}
+
+// backendCapabilities describes every registered backend, in registry
+// order.
+func backendCapabilities() []BackendCapability {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]BackendCapability, 0, len(registry))
+	for _, b := range registry {
+		c := BackendCapability{Name: b.Name, Label: b.Label, Nodes: slices.Clone(b.Nodes), DefaultNodes: b.DefaultNodes,
+			Tokens: b.Tokens, NoTokens: b.NoTokens, Leader: b.Leader, Follower: b.Follower,
+			Fields: []string{}, Options: []FieldCapability{}}
+		for _, o := range b.Options {
+			c.Fields = append(c.Fields, o.Name)
+			c.Options = append(c.Options, FieldCapability{Name: o.Name, Type: "duration", Min: float64(o.Min), Max: float64(o.Max)})
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // StepCapability describes one step kind.
@@ -67,6 +98,11 @@ type FieldCapability struct {
 	// OneOf names the field that may stand in its place (a write's add or
 	// set, a partition's target or side): exactly one of them is given.
 	OneOf string `json:"one_of,omitempty"`
+
+	// Needs names the setting this one applies with: a careful client's
+	// options need watch_lease, renew_timeout and stop_on_renew_timeout
+	// need renew_every. Type "switch" is true or false.
+	Needs []string `json:"needs,omitempty"`
 }
 
 // Limits are the bounds that keep one run small.
@@ -91,13 +127,8 @@ var catalog = sync.OnceValue(func() Catalog {
 		return FieldCapability{Name: name, Type: "amount", Min: -MaxAmount, Max: MaxAmount, OneOf: other}
 	}
 	target := FieldCapability{Name: "target", Required: true, Type: "target"}
+	needs := func(f FieldCapability, with ...string) FieldCapability { f.Needs = with; return f }
 	return Catalog{
-		Backends: []BackendCapability{
-			{Name: BackendRaft, Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, Tokens: true, Leader: true, Fields: []string{}},
-			{Name: BackendSingle, Nodes: []int{1}, DefaultNodes: 1, Tokens: true, Leader: true, Fields: []string{"persist_every"}},
-			{Name: BackendAsyncReplica, Nodes: []int{2}, DefaultNodes: 2, Tokens: true, Leader: true, Fields: []string{"replication_lag"}},
-			{Name: BackendRedlock, Nodes: []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, Tokens: false, Leader: false, Fields: []string{"persist_every"}},
-		},
 		Steps: []StepCapability{
 			{Do: StepAcquire, Fields: []FieldCapability{}, UsesLock: true},
 			{Do: StepRead, Fields: []FieldCapability{}},
@@ -125,18 +156,25 @@ var catalog = sync.OnceValue(func() Catalog {
 		OnRefused:  []string{OnRefusedStop, OnRefusedRetry},
 		Limits: Limits{Clients: MaxClients, Steps: MaxSteps, Faults: MaxFaults, Nodes: MaxNodes, Events: MaxEvents,
 			UntilMS: MaxUntil, MinLeaseMS: minLease, MinEveryMS: minPeriod, LatencyMS: maxLatency, LagMS: maxLag},
+		ClientOptions: []FieldCapability{
+			dur("renew_every", false, minPeriod),
+			needs(dur("renew_timeout", false, minPeriod), "renew_every"),
+			dur("retry_every", false, minPeriod),
+			{Name: "watch_lease", Type: "switch"},
+			// A margin below the lease: validation bounds it by lock.lease.
+			needs(FieldCapability{Name: "lease_margin", Type: "duration", Max: MaxUntil}, "watch_lease"),
+			needs(FieldCapability{Name: "stop_on_renew_timeout", Type: "switch"}, "watch_lease", "renew_every"),
+			needs(FieldCapability{Name: "interrupt", Type: "switch"}, "watch_lease"),
+		},
 	}
 })
 
-// Capabilities returns the catalog of what a scenario can hold. Each call
-// returns a fresh copy that the caller may change.
+// Capabilities returns the catalog of what a scenario can hold, its
+// backends read from the registry. Each call returns a fresh copy that the
+// caller may change.
 func Capabilities() Catalog {
 	c := catalog()
-	c.Backends = slices.Clone(c.Backends)
-	for i := range c.Backends {
-		c.Backends[i].Nodes = slices.Clone(c.Backends[i].Nodes)
-		c.Backends[i].Fields = slices.Clone(c.Backends[i].Fields)
-	}
+	c.Backends = backendCapabilities()
 	c.Steps = slices.Clone(c.Steps)
 	for i := range c.Steps {
 		c.Steps[i].Fields = slices.Clone(c.Steps[i].Fields)
@@ -149,5 +187,9 @@ func Capabilities() Catalog {
 	c.DelayKinds = slices.Clone(c.DelayKinds)
 	c.Tables = slices.Clone(c.Tables)
 	c.OnRefused = slices.Clone(c.OnRefused)
+	c.ClientOptions = slices.Clone(c.ClientOptions)
+	for i := range c.ClientOptions {
+		c.ClientOptions[i].Needs = slices.Clone(c.ClientOptions[i].Needs)
+	}
 	return c
 }

@@ -15,7 +15,8 @@ const (
 
 // aimsFor lists the aimed faults of a backend with their weights: every
 // backend gets the client-side faults (a pause after a renewal, a late
-// write, clock jumps), and each its own weak spot.
+// write, clock jumps), and each its own weak spots, from its registry
+// entry.
 func aimsFor(backend string) []aim {
 	common := []aim{
 		{aimNamePause, 25, aimPause},
@@ -25,26 +26,10 @@ func aimsFor(backend string) []aim {
 		{"node clock drift", 5, aimNodeDrift},
 		{aimNameSide, 15, aimSidePartition},
 	}
-	switch backend {
-	case BackendAsyncReplica:
-		return append(common,
-			aim{aimNameInLag, 40, aimCrashInLag},
-			aim{aimNameCutInLag, 10, aimPartitionInLag},
-			aim{"primary clock jump", 10, aimNodeJump})
-	case BackendSingle:
-		return append(common,
-			aim{aimNameRestart, 40, aimRestartInLease},
-			aim{"server clock jump", 10, aimNodeJump},
-			aim{"server crash", 5, aimCrashServing})
-	case BackendRedlock:
-		return append(common,
-			aim{"minority away, then a clock jump", 25, aimRedlockJump},
-			aim{"server clock jump", 10, aimNodeJump})
+	if b := backendEntry(backend); b != nil {
+		return append(common, b.aims...)
 	}
-	return append(common,
-		aim{"leader crash after a grant", 20, aimCrashServing},
-		aim{"leader cut off during a lease", 15, aimPartitionServing},
-		aim{"leader clock jump", 15, aimNodeJump})
+	return common
 }
 
 // mark is a moment the lock changed hands, was extended or vouched for: a
@@ -366,7 +351,9 @@ func aimClientDrift(g *generation, after int64) ([]Fault, string, bool) {
 		return nil, "", false
 	}
 	lease := g.lease()
-	at := m.t + g.pick(1, lease/4)
+	// Strike before the client's write: a drift that starts once the
+	// client is done changes nothing.
+	at := m.t + g.pick(1, max(1, min(lease/4, g.nextWrite(m.client, m.t)-m.t)))
 	rate := float64(g.pick(2, 6)) / 10
 	d := g.pick(lease, 3*lease)
 	f := Fault{At: Ms(at), Do: FaultClockDrift, Target: m.client, Rate: rate, For: Ms(d)}
@@ -410,7 +397,7 @@ func aimSidePartition(g *generation, after int64) ([]Fault, string, bool) {
 	side := []string{m.client}
 	what := m.client + " alone"
 	switch n := g.sc.Lock.Nodes; {
-	case g.sc.Lock.Backend == BackendRedlock && n >= 3:
+	case !backendEntry(g.sc.Lock.Backend).Leader && n >= 3:
 		for i := n/2 + 2; i <= n; i++ {
 			side = append(side, fmt.Sprintf("node-%d", i))
 		}

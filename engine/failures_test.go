@@ -259,8 +259,8 @@ func TestBadFaults(t *testing.T) {
 	// Backends and their fields.
 	for _, tc := range []struct{ path, value, field, says string }{
 		{"lock.backend", "async-replica", "lock.nodes", "2 nodes, not 3"},
-		{"lock.persist_every", "1s", "lock.persist_every", "only single and redlock"},
-		{"lock.replication_lag", "1s", "lock.replication_lag", "only the async-replica"},
+		{"lock.persist_every", "1s", "lock.persist_every", "only single and redlock take it, not raft"},
+		{"lock.replication_lag", "1s", "lock.replication_lag", "only async-replica takes it, not raft"},
 	} {
 		sc, err := engine.SetField(p.Scenario, tc.path, tc.value)
 		if err == nil {

@@ -11,8 +11,7 @@ type NodeStatus struct {
 	// Name is the node ("node-1").
 	Name string `json:"name"`
 	// Role is what the node believes it is: "leader", "follower",
-	// "candidate", "shutdown" (crashed, or the run ended) or "down" (not
-	// started).
+	// "candidate" or "shutdown" (crashed, or the run ended).
 	Role string `json:"role"`
 	// Term is the node's current Raft term.
 	Term uint64 `json:"term"`
@@ -32,8 +31,12 @@ type NodeStatus struct {
 // run to run: send them beside the timeline, labelled as observed, never
 // inside it.
 func (r *Run) Nodes() []NodeStatus {
-	if s, ok := r.w.svc.(*raftService); ok {
+	if s, ok := r.w.svc.(nodeReporter); ok {
 		return s.status()
 	}
 	return nil
 }
+
+// nodeReporter is a lock service whose nodes are real and report
+// themselves (a Raft group's).
+type nodeReporter interface{ status() []NodeStatus }

@@ -17,6 +17,22 @@ type Prepared struct {
 // which the caller may change freely.
 func (p *Prepared) Scenario() Scenario { return p.sc.clone() }
 
+// WithSeed returns the same prepared scenario under another seed. A seed
+// is any number, so nothing is validated again.
+func (p *Prepared) WithSeed(seed int64) *Prepared {
+	if seed == p.sc.Seed {
+		return p
+	}
+	return &Prepared{sc: p.sc.withSeed(seed)}
+}
+
+// withSeed is sc with another seed; sc's slices are shared, which is safe
+// because a Prepared never changes its scenario.
+func (sc Scenario) withSeed(seed int64) Scenario {
+	sc.Seed = seed
+	return sc
+}
+
 // Title is the scenario's title.
 func (p *Prepared) Title() string { return p.sc.Title }
 

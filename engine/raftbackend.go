@@ -12,6 +12,31 @@ import (
 	"github.com/hashicorp/raft"
 )
 
+// raftBackend is the registry entry of a real hashicorp/raft group.
+var raftBackend = Backend{
+	Name: BackendRaft, Label: "Raft group",
+	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
+	Tokens: true, Leader: true, Follower: "follower",
+	start: func(w *world, pool *RaftPool) (lockService, error) {
+		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
+		if err != nil {
+			return nil, err
+		}
+		svc.attach(w, w.sc.Lock.FirstToken)
+		return svc, nil
+	},
+	// Only the leader that can commit tells that a lease ran out: a
+	// follower or a node cut off from the majority may have missed a
+	// renewal.
+	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
+	restarted: "starts again on its stored log and rejoins the group",
+	aims: []aim{
+		{"leader crash after a grant", 20, aimCrashServing},
+		{"leader cut off during a lease", 15, aimPartitionServing},
+		{"leader clock jump", 15, aimNodeJump},
+	},
+}
+
 // raftFSM adapts LockFSM to raft.FSM. Apply is deterministic and never
 // modifies the log entry it is given: the in-memory transport hands every
 // node the leader's *raft.Log, and their log stores (raftLog) share its
@@ -126,7 +151,8 @@ type raftNode struct {
 //
 // Which node leads, and when a successor serves after a crash or a cut,
 // is decided by the simulation (lock.election after the fault, the
-// lowest-numbered node that can reach a majority), and the real group is
+// lowest-numbered node that can win: it reaches a majority whose logs are
+// no more up to date than its own, raftelect.go), and the real group is
 // then made to hold exactly that election: the simulation sends the chosen
 // node Raft's TimeoutNow message (the one a leadership transfer ends
 // with), and the node campaigns at once and wins a real vote. Raft's own
@@ -162,6 +188,9 @@ type raftService struct {
 	electing bool
 	// held is set while Raft's election timers are held back (no leader).
 	held bool
+	// logs is the simulation's account of where each node's log ends,
+	// which decides who can win an election (raftelect.go).
+	logs simLogs
 	// linked records which directed transport links are up (links).
 	linked map[[2]int]bool
 	// settleMu keeps concurrent commits (LockGroup) from settling at once.
@@ -230,6 +259,7 @@ func (s *raftService) attach(w *world, firstToken int64) {
 		nd.simNode = sn
 		nd.fsm.Store(sn.fsm)
 	}
+	s.resetLogs()
 	if s.probe = w.probe; s.probe != nil {
 		s.probe.elected(s)
 	}
@@ -292,6 +322,7 @@ func (s *raftService) links() {
 			s.linked[key] = want
 		}
 	}
+	s.replicated()
 }
 
 // connected reports whether the simulated network links two actors (all
@@ -321,11 +352,12 @@ func (s *raftService) majorityWith(i int) bool {
 	return s.nodes[i].up() && reached > len(s.nodes)/2
 }
 
-// canLead is the lowest-numbered running node that reaches a majority, or
+// canLead is the lowest-numbered node that can win an election (it
+// reaches a majority whose logs are no more up to date than its own), or
 // -1: the node the simulation elects.
 func (s *raftService) canLead() int {
 	for i := range s.nodes {
-		if s.majorityWith(i) {
+		if s.majorityWith(i) && s.eligible(i) {
 			return i
 		}
 	}
@@ -375,6 +407,7 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 		return Reply{}, nd.name, false
 	}
 	s.remember(nd, cmd.Lock)
+	s.appended()
 	// The timeline names the node the simulation treats as leader, which
 	// is the one that committed it.
 	return r, nd.name, true
@@ -615,8 +648,8 @@ func (s *raftService) afterChange() {
 	w.s.at(w.s.now+w.sc.Lock.Election.MS(), s.elect)
 }
 
-// elect makes the lowest-numbered node that can reach a majority the
-// leader, in the simulation and in the real group, in a new term.
+// elect makes the lowest-numbered node that can win (canLead) the leader,
+// in the simulation and in the real group, in a new term.
 func (s *raftService) elect() {
 	s.electing = false
 	want := s.canLead()
@@ -624,36 +657,39 @@ func (s *raftService) elect() {
 		return
 	}
 	s.holdElections(false)
+	s.logs.detours = 0
 	if err := s.settle(want, s.term+1); err != nil {
 		s.fail(err)
 		return
 	}
+	stale := s.staleNodes()
 	s.leader = want
 	s.term++
+	s.appended() // the entry that opens its term
 	if s.probe != nil {
 		s.probe.elected(s)
 	}
 	s.remember(s.nodes[want], s.w.lockName)
-	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term,
-		Message: fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)})
+	msg := fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)
+	if len(stale) > 0 {
+		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
+	}
+	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	s.w.leaderChanged()
 }
 
 // status reports each node as the real Raft instance sees itself now.
+// Every node of a group a run holds was started when the group booted (a
+// group that failed to boot is never handed out), and a crashed one keeps
+// its stopped instance, which reports "shutdown".
 func (s *raftService) status() []NodeStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]NodeStatus, len(s.nodes))
 	for i, nd := range s.nodes {
-		st := NodeStatus{Name: nd.name, Role: "down"}
-		if r := nd.r; r != nil {
-			st.Role = strings.ToLower(r.State().String())
-			st.Term = r.CurrentTerm()
-			st.LastLogIndex = r.LastIndex()
-			st.CommitIndex = r.CommitIndex()
-			st.AppliedIndex = r.AppliedIndex()
-		}
-		out[i] = st
+		r := nd.r
+		out[i] = NodeStatus{Name: nd.name, Role: strings.ToLower(r.State().String()), Term: r.CurrentTerm(),
+			LastLogIndex: r.LastIndex(), CommitIndex: r.CommitIndex(), AppliedIndex: r.AppliedIndex()}
 	}
 	return out
 }

@@ -33,6 +33,10 @@ type raftLog struct {
 	// holds. Slots outside the entries are cleared, so that dropped
 	// entries' data can be collected.
 	chunks [][]raft.Log
+	// stored is closed (and forgotten) when entries are stored or
+	// deleted: whoever waits for the log to reach an index waits on it
+	// (stored) rather than polling.
+	stored chan struct{}
 }
 
 // raftLogChunk is the number of entries in a full chunk (48 KB of
@@ -99,6 +103,7 @@ func (s *raftLog) StoreLog(l *raft.Log) error {
 func (s *raftLog) StoreLogs(logs []*raft.Log) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.changedLocked()
 	for _, l := range logs {
 		switch {
 		case l.Index == 0:
@@ -140,6 +145,7 @@ func (s *raftLog) push(l *raft.Log) {
 func (s *raftLog) DeleteRange(lo, hi uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.changedLocked()
 	if s.n == 0 {
 		return nil
 	}
@@ -158,6 +164,26 @@ func (s *raftLog) DeleteRange(lo, hi uint64) error {
 		return fmt.Errorf("raft log: deleting %d to %d would leave a gap in %d to %d", lo, hi, s.first, last)
 	}
 	return nil
+}
+
+// changes returns a channel that is closed at the log's next change (an
+// append or a deletion). Take it before reading the log, so that a change
+// in between is not missed.
+func (s *raftLog) changes() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stored == nil {
+		s.stored = make(chan struct{})
+	}
+	return s.stored
+}
+
+// changedLocked wakes whoever waits on changes.
+func (s *raftLog) changedLocked() {
+	if s.stored != nil {
+		close(s.stored)
+		s.stored = nil
+	}
 }
 
 // IsMonotonic tells Raft that the log cannot hold gaps (see raftLog).

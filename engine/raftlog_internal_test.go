@@ -292,3 +292,36 @@ func TestRaftLogConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRaftLogWakesWaiters: a wait for the log to grow ends when entries are
+// stored or deleted, and not before, so catchUp waits on replication
+// instead of polling.
+func TestRaftLogWakesWaiters(t *testing.T) {
+	var s raftLog
+	stored := s.changes()
+	select {
+	case <-stored:
+		t.Fatal("woken before anything changed")
+	default:
+	}
+	if err := s.StoreLogs([]*raft.Log{{Index: 1, Term: 1}, {Index: 2, Term: 1}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-stored:
+	default:
+		t.Fatal("storing entries woke nobody")
+	}
+	next := s.changes()
+	if next == stored {
+		t.Fatal("the next wait reuses a closed channel")
+	}
+	if err := s.DeleteRange(2, 2); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-next:
+	default:
+		t.Fatal("deleting entries woke nobody")
+	}
+}

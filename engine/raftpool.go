@@ -24,8 +24,11 @@ import (
 // own timers fired while it waited (node-1 no longer leads, or its term
 // moved on) is shut down instead of handed out.
 //
+// It also keeps the finished runs' storage databases for the next runs
+// (storePool), as many per table as it keeps groups.
+//
 // A RaftPool is safe for concurrent use. Close stops the refilling and shuts
-// the idle groups down; runs still holding a group finish normally, and
+// the idle groups and databases down; runs still holding a group finish normally, and
 // runs started afterwards boot their own group. The zero value is not
 // usable; a nil *RaftPool boots a group for every run.
 type RaftPool struct {
@@ -35,6 +38,10 @@ type RaftPool struct {
 	cancel context.CancelFunc
 	kick   chan struct{}
 	done   chan struct{}
+
+	// stores keeps the finished runs' databases for the next runs, as
+	// many per table as the pool keeps groups (storePool).
+	stores *storePool
 
 	mu     sync.Mutex
 	idle   map[int][]*raftService // by number of nodes
@@ -89,7 +96,8 @@ func NewRaftPool(size RaftPoolSize) (*RaftPool, error) {
 	p := &RaftPool{
 		size: size, ctx: ctx, cancel: cancel,
 		kick: make(chan struct{}, 1), done: make(chan struct{}),
-		idle: map[int][]*raftService{},
+		idle:   map[int][]*raftService{},
+		stores: newStorePool(max(1, size.One+size.Three+size.Five)),
 	}
 	go p.refill()
 	return p, nil
@@ -137,11 +145,20 @@ func (p *RaftPool) Close() error {
 	groups = append(groups, p.stale...)
 	p.stale = nil
 	p.mu.Unlock()
-	var errs []error
+	errs := []error{p.stores.close()}
 	for _, g := range groups {
 		errs = append(errs, g.close())
 	}
 	return errors.Join(errs...)
+}
+
+// storePool is the pool's keeper of databases, nil for a nil pool (a run
+// without one opens its own database).
+func (p *RaftPool) storePool() *storePool {
+	if p == nil {
+		return nil
+	}
+	return p.stores
 }
 
 // take hands a group of n nodes to a run: a warm one if the pool has one

@@ -1,6 +1,33 @@
 package engine
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+)
+
+// redlockBackend is the registry entry of Redlock: independent servers, a
+// client that counts a majority itself, and no token.
+var redlockBackend = Backend{
+	Name: BackendRedlock, Label: "Redlock (independent servers)",
+	Nodes: []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, NodesRule: "redlock uses 1 to 5 independent servers",
+	NoTokens: "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead.",
+	Follower: "server",
+	Options:  []BackendOption{persistEvery},
+	start:    func(w *world, _ *RaftPool) (lockService, error) { return newRedlockService(w), nil },
+	client:   quorumClient{},
+	history:  RedlockModel,
+	// The servers together tell that a lease ran out: no one of them
+	// holds the lock alone.
+	witness: func(*world, *grantRec) string { return ActorRedlock },
+	intro: func(w *world) Event {
+		n := len(w.svc.nodeNames())
+		return Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", n, n/2+1)}
+	},
+	aims: []aim{
+		{"minority away, then a clock jump", 25, aimRedlockJump},
+		{"server clock jump", 10, aimNodeJump},
+	},
+}
 
 // redlockService is N independent lock servers that know nothing of one
 // another. A client holds the lock when a majority granted it within the

@@ -5,6 +5,29 @@ import (
 	"strings"
 )
 
+// quorumClient is Redlock's client side: the client is its own
+// coordinator, asking every server in turn and counting the grants.
+type quorumClient struct{}
+
+func (quorumClient) call(c *client, a *actor, op Op, _ int64) (Reply, string, bool) {
+	return c.quorumCall(a, c.w.svc.(*redlockService), op)
+}
+
+func (quorumClient) renew(c *client, l *renewLoop) {
+	sent := c.w.s.now
+	c.redlockRenewal(l, c.w.svc.(*redlockService), sent, sent+c.renewTimeout())
+}
+
+// ownLease: the client computes the validity from the time the quorum
+// took and the drift allowance.
+func (quorumClient) ownLease() bool { return true }
+
+// grantEnd is when fewer than a majority of servers still count the
+// client's lease, each by its own clock.
+func (quorumClient) grantEnd(w *world, g *grantRec) int64 {
+	return w.svc.(*redlockService).majorityEnd(w.lockName, g.client)
+}
+
 // quorumCall runs one lock operation the Redlock way: the client asks
 // every server in turn and counts. It holds the lock when a majority
 // granted it and the time spent, by its own clock, leaves some of the lease
@@ -15,7 +38,6 @@ import (
 // with its invoke and return, checked against RedlockModel as one lock.
 func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string, bool) {
 	w := c.w
-	w.history.redlock = true
 	callAt := w.history.tick()
 	r, node, ok, trueUntil := c.quorum(a, rl, op)
 	out := lockOutput{OK: r.OK, Holder: r.Holder, Now: w.s.now}

@@ -1,5 +1,24 @@
 package engine
 
+// singleBackend is the registry entry of one lock server with no copies.
+var singleBackend = Backend{
+	Name: BackendSingle, Label: "single server",
+	Nodes: []int{1}, DefaultNodes: 1, NodesRule: "the single backend has exactly 1 node",
+	Tokens: true, Leader: true, Follower: "server",
+	Options: []BackendOption{persistEvery},
+	start:   func(w *world, _ *RaftPool) (lockService, error) { return newSingleService(w), nil },
+	chaos: func(pick func(lo, hi int64) int64, rng intn, l *Lock) {
+		if rng.IntN(4) != 0 {
+			l.PersistEvery = Ms(pick(1, 4) * 500)
+		}
+	},
+	aims: []aim{
+		{aimNameRestart, 40, aimRestartInLease},
+		{"server clock jump", 10, aimNodeJump},
+		{"server crash", 5, aimCrashServing},
+	},
+}
+
 // singleService is one lock server with no copies. With persist_every set
 // it saves its state that often, and a restart brings back only what was
 // saved; without it, a restart loses nothing.

@@ -54,18 +54,19 @@ func sqlFor(table string) statements {
 // database. A fenced write is one conditional UPDATE; the rows it changed
 // decide whether it was accepted. The store is the run's handle on the
 // database: once the run closed it, the database may serve another run
-// (idleStores), and the handle refuses every call.
+// (storePool), and the handle refuses every call.
 type store struct {
-	mu  sync.Mutex // the run's actors take turns; summaries read after
-	db  *storeDB   // nil once closed
-	key string
-	sql statements
+	mu   sync.Mutex // the run's actors take turns; summaries read after
+	db   *storeDB   // nil once closed
+	pool *storePool // where the database goes back at the end, if kept
+	key  string
+	sql  statements
 }
 
 // storeDB is one in-memory SQLite database with its table and prepared
 // statements. It talks to the SQLite driver's connection directly rather
 // than through database/sql, whose pool keeps a goroutine per database:
-// a storeDB outlives its run (see idleStores) and must hold none.
+// a storeDB outlives its run (see storePool) and must hold none.
 type storeDB struct {
 	conn  driver.Conn
 	table string
@@ -91,7 +92,7 @@ type row struct {
 	Owner string
 }
 
-// idleStores keeps the databases of finished runs, emptied, for the next
+// storePool keeps the databases of finished runs, emptied, for the next
 // runs on the same table. Opening an in-memory SQLite database, creating
 // its table and preparing its statements costs about 0.4 ms of CPU, most
 // of a run's setup after its Raft group, and the web server pays it for
@@ -101,24 +102,88 @@ type row struct {
 // the timeline is the same byte for byte
 // (TestReusedStoresGiveTheSameTimeline). An idle database holds no
 // goroutine and about 170 KB of memory outside the Go heap (SQLite's
-// own), so the databases kept cost at most about 11 MB per table.
-var idleStores = struct {
+// own).
+//
+// A RaftPool owns one, sized with it (as many databases per table as it
+// keeps groups, RaftPool.stores) and closed with it. A run without a pool
+// opens a database of its own and closes it at its end. A nil *storePool
+// keeps nothing.
+type storePool struct {
 	mu      sync.Mutex
 	byTable map[string][]*storeDB
-}{byTable: map[string][]*storeDB{}}
+	max     int // databases kept per table
+	closed  bool
+}
 
-// maxIdleStores bounds the databases kept per table.
-const maxIdleStores = 64
+func newStorePool(max int) *storePool {
+	return &storePool{byTable: map[string][]*storeDB{}, max: max}
+}
+
+// take returns a kept, empty database with table, or nil.
+func (p *storePool) take(table string) *storeDB {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	idle := p.byTable[table]
+	if len(idle) == 0 {
+		return nil
+	}
+	db := idle[len(idle)-1]
+	idle[len(idle)-1] = nil
+	p.byTable[table] = idle[:len(idle)-1]
+	return db
+}
+
+// keep keeps an emptied database if the pool is open and has room.
+func (p *storePool) keep(db *storeDB) bool {
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	idle := p.byTable[db.table]
+	if p.closed || len(idle) >= p.max {
+		return false
+	}
+	p.byTable[db.table] = append(idle, db)
+	return true
+}
+
+// close closes every kept database; from now on none is kept.
+func (p *storePool) close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	var errs []error
+	for table, idle := range p.byTable {
+		for _, db := range idle {
+			errs = append(errs, db.closeConn())
+		}
+		delete(p.byTable, table)
+	}
+	return errors.Join(errs...)
+}
+
+// idle counts the databases kept for table.
+func (p *storePool) idle(table string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.byTable[table])
+}
 
 // sqliteDriver opens the stores' connections.
 var sqliteDriver = &sqlite.Driver{}
 
 var errStoreClosed = errors.New("the run's storage is closed")
 
-func openStore(table, key string, initial int64) (*store, error) {
-	if db := takeIdleStore(table); db != nil {
+// openStore opens the run's storage: a database kept in pool (nil: none)
+// or a new one.
+func openStore(pool *storePool, table, key string, initial int64) (*store, error) {
+	if db := pool.take(table); db != nil {
 		if err := db.fill(key, initial); err == nil {
-			return &store{db: db, key: key, sql: db.sql}, nil
+			return &store{db: db, pool: pool, key: key, sql: db.sql}, nil
 		}
 		db.closeConn()
 	}
@@ -135,33 +200,7 @@ func openStore(table, key string, initial int64) (*store, error) {
 		db.closeConn()
 		return nil, fmt.Errorf("storage: %w", err)
 	}
-	return &store{db: db, key: key, sql: db.sql}, nil
-}
-
-// takeIdleStore returns a kept, empty database with table, or nil.
-func takeIdleStore(table string) *storeDB {
-	idleStores.mu.Lock()
-	defer idleStores.mu.Unlock()
-	idle := idleStores.byTable[table]
-	if len(idle) == 0 {
-		return nil
-	}
-	db := idle[len(idle)-1]
-	idle[len(idle)-1] = nil
-	idleStores.byTable[table] = idle[:len(idle)-1]
-	return db
-}
-
-// keepIdleStore keeps an emptied database if there is room.
-func keepIdleStore(db *storeDB) bool {
-	idleStores.mu.Lock()
-	defer idleStores.mu.Unlock()
-	idle := idleStores.byTable[db.table]
-	if len(idle) >= maxIdleStores {
-		return false
-	}
-	idleStores.byTable[db.table] = append(idle, db)
-	return true
+	return &store{db: db, pool: pool, key: key, sql: db.sql}, nil
 }
 
 // init creates the table and prepares the statements.
@@ -309,8 +348,8 @@ func (st *store) claimRow(owner string) (query string, rows int64, err error) {
 }
 
 // close ends the run's use of the database. Emptied, it is kept for a
-// later run on the same table (idleStores), unless a statement failed or
-// enough are kept already; then it is closed.
+// later run on the same table (its storePool), unless a statement failed,
+// there is no pool or it keeps enough already; then it is closed.
 func (st *store) close() error {
 	st.mu.Lock()
 	db := st.db
@@ -320,7 +359,7 @@ func (st *store) close() error {
 		return nil
 	}
 	if !db.broken {
-		if _, err := db.exec(db.clear); err == nil && keepIdleStore(db) {
+		if _, err := db.exec(db.clear); err == nil && st.pool.keep(db) {
 			return nil
 		}
 	}

@@ -58,15 +58,9 @@ func normalize(sc Scenario) Scenario {
 		n.Lock.Backend = BackendRaft
 	}
 	if n.Lock.Nodes == 0 {
-		switch n.Lock.Backend {
-		case BackendRaft:
-			n.Lock.Nodes = DefaultNodes
-		case BackendRedlock:
-			n.Lock.Nodes = DefaultRedlockN
-		case BackendAsyncReplica:
-			n.Lock.Nodes = 2
-		default:
-			n.Lock.Nodes = 1
+		n.Lock.Nodes = 1
+		if b := backendEntry(n.Lock.Backend); b != nil {
+			n.Lock.Nodes = b.DefaultNodes
 		}
 	}
 	if !n.Lock.Lease.IsSet() {
@@ -161,42 +155,26 @@ func validate(sc *Scenario) error {
 	return checkFaultOrder(sc)
 }
 
-// nodeCounts says, per backend, which node counts it takes, in words.
-var nodeCounts = map[string]string{
-	BackendRaft:         "a raft group has 1, 3 or 5 nodes",
-	BackendSingle:       "the single backend has exactly 1 node",
-	BackendAsyncReplica: "async-replica has a primary and one replica: 2 nodes",
-	BackendRedlock:      "redlock uses 1 to 5 independent servers",
-}
-
-// backendOf returns the catalog's entry for a backend.
-func backendOf(name string) (BackendCapability, bool) {
-	for _, b := range catalog().Backends {
-		if b.Name == name {
-			return b, true
-		}
-	}
-	return BackendCapability{}, false
+// hasTokens reports whether a backend hands out fencing tokens.
+func hasTokens(backend string) bool {
+	b := backendEntry(backend)
+	return b != nil && b.Tokens
 }
 
 // leads reports whether a backend has a node that leads.
 func leads(backend string) bool {
-	b, _ := backendOf(backend)
-	return b.Leader
+	b := backendEntry(backend)
+	return b != nil && b.Leader
 }
 
 func validateLock(sc *Scenario) error {
 	l := &sc.Lock
-	b, ok := backendOf(l.Backend)
-	if !ok {
-		var names []string
-		for _, b := range catalog().Backends {
-			names = append(names, b.Name)
-		}
-		return fieldErr("lock.backend", "unknown backend %q: use %s", l.Backend, strings.Join(names, ", "))
+	b := backendEntry(l.Backend)
+	if b == nil {
+		return fieldErr("lock.backend", "unknown backend %q: use %s", l.Backend, strings.Join(Backends(), ", "))
 	}
 	if !slices.Contains(b.Nodes, l.Nodes) {
-		return fieldErr("lock.nodes", "%s, not %d", nodeCounts[b.Name], l.Nodes)
+		return fieldErr("lock.nodes", "%s, not %d", b.NodesRule, l.Nodes)
 	}
 	if sc.Fencing && !b.Tokens {
 		return fieldErr("fencing", "%s hands out no fencing token, so the storage has nothing to check: set fencing to false", strings.ToUpper(b.Name[:1])+b.Name[1:])
@@ -207,17 +185,31 @@ func validateLock(sc *Scenario) error {
 	if l.FirstToken < 1 || l.FirstToken > MaxAmount {
 		return fieldErr("lock.first_token", "must be between 1 and %d, not %d", int64(MaxAmount), l.FirstToken)
 	}
-	if err := l.ReplicationLag.check("lock.replication_lag", 0, maxLag); err != nil {
-		return err
-	}
-	if l.ReplicationLag.IsSet() && !slices.Contains(b.Fields, "replication_lag") {
-		return fieldErr("lock.replication_lag", "only the async-replica backend copies changes later")
-	}
-	if err := l.PersistEvery.check("lock.persist_every", minPeriod, MaxUntil); err != nil {
-		return err
-	}
-	if l.PersistEvery.IsSet() && !slices.Contains(b.Fields, "persist_every") {
-		return fieldErr("lock.persist_every", "only single and redlock servers save now and then; %s keeps every change", l.Backend)
+	return validateOptions(b, l)
+}
+
+// validateOptions checks the lock fields only some backends take: set
+// only where the backend takes it, and within the bounds its entry
+// declares.
+func validateOptions(b *Backend, l *Lock) error {
+	opts, takers := allOptions()
+	for _, o := range opts {
+		path := "lock." + o.Name
+		v := o.get(l)
+		own, takes := b.option(o.Name)
+		if !takes {
+			own = o // the bounds where it is taken, so a bad value is named first
+		}
+		if err := v.check(path, own.Min, own.Max); err != nil {
+			return err
+		}
+		if v.IsSet() && !takes {
+			verb := "takes"
+			if len(takers[o.Name]) > 1 {
+				verb = "take"
+			}
+			return fieldErr(path, "only %s %s it, not %s", listWords(takers[o.Name], "and"), verb, b.Name)
+		}
 	}
 	if err := l.Election.check("lock.election", 0, maxLag); err != nil {
 		return err
@@ -262,6 +254,9 @@ func validateClient(sc *Scenario, p string, c Client) error {
 	if err := c.RetryEvery.check(p+".retry_every", minPeriod, MaxUntil); err != nil {
 		return err
 	}
+	if err := validateCareful(sc, p, c); err != nil {
+		return err
+	}
 	if c.OnRefused != OnRefusedStop && c.OnRefused != OnRefusedRetry {
 		return fieldErr(p+".on_refused", "must be \"stop\" or \"retry\", not %q", c.OnRefused)
 	}
@@ -278,6 +273,26 @@ func validateClient(sc *Scenario, p string, c Client) error {
 			return err
 		}
 		read = read || st.Do == StepRead
+	}
+	return nil
+}
+
+// validateCareful checks a careful client's options: each needs
+// watch_lease, and the margin must leave some of the lease.
+func validateCareful(sc *Scenario, p string, c Client) error {
+	if err := c.LeaseMargin.check(p+".lease_margin", 0, sc.Lock.Lease.MS()-1); err != nil {
+		return err
+	}
+	for _, o := range []struct {
+		name string
+		set  bool
+	}{{"lease_margin", c.LeaseMargin.MS() > 0}, {"stop_on_renew_timeout", c.StopOnRenewTimeout}, {"interrupt", c.Interrupt}} {
+		if o.set && !c.WatchLease {
+			return fieldErr(p+"."+o.name, "applies to a careful client: set watch_lease to true too, or leave %s out", o.name)
+		}
+	}
+	if c.StopOnRenewTimeout && !c.RenewEvery.IsSet() {
+		return fieldErr(p+".stop_on_renew_timeout", "applies to renewals: set renew_every too, or leave stop_on_renew_timeout out")
 	}
 	return nil
 }
@@ -455,7 +470,7 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 		return fieldErr(p+".side", "lists %d entries; this scenario has only %d things to cut off", len(f.Side), max)
 	}
 	seen := map[string]bool{}
-	everything := 0
+	everything, storage := 0, 0
 	for j, name := range f.Side {
 		ep := fmt.Sprintf("%s.side[%d]", p, j)
 		if seen[name] {
@@ -464,7 +479,7 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 		seen[name] = true
 		switch {
 		case name == SideStorage:
-			everything++
+			storage++
 		case slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == name }):
 			everything++
 		default:
@@ -481,8 +496,14 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 	if seen[TargetLeader] {
 		everything-- // the leader is one of the nodes, perhaps one listed too
 	}
-	if everything >= nodes+len(sc.Clients)+1 {
-		return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
+	// With every node and client on the side, nothing of the lock group
+	// is left on the other: the storage is either on the side too or
+	// reachable from both, so nothing is cut off.
+	if everything >= nodes+len(sc.Clients) {
+		if storage > 0 {
+			return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
+		}
+		return fieldErr(p+".side", "lists every node and client: nothing of the lock group is left on the other side, and the storage stays reachable from both, so nothing is cut off")
 	}
 	return nil
 }
@@ -498,7 +519,7 @@ func checkNodeTarget(sc *Scenario, p string, f Fault, leaderOK bool) error {
 		case !leaderOK:
 			return fieldErr(p+".target", "%s needs a node by name (node-1 to node-%d), not the leader", f.Do, sc.Lock.Nodes)
 		case !leads(sc.Lock.Backend):
-			return fieldErr(p+".target", "redlock servers have no leader: name one, node-1 to node-%d", sc.Lock.Nodes)
+			return fieldErr(p+".target", "%s servers have no leader: name one, node-1 to node-%d", sc.Lock.Backend, sc.Lock.Nodes)
 		}
 		return nil
 	}

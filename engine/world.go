@@ -21,6 +21,7 @@ type world struct {
 	err       error
 
 	lockName string
+	backend  *Backend // the scenario's registry entry
 	svc      lockService
 	store    *store
 	sms      *smsProvider
@@ -28,9 +29,13 @@ type world struct {
 	byName   map[string]*client
 
 	net     network
-	ledger  ledger // the lock service's grants, as it answered them
-	history history
-	audit   *auditor // keeps the summary, from outside
+	ledger  ledger       // the lock service's grants, as it answered them
+	unavail availability // when the lock service could answer nobody
+	// believes holds the clients that believe they hold the lock now, as
+	// their own events say.
+	believes map[string]bool
+	history  history
+	audit    *auditor // keeps the summary, from outside
 
 	probe *raftProbe // tests only
 }
@@ -46,15 +51,20 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 		maxEvents: maxEvents,
 		lockName:  sc.Lock.Name,
 		byName:    map[string]*client{},
+		believes:  map[string]bool{},
 		sms:       newSMSProvider(),
 	}
 	w.audit = newAuditor(w)
+	if w.backend = backendEntry(sc.Lock.Backend); w.backend == nil {
+		return w, fmt.Errorf("lock.backend: %q is not available", sc.Lock.Backend)
+	}
+	w.history.model, w.history.redlock = w.backend.history, w.backend.client.ownLease()
 	defer func() {
 		if err != nil {
 			w.close()
 		}
 	}()
-	if w.store, err = openStore(sc.Storage.Table, sc.Storage.Key, sc.Storage.Initial); err != nil {
+	if w.store, err = openStore(pool.storePool(), sc.Storage.Table, sc.Storage.Key, sc.Storage.Initial); err != nil {
 		return w, err
 	}
 	if UsesLock(&sc) {
@@ -70,26 +80,14 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 	return w, nil
 }
 
-// startService starts the scenario's lock service. A Raft group comes
-// from the pool when one is given and has one ready, else it is booted.
+// startService starts the scenario's lock service, as its backend's
+// registry entry does it.
 func (w *world) startService(pool *RaftPool) error {
-	switch w.sc.Lock.Backend {
-	case BackendRaft:
-		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
-		if err != nil {
-			return err
-		}
-		svc.attach(w, w.sc.Lock.FirstToken)
-		w.svc = svc
-	case BackendSingle:
-		w.svc = newSingleService(w)
-	case BackendAsyncReplica:
-		w.svc = newAsyncService(w)
-	case BackendRedlock:
-		w.svc = newRedlockService(w)
-	default:
-		return fmt.Errorf("lock.backend: %q is not available", w.sc.Lock.Backend)
+	svc, err := w.backend.start(w, pool)
+	if err != nil {
+		return err
 	}
+	w.svc = svc
 	return nil
 }
 
@@ -97,14 +95,16 @@ func (w *world) startService(pool *RaftPool) error {
 func (w *world) begin() {
 	if w.svc != nil {
 		w.s.atFirst(0, func() {
+			if w.backend.intro != nil {
+				w.emit(w.backend.intro(w))
+				return
+			}
 			if lead := w.svc.serving(); lead != "" {
 				e := Event{Actor: lead, Kind: KindLeader, Node: lead, Message: fmt.Sprintf("serves the lock (%s, %d node(s))", w.sc.Lock.Backend, len(w.svc.nodeNames()))}
 				if e.Term = w.svc.currentTerm(); e.Term != 0 {
 					e.Message += fmt.Sprintf(", elected in term %d", e.Term)
 				}
 				w.emit(e)
-			} else {
-				w.emit(Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", len(w.svc.nodeNames()), len(w.svc.nodeNames())/2+1)})
 			}
 		})
 	}
@@ -153,10 +153,40 @@ func (w *world) emit(e Event) {
 		e = Event{T: w.s.now, Actor: ActorEngine, Kind: KindTruncated,
 			Message: fmt.Sprintf("the run reached the limit of %d events and was stopped", w.maxEvents)}
 	}
-	w.audit.observe(&e)
+	w.judge(&e)
+	w.audit.observe(e)
 	w.events = append(w.events, e)
 	if w.sink != nil {
 		w.sink(e)
+	}
+}
+
+// judge keeps the world's record as an event is emitted: an accepted
+// write is stale when the lock service's own record no longer counts the
+// writer as holder and a client granted the lock later already used the
+// record (a late write that lands before the next holder begins is merely
+// ordered before its work); and who believes it holds the lock.
+func (w *world) judge(e *Event) {
+	if e.Kind == KindWriteAccepted {
+		if !w.holds(e.Client, e.Token) && w.ledger.supersededBy(e.Client) {
+			e.Stale = true
+			e.Reason = "stale: the lock service no longer counts this client as holder, and a newer holder had already begun"
+		}
+		w.ledger.touched(e.Client, e.Token)
+	}
+	switch beliefChange(*e) {
+	case beliefBegins:
+		w.believes[e.Actor] = true
+	case beliefEnds:
+		delete(w.believes, e.Actor)
+	}
+}
+
+// readBy notes, at the storage, that a client read the record: under the
+// grant it believes it holds, that is the holder beginning to use the data.
+func (w *world) readBy(client string, token int64) {
+	if w.believes[client] {
+		w.ledger.touched(client, token)
 	}
 }
 
@@ -191,13 +221,7 @@ func (w *world) serve(cmd Command) (Reply, string, bool) {
 }
 
 // serviceEnd is when the service stops counting grant g, in true time.
-func (w *world) serviceEnd(g *grantRec) int64 {
-	if rl, ok := w.svc.(*redlockService); ok {
-		return rl.majorityEnd(w.lockName, g.client)
-	}
-	_, _, clk := w.svc.record(w.lockName)
-	return clk.trueAt(g.leaseUntil)
-}
+func (w *world) serviceEnd(g *grantRec) int64 { return w.backend.client.grantEnd(w, g) }
 
 // holds reports whether the service's own record counts client as the
 // holder now (with token, when it has one).
@@ -226,16 +250,13 @@ func (w *world) serviceChanged() {
 }
 
 // expiryWitness names the node that can tell now that grant g's lease ran
-// out, or "": under Raft only the leader that can commit (a follower or a
-// node cut off from the majority may have missed a renewal); elsewhere the
-// node that granted it, if it runs (it judges by its own record and
-// clock), or the node that serves now; Redlock's servers together.
+// out, or "", as its backend's entry says (under Raft only the leader that
+// can commit; Redlock's servers together); by default the node that
+// granted it, if it runs (it judges by its own record and clock), or the
+// node that serves now.
 func (w *world) expiryWitness(g *grantRec) string {
-	switch w.sc.Lock.Backend {
-	case BackendRedlock:
-		return ActorRedlock
-	case BackendRaft:
-		return w.svc.serving()
+	if w.backend.witness != nil {
+		return w.backend.witness(w, g)
 	}
 	if n := w.svc.node(g.node); n != nil && n.up() {
 		return g.node
@@ -255,7 +276,7 @@ func (w *world) noteAvailability() {
 	for _, c := range w.clients {
 		up = up || w.svc.answers(c.cfg.Name)
 	}
-	w.audit.unavail.set(w.s.now, up)
+	w.unavail.set(w.s.now, up)
 }
 
 // allDone reports whether every client has finished.

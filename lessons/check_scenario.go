@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/leaselab/playground/engine"
@@ -88,6 +89,9 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 			out[k] = string(bytes.TrimSpace(v))
 		}
 	}
+	for k, v := range out {
+		out[k] = normalizeValue(mergeField(defaultField(k), ex.spec.Fields[k]), v)
+	}
 	return out, nil
 }
 
@@ -120,7 +124,8 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 			return formatProblem(r, &formatError{err.Error()})
 		}
 	}
-	if _, err := engine.Prepare(learner); err != nil {
+	learnerPrep, err := engine.Prepare(learner)
+	if err != nil {
 		return formatProblem(r, &formatError{err.Error()})
 	}
 	r.Read = canonicalSettings(settings)
@@ -135,18 +140,23 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	for i := range ex.runs {
 		run := &ex.runs[i]
 		name := fill(run.Name, env)
-		sc, err := applySet(learner, run.Set, env)
-		if err != nil {
-			return fmt.Errorf("%s: run %q: %w", ex.ID, name, err)
-		}
-		for _, seed := range seeds {
-			sc.Seed = seed
-			if _, err := engine.Prepare(sc); err != nil {
+		// Each scenario is validated once: a run that sets nothing runs
+		// the learner's as prepared, and a seed changes nothing a check
+		// looks at.
+		prep := learnerPrep
+		if len(run.Set) > 0 {
+			sc, err := applySet(learner, run.Set, env)
+			if err != nil {
+				return fmt.Errorf("%s: run %q: %w", ex.ID, name, err)
+			}
+			if prep, err = engine.Prepare(sc); err != nil {
 				// The learner's settings clash with this schedule (a lease
 				// beyond the run's end): say so in their terms.
 				return formatProblem(r, &formatError{fmt.Sprintf("With the run %q these settings are not valid: %v", name, err)})
 			}
-			tl, m, err := execute(ctx, name, sc)
+		}
+		for _, seed := range seeds {
+			tl, m, err := execute(ctx, name, prep.WithSeed(seed))
 			if err != nil {
 				return err
 			}
@@ -199,18 +209,20 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	return nil
 }
 
-// describeMeasures lists the values a goal read, so a learner sees by how
-// much a run missed ("blocked_after_crash_ms = 74,000").
+// describeMeasures says in words the values a goal read, so a learner
+// sees by how much a run missed ("the lock was blocked for 74 s after
+// the crash").
 func describeMeasures(goal *formula, m map[string]float64) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, v := range goal.vars {
-		if !seen[v] {
+		// The exercise's own numbers are in its goal already.
+		if !seen[v] && slices.Contains(metricList, v) {
 			seen[v] = true
-			parts = append(parts, v+" = "+formatNumber(m[v]))
+			parts = append(parts, measureWords(v, m[v]))
 		}
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, "; ")
 }
 
 // canonicalSettings writes settings in one stable form, to compare them.

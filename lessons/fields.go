@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/leaselab/playground/engine"
 )
 
 // Field is one setting a scenario answer may change, as a form shows it:
@@ -62,13 +64,13 @@ func defaultField(path string) Field {
 	case "lock.lease":
 		return dur("Lease", "1s", "10m")
 	case "lock.backend":
-		return Field{Path: path, Label: "Lock service", Unit: "choice", Choices: []string{"raft", "single", "async-replica"}}
+		return Field{Path: path, Label: "Lock service", Unit: "choice", Choices: tokenBackends()}
 	case "lock.nodes":
-		return Field{Path: path, Label: "Raft nodes", Unit: "nodes", Choices: []string{"1", "3", "5"}}
-	case "lock.replication_lag":
-		return dur("Replication lag", "0s", "10s")
-	case "lock.persist_every":
-		return Field{Path: path, Label: "Saves its state every", Unit: "duration", Min: "100ms", Max: "10s", Empty: "never loses anything on a restart"}
+		raft, _ := engine.LookupBackend(engine.BackendRaft)
+		return Field{Path: path, Label: "Raft nodes", Unit: "nodes", Choices: itoas(raft.Nodes)}
+	}
+	if f, ok := optionField(path); ok {
+		return f
 	}
 	if m := clientFieldRE.FindStringSubmatch(path); m != nil {
 		switch m[2] {
@@ -92,6 +94,59 @@ func defaultField(path string) Field {
 		return dur("Fault "+m[1]+": "+what, "0s", "10m")
 	}
 	return Field{Path: path, Label: path, Unit: "text", Max: fmt.Sprint(maxKeyLen)}
+}
+
+// tokenBackends lists the registered backends that hand out fencing
+// tokens: the lock services a scenario answer may choose between (one
+// without a token cannot run a fenced scenario).
+func tokenBackends() []string {
+	var out []string
+	for _, name := range engine.Backends() {
+		if b, _ := engine.LookupBackend(name); b.Tokens {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// optionField is the field of a lock option some backends take
+// (lock.replication_lag), with the bounds its registry entry declares.
+// An exercise file usually narrows them.
+func optionField(path string) (Field, bool) {
+	name, ok := strings.CutPrefix(path, "lock.")
+	if !ok {
+		return Field{}, false
+	}
+	for _, backend := range engine.Backends() {
+		b, _ := engine.LookupBackend(backend)
+		for _, o := range b.Options {
+			if o.Name == name {
+				return Field{Path: path, Label: o.Label, Unit: "duration", Min: shortDuration(o.Min), Max: shortDuration(o.Max), Empty: o.Unset}, true
+			}
+		}
+	}
+	return Field{}, false
+}
+
+// shortDuration writes milliseconds as a Go duration without zero units
+// ("1h", not "1h0m0s"; "10s" stays).
+func shortDuration(ms int64) string {
+	s := engine.FormatMS(ms)
+	if t, ok := strings.CutSuffix(s, "m0s"); ok {
+		s = t + "m"
+	}
+	if t, ok := strings.CutSuffix(s, "h0m"); ok {
+		s = t + "h"
+	}
+	return s
+}
+
+func itoas(ns []int) []string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = fmt.Sprint(n)
+	}
+	return out
 }
 
 // loadFields checks the fields section of a scenario exercise.
@@ -167,7 +222,7 @@ func rangeWords(f Field) string {
 	case len(f.Choices) > 0:
 		s = orList(f.Choices)
 	case f.Unit == "duration":
-		s = fmt.Sprintf("from %s to %s", f.Min, f.Max)
+		s = fmt.Sprintf("from %s to %s (a bare number is seconds)", f.Min, f.Max)
 	case f.Unit == "text":
 		s = "at most " + f.Max + " letters, digits, dashes or dots"
 	}

@@ -154,7 +154,7 @@ func (pg Playground) CheckExpect(ctx context.Context) (*Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	tl, m, err := execute(ctx, pg.Preset, sc)
+	tl, m, err := prepareAndExecute(ctx, pg.Preset, sc)
 	if err != nil || pg.expect == nil {
 		return tl, err
 	}

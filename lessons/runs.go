@@ -84,12 +84,17 @@ func runnerFrom(ctx context.Context) Runner {
 	return engine.Execute
 }
 
-// execute runs a scenario and returns its timeline and measures.
-func execute(ctx context.Context, name string, sc engine.Scenario) (*Timeline, map[string]float64, error) {
+// prepareAndExecute validates a scenario and runs it (execute).
+func prepareAndExecute(ctx context.Context, name string, sc engine.Scenario) (*Timeline, map[string]float64, error) {
 	prepared, err := engine.Prepare(sc)
 	if err != nil {
 		return nil, nil, err
 	}
+	return execute(ctx, name, prepared)
+}
+
+// execute runs a prepared scenario and returns its timeline and measures.
+func execute(ctx context.Context, name string, prepared *engine.Prepared) (*Timeline, map[string]float64, error) {
 	res, err := runnerFrom(ctx)(ctx, prepared)
 	if err != nil {
 		return nil, nil, fmt.Errorf("running %s: %w", name, err)

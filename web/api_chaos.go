@@ -34,7 +34,7 @@ const (
 )
 
 // chaosRequest is the body of POST /api/chaos: the chaos command's flags.
-// Fencing defaults to on, except under Redlock, which has no token.
+// Fencing defaults to on, except under a backend with no token (Redlock).
 type chaosRequest struct {
 	Backend string `json:"backend"`
 	Fencing *bool  `json:"fencing"`
@@ -50,7 +50,8 @@ func (r chaosRequest) options() (engine.ChaosOptions, error) {
 	if opt.Backend == "" {
 		opt.Backend = engine.BackendRaft
 	}
-	opt.Fencing = opt.Backend != engine.BackendRedlock
+	b, _ := engine.LookupBackend(opt.Backend)
+	opt.Fencing = b.Tokens // off where the backend has no token (unknown ones are refused below)
 	if r.Fencing != nil {
 		opt.Fencing = *r.Fencing
 	}

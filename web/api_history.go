@@ -28,6 +28,10 @@ type historyResponse struct {
 	Linearizable bool            `json:"linearizable"`
 	Summary      engine.Summary  `json:"summary"`
 	Verdict      string          `json:"verdict"`
+
+	// ClockNote, beside a history that is not linearizable by true time,
+	// names the clocks by which each grant looked legal.
+	ClockNote string `json:"clock_note,omitempty"`
 }
 
 // noCrossSiteFetch refuses a GET that runs the engine when a browser sent
@@ -112,7 +116,7 @@ func (s *Server) apiHistory(c echo.Context) error {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(historyResponse{Operations: ops, Linearizable: h.Linearizable(linearizeTimeout),
-			Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
+			ClockNote: h.ClockNote(linearizeTimeout), Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
 		return &cached{body: buf.Bytes()}, err
 	})
 	if err != nil {

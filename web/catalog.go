@@ -43,6 +43,24 @@ type BackendKind struct {
 	// Settings lists the lock settings that apply besides lease and
 	// latency: "replication_lag", "persist_every", "election".
 	Settings []string `json:"settings"`
+	// Options are the settings only some backends take, with the bounds
+	// the backend's registry entry declares (milliseconds). The page's
+	// inputs carry them (OptionMax), so the page data leaves them out.
+	Options []engine.FieldCapability `json:"-"`
+}
+
+// OptionMax is the largest value, in milliseconds, that any backend takes
+// for the lock option name (0 when none takes it): the bound of its input.
+func (c Catalog) OptionMax(name string) int64 {
+	var out int64
+	for _, b := range c.Backends {
+		for _, o := range b.Options {
+			if o.Name == name {
+				out = max(out, int64(o.Max))
+			}
+		}
+	}
+	return out
 }
 
 // Defaults are the engine's values for what a scenario leaves out, so the
@@ -53,9 +71,10 @@ type Defaults struct {
 	RetryEveryMS int64 `json:"retry_every_ms"`
 }
 
-// Catalog is everything the controls offer, in one place: a backend or
-// fault the engine gains needs one entry here, and the page, the fault
-// editor and the actor menus follow.
+// Catalog is everything the controls offer, in one place: a backend comes
+// from the engine's registry with its words; a fault the engine gains
+// needs one entry here; the page, the fault editor and the actor menus
+// follow.
 type Catalog struct {
 	Faults     []FaultKind   `json:"faults"`
 	Backends   []BackendKind `json:"backends"`
@@ -67,18 +86,21 @@ type Catalog struct {
 	MaxSpeed     float64  `json:"max_speed"`
 }
 
-var catalogOnce = sync.OnceValue(buildCatalog)
+var (
+	catalogMu  sync.Mutex
+	catalogGen = -1
+	theCatalog Catalog
+)
 
-// TheCatalog returns the controls' catalog.
-func TheCatalog() Catalog { return catalogOnce() }
-
-// backendWords are the backends' names in the form, and why fencing
-// cannot apply to one that hands out no token.
-var backendWords = map[string][2]string{
-	engine.BackendRaft:         {"Raft group", ""},
-	engine.BackendSingle:       {"single server", ""},
-	engine.BackendAsyncReplica: {"primary + async replica", ""},
-	engine.BackendRedlock:      {"Redlock (independent servers)", "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead."},
+// TheCatalog returns the controls' catalog, built again whenever the
+// engine's backend registry changed.
+func TheCatalog() Catalog {
+	catalogMu.Lock()
+	defer catalogMu.Unlock()
+	if gen := engine.RegistryGeneration(); gen != catalogGen {
+		theCatalog, catalogGen = buildCatalog(), gen
+	}
+	return theCatalog
 }
 
 // faultWords are each fault's words in the fault list and in the actor
@@ -110,12 +132,8 @@ func buildCatalog() Catalog {
 		MaxSpeed:     engine.MaxSpeed,
 	}
 	for _, b := range caps.Backends {
-		words := backendWords[b.Name]
-		if words[0] == "" {
-			words[0] = b.Name
-		}
-		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: words[0], Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
-			Fencing: b.Tokens, FencingWhy: words[1], Leader: b.Leader, Settings: b.Fields})
+		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
+			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options})
 	}
 	for _, f := range caps.Faults {
 		var fields []string

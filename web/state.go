@@ -69,13 +69,11 @@ func NewState(sc engine.Scenario) State {
 	return s
 }
 
-// followerRole is the role of a node that is up but does not lead.
+// followerRole is the role of a node that is up but does not lead, as
+// its backend's registry entry names it.
 func (s *State) followerRole() string {
-	switch s.Backend {
-	case engine.BackendRaft:
-		return "follower"
-	case engine.BackendAsyncReplica:
-		return "replica"
+	if b, ok := engine.LookupBackend(s.Backend); ok {
+		return b.Follower
 	}
 	return "server"
 }

@@ -45,7 +45,7 @@ func openService(name string) (*service, error) {
 		}
 		return &service{
 			ops: map[string]func(int) error{
-				"engine": newEngineLocks(g).op,
+				"engine": engine.NewLockDriver(g, clients).Op,
 				"bare":   func(int) error { return g.ApplyBare() },
 			},
 			close: func() { g.Close() },
@@ -123,41 +123,6 @@ func processCPU() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// engineLocks drives the engine's lock group: each client takes its lock
-// and gives it back, with increasing request ids.
-type engineLocks struct {
-	g      *engine.LockGroup
-	locks  []string
-	names  []string
-	tokens []int64
-	seqs   []uint64
-}
-
-func newEngineLocks(g *engine.LockGroup) *engineLocks {
-	e := &engineLocks{g: g, locks: make([]string, clients), names: make([]string, clients), tokens: make([]int64, clients), seqs: make([]uint64, clients)}
-	for c := range clients {
-		e.locks[c], e.names[c] = fmt.Sprint("lock-", c), fmt.Sprint("client-", c)
-	}
-	return e
-}
-
-func (e *engineLocks) op(c int) error {
-	e.seqs[c]++
-	cmd := engine.Command{Op: engine.OpAcquire, Lock: e.locks[c], Client: e.names[c], Lease: 10000, ReqID: e.seqs[c]}
-	if e.tokens[c] != 0 {
-		cmd.Op, cmd.Token = engine.OpRelease, e.tokens[c]
-	}
-	r, err := e.g.Do(cmd)
-	if err != nil || !r.OK {
-		return fmt.Errorf("engine %v: %+v %v", cmd.Op, r, err)
-	}
-	e.tokens[c] = 0
-	if cmd.Op == engine.OpAcquire {
-		e.tokens[c] = r.Token
-	}
-	return nil
 }
 
 // etcdLocks drives etcd the same way. An acquire is a transaction that

@@ -24,7 +24,7 @@ function normalised(s) {
   n.lock.backend = n.lock.backend || 'raft';
   if (!n.lock.nodes) {
     const b = data.backends.find(b => b.name === n.lock.backend);
-    n.lock.nodes = n.lock.backend === 'raft' ? 3 : b ? b.nodes[b.nodes.length - 1] : 1;
+    n.lock.nodes = b ? b.default_nodes : 1;
   }
   n.storage = n.storage || {};
   n.storage.key = n.storage.key || 'account-42';
@@ -399,7 +399,7 @@ function updateServed(form, ex) {
     fs.querySelectorAll('label').forEach(l => l.remove());
     for (const o of ex.options) {
       const label = document.createElement('label');
-      label.innerHTML = `<input type="${type}" name="answer" value="${esc(o.key)}" data-testid="option-${esc(o.key)}"> <span class="option-key">(${esc(o.key)})</span> ${esc(o.text)}`;
+      label.innerHTML = `<input type="${type}" name="answer" value="${esc(o.id)}" data-testid="${esc(o.id)}"> <span class="option-key">(${esc(o.key)})</span> ${esc(o.text)}`;
       fs.append(label);
     }
   }

@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// Backend is one lock backend's registry entry: everything the engine,
+// validation, the web page's controls, the lessons' checker and chaos know
+// of it. The engine asks the entry and never asks which backend it runs, so
+// a backend is one file that declares its entry, plus its name in the list
+// of registerBuiltins.
+//
+// The exported fields describe it (Capabilities and the page read them);
+// the unexported ones are its behaviour: the lock service it starts, how a
+// client talks to it, how its history is modelled and what chaos draws.
+type Backend struct {
+	// Name is lock.backend's value.
+	Name string
+	// Label names it on the page ("Raft group").
+	Label string
+	// Nodes are the node counts it takes; DefaultNodes is what a scenario
+	// without lock.nodes gets; NodesRule says Nodes in words, for the
+	// refusal of another count.
+	Nodes        []int
+	DefaultNodes int
+	NodesRule    string
+	// Tokens: it hands out fencing tokens, so fencing can be on. NoTokens
+	// says why fencing cannot apply when it does not.
+	Tokens   bool
+	NoTokens string
+	// Leader: one node leads (or is primary), so a fault may aim at
+	// "leader".
+	Leader bool
+	// Follower is the role of a node that runs and does not lead
+	// ("follower", "replica", "server").
+	Follower string
+	// Options are the lock fields only some backends take, with their
+	// bounds; a scenario of this backend may set these and no others.
+	Options []BackendOption
+
+	// start opens the lock service for the world's scenario; a Raft group
+	// comes from pool when one is given.
+	start func(w *world, pool *RaftPool) (lockService, error)
+	// client is the client side of the protocol (nil: serviceClient, one
+	// request to the node that serves).
+	client lockClient
+	// history is the sequential model a run's lock history is checked
+	// against.
+	history porcupine.Model
+	// witness names the node that can tell that grant g's lease ran out
+	// (nil: the node that granted it while it runs, else the one serving).
+	witness func(w *world, g *grantRec) string
+	// intro is the event that opens a run's timeline (nil: the node that
+	// serves says so, with its term when it was elected).
+	intro func(w *world) Event
+	// restarted is what a restarted node does, in the timeline's words
+	// (when it did not start from a save).
+	restarted string
+	// chaos draws the backend's own lock fields for a generated scenario;
+	// aims are the faults aimed at its weak spots, beside the common ones.
+	chaos func(pick func(lo, hi int64) int64, rng intn, l *Lock)
+	aims  []aim
+}
+
+// intn is the part of a random source that chaos's draws use.
+type intn interface{ IntN(n int) int }
+
+// BackendOption is a lock field that only some backends take, with its
+// bounds in milliseconds.
+type BackendOption struct {
+	// Name is the field under lock ("replication_lag").
+	Name string
+	// Label names it in a form ("Replication lag"); Unset says what
+	// leaving it out means, when that is worth saying.
+	Label    string
+	Unset    string
+	Min, Max int64
+	// get reads the field from a scenario's lock.
+	get func(l *Lock) Duration
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   []*Backend
+	// registryGen counts changes to the registry, so that what is built
+	// from it (the catalog, the page's controls) knows when to rebuild.
+	registryGen int
+)
+
+func init() {
+	// The one line a new backend adds its name to.
+	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend)
+}
+
+func registerBuiltins(bs ...*Backend) {
+	for _, b := range bs {
+		if err := RegisterBackend(*b); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// RegisterBackend adds a backend to the registry, after those already
+// there. It refuses an entry without a name, a node count or a lock
+// service, and a name that is taken. Register at start-up (or in a test,
+// removing it again with UnregisterBackend): runs look their backend up as
+// they begin.
+func RegisterBackend(b Backend) error {
+	switch {
+	case !nameRE.MatchString(b.Name):
+		return fmt.Errorf("backend %q: a name is letters, digits, '-' or '_'", b.Name)
+	case len(b.Nodes) == 0 || !slices.Contains(b.Nodes, b.DefaultNodes):
+		return fmt.Errorf("backend %q: its default node count must be one of its node counts", b.Name)
+	case slices.Max(b.Nodes) > MaxNodes || slices.Min(b.Nodes) < 1:
+		return fmt.Errorf("backend %q: node counts are 1 to %d", b.Name, MaxNodes)
+	case b.start == nil:
+		return fmt.Errorf("backend %q: it starts no lock service", b.Name)
+	}
+	if b.client == nil {
+		b.client = serviceClient{}
+	}
+	if b.history.Step == nil {
+		b.history = LeaseLockModel
+	}
+	if b.Label == "" {
+		b.Label = b.Name
+	}
+	if b.Follower == "" {
+		b.Follower = "server"
+	}
+	if b.NodesRule == "" {
+		b.NodesRule = fmt.Sprintf("%s takes %s node(s)", b.Name, orList(b.Nodes))
+	}
+	b.Nodes = slices.Clone(b.Nodes)
+	b.Options = slices.Clone(b.Options)
+	b.aims = slices.Clone(b.aims)
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if slices.ContainsFunc(registry, func(x *Backend) bool { return x.Name == b.Name }) {
+		return fmt.Errorf("backend %q is registered already", b.Name)
+	}
+	registry = append(registry, &b)
+	registryGen++
+	return nil
+}
+
+// UnregisterBackend removes a backend from the registry (a test's toy).
+func UnregisterBackend(name string) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry = slices.DeleteFunc(registry, func(b *Backend) bool { return b.Name == name })
+	registryGen++
+}
+
+// LookupBackend returns a copy of the named backend's entry. A copy under
+// another name, registered with RegisterBackend, is a new backend with the
+// same lock service and protocol.
+func LookupBackend(name string) (Backend, bool) {
+	b := backendEntry(name)
+	if b == nil {
+		return Backend{}, false
+	}
+	c := *b
+	c.Nodes = slices.Clone(b.Nodes)
+	c.Options = slices.Clone(b.Options)
+	c.aims = slices.Clone(b.aims)
+	return c, true
+}
+
+// Backends lists the registered backends' names, in registry order.
+func Backends() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	out := make([]string, len(registry))
+	for i, b := range registry {
+		out[i] = b.Name
+	}
+	return out
+}
+
+// RegistryGeneration changes whenever a backend is registered or removed:
+// what is built from the registry is rebuilt when it differs.
+func RegistryGeneration() int {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return registryGen
+}
+
+// backendEntry returns the named entry, or nil. Entries never change once
+// registered, so the pointer may be kept for a run.
+func backendEntry(name string) *Backend {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	for _, b := range registry {
+		if b.Name == name {
+			return b
+		}
+	}
+	return nil
+}
+
+// option returns the entry's option of that name.
+func (b *Backend) option(name string) (BackendOption, bool) {
+	for _, o := range b.Options {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return BackendOption{}, false
+}
+
+// allOptions lists every option some backend takes, once each by name,
+// with the names of the backends that take it.
+func allOptions() ([]BackendOption, map[string][]string) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var opts []BackendOption
+	takers := map[string][]string{}
+	for _, b := range registry {
+		for _, o := range b.Options {
+			if takers[o.Name] == nil {
+				opts = append(opts, o)
+			}
+			takers[o.Name] = append(takers[o.Name], b.Name)
+		}
+	}
+	return opts, takers
+}
+
+// orList writes "a, b or c".
+func orList[T any](items []T) string { return listWords(items, "or") }
+
+// listWords writes "a, b and c" (conj "and").
+func listWords[T any](items []T, conj string) string {
+	s := make([]string, len(items))
+	for i, v := range items {
+		s[i] = fmt.Sprint(v)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
+}
+
+// persistEvery is the option of backends whose servers save their state
+// now and then (single, redlock): a restart brings back only what was
+// saved.
+var persistEvery = BackendOption{Name: "persist_every", Label: "Saves its state every", Unset: "never loses anything on a restart",
+	Min: minPeriod, Max: MaxUntil,
+	get: func(l *Lock) Duration { return l.PersistEvery }}
+
+// replicationLag is the option of a backend that copies each change to a
+// replica this long after answering (async-replica).
+var replicationLag = BackendOption{Name: "replication_lag", Label: "Replication lag", Min: 0, Max: maxLag,
+	get: func(l *Lock) Duration { return l.ReplicationLag }}
