@@ -250,4 +250,3 @@ func TestVariantForIsStableAndNeverTheNotes(t *testing.T) {
 		}
 	}
 }
-
