@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/leaselab/playground/engine"
@@ -250,16 +249,13 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		}
 	}
 	began := time.Now()
-	var turnOver atomic.Bool
-	turnCtx, endTurn := context.WithCancel(ctx)
 	lr.mu.Lock()
 	live := lr.live
 	lr.mu.Unlock()
-	go ss.watchTurn(turnCtx, run, live, admitted, &turnOver)
+	turn := ss.watchTurn(run, live, admitted)
 	ss.observe(run, poke) // until the run ends
 	res, err := run.Wait()
-	endTurn()
-	if turnOver.Load() {
+	if turn.stop() {
 		ss.send(ServerMessage{Type: MsgError, Code: "turn_over", Message: fmt.Sprintf("the run was stopped: others are waiting for a place, and a live run may hold one for %s while they wait; press Run to queue again", srv.cfg.LiveTurn)})
 	}
 	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
