@@ -272,5 +272,5 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 		writePractice(c, a.key, a.practice)
 	}
 	res.Variant = a.shownVariant()
-	return writeJSON(c, http.StatusOK, res)
+	return writeJSON(c, http.StatusOK, withStates(res))
 }

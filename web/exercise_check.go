@@ -69,7 +69,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 		}
 		who.practice.record(ex.ID, who.variant, res, false)
 		writePractice(c, who.key, who.practice)
-		return writeJSON(c, http.StatusOK, res)
+		return writeJSON(c, http.StatusOK, withStates(res))
 	}
 	rec, err := s.cfg.Classroom.Record(ctx, who.token, classroom.Attempt{
 		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
@@ -90,7 +90,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 		s.scoreChanged(ctx, ch)
 	}
 	res.Variant = who.shownVariant()
-	return writeJSON(c, http.StatusOK, res)
+	return writeJSON(c, http.StatusOK, withStates(res))
 }
 
 // sessionEnded is what a learner whose class session is gone (the teacher

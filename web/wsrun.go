@@ -207,8 +207,9 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	lr.admitted = true
 	lr.mu.Unlock()
 
-	state := NewState(prepared.Scenario())
-	ss.send(ServerMessage{Type: MsgState, State: ptr(state)})
+	norm := prepared.Scenario()
+	state := NewState(norm)
+	ss.send(ServerMessage{Type: MsgState, State: ptr(state), Scenario: &norm})
 	poke := make(chan struct{}, 1) // the run moved on: observe may ask its nodes
 	sink := func(e engine.Event) {
 		ev := e
@@ -269,5 +270,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
 	}
-	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Stopped: stopped})
+	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)
+	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Heading: &head,
+		Scenario: &norm, States: Fold(norm, res.Events), Stopped: stopped})
 }

@@ -32,7 +32,8 @@ function niceStep(span, plotW, minPx) {
  * default), width (px; the svg's own by default), highlight (violations
  * to ring), interactive (lanes are buttons), observed ({node: {term,
  * commit_index}}: read from the live Raft group, kept apart from the
- * deterministic drawing). */
+ * deterministic drawing), states (the server's fold of the run, whose
+ * node roles the lanes show). */
 export function render(svg, sc, events, opts) {
   const { domain, now, playhead = null, compact = false, fade = true, highlight = [], interactive = false, observed = null } = opts;
   const view = opts.view || { from: 0, to: domain };
@@ -45,7 +46,7 @@ export function render(svg, sc, events, opts) {
   const x = t => LEFT + ((t - view.from) / span) * plotW;
   const inView = t => t >= view.from && t <= view.to;
   const id = svg.dataset.uid || (svg.dataset.uid = 'tl' + (++uid));
-  const m = buildModel(sc, events, now);
+  const m = buildModel(sc, events, now, opts.states);
   const L = compact ? { client: 40, node: 30, storage: 34, other: 28 } : narrow ? { client: 70, node: 44, storage: 72, other: 40 } : { client: 70, node: 52, storage: 76, other: 44 };
   const lanes = [];
   let y = TOP;
@@ -155,12 +156,17 @@ export function render(svg, sc, events, opts) {
   });
 
   // Labels: the most important first, each where it fits.
+  // A label with no room is kept, with its time, for the list under the
+  // picture: the why of a mark is never dropped.
   labels.sort((a, b) => a.prio - b.prio || a.x - b.x);
+  const unplaced = [];
   for (const lb of labels) {
     const w = textWidth(lb.text, lb.cls.includes('label-strong') ? 700 : 600, 10.5) + 2;
     const p = lay.place(lb.x, w, lb.rows);
     if (p) out.push(`<text x="${p.x.toFixed(1)}" y="${p.y}" class="${lb.cls}">${esc(lb.text)}</text>`);
+    else unplaced.push({ t: view.from + ((lb.x - LEFT) / plotW) * span, text: lb.text });
   }
+  unplaced.sort((a, b) => a.t - b.t);
   if (playhead !== null && !compact) {
     const txt = fmt(playhead);
     const w = textWidth(txt, 700, 11) + 8;
@@ -170,8 +176,12 @@ export function render(svg, sc, events, opts) {
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('width', W);
   svg.setAttribute('height', H);
+  // A live run redraws every frame: the lane name that had the focus
+  // keeps it, so Tab then Enter opens its menu while the run goes on.
+  const focused = svg.contains(document.activeElement) && document.activeElement.dataset.lane;
   svg.innerHTML = out.join('');
-  return { x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
+  if (focused) svg.querySelector(`.lane-name[data-lane="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  return { unplaced, x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
 }
 
 /** fit shortens text with an ellipsis to at most w pixels. */
@@ -212,7 +222,7 @@ function drawClient(out, l, x, label, fill, compact, lay) {
     const lx = lay.clear(x(s.from) + 5, top + 14), fits = t => !compact && x(s.from) + w - lx > textWidth(t, 600, 11) + 4;
     const whole = `${tok(s.token)} · until ${fmt(s.until)}`, inside = fits(whole) ? whole : s.token && fits(String(s.token)) ? s.token : '';
     if (inside) out.push(`<text x="${lx}" y="${top + 14}" class="lease-label">${inside}</text>`);
-    else if (s.token) label(x(s.from), tok(s.token), [rows[0]], 'lease-label-out', 4);
+    else label(x(s.from), s.token ? tok(s.token) : whole, [rows[0]], 'lease-label-out', 4);
     if (s.early) {
       out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${fmt(s.to)}, before ${fmt(s.until)}: ${esc(s.early)}</title></path>`);
       label(x(s.to), `ended early: ${s.early}`, rows, 'mark-label early-label label-strong', 2);
@@ -266,10 +276,13 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
+  let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
     const x0 = x(r.from), w = Math.max(x(r.to) - x0, 2);
     const down = r.role === 'down';
+    if (was === 'down' && !down) label(x0, '↻ restarted', rows, 'mark-label label-strong', 2);
+    was = r.role;
     if (down || r.role === 'cut off') {
       out.push(`<rect x="${x0}" y="${l.y + 3}" width="${w}" height="${l.h - 6}" class="node-${down ? 'down' : 'cut'}"${down ? ` fill="${fill('down')}"` : ''} data-mark="${down ? 'down' : 'cut-off'}" data-testid="node-${down ? 'down' : 'cut'}"><title>${esc(n.name)} is ${down ? 'down' : 'cut off from the others'} from ${fmt(r.from)}${r.to > r.from ? ' to ' + fmt(r.to) : ''}: it knows nothing of what happens meanwhile</title></rect>`);
       const word = down ? '✕ down' : '⌁ cut off';
