@@ -125,4 +125,19 @@ func TestE2ERoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=poll-count]')].map(e => e.textContent).join(',') === '2,2'`, "the chart following a new prediction")
+
+	// Three wrong tries on an exercise: that learner is flagged, at the top.
+	for range 3 {
+		if _, err := st.Record(ctx, s.Token, classroom.Attempt{Exercise: pred.ID, Answer: "20", Parsed: "20", Graded: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.waitUntil(tc, `document.querySelector('[data-testid=dash-learner] [data-testid=learner-stuck]') !== null`, "the stuck learner flagged")
+	if got := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-learner] [data-testid=learner-name]"))); got != "Learner 4" {
+		t.Errorf("the first learner in the grid is %q, want the stuck one", got)
+	}
+	b.roomShots(tc, "room-stuck", "#dash-learners-heading")
+	if href := run(b, tc, chromedp.Evaluate[string](`document.getElementById('gradebook-canvas').getAttribute('href')`)); href != "/api/classes/"+code+"/gradebook.csv?format=canvas" {
+		t.Errorf("the Canvas gradebook button links to %q", href)
+	}
 }
