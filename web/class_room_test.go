@@ -121,6 +121,12 @@ func TestClassSettings(t *testing.T) {
 		if m.Class.Settings.ShowMe || strings.Join(m.Class.Settings.OpenLessons, ",") != first.Slug || m.Class.Settings.Deadline != "2031-05-01T15:00:00Z" {
 			t.Fatalf("the learner's settings: %+v", m.Class.Settings)
 		}
+		if d := owner.get("/api/classes/" + c.Code + "/dashboard"); !strings.Contains(d.body, `"settings":{"show_me":false,"open_lessons":["`+first.Slug+`"],"deadline":"2031-05-01T15:00:00Z"}`) {
+			t.Errorf("the dashboard JSON lacks the settings: %.500s", d.body)
+		}
+		if page := ada.get("/class/me"); !strings.Contains(page.body, "not open yet") || !strings.Contains(page.body, "Quiz mode") {
+			t.Errorf("the learner's page does not say quiz mode and which lessons are not open yet")
+		}
 		refused := func(a answer, code, what string) {
 			t.Helper()
 			var e struct{ Code, Field string }
