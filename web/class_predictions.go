@@ -14,7 +14,10 @@ import (
 // predictionCount is one answer the class gave first, and how many did.
 type predictionCount struct {
 	Answer string `json:"answer"`
-	Count  int    `json:"count"`
+	// Label is a chosen option's text (several joined by " + "), so the
+	// chart reads as the question did; empty for a number.
+	Label string `json:"label,omitempty"`
+	Count int    `json:"count"`
 	// Right is there only once the teacher reveals it, so a projected
 	// chart does not give the answer away before the class has discussed.
 	Right *bool `json:"right,omitempty"`
@@ -93,6 +96,21 @@ func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool)
 		out.Answers[i].Count++
 		right[key] = right[key] || a.Correct
 		out.Total++
+	}
+	texts := map[string]string{}
+	if sv, err := ex.Serve(0, lessons.Standing{}); err == nil {
+		for _, o := range sv.Options {
+			texts[o.ID] = o.Text
+		}
+	}
+	for i := range out.Answers {
+		var parts []string
+		for _, id := range strings.Split(out.Answers[i].Answer, ", ") {
+			if t, ok := texts[id]; ok {
+				parts = append(parts, t)
+			}
+		}
+		out.Answers[i].Label = strings.Join(parts, " + ")
 	}
 	sort.SliceStable(out.Answers, func(i, j int) bool { return out.Answers[i].Count > out.Answers[j].Count })
 	if reveal {

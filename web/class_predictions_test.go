@@ -70,6 +70,20 @@ func TestClassPredictions(t *testing.T) {
 			t.Errorf("after the reveal: %s", a.body)
 		}
 
+		// A chosen option is labelled with its text, as the question showed it.
+		if sv, err := pred.Serve(0, lessons.Standing{}); err == nil && len(sv.Options) > 0 {
+			eve, _ := join(t, base, c.Code, "Eve")
+			say(eve, sv.Options[0].ID, false)
+			var withLabels struct{ Answers []struct{ Answer, Label string } }
+			owner.get(url).decode(t, &withLabels)
+			found := false
+			for _, a := range withLabels.Answers {
+				found = found || a.Answer == sv.Options[0].ID && a.Label == sv.Options[0].Text
+			}
+			if !found {
+				t.Errorf("option %s is not labelled %q: %+v", sv.Options[0].ID, sv.Options[0].Text, withLabels.Answers)
+			}
+		}
 		for q, field := range map[string]string{
 			"":                                      "exercise",
 			"?exercise=no-such":                     "exercise",

@@ -384,7 +384,7 @@ async function refreshPoll() {
     const bar = el('div', { class: 'poll-bar' + (a.right === undefined ? '' : a.right ? ' right' : ' wrong') });
     bar.style.width = (100 * a.count / most) + '%';
     return el('div', { class: 'poll-row', 'data-testid': 'poll-row', 'data-right': a.right === undefined ? '' : String(a.right) },
-      el('span', { class: 'poll-answer' }, a.answer + mark),
+      el('span', { class: 'poll-answer', title: a.answer }, (a.label || a.answer) + mark),
       el('span', { class: 'poll-track' }, bar),
       el('span', { class: 'poll-count', 'data-testid': 'poll-count' }, a.count));
   }));
