@@ -74,7 +74,9 @@ func TestClassPredictions(t *testing.T) {
 		if sv, err := pred.Serve(0, lessons.Standing{}); err == nil && len(sv.Options) > 0 {
 			eve, _ := join(t, base, c.Code, "Eve")
 			say(eve, sv.Options[0].ID, false)
-			var withLabels struct{ Answers []struct{ Answer, Label string } }
+			var withLabels struct {
+				Answers []struct{ Answer, Label string }
+			}
 			owner.get(url).decode(t, &withLabels)
 			found := false
 			for _, a := range withLabels.Answers {
