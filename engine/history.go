@@ -33,6 +33,7 @@ type lockInput struct {
 	Client string `json:"client"`
 	Token  int64  `json:"token,omitempty"`
 	Lease  int64  `json:"lease,omitempty"`
+	Delay  int64  `json:"delay,omitempty"` // an acquire's lock-delay
 }
 
 type lockOutput struct {
@@ -63,7 +64,7 @@ func (h *history) pending(cmd Command, r Reply, call int64) {
 }
 
 func commandInput(cmd Command) lockInput {
-	return lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease}
+	return lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease, Delay: cmd.Delay}
 }
 
 // operations returns the recorded operations, each pending one returning
@@ -105,6 +106,7 @@ type lockState struct {
 	LeaseUntil int64
 	Next       int64 // the next token; 0 until the first grant shows it
 	Last       int64 // the latest time an operation was applied at
+	Delay      int64 // the holder's lock-delay, from when its lease ends
 }
 
 // LeaseLockModel is the sequential specification of a lease lock with
@@ -161,11 +163,15 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) 
 		case held:
 			return out.OK && out.Token == s.Token, next
 		case !out.OK:
+			// Refused only inside the lock-delay of a lease that ran out.
+			return s.Holder != "" && out.Now < s.LeaseUntil+s.Delay, next
+		case s.Holder != "" && out.Now < s.LeaseUntil+s.Delay:
 			return false, s
 		case s.Next != 0 && out.Token != s.Next:
 			return false, s
 		}
 		next.Holder, next.Token, next.LeaseUntil, next.Next = in.Client, out.Token, out.Now+in.Lease, out.Token+1
+		next.Delay = in.Delay
 		return out.LeaseUntil == next.LeaseUntil, next
 	case "renew":
 		if !(held && mine) {

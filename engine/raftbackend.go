@@ -17,6 +17,7 @@ var raftBackend = Backend{
 	Name: BackendRaft, Label: "Raft group",
 	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
 	Tokens: true, Leader: true, Follower: "follower",
+	Options: []BackendOption{lockDelay},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
 		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
 		if err != nil {
@@ -204,6 +205,13 @@ type raftService struct {
 	lastClock *nodeClock
 
 	probe *raftProbe // tests only: what the group committed and where
+
+	// revisions makes every node's state machine etcd's store (LockFSM's
+	// revisions), and elected runs when a new leader has been elected,
+	// before open leases are judged again by its clock (etcd's lessor
+	// extends them). Both are the run's: attach clears them.
+	revisions bool
+	elected   func(leader *raftNode)
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -250,6 +258,7 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 // for this run would have.
 func (s *raftService) attach(w *world, firstToken int64) {
 	s.w, s.waits = w, w.waits
+	s.revisions, s.elected = false, nil
 	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -573,6 +582,7 @@ func (s *raftService) restart(n *simNode) {
 	nd.trans.Close()
 	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
 	nd.simNode.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
+	nd.simNode.fsm.revisions = s.revisions
 	for key := range s.linked {
 		if key[0] == s.index(nd) || key[1] == s.index(nd) {
 			s.linked[key] = false // the new transport starts unlinked
@@ -661,6 +671,9 @@ func (s *raftService) elect() {
 	s.remember(s.nodes[want], s.w.lockName)
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term,
 		Message: fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)})
+	if s.elected != nil {
+		s.elected(s.nodes[want])
+	}
 	s.w.leaderChanged()
 }
 

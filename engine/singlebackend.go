@@ -5,7 +5,7 @@ var singleBackend = Backend{
 	Name: BackendSingle, Label: "single server",
 	Nodes: []int{1}, DefaultNodes: 1, NodesRule: "the single backend has exactly 1 node",
 	Tokens: true, Leader: true, Follower: "server",
-	Options: []BackendOption{persistEvery},
+	Options: []BackendOption{persistEvery, lockDelay},
 	start:   func(w *world, _ *RaftPool) (lockService, error) { return newSingleService(w), nil },
 	chaos: func(pick func(lo, hi int64) int64, rng intn, l *Lock) {
 		if rng.IntN(4) != 0 {
