@@ -197,7 +197,7 @@ func baseScenario(rng *rand.Rand, seed int64, opt ChaosOptions) Scenario {
 				{Do: StepAcquire},
 				{Do: StepRead},
 				{Do: StepWork, For: Ms(pick(5, 15) * lease / 10)},
-				{Do: StepWrite, Add: ptr(pick(1, 9) * 100)},
+				{Do: StepWrite, Add: ptr(pick(1, 9) * 100), Guard: opt.Guard},
 				{Do: StepRelease},
 			},
 			// A careful client checks its own clock against its lease

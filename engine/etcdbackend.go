@@ -31,6 +31,12 @@ var etcdBackend = Backend{
 	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
 	expired:   etcdRevoke,
 	restarted: "starts again on its stored log and rejoins the cluster",
+	// Chaos draws a lock-delay in a quarter of the runs.
+	chaos: func(pick func(lo, hi int64) int64, rng intn, l *Lock) {
+		if rng.IntN(4) == 0 {
+			l.LockDelay = Ms(pick(1, 10) * l.Lease.MS() / 10)
+		}
+	},
 	aims: []aim{
 		{"leader crash during a lease", 20, aimCrashServing},
 		{"leader cut off during a lease", 15, aimPartitionServing},
