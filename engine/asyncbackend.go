@@ -6,7 +6,8 @@ import "fmt"
 // replica.
 var asyncBackend = Backend{
 	Name: BackendAsyncReplica, Label: "primary + async replica",
-	Nodes: []int{2}, DefaultNodes: 2, NodesRule: "async-replica has a primary and one replica: 2 nodes",
+	Description: "A primary that answers first and copies each change to its replica later; a failover promotes the replica with what it has.",
+	Nodes:       []int{2}, DefaultNodes: 2, NodesRule: "async-replica has a primary and one replica: 2 nodes",
 	Tokens: true, Leader: true, Follower: "replica",
 	Options:   []BackendOption{replicationLag, lockDelay},
 	start:     func(w *world, _ *RaftPool) (lockService, error) { return newAsyncService(w), nil },

@@ -15,7 +15,8 @@ import (
 // raftBackend is the registry entry of a real hashicorp/raft group.
 var raftBackend = Backend{
 	Name: BackendRaft, Label: "Raft group",
-	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
+	Description: "A real Raft group: a grant is committed on a majority before it is answered, and the token is a counter in the replicated state.",
+	Nodes:       []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
 	Tokens: true, Leader: true, Follower: "follower",
 	Options: []BackendOption{lockDelay},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
