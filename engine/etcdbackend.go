@@ -19,7 +19,7 @@ import "fmt"
 // node's copy of the table shows the deadline the leader judges by. Who
 // may hold the lock, and when, is the same.
 var etcdBackend = Backend{
-	Name: BackendEtcd, Label: "etcd (leases and revisions)",
+	Name: BackendEtcd, Label: "etcd cluster",
 	Description: "A Raft-replicated key-value store: the lock is a key on a lease, the token is its create revision, and the leader revokes a lease that ran out through the log.",
 	Nodes:       []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "an etcd cluster has 1, 3 or 5 members",
 	Tokens: true, Leader: true, Follower: "follower", Txn: true,

@@ -28,6 +28,8 @@ var legendMarks = []LegendMark{
 	{ID: "crashed", Label: "client crashed", Icon: `<path d="M8 3l8 8M16 3l-8 8" class="m-lost-line"/>`},
 	{ID: "grant", Label: "grant", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-grant"/>`},
 	{ID: "expired", Label: "lease ran out at the server", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-expired"/>`},
+	{ID: "extended", Label: "new etcd leader extends a lease", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-extended"/>`},
+	{ID: "lock-delay", Label: "lock-delay: nobody gets the lock", Icon: `<rect x="1" y="3" width="22" height="8" class="lock-delay"/>`},
 	{ID: "answer-lost", Label: "applied, answer lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">?</text>`},
 	{ID: "leader", Label: "leader (★, with its term)", Icon: `<rect x="1" y="4" width="22" height="6" class="role leader"/>`},
 	{ID: "follower", Label: "follower / replica / server up", Icon: `<rect x="1" y="4" width="22" height="6" class="role follower"/>`},
