@@ -18,6 +18,11 @@ type Catalog struct {
 	Tables     []string            `json:"tables"`
 	OnRefused  []string            `json:"on_refused"`
 	Limits     Limits              `json:"limits"`
+
+	// ClientOptions are a client's settings beside its name, start, steps
+	// and on_refused: renewal and the careful client's options, each with
+	// the setting it applies with (Needs).
+	ClientOptions []FieldCapability `json:"client_options"`
 }
 
 // BackendCapability describes one lock-service backend, as its registry
@@ -97,6 +102,11 @@ type FieldCapability struct {
 	// OneOf names the field that may stand in its place (a write's add or
 	// set, a partition's target or side): exactly one of them is given.
 	OneOf string `json:"one_of,omitempty"`
+
+	// Needs names the setting this one applies with: a careful client's
+	// options need watch_lease, renew_timeout and stop_on_renew_timeout
+	// need renew_every. Type "switch" is true or false.
+	Needs []string `json:"needs,omitempty"`
 }
 
 // Limits are the bounds that keep one run small.
@@ -121,6 +131,7 @@ var catalog = sync.OnceValue(func() Catalog {
 		return FieldCapability{Name: name, Type: "amount", Min: -MaxAmount, Max: MaxAmount, OneOf: other}
 	}
 	target := FieldCapability{Name: "target", Required: true, Type: "target"}
+	needs := func(f FieldCapability, with ...string) FieldCapability { f.Needs = with; return f }
 	return Catalog{
 		Steps: []StepCapability{
 			{Do: StepAcquire, Fields: []FieldCapability{}, UsesLock: true},
@@ -149,6 +160,16 @@ var catalog = sync.OnceValue(func() Catalog {
 		OnRefused:  []string{OnRefusedStop, OnRefusedRetry},
 		Limits: Limits{Clients: MaxClients, Steps: MaxSteps, Faults: MaxFaults, Nodes: MaxNodes, Events: MaxEvents,
 			UntilMS: MaxUntil, MinLeaseMS: minLease, MinEveryMS: minPeriod, LatencyMS: maxLatency, LagMS: maxLag},
+		ClientOptions: []FieldCapability{
+			dur("renew_every", false, minPeriod),
+			needs(dur("renew_timeout", false, minPeriod), "renew_every"),
+			dur("retry_every", false, minPeriod),
+			{Name: "watch_lease", Type: "switch"},
+			// A margin below the lease: validation bounds it by lock.lease.
+			needs(FieldCapability{Name: "lease_margin", Type: "duration", Max: MaxUntil}, "watch_lease"),
+			needs(FieldCapability{Name: "stop_on_renew_timeout", Type: "switch"}, "watch_lease", "renew_every"),
+			needs(FieldCapability{Name: "interrupt", Type: "switch"}, "watch_lease"),
+		},
 	}
 })
 
@@ -170,5 +191,9 @@ func Capabilities() Catalog {
 	c.DelayKinds = slices.Clone(c.DelayKinds)
 	c.Tables = slices.Clone(c.Tables)
 	c.OnRefused = slices.Clone(c.OnRefused)
+	c.ClientOptions = slices.Clone(c.ClientOptions)
+	for i := range c.ClientOptions {
+		c.ClientOptions[i].Needs = slices.Clone(c.ClientOptions[i].Needs)
+	}
 	return c
 }

@@ -155,3 +155,37 @@ func TestCapabilitiesAreWhatValidationAccepts(t *testing.T) {
 		t.Errorf("Capabilities hands out its own list")
 	}
 }
+
+// TestClientOptionsAreWhatValidationAccepts: every client option the
+// catalog lists is accepted with the settings it needs, and refused,
+// naming it, without them.
+func TestClientOptionsAreWhatValidationAccepts(t *testing.T) {
+	values := map[string]string{"switch": "true", "duration": "1s"}
+	for _, o := range engine.Capabilities().ClientOptions {
+		v, ok := values[o.Type]
+		if !ok {
+			t.Errorf("%s: a type the test does not know, %q", o.Name, o.Type)
+			continue
+		}
+		sets := []string{"clients[0]." + o.Name, v}
+		for _, n := range o.Needs {
+			sets = append(sets, "clients[0]."+n, values[map[string]string{"watch_lease": "switch", "renew_every": "duration"}[n]])
+		}
+		if _, err := engine.Prepare(mustPreset(t, "paused-holder", false, sets...)); err != nil {
+			t.Errorf("%s with %v: %v", o.Name, o.Needs, err)
+		}
+		for _, n := range o.Needs {
+			sc := mustPreset(t, "paused-holder", false, sets...)
+			if n == "watch_lease" {
+				sc.Clients[0].WatchLease = false
+			} else {
+				sc.Clients[0].RenewEvery = engine.Duration{}
+			}
+			_, err := engine.Prepare(sc)
+			var fe *engine.FieldError
+			if !errors.As(err, &fe) || fe.Field != "clients[0]."+o.Name {
+				t.Errorf("%s without %s: %v", o.Name, n, err)
+			}
+		}
+	}
+}

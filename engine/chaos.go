@@ -69,6 +69,15 @@ type ChaosReport struct {
 	// counts, among those, the runs with each kind (a run may have several).
 	Violations int             `json:"violations"`
 	ByKind     ViolationCounts `json:"by_kind"`
+	// Misconfigured counts the runs that violate and still violate with
+	// every fault removed: their clients, not the faults, broke them (a
+	// renewal too slow for the lease, work longer than the lease with no
+	// renewal). They are not findings: Violations and ByKind leave them out.
+	Misconfigured int `json:"misconfigured"`
+	// IllegalByClock counts, among the histories found not linearizable,
+	// those the answering nodes' own clocks make look legal: the lock was
+	// broken by a clock running fast or jumping (History.ClockNote).
+	IllegalByClock int `json:"illegal_by_clock"`
 	// Linearizability counts the runs whose lock history the checker found
 	// linearizable, not linearizable, or could not decide in time.
 	Linearizability LinearizabilityCounts `json:"linearizability"`
@@ -107,6 +116,10 @@ type ChaosExample struct {
 	Aims            []string        `json:"aims"`
 	Summary         Summary         `json:"summary"`
 	Scenario        Scenario        `json:"scenario"`
+
+	// ClockNote says, beside a history that is not linearizable by true
+	// time, whose clocks made each grant look legal (History.ClockNote).
+	ClockNote string `json:"clock_note,omitempty"`
 }
 
 // Kinds of violation, as ByKind and ChaosExample.Kinds name them.
@@ -221,12 +234,18 @@ func (opt ChaosOptions) Check() error {
 	return nil
 }
 
-// outcome is what one generated run showed.
+// outcome is what one generated run showed. A violating run that is not
+// misconfigured keeps its scenario and what its faults aimed at, so that
+// an example is shrunk from it without generating it again.
 type outcome struct {
-	kinds   []string
-	lin     Linearizability
-	faulted bool
-	err     error
+	kinds         []string
+	lin           Linearizability
+	byClock       bool
+	faulted       bool
+	misconfigured bool
+	sc            *Scenario
+	notes         map[string]aimed
+	err           error
 }
 
 // Chaos generates opt.Runs scenarios whose faults aim at what happens in
@@ -249,6 +268,7 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 		workers = 4 * runtime.GOMAXPROCS(0)
 	}
 	results := make([]outcome, opt.Runs)
+	var keep examplesKept
 	next := make(chan int)
 	// The first run that fails stops the batch: its error is the answer.
 	batch, stop := context.WithCancel(ctx)
@@ -266,6 +286,9 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 				if o.err != nil && batch.Err() == nil {
 					once.Do(func() { failed = fmt.Errorf("chaos seed %d: %w", seed, o.err) })
 					stop()
+				}
+				if o.sc != nil && !keep.wants(i, opt.Examples) {
+					o.sc, o.notes = nil, nil // not among the first violations: no example
 				}
 				results[i] = o
 			}
@@ -288,32 +311,40 @@ feed:
 		return ChaosReport{}, failed
 	}
 	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, Examples: []ChaosExample{}}
-	var failing []int64
+	var failing []int
 	for i, o := range results {
 		seed := opt.Seed + int64(i)
 		if o.err != nil {
 			return ChaosReport{}, fmt.Errorf("chaos seed %d: %w", seed, o.err)
 		}
 		rep.Linearizability.count(o.lin)
+		if o.byClock {
+			rep.IllegalByClock++
+		}
 		if !o.faulted {
 			rep.RunsWithoutFaults++
+		}
+		if o.misconfigured {
+			rep.Misconfigured++
+			continue
 		}
 		if len(o.kinds) == 0 {
 			continue
 		}
 		rep.Violations++
 		rep.ByKind.count(o.kinds)
-		if len(failing) < opt.Examples {
-			failing = append(failing, seed)
+		if len(failing) < opt.Examples && o.sc != nil {
+			failing = append(failing, i)
 		}
 	}
 	examples := make([]ChaosExample, len(failing))
 	errs := make([]error, len(failing))
-	for i, seed := range failing {
+	for i, at := range failing {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			examples[i], errs[i] = example(ctx, seed, opt)
+			o := results[at]
+			examples[i], errs[i] = example(ctx, opt.Seed+int64(at), *o.sc, o.notes, opt)
 		}()
 	}
 	wg.Wait()
@@ -327,9 +358,38 @@ feed:
 	return rep, nil
 }
 
-// runOne generates the scenario of one seed, runs it and judges it.
+// examplesKept decides which violating runs keep their scenario for an
+// example, so that a long batch does not hold every violating scenario:
+// run i keeps it while fewer than the examples wanted have violated at a
+// lower index so far. Runs finish out of order, so a few more may keep
+// theirs than needed, never fewer.
+type examplesKept struct {
+	mu    sync.Mutex
+	found []int
+}
+
+func (k *examplesKept) wants(i, examples int) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	below := 0
+	for _, j := range k.found {
+		if j < i {
+			below++
+		}
+	}
+	if below >= examples {
+		return false
+	}
+	k.found = append(k.found, i)
+	return true
+}
+
+// runOne generates the scenario of one seed, runs it and judges it. A run
+// that violates is run once more with its faults removed: if it still
+// violates, its clients were misconfigured and the faults are not to
+// blame.
 func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
-	sc, _, res, err := generate(ctx, seed, opt)
+	sc, notes, res, err := generate(ctx, seed, opt)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -338,40 +398,89 @@ func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
 			return outcome{err: err}
 		}
 	}
-	return outcome{kinds: Violations(res.Summary), lin: res.History().Check(DefaultCheckTimeout), faulted: struck(res.Events)}
+	h := res.History()
+	o := outcome{kinds: Violations(res.Summary), lin: h.Check(DefaultCheckTimeout), faulted: struck(res.Events)}
+	if o.lin == LinearizableIllegal {
+		o.byClock = h.ClockNote(DefaultCheckTimeout) != ""
+	}
+	if len(o.kinds) == 0 {
+		return o
+	}
+	bare := sc.clone()
+	bare.Faults = nil
+	plain, err := opt.run(ctx, bare)
+	if err != nil {
+		return outcome{err: err}
+	}
+	if len(Violations(plain.Summary)) > 0 {
+		o.misconfigured = true
+		return o
+	}
+	o.sc, o.notes = &sc, notes
+	return o
 }
 
-// example shrinks the violation of one seed and describes it.
-func example(ctx context.Context, seed int64, opt ChaosOptions) (ChaosExample, error) {
-	sc, notes, res, err := generate(ctx, seed, opt)
-	if err != nil {
-		return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
+// example shrinks the violation of one generated scenario and describes
+// it. The shrinker keeps at least one fault: a violation is its faults'.
+func example(ctx context.Context, seed int64, sc Scenario, notes map[string]aimed, opt ChaosOptions) (ChaosExample, error) {
+	var first string
+	fails := func(s Summary) bool {
+		kinds := Violations(s)
+		if first == "" && len(kinds) > 0 {
+			first = kinds[0]
+		}
+		return first != "" && slices.Contains(kinds, first)
 	}
+	withFaults := func(ctx context.Context, s Scenario) (*Result, error) {
+		if len(s.Faults) == 0 {
+			return nil, errNoFault
+		}
+		return opt.run(ctx, s)
+	}
+	small, res := shrink(ctx, sc, fails, withFaults)
 	if res == nil {
+		// The shrinker could not even run it again (no slot came free).
+		var err error
 		if res, err = opt.run(ctx, sc); err != nil {
 			return ChaosExample{}, fmt.Errorf("chaos seed %d: %w", seed, err)
 		}
+		small = sc
 	}
-	kinds := Violations(res.Summary)
-	if len(kinds) == 0 {
+	if len(Violations(res.Summary)) == 0 {
 		return ChaosExample{}, fmt.Errorf("chaos seed %d: the violation did not happen again", seed)
 	}
-	first := kinds[0]
-	small, shrunk := shrink(ctx, sc, func(s Summary) bool { return slices.Contains(Violations(s), first) }, opt.run)
-	if shrunk == nil {
-		// The shrinker could not even run it again (no slot came free):
-		// the example is the scenario as generated.
-		small, shrunk = sc, res
-	}
-	res = shrunk
+	h := res.History()
 	ex := ChaosExample{Seed: seed, Why: why(res.Summary), Kinds: Violations(res.Summary),
-		Linearizability: res.History().Check(DefaultCheckTimeout), Aims: []string{}, Summary: res.Summary, Scenario: small}
-	for _, f := range sc.Faults {
-		if a, ok := notes[f.key()]; ok && !slices.Contains(ex.Aims, a.note) {
-			ex.Aims = append(ex.Aims, a.note)
-		}
+		Linearizability: h.Check(DefaultCheckTimeout), Aims: aimsOf(small, sc, notes), Summary: res.Summary, Scenario: small}
+	if ex.Linearizability == LinearizableIllegal {
+		ex.ClockNote = h.ClockNote(DefaultCheckTimeout)
 	}
 	return ex, nil
+}
+
+// errNoFault keeps the shrinker from dropping an example's last fault.
+var errNoFault = errors.New("an example keeps at least one fault")
+
+// aimsOf says what the faults the shrunk scenario still has were aimed at.
+// The shrinker moves faults earlier and shortens them but never changes
+// what they do to whom, so each remaining fault is matched to the first
+// generated fault of the same kind and target not matched yet.
+func aimsOf(small, generated Scenario, notes map[string]aimed) []string {
+	out := []string{}
+	used := make([]bool, len(generated.Faults))
+	for _, f := range small.Faults {
+		for i, g := range generated.Faults {
+			if used[i] || f.Do != g.Do || f.Target != g.Target || f.Kind != g.Kind || f.Rate != g.Rate || !slices.Equal(f.Side, g.Side) {
+				continue
+			}
+			used[i] = true
+			if a, ok := notes[g.key()]; ok && !slices.Contains(out, a.note) {
+				out = append(out, a.note)
+			}
+			break
+		}
+	}
+	return out
 }
 
 // struck reports whether any fault took effect in a timeline.

@@ -351,7 +351,9 @@ func aimClientDrift(g *generation, after int64) ([]Fault, string, bool) {
 		return nil, "", false
 	}
 	lease := g.lease()
-	at := m.t + g.pick(1, lease/4)
+	// Strike before the client's write: a drift that starts once the
+	// client is done changes nothing.
+	at := m.t + g.pick(1, max(1, min(lease/4, g.nextWrite(m.client, m.t)-m.t)))
 	rate := float64(g.pick(2, 6)) / 10
 	d := g.pick(lease, 3*lease)
 	f := Fault{At: Ms(at), Do: FaultClockDrift, Target: m.client, Rate: rate, For: Ms(d)}

@@ -187,33 +187,40 @@ func baseScenario(rng *rand.Rand, seed int64, opt ChaosOptions) Scenario {
 		sc.Lock.Latency = Ms(pick(1, 20) * 10)
 	}
 	clients := int(pick(2, 3))
+	lat := sc.Lock.Latency.MS()
 	for i := range clients {
 		c := Client{
 			Name:       fmt.Sprintf("client-%d", i+1),
 			Start:      Ms(pick(0, 100) * 100),
 			RetryEvery: Ms(pick(1, 4) * 500),
 			OnRefused:  []string{OnRefusedStop, OnRefusedRetry}[rng.IntN(2)],
-			Steps: []Step{
-				{Do: StepAcquire},
-				{Do: StepRead},
-				{Do: StepWork, For: Ms(pick(5, 15) * lease / 10)},
-				{Do: StepWrite, Add: ptr(pick(1, 9) * 100), Guard: opt.Guard},
-				{Do: StepRelease},
-			},
 			// A careful client checks its own clock against its lease
 			// before each step.
 			WatchLease: rng.IntN(3) == 0,
+		}
+		// Clients are configured as a competent engineer would, so that a
+		// violation is the faults' doing: one that renews does so three to
+		// five times a lease, and its work may outlast the lease; one that
+		// does not renew has work that fits well inside the lease, round
+		// trips (grant, read, check, write: six one-way trips) included.
+		work := pick(5, 15) * lease / 10
+		if rng.IntN(3) == 0 {
+			work = pick(1, 5) * lease / 10
+		}
+		if work+6*lat > lease*7/10 {
+			c.RenewEvery = Ms(pick(20, 33) * lease / 100)
+		}
+		c.Steps = []Step{
+			{Do: StepAcquire},
+			{Do: StepRead},
+			{Do: StepWork, For: Ms(work)},
+			{Do: StepWrite, Add: ptr(pick(1, 9) * 100), Guard: opt.Guard},
+			{Do: StepRelease},
 		}
 		if rng.IntN(3) == 0 {
 			// Check, then write: the check passes, and what comes
 			// between it and the write is what the lesson is about.
 			c.Steps = slices.Insert(c.Steps, 3, Step{Do: StepCheck})
-		}
-		switch rng.IntN(3) {
-		case 0:
-			c.RenewEvery = Ms(lease / 3)
-		case 1:
-			c.RenewEvery = Ms(pick(5, 15) * lease / 10)
 		}
 		sc.Clients = append(sc.Clients, c)
 	}

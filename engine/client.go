@@ -26,7 +26,7 @@ type client struct {
 	// nodeTokens are the per-server grants a Redlock client holds, by
 	// server index.
 	nodeTokens []int64
-	delays     map[string][]int64 // armed delay faults by message kind, in order
+	delays     map[string][]Fault // armed delay faults by message kind, in order
 
 	// What the worker believes about its lock.
 	holding  bool
@@ -41,10 +41,14 @@ type client struct {
 
 	lastRead int64
 	done     bool
+	crashed  bool
+	// answerLost is set when the last lock call got no answer because
+	// the answer was lost on the way back (the service did answer).
+	answerLost bool
 }
 
 func newClient(w *world, cfg *Client) *client {
-	return &client{w: w, cfg: cfg, g: &group{name: cfg.Name}, delays: map[string][]int64{}}
+	return &client{w: w, cfg: cfg, g: &group{name: cfg.Name}, delays: map[string][]Fault{}}
 }
 
 func (c *client) start() {
@@ -108,22 +112,72 @@ func (c *client) runSteps(a *actor) bool {
 }
 
 // leaseStillGood is a careful client's look at its lease before a step
-// (watch_lease): by its own clock, timed from when it sent the acquire or
-// the last renewal that was granted, is the lease it believes it holds
-// still running, and has its renewal loop not been refused? Taking the
-// lock and giving it back need no look. A client that does not watch its
-// lease always carries on.
+// (watch_lease): by its own clock, timed from when it sent the first
+// request of the acquire or the renewal that was granted, less its
+// lease_margin, is the lease it believes it holds still running, and has
+// its renewal loop not stopped? Taking the lock and giving it back need no
+// look. A client that does not watch its lease always carries on.
 func (c *client) leaseStillGood(st Step) bool {
 	if !c.cfg.WatchLease || !c.holding || st.Do == StepAcquire || st.Do == StepRelease {
 		return true
 	}
-	switch now := c.now(); {
-	case now >= c.leaseEnd:
-		c.loseLock(fmt.Sprintf("its own clock reads %s: the lease it believes it holds ran out at %s", FormatMS(now), FormatMS(c.leaseEnd)))
+	c.watchLease()
+	return !c.lost
+}
+
+// watchLease is the look itself: it gives the lock up when the lease ran
+// out by the client's own clock (less the margin) or its renewals stopped.
+func (c *client) watchLease() {
+	switch now, end := c.now(), c.watchedEnd(); {
+	case now >= end:
+		c.loseLock(c.ranOutWords(now, end))
 	case c.renewStop != "":
 		c.loseLock("its renewals stopped: " + c.renewStop)
 	}
-	return !c.lost
+}
+
+// watchedEnd is when, by its own clock, a careful client counts its lease
+// as over: the lease it believes it holds, less lease_margin.
+func (c *client) watchedEnd() int64 { return c.leaseEnd - c.cfg.LeaseMargin.MS() }
+
+func (c *client) ranOutWords(now, end int64) string {
+	if m := c.cfg.LeaseMargin.MS(); m > 0 {
+		return fmt.Sprintf("its own clock reads %s: the lease it believes it holds runs out at %s, less its margin of %s", FormatMS(now), FormatMS(c.leaseEnd), FormatMS(m))
+	}
+	return fmt.Sprintf("its own clock reads %s: the lease it believes it holds ran out at %s", FormatMS(now), FormatMS(end))
+}
+
+// compute works for d. A careful client with interrupt keeps its watch on
+// the lease during the step and stops it as soon as the lease runs out by
+// its own clock or its renewals stop; it looks again at least every tenth
+// of the time its clock says is left (a clock may run up to ten times
+// fast), so the wake-ups it adds are few and the same on every run.
+func (c *client) compute(a *actor, d int64) {
+	until := c.w.s.now + d
+	c.emit(Event{Kind: KindWork, For: d, Until: until})
+	if !c.cfg.Interrupt || !c.cfg.WatchLease {
+		a.sleep(d)
+		return
+	}
+	for c.w.s.now < until {
+		if c.holding {
+			c.watchLease()
+			if c.lost {
+				c.emit(Event{Kind: KindWorkInterrupted, Reason: "its lease watch stops the work"})
+				return
+			}
+		}
+		next := until - c.w.s.now
+		if c.holding {
+			left := c.watchedEnd() - c.now()
+			next = min(next, max(1, left/int64(MaxDriftRate)))
+			if c.cfg.StopOnRenewTimeout && c.renew != nil {
+				// A renewal failure is noticed within a renewal period.
+				next = min(next, max(1, c.cfg.RenewEvery.MS()/2))
+			}
+		}
+		a.sleep(next)
+	}
 }
 
 func (c *client) step(a *actor, st Step) {
@@ -134,8 +188,7 @@ func (c *client) step(a *actor, st Step) {
 	case StepRead:
 		c.read(a)
 	case StepWork:
-		c.emit(Event{Kind: KindWork, For: st.For.MS(), Until: w.s.now + st.For.MS()})
-		a.sleep(st.For.MS())
+		c.compute(a, st.For.MS())
 	case StepCheck:
 		token := c.token
 		r, node, ok := c.call(a, OpCheck, token)
@@ -171,7 +224,7 @@ func (c *client) step(a *actor, st Step) {
 	case StepCrash:
 		c.emit(Event{Kind: KindCrashed, Message: "the client dies without releasing"})
 		c.holding = false
-		c.done = true
+		c.done, c.crashed = true, true
 		w.s.killGroup(c.g, a)
 	case StepClaim:
 		c.claim(a)
@@ -201,14 +254,23 @@ func (c *client) acquire(a *actor) {
 	if c.holding {
 		return
 	}
+	// first is when the first request that may have been granted was sent:
+	// an attempt that got no answer may have been applied (its answer lost
+	// on the way), and the service keeps that grant's end when the retry
+	// comes. A refusal says no grant of this client stands, so the next
+	// attempt starts the count again.
+	first := int64(-1)
 	for {
 		sent := c.now()
+		if first < 0 {
+			first = sent
+		}
 		r, node, ok := c.call(a, OpAcquire, 0)
 		switch {
 		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "acquire", Reason: "no lock server answered"})
+			c.emit(Event{Kind: KindUnavailable, Message: "acquire", Reason: c.noAnswerWords()})
 		case r.OK:
-			c.holding, c.token, c.leaseEnd = true, r.Token, sent+c.w.sc.Lock.Lease.MS()
+			c.holding, c.token, c.leaseEnd = true, r.Token, first+c.w.sc.Lock.Lease.MS()
 			if c.usesRedlock() {
 				c.leaseEnd = r.LeaseUntil // the validity the client computed itself
 			}
@@ -217,6 +279,7 @@ func (c *client) acquire(a *actor) {
 			c.startRenewals(r.Token)
 			return
 		default:
+			first = -1
 			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: r.Reason})
 		}
 		a.sleep(c.cfg.RetryEvery.MS())
@@ -260,7 +323,7 @@ func (c *client) storeWrite(value, token int64, st Step) int64 {
 	if rows == 0 {
 		e.Kind = KindWriteRefused
 		e.Fence = ptr(before.Fence)
-		e.Reason = fmt.Sprintf("token %d < %d, the highest token accepted", token, before.Fence)
+		e.Reason = fmt.Sprintf("token %d < %d, the highest token the storage has seen (a write or a fenced read)", token, before.Fence)
 		w.emit(e)
 		return 0
 	}
@@ -367,18 +430,22 @@ func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bo
 // answer was lost on the way).
 func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
 	w := c.w
+	c.answerLost = false
 	cmd := c.command(op, token)
 	callAt := w.history.tick()
+	var by served
 	x := c.roundTrip(a, msgKind[op], func() string {
 		if r, node, ok = w.serve(cmd); !ok {
 			return ""
 		}
+		by = served{node, w.s.now}
 		return node
-	}, func() { w.answerLost(cmd, r, node, callAt) })
+	}, func() { w.answerLost(cmd, r, node, by, callAt) })
 	if !ok || x.lost {
+		c.answerLost = ok && x.lost
 		return r, node, false
 	}
-	w.history.record(cmd, r, callAt, w.history.tick())
+	w.history.record(cmd, r, by, callAt, w.history.tick())
 	return r, node, true
 }
 
@@ -418,6 +485,15 @@ func (c *client) read(a *actor) {
 		e.Rows = ptr(rows)
 	}
 	c.emit(e)
+}
+
+// noAnswerWords says why the last lock call came back empty: no server
+// could answer it, or one did and its answer was lost on the way.
+func (c *client) noAnswerWords() string {
+	if c.answerLost {
+		return "its answer was lost on the way back (the lock service had applied it)"
+	}
+	return "no lock server answered"
 }
 
 // loseLock records that the worker learned it no longer holds the lock.

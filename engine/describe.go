@@ -25,10 +25,16 @@ func Describe(e Event) string {
 	case KindRenewRefused:
 		return "renewal refused: " + e.Reason
 	case KindReleased:
+		if e.Token == 0 {
+			return "released the lock" // Redlock: there is no token
+		}
 		return "released " + tokenWords(e.Token)
 	case KindReleaseRefused:
 		return "release refused: " + e.Reason
 	case KindCheckOK:
+		if e.Token == 0 {
+			return fmt.Sprintf("checked: still holds the lock until %s", FormatMS(e.LeaseUntil))
+		}
 		return fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
 	case KindCheckFailed:
 		return "checked: no longer holds the lock, " + e.Reason
@@ -41,6 +47,8 @@ func Describe(e Event) string {
 		return fmt.Sprintf("read value %s (fence %d)", num(deref(e.Value)), deref(e.Fence))
 	case KindWork:
 		return fmt.Sprintf("works for %s (until %s)", FormatMS(e.For), FormatMS(e.Until))
+	case KindWorkInterrupted:
+		return "stops its work: " + e.Reason
 	case KindWriteSent:
 		return fmt.Sprintf("sends a write of %s with %s", num(deref(e.Value)), tokenWords(e.Token))
 	case KindWriteAccepted:
@@ -70,10 +78,16 @@ func Describe(e Event) string {
 	case KindRenewTimeout:
 		return "renewal timed out: " + e.Message
 	case KindRenewStopped:
+		if e.Token == 0 {
+			return fmt.Sprintf("stops renewing: %s; the job is not told", e.Reason)
+		}
 		return fmt.Sprintf("stops renewing token %d: %s; the job is not told", e.Token, e.Reason)
 	case KindAnswerLost:
 		return "applied, answer lost: " + e.Reason
 	case KindLockLost:
+		if e.Token == 0 {
+			return "learns it lost the lock: " + e.Reason
+		}
 		return fmt.Sprintf("learns it lost the lock (token %d): %s", e.Token, e.Reason)
 	case KindGaveUp:
 		return "gives up the job: " + e.Reason
@@ -149,7 +163,12 @@ func Verdict(s Summary) string {
 		parts = append(parts, "the run was cut off at the event limit")
 	}
 	verdict := "UNSAFE"
-	if s.Safe {
+	switch {
+	case s.Safe && !s.LockSafe:
+		// The data came through, but the lock broke its promise: never
+		// headed plainly safe.
+		verdict = "DATA SAFE, LOCK BROKEN"
+	case s.Safe:
 		verdict = "SAFE"
 	}
 	return verdict + ": " + strings.Join(parts, "; ")

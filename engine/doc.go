@@ -16,9 +16,10 @@
 // Raft group is applied and committed in real time while simulated time
 // stands still, so how fast Raft is that day never shows in the timeline.
 // The simulation decides who leads and when (node-1 from the start; after a
-// crash or a cut, the lowest-numbered node that reaches a majority,
-// lock.election later) and the real group is made to hold exactly that
-// election: the chosen node is sent Raft's TimeoutNow and wins a real vote.
+// crash or a cut, the lowest-numbered node that reaches a majority and
+// whose log that majority would vote for, lock.election later) and the
+// real group is made to hold exactly that election: the chosen node is
+// sent Raft's TimeoutNow and wins a real vote.
 // Leader events carry the simulation's term (2 for node-1's first
 // election, one more per election), which the real group reaches too.
 // Raft's own heartbeat and election timers run on the wall clock and are

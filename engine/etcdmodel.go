@@ -9,9 +9,10 @@ import "github.com/anishathalye/porcupine"
 // inherits. So once a lease's deadline has passed, the model allows either
 // (an acquire may be refused, a keep-alive may still succeed), and it asks
 // only what they cannot hide: nobody else gets the lock before the
-// holder's deadline, a holder's keep-alive is never refused before it,
-// tokens only grow (by any step: every write to the store bumps the
-// revision), and time never runs backwards.
+// holder's deadline (by the leader's clock, nor in true time before the
+// holder's last grant or keep-alive plus the TTL), a holder's keep-alive
+// is never refused before it, tokens only grow (by any step: every write
+// to the store bumps the revision), and time never runs backwards.
 var EtcdLockModel = porcupine.Model{
 	Init: func() any { return lockState{} },
 	Step: func(state, input, output any) (bool, any) {
@@ -29,18 +30,22 @@ var EtcdLockModel = porcupine.Model{
 // etcdLockStep is one step of EtcdLockModel for an operation whose output
 // is known.
 func etcdLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
-	if out.Now < s.Last {
+	if out.True < s.Last {
 		return false, s
 	}
 	due := s.Holder != "" && out.Now >= s.LeaseUntil // may have been revoked, or extended
 	mine := s.Holder != "" && s.Holder == in.Client && s.Token == in.Token
 	next := s
-	next.Last = out.Now
+	next.Last = out.True
 	grant := func() (bool, lockState) {
-		if out.Token <= s.Token || (s.Next != 0 && out.Token < s.Next) {
+		switch {
+		case out.Token <= s.Token || (s.Next != 0 && out.Token < s.Next):
 			return false, s
+		case s.Holder != "" && s.Holder != in.Client && out.True < s.TrueUntil:
+			return false, s // the holder's lease still runs in true time
 		}
 		next.Holder, next.Token, next.LeaseUntil, next.Next, next.Delay = in.Client, out.Token, out.Now+in.Lease, out.Token+1, in.Delay
+		next.TrueUntil = out.True + in.Lease
 		return out.LeaseUntil == next.LeaseUntil, next
 	}
 	switch in.Op {
@@ -61,7 +66,7 @@ func etcdLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
 		case !out.OK:
 			return due, next
 		}
-		next.LeaseUntil = out.Now + in.Lease
+		next.LeaseUntil, next.TrueUntil = out.Now+in.Lease, out.True+in.Lease
 		return out.LeaseUntil == next.LeaseUntil, next
 	case "check":
 		if !mine {
@@ -75,7 +80,7 @@ func etcdLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
 		case !out.OK:
 			return due, next
 		}
-		next.Holder, next.Token, next.LeaseUntil = "", s.Token, 0
+		next.Holder, next.Token, next.LeaseUntil, next.TrueUntil = "", s.Token, 0, 0
 		return true, next
 	}
 	return false, s

@@ -97,6 +97,14 @@ const (
 	KindLockDelay     = "lock_delay"     // node: holder, token, for, until: a lease ended without a release; nobody gets the lock until then
 )
 
+// Kinds of the careful client's own watch.
+const (
+	// KindWorkInterrupted: reason. A careful client's lease watch
+	// (interrupt) stopped a work step: the lease ran out by its own clock
+	// or its renewals stopped.
+	KindWorkInterrupted = "work_interrupted"
+)
+
 // Summary condenses a run. An auditor keeps it from outside, reading every
 // event as it is emitted and the lock service's own record of grants and
 // expiries in true simulated time, not what clients believe (except
@@ -122,6 +130,9 @@ type Summary struct {
 	EndMS                int64 `json:"end_ms"`
 	Truncated            bool  `json:"truncated"`
 	Safe                 bool  `json:"safe"`
+	// LockSafe: no double grant and no duplicate token, the lock kept its
+	// promise. Safe with LockSafe false is never headed "SAFE".
+	LockSafe bool `json:"lock_safe"`
 }
 
 // Result is a finished run: the timeline and its summary.

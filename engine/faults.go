@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -174,6 +176,7 @@ func (w *world) restartNote(n *simNode) string {
 // clientFault applies a fault aimed at a client.
 func (w *world) clientFault(c *client, f Fault) {
 	if c.done {
+		w.ignored(f, c.endedWords())
 		return
 	}
 	switch f.Do {
@@ -188,7 +191,7 @@ func (w *world) clientFault(c *client, f Fault) {
 		w.s.killGroup(c.g, nil)
 	case FaultDelay:
 		// The delay waits for the client's next message of that kind.
-		c.delays[f.Kind] = append(c.delays[f.Kind], f.By.MS())
+		c.delays[f.Kind] = append(c.delays[f.Kind], f)
 	case FaultClockJump:
 		c.clock.jump(f.By.MS())
 		c.emit(Event{Kind: KindClockJump, By: f.By.MS(),
@@ -196,6 +199,26 @@ func (w *world) clientFault(c *client, f Fault) {
 	case FaultClockDrift:
 		w.drift(c.cfg.Name, &c.clock, f, func() {})
 	}
+}
+
+// unsentDelays reports, at the end of the run, every delay fault whose
+// message was never sent: it held nothing back.
+func (w *world) unsentDelays() {
+	for _, c := range w.clients {
+		for _, kind := range slices.Sorted(maps.Keys(c.delays)) {
+			for _, f := range c.delays[kind] {
+				w.ignored(f, fmt.Sprintf("%s sent no %s message after it, before the run ended", c.cfg.Name, kind))
+			}
+		}
+	}
+}
+
+// endedWords says why a client can no longer be struck.
+func (c *client) endedWords() string {
+	if c.crashed {
+		return c.cfg.Name + " has crashed"
+	}
+	return c.cfg.Name + " has finished"
 }
 
 func (w *world) ignored(f Fault, why string) {

@@ -326,6 +326,9 @@ func TestBadPartitionsAndDrifts(t *testing.T) {
 		{"unknown member", engine.Fault{At: engine.Sec(1), Do: "partition", Side: []string{"node-1", "client-9"}, For: engine.Sec(1)}, "faults[0].side[1]", `"client-9"`},
 		{"twice", engine.Fault{At: engine.Sec(1), Do: "partition", Side: []string{"client-1", "client-1"}, For: engine.Sec(1)}, "faults[0].side[1]", "listed twice"},
 		{"everything", engine.Fault{At: engine.Sec(1), Do: "partition", Side: []string{"node-1", "node-2", "node-3", "client-1", "client-2", "storage"}, For: engine.Sec(1)}, "faults[0].side", "nothing is left"},
+		// Every node and client, storage left out: the storage stays
+		// reachable from both sides, so nothing is cut off.
+		{"every node and client", engine.Fault{At: engine.Sec(1), Do: "partition", Side: []string{"node-1", "node-2", "node-3", "client-1", "client-2"}, For: engine.Sec(1)}, "faults[0].side", "nothing is cut off"},
 		{"client as target", engine.Fault{At: engine.Sec(1), Do: "partition", Target: "client-1", For: engine.Sec(1)}, "faults[0].target", "list it in side"},
 		{"side on a pause", engine.Fault{At: engine.Sec(1), Do: "pause", Target: "client-1", Side: []string{"node-1"}, For: engine.Sec(1)}, "faults[0].side", "takes no"},
 		{"drift too slow", engine.Fault{At: engine.Sec(1), Do: "clock_drift", Target: "client-1", Rate: 0.01}, "faults[0].rate", "between 0.1 and 10"},

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -42,6 +44,11 @@ type lockOutput struct {
 	LeaseUntil int64  `json:"lease_until,omitempty"`
 	Holder     string `json:"holder,omitempty"`
 	Now        int64  `json:"now"` // when the service applied it, by its clock
+	// True is when the service applied it in true simulated time, and
+	// Node the node that answered: the check judges leases by true time
+	// and, where the two disagree, names the clocks that disagreed.
+	True int64  `json:"true"`
+	Node string `json:"node,omitempty"`
 	// Unknown marks an operation the service applied whose answer never
 	// reached its client: pending, returning after every other operation.
 	Unknown bool `json:"unknown,omitempty"`
@@ -52,15 +59,21 @@ func (h *history) tick() int64 {
 	return h.clock
 }
 
-func (h *history) record(cmd Command, r Reply, call, ret int64) {
-	h.add(commandInput(cmd), lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now}, call, ret)
+// served is where and when (in true time) the service applied a command.
+type served struct {
+	node string
+	at   int64
+}
+
+func (h *history) record(cmd Command, r Reply, by served, call, ret int64) {
+	h.add(commandInput(cmd), lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now, True: by.at, Node: by.node}, call, ret)
 }
 
 // pending records an operation the service applied whose answer never
 // reached its client. The client cannot know its outcome, so it stays
 // open: it returns after every other operation (see operations).
-func (h *history) pending(cmd Command, r Reply, call int64) {
-	h.add(commandInput(cmd), lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now, Unknown: true}, call, 0)
+func (h *history) pending(cmd Command, r Reply, by served, call int64) {
+	h.add(commandInput(cmd), lockOutput{OK: r.OK, Token: r.Token, LeaseUntil: r.LeaseUntil, Holder: r.Holder, Now: r.Now, True: by.at, Node: by.node, Unknown: true}, call, 0)
 }
 
 func commandInput(cmd Command) lockInput {
@@ -103,58 +116,82 @@ func (h *history) export() *History {
 type lockState struct {
 	Holder     string
 	Token      int64
-	LeaseUntil int64
+	LeaseUntil int64 // by the clock of the node that granted or renewed it
+	TrueUntil  int64 // the same lease in true time: granted at True, for Lease
 	Next       int64 // the next token; 0 until the first grant shows it
-	Last       int64 // the latest time an operation was applied at
+	Last       int64 // the latest true time an operation was applied at
 	Delay      int64 // the holder's lock-delay, from when its lease ends
 }
 
 // LeaseLockModel is the sequential specification of a lease lock with
-// fencing tokens: a grant only when the lock is free or its lease ran out,
-// tokens that grow by one with every grant, renew, release and check only
-// with the current token, and time that never runs backwards.
-var LeaseLockModel = porcupine.Model{
-	Init: func() any { return lockState{} },
-	Step: func(state, input, output any) (bool, any) {
-		s, in, out := state.(lockState), input.(lockInput), output.(lockOutput)
-		ok, next := leaseLockStep(s, in, out)
-		if out.Unknown && !ok {
-			// Nobody saw this answer, so no output can contradict the
-			// model: placed where it could not have happened, it changed
-			// nothing.
-			return true, s
-		}
-		return ok, next
-	},
-	DescribeOperation: func(input, output any) string {
-		in, out := input.(lockInput), output.(lockOutput)
-		switch {
-		case !out.OK:
-			return fmt.Sprintf("%s(%s, %d) at %s → refused", in.Op, in.Client, in.Token, FormatMS(out.Now))
-		case in.Op == "acquire":
-			return fmt.Sprintf("acquire(%s) at %s → token %d until %s", in.Client, FormatMS(out.Now), out.Token, FormatMS(out.LeaseUntil))
-		}
-		return fmt.Sprintf("%s(%s, %d) at %s → ok", in.Op, in.Client, in.Token, FormatMS(out.Now))
-	},
-	DescribeState: func(state any) string {
-		s := state.(lockState)
-		if s.Holder == "" {
-			return fmt.Sprintf("free (next token %d)", s.Next)
-		}
-		return fmt.Sprintf("%s holds token %d until %s", s.Holder, s.Token, FormatMS(s.LeaseUntil))
-	},
+// fencing tokens, judged by true time: a grant only when the lock is free
+// or its lease ran out (by the answering node's clock, as the node
+// decides, and by true time, as the holder counts on: a lease granted at
+// true time t for L lasts until t+L), tokens that grow by one with every
+// grant, renew, release and check only with the current token, and time
+// that never runs backwards. A node whose clock runs fast or jumps ahead
+// grants again while the first holder's lease still runs in true time:
+// not linearizable, though by that node's clock each grant was legal
+// (ServerClockModel).
+var LeaseLockModel = leaseModel(true)
+
+// ServerClockModel is LeaseLockModel judged by the answering node's clock
+// alone: what the lock service itself believed. A history that fails
+// LeaseLockModel and passes this one broke the lock only because of a
+// clock.
+var ServerClockModel = leaseModel(false)
+
+func leaseModel(trueTime bool) porcupine.Model {
+	return porcupine.Model{
+		Init: func() any { return lockState{} },
+		Step: func(state, input, output any) (bool, any) {
+			s, in, out := state.(lockState), input.(lockInput), output.(lockOutput)
+			ok, next := leaseLockStep(s, in, out, trueTime)
+			if out.Unknown && !ok {
+				// Nobody saw this answer, so no output can contradict the
+				// model: placed where it could not have happened, it changed
+				// nothing.
+				return true, s
+			}
+			return ok, next
+		},
+		DescribeOperation: func(input, output any) string {
+			in, out := input.(lockInput), output.(lockOutput)
+			at := FormatMS(out.Now)
+			if out.True != out.Now {
+				at += fmt.Sprintf(" by %s's clock (true time %s)", out.Node, FormatMS(out.True))
+			}
+			switch {
+			case !out.OK:
+				return fmt.Sprintf("%s(%s, %d) at %s → refused", in.Op, in.Client, in.Token, at)
+			case in.Op == "acquire":
+				return fmt.Sprintf("acquire(%s) at %s → token %d until %s", in.Client, at, out.Token, FormatMS(out.LeaseUntil))
+			}
+			return fmt.Sprintf("%s(%s, %d) at %s → ok", in.Op, in.Client, in.Token, at)
+		},
+		DescribeState: func(state any) string {
+			s := state.(lockState)
+			if s.Holder == "" {
+				return fmt.Sprintf("free (next token %d)", s.Next)
+			}
+			return fmt.Sprintf("%s holds token %d until %s (true time %s)", s.Holder, s.Token, FormatMS(s.LeaseUntil), FormatMS(s.TrueUntil))
+		},
+	}
 }
 
-// leaseLockStep is one step of LeaseLockModel for an operation whose
-// output is known.
-func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
-	if out.Now < s.Last {
+// leaseLockStep is one step of the lease-lock model for an operation whose
+// output is known. The answering node decides by its own clock (Now,
+// LeaseUntil), so refusals and renewals are judged by it; with trueTime,
+// a grant to another client while the holder's lease still runs in true
+// time is illegal too.
+func leaseLockStep(s lockState, in lockInput, out lockOutput, trueTime bool) (bool, lockState) {
+	if out.True < s.Last {
 		return false, s
 	}
 	held := s.Holder != "" && out.Now < s.LeaseUntil
 	mine := s.Holder == in.Client && s.Token == in.Token
 	next := s
-	next.Last = out.Now
+	next.Last = out.True
 	switch in.Op {
 	case "acquire":
 		switch {
@@ -169,21 +206,25 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) 
 			return false, s
 		case s.Next != 0 && out.Token != s.Next:
 			return false, s
+		case trueTime && s.Holder != "" && s.Holder != in.Client && out.True < s.TrueUntil:
+			return false, s // the holder's lease still runs in true time
 		}
 		next.Holder, next.Token, next.LeaseUntil, next.Next = in.Client, out.Token, out.Now+in.Lease, out.Token+1
 		next.Delay = in.Delay
+		next.TrueUntil = out.True + in.Lease
 		return out.LeaseUntil == next.LeaseUntil, next
 	case "renew":
 		if !(held && mine) {
 			return !out.OK, next
 		}
 		next.LeaseUntil = out.Now + in.Lease
+		next.TrueUntil = out.True + in.Lease
 		return out.OK && out.LeaseUntil == next.LeaseUntil, next
 	case "release":
 		if !mine || s.Holder == "" {
 			return !out.OK, next
 		}
-		next.Holder, next.Token, next.LeaseUntil = "", 0, 0
+		next.Holder, next.Token, next.LeaseUntil, next.TrueUntil = "", 0, 0, 0
 		return out.OK, next
 	case "check":
 		return out.OK == (held && mine), next
@@ -203,6 +244,36 @@ type History struct {
 
 // Len is the number of operations recorded.
 func (h *History) Len() int { return len(h.ops) }
+
+// ClockNote says, for a history that is not linearizable by true time
+// but is by the answering nodes' own clocks, whose clocks made each grant
+// look legal ("by node-1's clock, each grant was legal"); otherwise "".
+// A Redlock history is judged at the client, in true time, and gets none.
+func (h *History) ClockNote(timeout time.Duration) string {
+	if h.redlock || len(h.ops) == 0 {
+		return ""
+	}
+	if porcupine.CheckOperationsTimeout(LeaseLockModel, h.ops, timeout) != porcupine.Illegal {
+		return ""
+	}
+	if porcupine.CheckOperationsTimeout(ServerClockModel, h.ops, timeout) != porcupine.Ok {
+		return ""
+	}
+	var nodes []string
+	for _, o := range h.ops {
+		in, out := o.Input.(lockInput), o.Output.(lockOutput)
+		if in.Op == "acquire" && out.OK && out.Node != "" && !slices.Contains(nodes, out.Node) {
+			nodes = append(nodes, out.Node)
+		}
+	}
+	if len(nodes) == 0 {
+		return ""
+	}
+	if len(nodes) == 1 {
+		return "by " + nodes[0] + "'s clock, each grant was legal"
+	}
+	return "by the clocks of " + strings.Join(nodes[:len(nodes)-1], ", ") + " and " + nodes[len(nodes)-1] + ", each grant was legal"
+}
 
 // Model is the sequential specification the history is checked against:
 // the one its backend's registry entry names (RedlockModel for a Redlock

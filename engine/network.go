@@ -27,9 +27,10 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 	lat := w.sc.Lock.Latency.MS()
 	d := lat
 	if q := c.delays[kind]; len(q) > 0 {
-		d += q[0]
+		by := q[0].By.MS()
+		d += by
 		c.delays[kind] = q[1:]
-		c.emit(Event{Kind: KindDelayed, Message: kind, For: q[0], Until: w.s.now + d})
+		c.emit(Event{Kind: KindDelayed, Message: kind, For: by, Until: w.s.now + d})
 	}
 	x := &exchange{}
 	w.s.at(w.s.now+d, func() {

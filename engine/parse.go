@@ -28,6 +28,11 @@ func ParseScenario(data []byte) (*Prepared, error) {
 func DecodeScenario(data []byte) (Scenario, error) {
 	var sc Scenario
 	if len(data) > MaxScenarioSize {
+		if len(data) == MaxScenarioSize+1 {
+			// A reader that stops one byte past the limit (the CLI, a
+			// body limit) cannot say how big the input really was.
+			return sc, fieldErr("scenario", "is larger than %d bytes, the most accepted", MaxScenarioSize)
+		}
 		return sc, fieldErr("scenario", "is %d bytes; at most %d are accepted", len(data), MaxScenarioSize)
 	}
 	trimmed := bytes.TrimSpace(data)
@@ -45,6 +50,9 @@ func DecodeScenario(data []byte) (Scenario, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&sc); err != nil {
 		return sc, decodeErr(err, trimmed)
+	}
+	if err := repeatedKey(trimmed); err != nil {
+		return sc, err
 	}
 	if dec.More() {
 		return sc, fieldErr("scenario", "has more than one JSON value")
@@ -93,6 +101,71 @@ func jsonKind(k string) string {
 		return "an object"
 	}
 	return fmt.Sprintf("a %s", k)
+}
+
+// repeatedKey refuses an object that gives one key twice: the decoder
+// would silently keep the last value. Keys are compared as the decoder
+// matches them, ignoring case. The error names the key's full path.
+func repeatedKey(data []byte) error {
+	type frame struct {
+		array bool
+		index int
+		key   string
+		isKey bool
+		seen  map[string]bool
+	}
+	var stack []frame
+	path := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			if f.array {
+				b.WriteString("[" + strconv.Itoa(f.index) + "]")
+			} else if f.key != "" {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.key)
+			}
+		}
+		return b.String()
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the data decoded already: only its end is left
+		}
+		d, isDelim := tok.(json.Delim)
+		closing := isDelim && (d == '}' || d == ']')
+		top := len(stack) - 1
+		switch {
+		case closing:
+			stack = stack[:top]
+		case top >= 0 && !stack[top].array && stack[top].isKey:
+			key := tok.(string)
+			if stack[top].seen[strings.ToLower(key)] {
+				stack[top].key = key
+				return fieldErr(path(), "is given twice in one object: give each field once")
+			}
+			stack[top].seen[strings.ToLower(key)] = true
+			stack[top].key, stack[top].isKey = key, false
+			continue
+		case top >= 0 && stack[top].array:
+			stack[top].index++
+		}
+		if isDelim && !closing {
+			if d == '{' {
+				stack = append(stack, frame{isKey: true, seen: map[string]bool{}})
+			} else {
+				stack = append(stack, frame{array: true, index: -1})
+			}
+			continue
+		}
+		if n := len(stack); n > 0 && !stack[n-1].array {
+			stack[n-1].isKey = true
+		}
+	}
 }
 
 // pathAt names the JSON value that ends at byte offset of data, like

@@ -153,7 +153,8 @@ type raftNode struct {
 //
 // Which node leads, and when a successor serves after a crash or a cut,
 // is decided by the simulation (lock.election after the fault, the
-// lowest-numbered node that can reach a majority), and the real group is
+// lowest-numbered node that can win: it reaches a majority whose logs are
+// no more up to date than its own, raftelect.go), and the real group is
 // then made to hold exactly that election: the simulation sends the chosen
 // node Raft's TimeoutNow message (the one a leadership transfer ends
 // with), and the node campaigns at once and wins a real vote. Raft's own
@@ -189,6 +190,9 @@ type raftService struct {
 	electing bool
 	// held is set while Raft's election timers are held back (no leader).
 	held bool
+	// logs is the simulation's account of where each node's log ends,
+	// which decides who can win an election (raftelect.go).
+	logs simLogs
 	// linked records which directed transport links are up (links).
 	linked map[[2]int]bool
 	// settleMu keeps concurrent commits (LockGroup) from settling at once.
@@ -265,6 +269,7 @@ func (s *raftService) attach(w *world, firstToken int64) {
 		nd.simNode = sn
 		nd.fsm.Store(sn.fsm)
 	}
+	s.resetLogs()
 	if s.probe = w.probe; s.probe != nil {
 		s.probe.elected(s)
 	}
@@ -327,6 +332,7 @@ func (s *raftService) links() {
 			s.linked[key] = want
 		}
 	}
+	s.replicated()
 }
 
 // connected reports whether the simulated network links two actors (all
@@ -356,11 +362,12 @@ func (s *raftService) majorityWith(i int) bool {
 	return s.nodes[i].up() && reached > len(s.nodes)/2
 }
 
-// canLead is the lowest-numbered running node that reaches a majority, or
+// canLead is the lowest-numbered node that can win an election (it
+// reaches a majority whose logs are no more up to date than its own), or
 // -1: the node the simulation elects.
 func (s *raftService) canLead() int {
 	for i := range s.nodes {
-		if s.majorityWith(i) {
+		if s.majorityWith(i) && s.eligible(i) {
 			return i
 		}
 	}
@@ -410,6 +417,7 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 		return Reply{}, nd.name, false
 	}
 	s.remember(nd, cmd.Lock)
+	s.appended()
 	// The timeline names the node the simulation treats as leader, which
 	// is the one that committed it.
 	return r, nd.name, true
@@ -651,8 +659,8 @@ func (s *raftService) afterChange() {
 	w.s.at(w.s.now+w.sc.Lock.Election.MS(), s.elect)
 }
 
-// elect makes the lowest-numbered node that can reach a majority the
-// leader, in the simulation and in the real group, in a new term.
+// elect makes the lowest-numbered node that can win (canLead) the leader,
+// in the simulation and in the real group, in a new term.
 func (s *raftService) elect() {
 	s.electing = false
 	want := s.canLead()
@@ -660,18 +668,24 @@ func (s *raftService) elect() {
 		return
 	}
 	s.holdElections(false)
+	s.logs.detours = 0
 	if err := s.settle(want, s.term+1); err != nil {
 		s.fail(err)
 		return
 	}
+	stale := s.staleNodes()
 	s.leader = want
 	s.term++
+	s.appended() // the entry that opens its term
 	if s.probe != nil {
 		s.probe.elected(s)
 	}
 	s.remember(s.nodes[want], s.w.lockName)
-	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term,
-		Message: fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)})
+	msg := fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)
+	if len(stale) > 0 {
+		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
+	}
+	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	if s.elected != nil {
 		s.elected(s.nodes[want])
 	}

@@ -137,6 +137,7 @@ func (s *raftService) settle(want int, minTerm int64) error {
 		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()) < minTerm {
 			// It leads in an older term: it is deposed as soon as it hears
 			// from a leader of a newer one; with none, it campaigns again.
+			s.logs.detours++
 			if !s.newerLeader(want) {
 				s.timeoutNow(target)
 			}
@@ -159,6 +160,7 @@ func (s *raftService) settle(want int, minTerm int64) error {
 			stuck, wait = false, raftRecheck
 		case <-timer.C:
 			stuck, wait = true, min(2*wait, raftRecheckMax)
+			s.logs.detours++
 		case <-p.ctx.Done():
 			return p.ctx.Err()
 		}
@@ -225,11 +227,14 @@ func (s *raftService) campaign(want int, stuck bool) {
 	}
 	if wt, wi := s.nodes[want].lastLog(); wt == bestTerm && wi == bestIndex {
 		best = want
-	} else if cur := s.realLeader(); cur >= 0 {
-		if stuck {
-			s.timeoutNow(s.nodes[cur])
+	} else {
+		s.logs.detour(s, want)
+		if cur := s.realLeader(); cur >= 0 {
+			if stuck {
+				s.timeoutNow(s.nodes[cur])
+			}
+			return // a leader is bringing want up to date
 		}
-		return // a leader is bringing want up to date
 	}
 	switch s.nodes[best].r.State() {
 	case raft.Follower:
@@ -325,4 +330,120 @@ func (s *raftService) hold(nd *raftNode, on bool) {
 	if err := nd.r.ReloadConfig(rc); err != nil {
 		s.fail(fmt.Errorf("raft timers of %s: %w", nd.name, err))
 	}
+}
+
+// The election restriction, as the simulation keeps it. A Raft voter
+// grants its vote only to a candidate whose log is at least as up to date
+// as its own (a later last term, or the same term and as long), so a node
+// that missed committed entries cannot win. Which node wins must not
+// depend on how far real replication got on the wall clock, so the
+// simulation keeps its own account of where each node's log ends: every
+// entry a leader appends (a command it commits, the entry that opens its
+// term) reaches at once every running node it can reach, and a node that
+// can reach the leader again is brought up to the leader's log. The real
+// group agrees with this account whenever its followers have caught up
+// (catchUp), and settle proves it by electing the chosen node in one
+// real election.
+
+// logEnd is where a node's log ends in the simulation's account: the term
+// of its last entry and a counter that grows with every entry appended
+// anywhere (within one term only its leader appends, so a larger counter
+// is a longer log).
+type logEnd struct{ term, seq int64 }
+
+func (a logEnd) before(b logEnd) bool {
+	return a.term < b.term || (a.term == b.term && a.seq < b.seq)
+}
+
+// simLogs is the simulation's account of the nodes' logs.
+type simLogs struct {
+	end []logEnd
+	seq int64
+	// detours counts what made the real group's election differ from the
+	// one the simulation holds (another node asked to campaign first, a
+	// wait with no change, a stale leader deposed); the probe reads it.
+	detours int
+}
+
+// detour records that the real log of want, which the simulation elects,
+// is behind another voter's: real replication lagged, and another node
+// must lead first. A node the simulation counts as unable to win must
+// never be chosen: the probe reports it.
+func (l *simLogs) detour(s *raftService, want int) {
+	l.detours++
+	if s.probe != nil && l.end != nil && !s.eligible(want) {
+		s.probe.problem(fmt.Sprintf("%s was chosen to lead, but a majority would refuse it its vote: its log lacks their entries", s.nodes[want].name))
+	}
+}
+
+// resetLogs starts the account for a group whose every node holds the
+// bootstrap and node-1's first election.
+func (s *raftService) resetLogs() {
+	s.logs = simLogs{end: make([]logEnd, len(s.nodes)), detours: s.logs.detours}
+	for i := range s.logs.end {
+		s.logs.end[i] = logEnd{term: bootTerm}
+	}
+}
+
+// appended records an entry the simulation's leader appended in its term:
+// every running node it reaches stores it.
+func (s *raftService) appended() {
+	if s.leader < 0 || s.logs.end == nil {
+		return
+	}
+	s.logs.seq++
+	s.logs.end[s.leader] = logEnd{term: s.term, seq: s.logs.seq}
+	s.replicated()
+}
+
+// replicated brings every running node the leader reaches up to the
+// leader's log (a follower's entries the leader lacks are overwritten).
+func (s *raftService) replicated() {
+	if s.leader < 0 || s.logs.end == nil {
+		return
+	}
+	lead := s.nodes[s.leader]
+	for j, nd := range s.nodes {
+		if j != s.leader && nd.up() && lead.up() && s.connected(lead.name, nd.name) {
+			s.logs.end[j] = s.logs.end[s.leader]
+		}
+	}
+}
+
+// eligible reports whether node i can win an election now: it runs and
+// a majority of the group (itself included) runs, is reachable from it,
+// and holds a log no more up to date than its own.
+func (s *raftService) eligible(i int) bool {
+	nd := s.nodes[i]
+	if !nd.up() || s.logs.end == nil {
+		return false
+	}
+	votes := 0
+	for j, o := range s.nodes {
+		if o.up() && (j == i || s.connected(nd.name, o.name)) && !s.logs.end[i].before(s.logs.end[j]) {
+			votes++
+		}
+	}
+	return votes > len(s.nodes)/2
+}
+
+// staleNodes names the nodes that reach a majority but cannot win because
+// their logs lack entries that a majority holds, for the leader event's
+// words.
+func (s *raftService) staleNodes() []string {
+	var out []string
+	for i, nd := range s.nodes {
+		if s.majorityWith(i) && !s.eligible(i) {
+			out = append(out, nd.name)
+		}
+	}
+	return out
+}
+
+// pluralWord picks the word for one or for many.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

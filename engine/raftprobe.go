@@ -14,13 +14,15 @@ import (
 // without a probe pay one nil check per step.
 type raftProbe struct {
 	mu       sync.Mutex
-	answered []Command  // every command the group answered, in order
-	steps    int        // steps checked
-	led      int        // steps at which the simulation's leader really led
-	problems []string   // every disagreement between the simulation and the group
-	log      []Command  // the command entries of the leader's log at the end
-	logFrom  string     // whose log that is
-	terms    [][2]int64 // at every election: the simulation's term and the real leader's
+	answered []Command   // every command the group answered, in order
+	steps    int         // steps checked
+	led      int         // steps at which the simulation's leader really led
+	problems []string    // every disagreement between the simulation and the group
+	log      []Command   // the command entries of the leader's log at the end
+	logFrom  string      // whose log that is
+	terms    [][2]int64  // at every election: the simulation's term and the real leader's
+	leaders  [][2]string // at every election: the simulation's leader and the node that really leads in the latest term
+	detoured []bool      // at every election: whether the real election went other than the simulation's (simLogs.detours)
 
 	// disturbEvery, when set, makes the real group elect another leader
 	// behind the simulation's back after every that many steps, the way
@@ -34,6 +36,21 @@ func (p *raftProbe) elected(s *raftService) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.terms = append(p.terms, [2]int64{s.term, int64(s.nodes[s.leader].r.CurrentTerm())})
+	real, best := "", uint64(0)
+	for _, nd := range s.nodes {
+		if nd.up() && nd.r != nil && nd.r.State() == raft.Leader && nd.r.CurrentTerm() >= best {
+			real, best = nd.name, nd.r.CurrentTerm()
+		}
+	}
+	p.leaders = append(p.leaders, [2]string{s.nodes[s.leader].name, real})
+	p.detoured = append(p.detoured, s.logs.detours > 0)
+}
+
+// problem records a disagreement found inside the service.
+func (p *raftProbe) problem(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.problems = append(p.problems, msg)
 }
 
 // committed records an answered command and the node that committed it.

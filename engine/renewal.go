@@ -71,27 +71,30 @@ func (c *client) renewAtService(l *renewLoop) {
 	var r Reply
 	var node string
 	var ok bool
+	var by served
 	x := c.dispatch(MsgRenew, func() string {
 		if r, node, ok = w.serve(cmd); !ok {
 			return ""
 		}
+		by = served{node, w.s.now}
 		return node
-	}, func() { w.answerLost(cmd, r, node, callAt) }, func(x *exchange) {
+	}, func() { w.answerLost(cmd, r, node, by, callAt) }, func(x *exchange) {
 		c.inGroup(func() {
 			switch {
 			case !ok || x.lost:
 				if l.running() {
 					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; the next renewal goes out on schedule"})
+					c.renewFailed(l, "a renewal got no answer")
 				}
 			case l.gaveUp != "":
 				// The loop gave up waiting before this answer came.
-				w.answerLost(cmd, r, node, callAt)
+				w.answerLost(cmd, r, node, by, callAt)
 			case l.over:
 				// The client has moved on (released, finished): the answer
 				// reaches it and is dropped.
-				w.history.record(cmd, r, callAt, w.history.tick())
+				w.history.record(cmd, r, by, callAt, w.history.tick())
 			default:
-				w.history.record(cmd, r, callAt, w.history.tick())
+				w.history.record(cmd, r, by, callAt, w.history.tick())
 				c.renewAnswered(l, r, node, sentOwn+w.sc.Lock.Lease.MS(), sent, x.at > deadline)
 			}
 		})
@@ -105,6 +108,7 @@ func (c *client) renewTimer(l *renewLoop, x *exchange, sent, deadline int64) {
 		if (!x.arrived || x.at > deadline) && l.running() && !c.done {
 			c.emit(Event{Kind: KindRenewTimeout, Token: l.token, For: c.renewTimeout(),
 				Message: fmt.Sprintf("the renewal sent at %s got no answer within %s; the next one goes out on schedule", FormatMS(sent), FormatMS(c.renewTimeout()))})
+			c.renewFailed(l, fmt.Sprintf("the renewal sent at %s got no answer within %s", FormatMS(sent), FormatMS(c.renewTimeout())))
 		}
 	})
 }
@@ -137,6 +141,7 @@ func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline
 		case !l.running():
 		case !ok:
 			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
+			c.renewFailed(l, "a renewal got no answer from a majority")
 		default:
 			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
 		}
@@ -161,6 +166,16 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 	}
 	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: r.Reason})
 	c.stopRenewing(l, false, "the lock service refused a renewal: "+r.Reason)
+}
+
+// renewFailed follows a renewal that got no answer (in time). A careful
+// client with stop_on_renew_timeout stops renewing and counts the lock as
+// lost, as Curator does on SUSPENDED: its worker gives up at its next look
+// at the lease (at once, with interrupt, during work).
+func (c *client) renewFailed(l *renewLoop, why string) {
+	if c.cfg.StopOnRenewTimeout && c.cfg.WatchLease {
+		c.stopRenewing(l, false, why+" (stop_on_renew_timeout)")
+	}
 }
 
 // stopRenewing ends the renewal loop on its own account (a refusal, its
@@ -196,8 +211,8 @@ func (c *client) stopRenewals() {
 // answerLost records a command the lock service applied whose answer never
 // reached its client: a lock-service event, and an operation of unknown
 // outcome in the history.
-func (w *world) answerLost(cmd Command, r Reply, node string, callAt int64) {
-	w.history.pending(cmd, r, callAt)
+func (w *world) answerLost(cmd Command, r Reply, node string, by served, callAt int64) {
+	w.history.pending(cmd, r, by, callAt)
 	w.lostAnswerEvent(cmd, r, node)
 }
 

@@ -257,6 +257,14 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 	} else if stopErr != nil {
 		end = s.now
 	}
+	if stopErr == nil && w.err == nil && s.err == nil && !w.truncated {
+		// A delay still armed held nothing back: said at the run's end.
+		s.now = max(s.now, end)
+		w.unsentDelays()
+		if n := len(w.events); n > 0 {
+			end = max(end, w.events[n-1].T)
+		}
+	}
 	internal := errors.Join(w.err, s.err)
 	summary, serr := w.summarize(end)
 	r.res = &Result{Events: w.events, Summary: summary, history: w.history.export()}

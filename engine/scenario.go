@@ -76,8 +76,17 @@ type Client struct {
 	// WatchLease makes a careful client: before each step it compares its
 	// own clock with the lease it believes it holds, timed from when it
 	// sent the acquire or renewal, and gives up when it ran out.
-	WatchLease bool   `json:"watch_lease,omitempty"`
-	Steps      []Step `json:"steps"`
+	WatchLease bool `json:"watch_lease,omitempty"`
+	// LeaseMargin, for a careful client, is subtracted from every lease it
+	// believes it holds, for clock drift and round trips.
+	LeaseMargin Duration `json:"lease_margin,omitzero"`
+	// StopOnRenewTimeout makes a careful client give the lock up at the
+	// first renewal that gets no answer in time.
+	StopOnRenewTimeout bool `json:"stop_on_renew_timeout,omitempty"`
+	// Interrupt makes a careful client's lease watch stop a work step as
+	// soon as the lease runs out, instead of at the next step.
+	Interrupt bool   `json:"interrupt,omitempty"`
+	Steps     []Step `json:"steps"`
 }
 
 // Step kinds.

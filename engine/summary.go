@@ -12,7 +12,9 @@ func (w *world) summarize(end int64) (Summary, error) {
 	if err != nil {
 		return Summary{}, fmt.Errorf("storage read: %w", err)
 	}
-	return w.audit.summary(end, r.Value, w.truncated), nil
+	s := w.audit.summary(end, r.Value, w.truncated)
+	s.LockSafe = s.DoubleGrants == 0 && s.DuplicateTokens == 0
+	return s, nil
 }
 
 // span is a half-open interval of simulated time.

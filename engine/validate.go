@@ -254,6 +254,9 @@ func validateClient(sc *Scenario, p string, c Client) error {
 	if err := c.RetryEvery.check(p+".retry_every", minPeriod, MaxUntil); err != nil {
 		return err
 	}
+	if err := validateCareful(sc, p, c); err != nil {
+		return err
+	}
 	if c.OnRefused != OnRefusedStop && c.OnRefused != OnRefusedRetry {
 		return fieldErr(p+".on_refused", "must be \"stop\" or \"retry\", not %q", c.OnRefused)
 	}
@@ -273,6 +276,26 @@ func validateClient(sc *Scenario, p string, c Client) error {
 			return err
 		}
 		read = read || st.Do == StepRead
+	}
+	return nil
+}
+
+// validateCareful checks a careful client's options: each needs
+// watch_lease, and the margin must leave some of the lease.
+func validateCareful(sc *Scenario, p string, c Client) error {
+	if err := c.LeaseMargin.check(p+".lease_margin", 0, sc.Lock.Lease.MS()-1); err != nil {
+		return err
+	}
+	for _, o := range []struct {
+		name string
+		set  bool
+	}{{"lease_margin", c.LeaseMargin.MS() > 0}, {"stop_on_renew_timeout", c.StopOnRenewTimeout}, {"interrupt", c.Interrupt}} {
+		if o.set && !c.WatchLease {
+			return fieldErr(p+"."+o.name, "applies to a careful client: set watch_lease to true too, or leave %s out", o.name)
+		}
+	}
+	if c.StopOnRenewTimeout && !c.RenewEvery.IsSet() {
+		return fieldErr(p+".stop_on_renew_timeout", "applies to renewals: set renew_every too, or leave stop_on_renew_timeout out")
 	}
 	return nil
 }
@@ -482,7 +505,7 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 		return fieldErr(p+".side", "lists %d entries; this scenario has only %d things to cut off", len(f.Side), max)
 	}
 	seen := map[string]bool{}
-	everything := 0
+	everything, storage := 0, 0
 	for j, name := range f.Side {
 		ep := fmt.Sprintf("%s.side[%d]", p, j)
 		if seen[name] {
@@ -491,7 +514,7 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 		seen[name] = true
 		switch {
 		case name == SideStorage:
-			everything++
+			storage++
 		case slices.ContainsFunc(sc.Clients, func(c Client) bool { return c.Name == name }):
 			everything++
 		default:
@@ -508,8 +531,14 @@ func validatePartition(sc *Scenario, p string, f Fault, targetIsClient bool) err
 	if seen[TargetLeader] {
 		everything-- // the leader is one of the nodes, perhaps one listed too
 	}
-	if everything >= nodes+len(sc.Clients)+1 {
-		return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
+	// With every node and client on the side, nothing of the lock group
+	// is left on the other: the storage is either on the side too or
+	// reachable from both, so nothing is cut off.
+	if everything >= nodes+len(sc.Clients) {
+		if storage > 0 {
+			return fieldErr(p+".side", "lists every node, client and the storage: nothing is left to cut them off from")
+		}
+		return fieldErr(p+".side", "lists every node and client: nothing of the lock group is left on the other side, and the storage stays reachable from both, so nothing is cut off")
 	}
 	return nil
 }

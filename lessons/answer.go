@@ -45,6 +45,9 @@ type numberOptions struct {
 	// seconds means a bare number could be seconds or minutes, and the
 	// learner is asked which.
 	bareUnit string
+	// ratio says the answer is a factor (45x): a percentage is read as
+	// one (4500% is 45x) instead of as a share.
+	ratio bool
 }
 
 // parsedNumber is what the checker read from an answer.
@@ -58,6 +61,12 @@ type parsedNumber struct {
 	// percent is set for "1%" or "1 percent": a share, which is a mistake
 	// where a count is asked (the checker says so).
 	percent bool
+	// bare is set for a number typed without a unit, which a neighbouring
+	// unit could have been meant for.
+	bare bool
+	// of holds a fraction's two whole numbers ("2/5", "two of five"),
+	// which may be a count out of a total rather than a share.
+	of *[2]float64
 }
 
 // isRange reports whether the answer was a range rather than one number.
@@ -153,6 +162,7 @@ type quantity struct {
 	kind     unitKind // what kind of unit came with it
 	factor   float64  // time to seconds, rate to per second
 	unitText string   // the unit as typed, for messages
+	of       *[2]float64
 }
 
 var (
@@ -172,7 +182,26 @@ var (
 	westernRE    = regexp.MustCompile(`^\d{1,3}(,\d{3})+$`)
 	indianRE     = regexp.MustCompile(`^\d{1,2}(,\d{2})*,\d{3}$`)
 	europeanRE   = regexp.MustCompile(`^\d{1,3}(\.\d{3})+$`)
+	sciRE        = regexp.MustCompile(`^e[-+]?\d{1,2}\b`)
+	outOfRE      = regexp.MustCompile(`^([a-z]+|\d+) (?:of|out of) ([a-z]+|\d+)((?: [a-z]+)?)$`)
 )
+
+// smallWords are the numbers people write in words in "two of five".
+var smallWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+	"eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"}
+
+// smallNumber reads a whole number in digits, or in words up to twenty.
+func smallNumber(s string) (float64, bool) {
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n <= 1_000_000 {
+		return float64(n), true
+	}
+	for i, w := range smallWords {
+		if s == w {
+			return float64(i), true
+		}
+	}
+	return 0, false
+}
 
 // normalizeAnswer lower-cases an answer, makes every kind of space one
 // space, and drops what people put around a number that says nothing: a
@@ -199,7 +228,10 @@ func normalizeAnswer(answer string) string {
 
 // hedgeWords are put before a number and mean nothing for grading.
 var hedgeWords = []string{"about ", "around ", "approximately ", "approx. ", "approx ", "roughly ",
-	"nearly ", "almost ", "~", "≈", "= ", "="}
+	"nearly ", "almost ", "~", "≈", "= ", "=",
+	// Bounds: the question asks for the most, and "up to 15 minutes" gives it.
+	"up to ", "at most ", "no more than ", "not more than ", "maximum ", "max. ", "max ", "within ",
+	"<= ", "<=", "≤ ", "≤"}
 
 // splitRange splits "40-50", "40 to 50 s" or "between 40 and 50" into its
 // two ends. A leading minus is a sign, not a range; "45-fold" is no range.
@@ -250,15 +282,27 @@ func parseQuantity(s string, opts numberOptions) (quantity, error) {
 		return quantity{num: secs, step: 1, digits: strings.TrimSpace(s), kind: unitClock, factor: 1, unitText: ":"}, nil
 	}
 	s = joinSpaceGroups(s)
+	if m := outOfRE.FindStringSubmatch(s); m != nil {
+		// "2 of 5", "two out of five servers": a count out of a total.
+		a, okA := smallNumber(m[1])
+		b, okB := smallNumber(m[2])
+		if okA && okB && b >= 2 && a <= b {
+			q.num, q.digits, q.of = a/b, fmt.Sprintf("%g of %g", a, b), &[2]float64{a, b}
+			return q, q.readUnit(strings.TrimSpace(m[3]), opts)
+		}
+	}
 	var rest string
 	if m := fractionRE.FindStringSubmatch(s); m != nil {
 		a, _ := strconv.ParseFloat(m[1], 64)
 		b, _ := strconv.ParseFloat(m[2], 64)
 		if b == 0 {
-			return q, formatErrorf("%s/%s divides by zero: give the number itself.", m[1], m[2])
+			return q, formatErrorf("%s divides by zero: give the number itself.", clip(m[1]+"/"+m[2]))
 		}
 		q.num, q.step, q.digits = a/b, 0, m[1]+"/"+m[2]
 		rest = s[len(m[0])-len(m[3]):]
+		if a == math.Trunc(a) && b == math.Trunc(b) && b >= 2 && a <= b {
+			q.of = &[2]float64{a, b}
+		}
 	} else {
 		m := numberRE.FindString(s)
 		if m == "" {
@@ -273,6 +317,14 @@ func parseQuantity(s string, opts numberOptions) (quantity, error) {
 		}
 		q.num, q.step, q.digits = v, step, m
 		rest = s[len(m):]
+		if e := sciRE.FindString(rest); e != "" {
+			// 4.5e1: scientific notation.
+			x, _ := strconv.Atoi(strings.TrimPrefix(e[1:], "+"))
+			q.num *= math.Pow(10, float64(x))
+			q.step *= math.Pow(10, float64(x))
+			q.digits += e
+			rest = rest[len(e):]
+		}
 	}
 	rest = strings.TrimSpace(rest)
 	// Multipliers: 42k, 2 lakh, 1.5 thousand.
@@ -286,7 +338,7 @@ func parseQuantity(s string, opts numberOptions) (quantity, error) {
 		}
 	}
 	if digitRE.MatchString(rest) {
-		return q, formatErrorf("Give one number, not several: I read %s and then %q.", q.digits, clip(rest))
+		return q, formatErrorf("Give one number, not several: I read %s and then more digits.", clip(q.digits))
 	}
 	return q, q.readUnit(rest, opts)
 }
@@ -328,15 +380,15 @@ func readDigits(m string) (float64, float64, error) {
 		if lastDot > lastComma && dots == 1 { // 1,000.5
 			intPart, frac = m[:lastDot], m[lastDot+1:]
 			if !westernRE.MatchString(intPart) && !indianRE.MatchString(intPart) {
-				return 0, 0, formatErrorf("I could not read the digit groups of %q: write it like 1,000.5 or 1000.5.", m)
+				return 0, 0, formatErrorf("I could not read the digit groups of %q: write it like 1,000.5 or 1000.5.", clip(m))
 			}
 		} else if lastComma > lastDot && commas == 1 { // 1.000,5
 			intPart, frac = m[:lastComma], m[lastComma+1:]
 			if !europeanRE.MatchString(intPart) {
-				return 0, 0, formatErrorf("I could not read the digit groups of %q: write it like 1000.5.", m)
+				return 0, 0, formatErrorf("I could not read the digit groups of %q: write it like 1000.5.", clip(m))
 			}
 		} else {
-			return 0, 0, formatErrorf("I could not read %q as one number: write it like 1,000.5 or 1000.5.", m)
+			return 0, 0, formatErrorf("I could not read %q as one number: write it like 1,000.5 or 1000.5.", clip(m))
 		}
 	case commas == 1:
 		before, after, _ := strings.Cut(m, ",")
@@ -347,20 +399,20 @@ func readDigits(m string) (float64, float64, error) {
 		}
 	case commas > 1:
 		if !westernRE.MatchString(m) && !indianRE.MatchString(m) {
-			return 0, 0, formatErrorf("I could not read the digit groups of %q: write it like 1,000,000 or 10,00,000.", m)
+			return 0, 0, formatErrorf("I could not read the digit groups of %q: write it like 1,000,000 or 10,00,000.", clip(m))
 		}
 	case dots == 1:
 		before, after, _ := strings.Cut(m, ".")
 		if len(after) == 3 && before != "0" && before != "" {
 			dec, _ := strconv.ParseFloat(before+"."+after, 64)
 			whole, _ := strconv.ParseFloat(before+after, 64)
-			return 0, 0, formatErrorf("Did you mean %s or %s? A point before three digits can be either: write %s or %s.",
-				formatNumber(dec), formatNumber(whole), formatNumber(dec), formatNumber(whole))
+			return 0, 0, formatErrorf("Did you mean %s or %s? A point before three digits can be either: write it without the point, or with a comma for thousands.",
+				clip(formatNumber(dec)), clip(formatNumber(whole)))
 		}
 		intPart, frac = before, after
 	default: // several dots: 1.000.000
 		if !europeanRE.MatchString(m) {
-			return 0, 0, formatErrorf("I could not read %q as a number: write it like 1000000 or 1,000,000.", m)
+			return 0, 0, formatErrorf("I could not read %q as a number: write it like 1000000 or 1,000,000.", clip(m))
 		}
 		intPart = strings.ReplaceAll(m, ".", "")
 	}
@@ -376,7 +428,7 @@ func readDigits(m string) (float64, float64, error) {
 	}
 	v, err := strconv.ParseFloat(src, 64)
 	if err != nil || math.IsInf(v, 0) {
-		return 0, 0, formatErrorf("I could not read %q as a number.", m)
+		return 0, 0, formatErrorf("I could not read %q as a number.", clip(m))
 	}
 	return v, step, nil
 }
@@ -413,6 +465,11 @@ func init() {
 		}
 	}
 	rateUnits["ps"] = 1
+	// Rates named for what is counted: queries, requests, transactions,
+	// operations a second.
+	for _, w := range []string{"qps", "rps", "tps", "ops", "iops", "op/s", "ops/s", "ops/sec", "req/s", "requests/s", "writes/s", "w/s"} {
+		rateUnits[w] = 1
+	}
 }
 
 // ratioWords follow a count that is a ratio: 45x, 45 times longer.
@@ -439,7 +496,7 @@ func (q *quantity) readUnit(tail string, opts numberOptions) error {
 	}
 	q.unitText = tail
 	if q.kind != unitNone && q.kind != found {
-		return formatErrorf("I read %s with two units, %q and %q: give one.", q.digits, q.unitTextBefore(), tail)
+		return formatErrorf("I read %s with two units, %q and %q: give one.", clip(q.digits), q.unitTextBefore(), clip(tail))
 	}
 	q.kind, q.factor = found, factor
 	return nil
@@ -479,6 +536,12 @@ func (q quantity) in(opts numberOptions, typed string) (parsedNumber, error) {
 	p := parsedNumber{step: q.step}
 	switch q.kind {
 	case unitPercent:
+		if opts.ratio {
+			// 4500% of the short wait is 45 times it.
+			v /= 100
+			p.step /= 100
+			break
+		}
 		if opts.unit != UnitCount && opts.unit != "" {
 			return p, formatErrorf("%s%% is a percentage, but this answer is %s.", formatNumber(v), describeUnit(opts.unit))
 		}
@@ -506,11 +569,14 @@ func (q quantity) in(opts numberOptions, typed string) (parsedNumber, error) {
 		v *= q.factor
 		p.step *= q.factor
 	case unitOther:
-		return p, formatErrorf("I read the number %s but not the unit %q: this answer is %s, like %s.", q.digits, clip(q.unitText), describeUnit(opts.unit), example(opts.unit))
+		return p, formatErrorf("I read the number %s but not the unit %q: this answer is %s, like %s.", clip(q.digits), clip(q.unitText), describeUnit(opts.unit), example(opts.unit))
 	case unitNone:
 		if opts.unit == UnitSeconds && v != 0 {
 			f, ok := timeUnits[opts.bareUnit]
 			if !ok {
+				if len(q.digits) > 12 {
+					return p, formatErrorf("%s what: seconds or minutes? Add the unit, like 20 s or 15 min.", clip(q.digits))
+				}
 				return p, formatErrorf("%s what: seconds or minutes? Write %s s or %s min.", q.digits, q.digits, q.digits)
 			}
 			v *= f
@@ -518,6 +584,7 @@ func (q quantity) in(opts numberOptions, typed string) (parsedNumber, error) {
 		}
 	}
 	p.value, p.lo, p.hi, p.read = v, v, v, formatIn(v, opts.unit)
+	p.bare, p.of = q.kind == unitNone, q.of
 	return p, nil
 }
 

@@ -79,6 +79,12 @@ type Result struct {
 	Timeline *Timeline `json:"timeline,omitempty"`
 	// Runs reports each run of a scenario answer.
 	Runs []RunReport `json:"runs,omitempty"`
+
+	// Share is the check's own measure of the answer, from 0 to 1 (see
+	// Exercise.CreditRule); Score is what the attempt earned, which the
+	// server works out from the share and where the learner stood.
+	Share float64 `json:"-"`
+	Score float64 `json:"score"`
 }
 
 // RunReport is one run of a scenario answer: a fault schedule and a seed.
@@ -133,9 +139,9 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	case KindNumber:
 		err = ex.checkNumber(&r, a.Answer, env, nil)
 	case KindChoice:
-		err = ex.checkChoice(&r, a.Answer, env, nil)
+		err = ex.checkChoice(&r, a.Answer, env, nil, a.Variant)
 	case KindPredict:
-		p, err = ex.checkPredict(ctx, &r, a.Answer, env)
+		p, err = ex.checkPredict(ctx, &r, a.Answer, env, a.Variant)
 	case KindScenario:
 		err = ex.checkScenario(ctx, &r, a.Answer, env)
 	case KindText:
@@ -156,7 +162,7 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	}
 	switch {
 	case r.Correct, r.Submitted, wrong && (a.Earned || a.Tries+1 >= RevealAfter):
-		if err := ex.reveal(&r, env, p); err != nil {
+		if err := ex.reveal(&r, env, p, a.Variant); err != nil {
 			return Result{}, err
 		}
 		if wrong && !a.Earned {
@@ -170,6 +176,7 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 			r.Timeline = nil
 		}
 	}
+	r.Share = ex.share(r, a.Answer)
 	return r, nil
 }
 
@@ -191,12 +198,12 @@ func (ex *Exercise) Reveal(ctx context.Context, variant int) (Result, error) {
 	if ex.Kind == KindText {
 		r.ModelAnswer, r.Rubric = ex.spec.ModelAnswer, ex.spec.Rubric
 	}
-	return r, ex.reveal(&r, env, p)
+	return r, ex.reveal(&r, env, p, variant)
 }
 
 // reveal fills in what an earned answer shows: the expected answer, the
 // worked solution, and a prediction's real run.
-func (ex *Exercise) reveal(r *Result, env map[string]float64, p *predicted) error {
+func (ex *Exercise) reveal(r *Result, env map[string]float64, p *predicted, variant int) error {
 	r.Revealed = true
 	switch ex.Kind {
 	case KindNumber:
@@ -206,19 +213,22 @@ func (ex *Exercise) reveal(r *Result, env map[string]float64, p *predicted) erro
 		}
 		r.Expected = formatIn(want, ex.spec.Unit)
 	case KindChoice:
-		r.Expected = joinKeys(ex.spec.Correct)
+		r.Expected = ex.lettering(variant).letters(ex.spec.Correct)
 	case KindPredict:
 		if p != nil {
 			r.Expected, r.Timeline = p.expected, p.tl
+			if len(ex.options) > 0 {
+				r.Expected = ex.lettering(variant).letters(p.correct)
+			}
 			if r.Feedback != "" && !r.Correct {
-				r.Feedback += " The run gave " + p.expected + "."
+				r.Feedback += " The run gave " + r.Expected + "."
 			}
 			r.Feedback += " " + p.tl.Verdict
 		}
 	case KindScenario:
 		r.Expected = fill(ex.spec.SolutionAnswer, env)
 	}
-	md, html, err := ex.solutionText(env)
+	md, html, err := ex.solutionText(env, variant)
 	if err != nil {
 		return err
 	}
@@ -243,8 +253,10 @@ func ordinal(n int) string {
 func formatProblem(r *Result, err error) error {
 	var fe *formatError
 	if errors.As(err, &fe) {
+		// The message is given once, in FormatError: it may quote what
+		// was sent, and a result repeats nothing of an answer.
 		r.FormatError = fe.msg
-		r.Feedback = fe.msg
+		r.Feedback = "Not read, so no try was used."
 		return nil
 	}
 	return err

@@ -28,21 +28,24 @@ func (l *loader) choice() {
 
 var choiceSepRE = regexp.MustCompile(`\s*(?:,|;|\band\b|&|\+|/)\s*|\s+`)
 
-// parseChoice reads option keys ("b", "a, c", "A and C") or an option's
-// aliases ("refused", "0 rows").
-func (ex *Exercise) parseChoice(answer string) ([]string, error) {
+// parseChoice reads an answer to a choice as the file keys of the
+// options it names: this variant's letters ("b", "a, c", "A and C",
+// "acd"), stable ids ("option-b", as a form sends them) or an option's
+// aliases ("refused", "0 rows"). Letters are the ones shown on this
+// variant, not the options' own keys.
+func (ex *Exercise) parseChoice(answer string, lt lettering) ([]string, error) {
 	s := strings.ToLower(strings.TrimSpace(answer))
 	s = strings.TrimRight(s, ".!")
 	if s == "" {
 		return nil, formatErrorf("Pick an option first.")
 	}
-	// A whole alias first: "0 rows" must not be read as two words.
-	for _, o := range ex.options {
-		for _, al := range o.Aliases {
-			if s == strings.ToLower(al) {
-				return []string{o.Key}, nil
-			}
-		}
+	// A whole alias first: "0 rows" must not be read as two words; then
+	// an alias in a phrase ("0 rows affected.", "a fencing token").
+	if k := ex.aliasKey(s); k != "" {
+		return []string{k}, nil
+	}
+	if k := ex.phraseKey(s); k != "" {
+		return []string{k}, nil
 	}
 	var keys []string
 	for _, part := range strings.Split(s, ",") {
@@ -56,20 +59,25 @@ func (ex *Exercise) parseChoice(answer string) ([]string, error) {
 		}
 		for _, tok := range choiceSepRE.Split(part, -1) {
 			tok = strings.Trim(tok, "()[]. ")
-			if tok == "" {
+			if tok == "" || tok == "option" || tok == "options" {
+				continue // "option b"
+			}
+			if k, ok := strings.CutPrefix(tok, OptionIDPrefix); ok && ex.option(k) != nil {
+				keys = append(keys, k)
 				continue
 			}
-			if ex.option(tok) == nil && ex.spec.Multiple && ex.allKeys(tok) {
+			if k, ok := lt.toKey[tok]; ok {
+				keys = append(keys, k)
+				continue
+			}
+			if ex.spec.Multiple && allLetters(tok, lt) {
 				// "abd": letters typed together.
 				for _, r := range tok {
-					keys = append(keys, string(r))
+					keys = append(keys, lt.toKey[string(r)])
 				}
 				continue
 			}
-			if ex.option(tok) == nil {
-				return nil, formatErrorf("%q is not one of the options: answer with their letters, like %q.", clip(tok), ex.exampleKeys())
-			}
-			keys = append(keys, tok)
+			return nil, formatErrorf("%q is not one of the options: answer with their letters, like %q.", clip(tok), ex.exampleKeys())
 		}
 	}
 	if len(keys) == 0 {
@@ -83,14 +91,58 @@ func (ex *Exercise) parseChoice(answer string) ([]string, error) {
 	return keys, nil
 }
 
-// allKeys reports whether every letter of s is an option key.
-func (ex *Exercise) allKeys(s string) bool {
+// allLetters reports whether every letter of s is one this variant shows.
+func allLetters(s string, lt lettering) bool {
 	for _, r := range s {
-		if ex.option(string(r)) == nil {
+		if _, ok := lt.toKey[string(r)]; !ok {
 			return false
 		}
 	}
 	return s != ""
+}
+
+// fillerWords are words around an option's plain word that change
+// nothing about which option is meant: "0 rows affected", "it is
+// refused", "a fencing token", "option b".
+var fillerWords = map[string]bool{"a": true, "an": true, "the": true, "it": true, "it's": true, "its": true,
+	"is": true, "was": true, "are": true, "be": true, "gets": true, "get": true, "got": true,
+	"affected": true, "changed": true, "updated": true, "matched": true, "token": true, "tokens": true,
+	"answer": true, "i": true, "think": true}
+
+var phrasePunctRE = regexp.MustCompile(`[.!?;:()"]+(\s|$)`)
+
+// plainWords is a phrase without its filler words and punctuation.
+func plainWords(s string) string {
+	s = phrasePunctRE.ReplaceAllString(strings.ToLower(s)+" ", " ")
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if !fillerWords[w] {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// phraseKey reads an answer that is one option's alias once filler words
+// and full stops are taken away; "" when it names no option, or several.
+// Letters are left to the caller: "a" is a filler word and a letter.
+func (ex *Exercise) phraseKey(s string) string {
+	p := plainWords(s)
+	if p == "" {
+		return ""
+	}
+	found := ""
+	for _, o := range ex.options {
+		for _, al := range o.Aliases {
+			if plainWords(al) == p {
+				if found != "" && found != o.Key {
+					return ""
+				}
+				found = o.Key
+			}
+		}
+	}
+	return found
 }
 
 func (ex *Exercise) aliasKey(s string) string {
@@ -121,12 +173,14 @@ func uniq(s []string) []string {
 	return out
 }
 
-// checkChoice grades chosen keys against correct ones (the exercise's, or
-// the options that held on a real run). A wrong choice is named by the
-// option that shows the misconception, which keeps its key on every
-// variant, however the options are shuffled.
-func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64, correct []string) error {
-	keys, err := ex.parseChoice(answer)
+// checkChoice grades chosen options against the right ones (the
+// exercise's, or the options that held on a real run). Feedback names
+// options by the letters this variant shows; a wrong choice is named by
+// the option's stable id, the same on every variant however the options
+// are shuffled, and the answer is read as stable ids.
+func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64, correct []string, variant int) error {
+	lt := ex.lettering(variant)
+	keys, err := ex.parseChoice(answer, lt)
 	if err != nil {
 		return formatProblem(r, err)
 	}
@@ -134,17 +188,17 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 		correct = append([]string(nil), ex.spec.Correct...)
 	}
 	sort.Strings(correct)
-	r.Read = strings.Join(keys, ", ")
+	r.Read = ids(keys)
 	if strings.Join(keys, ",") == strings.Join(correct, ",") {
 		r.Correct = true
 		r.Feedback = "Right."
 		if len(correct) == 1 {
 			if o := ex.option(correct[0]); o.Feedback != "" {
-				r.Feedback += " " + fill(o.Feedback, env)
+				r.Feedback += " " + ex.fillOptions(fill(o.Feedback, env), variant)
 			}
 		}
 		if ex.spec.Success != "" {
-			r.Feedback += " " + fill(ex.spec.Success, env)
+			r.Feedback += " " + ex.fillOptions(fill(ex.spec.Success, env), variant)
 		}
 		return nil
 	}
@@ -153,9 +207,9 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 		if !contains(correct, k) {
 			wrongKeys = append(wrongKeys, k)
 			if o := ex.option(k); o.Feedback != "" {
-				notes = append(notes, fmt.Sprintf("(%s) %s", k, fill(o.Feedback, env)))
+				notes = append(notes, fmt.Sprintf("(%s) %s", lt.toLetter[k], ex.fillOptions(fill(o.Feedback, env), variant)))
 			} else {
-				notes = append(notes, fmt.Sprintf("(%s) is not right.", k))
+				notes = append(notes, fmt.Sprintf("(%s) is not right.", lt.toLetter[k]))
 			}
 		}
 	}
@@ -169,7 +223,7 @@ func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64
 	}
 	switch {
 	case len(wrongKeys) == 1:
-		r.Mistake = "option-" + wrongKeys[0]
+		r.Mistake = optionID(wrongKeys[0])
 	case len(wrongKeys) == 0 && len(missed) > 0:
 		r.Mistake = "missed-" + strings.Join(missed, "-")
 	}
@@ -205,13 +259,19 @@ func (ex *Exercise) MistakeLabel(id string) string {
 	switch {
 	case id == MistakePercent:
 		return "gave a percentage where a count is asked"
-	case strings.HasPrefix(id, "option-"):
-		k := strings.TrimPrefix(id, "option-")
-		if o := ex.option(k); o != nil {
-			return fmt.Sprintf("chose (%s): %s", k, clip(fill(o.Text, ex.defaults())))
+	case strings.HasPrefix(id, OptionIDPrefix):
+		// Letters differ between variants: the option is named by its text.
+		if o := ex.option(strings.TrimPrefix(id, OptionIDPrefix)); o != nil {
+			return "chose: " + clip(fill(o.Text, ex.defaults()))
 		}
 	case strings.HasPrefix(id, "missed-"):
-		return "left out (" + strings.Join(strings.Split(strings.TrimPrefix(id, "missed-"), "-"), ") and (") + ")"
+		var texts []string
+		for _, k := range strings.Split(strings.TrimPrefix(id, "missed-"), "-") {
+			if o := ex.option(k); o != nil {
+				texts = append(texts, clip(fill(o.Text, ex.defaults())))
+			}
+		}
+		return "left out: " + strings.Join(texts, "; ")
 	case strings.HasPrefix(id, "run-"):
 		var i int
 		if _, err := fmt.Sscanf(id, "run-%d", &i); err == nil && i >= 0 && i < len(ex.runs) {

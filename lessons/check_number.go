@@ -37,7 +37,7 @@ func (l *loader) numberAnswer() {
 
 // numberOptions says how this exercise's numbers are read.
 func (ex *Exercise) numberOptions() numberOptions {
-	return numberOptions{unit: ex.spec.Unit, words: ex.spec.UnitWords, bareUnit: ex.spec.BareUnit}
+	return numberOptions{unit: ex.spec.Unit, words: ex.spec.UnitWords, bareUnit: ex.spec.BareUnit, ratio: ex.spec.Ratio}
 }
 
 // MistakePercent is the mistake of answering a share ("1%") where a count
@@ -92,6 +92,10 @@ func (ex *Exercise) checkNumber(r *Result, answer string, env map[string]float64
 			return nil
 		}
 	}
+	if q := ex.askBack(got, want); q != "" {
+		// Right if read another way: asked, not marked (no try).
+		return formatProblem(r, formatErrorf("%s", q))
+	}
 	if got.percent {
 		r.Mistake = MistakePercent
 		r.Feedback = fmt.Sprintf("%s is a share, not a count. The question asks how many: work out the number that share stands for.", got.read)
@@ -108,4 +112,48 @@ func (ex *Exercise) checkNumber(r *Result, answer string, env map[string]float64
 		r.Feedback = fmt.Sprintf("Not quite: %s is too low.", got.read)
 	}
 	return nil
+}
+
+// neighbourUnits are, per answer unit, the units a bare number may have
+// been meant in, with their factor to the canonical unit.
+var neighbourUnits = map[string][]struct {
+	name   string
+	factor float64
+}{
+	UnitSeconds:   {{"ms", 0.001}, {"s", 1}, {"min", 60}, {"h", 3600}},
+	UnitPerSecond: {{"a second", 1}, {"a minute", 1.0 / 60}, {"an hour", 1.0 / 3600}},
+}
+
+// askBack is the question for an answer that would be right if read
+// another way, or "": a bare number right in a neighbouring unit of the
+// same quantity (30000 where 30 s is right: seconds or milliseconds?), or
+// a fraction of whole numbers that may be a count out of a total (2/5
+// where a count is asked: 2, or the share 0.4?).
+func (ex *Exercise) askBack(got parsedNumber, want float64) string {
+	if got.of != nil && (ex.spec.Unit == UnitCount || ex.spec.Unit == "") {
+		a, b := got.of[0], got.of[1]
+		return fmt.Sprintf("Do you mean %s of %s, the count %s, or the share %s/%s = %s? Give one number.",
+			formatNumber(a), formatNumber(b), formatNumber(a), formatNumber(a), formatNumber(b), formatNumber(a/b))
+	}
+	units := neighbourUnits[ex.spec.Unit]
+	if !got.bare || got.isRange() || len(units) == 0 {
+		return ""
+	}
+	bare := 1.0 // the factor the bare number was read with
+	if ex.spec.Unit == UnitSeconds {
+		bare = timeUnits[ex.spec.BareUnit]
+	}
+	typed := got.value / bare
+	for _, u := range units {
+		if u.factor != bare && ex.close(typed*u.factor, want) {
+			asRead := "s"
+			for _, v := range units {
+				if v.factor == bare {
+					asRead = v.name
+				}
+			}
+			return fmt.Sprintf("%s %s, or %s %s? Give the unit with the number.", formatNumber(typed), asRead, formatNumber(typed), u.name)
+		}
+	}
+	return ""
 }

@@ -16,7 +16,21 @@ func (l *loader) predict() {
 	l.scenarioBase()
 	if len(spec.Options) > 0 {
 		l.options(true)
+		// correct is optional here: the option the run is known to make
+		// right on every variant, which lets the options be placed so the
+		// right letter is spread evenly. Verify checks it against the run.
+		for _, k := range spec.Correct {
+			if l.ex.option(k) == nil {
+				l.bad([]string{"correct"}, "correct names %q, which is not an option key", k)
+			}
+		}
+		if len(spec.Correct) > 1 && !spec.Multiple {
+			l.bad([]string{"correct"}, "one option is right on a run: set multiple: true for several")
+		}
 		return
+	}
+	if len(spec.Correct) > 0 {
+		l.bad([]string{"correct"}, "correct belongs to options; a prediction of a number has answer")
 	}
 	if spec.Measure == "" {
 		l.bad([]string{"measure"}, "a predict exercise needs measure: what to read from the run (e.g. final_value)")
@@ -74,9 +88,9 @@ func (ex *Exercise) predictOutcome(ctx context.Context, env map[string]float64) 
 // and costs no try), then runs the engine and grades the prediction against
 // what really happened. What the run gave is only shown once the answer is
 // earned (see Check).
-func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, env map[string]float64) (*predicted, error) {
+func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, env map[string]float64, variant int) (*predicted, error) {
 	if len(ex.options) > 0 {
-		if _, err := ex.parseChoice(answer); err != nil {
+		if _, err := ex.parseChoice(answer, ex.lettering(variant)); err != nil {
 			return nil, formatProblem(r, err)
 		}
 	} else if _, err := parseNumber(answer, ex.numberOptions()); err != nil {
@@ -87,7 +101,7 @@ func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, 
 		return nil, err
 	}
 	if len(ex.options) > 0 {
-		err = ex.checkChoice(r, answer, env, p.correct)
+		err = ex.checkChoice(r, answer, env, p.correct, variant)
 	} else {
 		err = ex.checkNumber(r, answer, env, &p.actual)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/leaselab/playground/engine"
@@ -87,6 +88,9 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 		} else {
 			out[k] = string(bytes.TrimSpace(v))
 		}
+	}
+	for k, v := range out {
+		out[k] = normalizeValue(mergeField(defaultField(k), ex.spec.Fields[k]), v)
 	}
 	return out, nil
 }
@@ -205,18 +209,20 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	return nil
 }
 
-// describeMeasures lists the values a goal read, so a learner sees by how
-// much a run missed ("blocked_after_crash_ms = 74,000").
+// describeMeasures says in words the values a goal read, so a learner
+// sees by how much a run missed ("the lock was blocked for 74 s after
+// the crash").
 func describeMeasures(goal *formula, m map[string]float64) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, v := range goal.vars {
-		if !seen[v] {
+		// The exercise's own numbers are in its goal already.
+		if !seen[v] && slices.Contains(metricList, v) {
 			seen[v] = true
-			parts = append(parts, v+" = "+formatNumber(m[v]))
+			parts = append(parts, measureWords(v, m[v]))
 		}
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, "; ")
 }
 
 // canonicalSettings writes settings in one stable form, to compare them.

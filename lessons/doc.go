@@ -84,13 +84,25 @@
 //   - number: answer (a formula), tolerance {abs, rel}, unit (count, seconds,
 //     rupees, per_second), unit_words the answer may carry ("runs"),
 //     bare_unit (s or min: what a number without a unit means when the
-//     question says; without it a bare time is asked back), and wrong:
+//     question says; without it a bare time is asked back), ratio (the
+//     answer is a factor, so 4500% reads as 45x), and wrong:
 //     named mistakes, each {name, label, answer (a formula), feedback}.
 //   - choice: options ({key, text, aliases, feedback}), correct, multiple.
+//     Options are shown shuffled and lettered a, b, c... per variant, so
+//     a key is an option's stable id ("option-b"), not what a learner
+//     sees: a solution, hint or feedback names an option as {@b}, written
+//     as the letter it is shown under. An alias may not be a single letter.
+//     A prediction with options may give correct too (the option its run
+//     makes right on every variant), which spreads the right letter evenly;
+//     Verify checks it against the run.
 //   - predict: scenario {preset, set} (values may hold {param}), then either
 //     measure (a formula over the run, e.g. final_value) with answer, unit
 //     and wrong as for number, or options whose when condition is tested on
 //     the run. The prediction is read first; only a readable one runs.
+//     reveals lists phrases that would state the outcome: Verify reports
+//     any of them, and the title of the preset, found in what a learner
+//     sees before the prediction (the lesson's headings, the text above
+//     it, the question, the locked playground).
 //   - scenario: scenario {preset, set}, allowed (the field paths a learner
 //     may set), fields (per path: label, min, max, choices, empty, over
 //     the defaults for the path), defaults, runs ({name, set, goal,
@@ -122,8 +134,8 @@
 // right answer, a submitted text answer, RevealAfter wrong tries, or
 // Reveal ("show me"). Until then a wrong prediction is told why its
 // reasoning fails, never what the run gave; Serve hands out the exercise
-// as data (options shuffled per variant, keys following their options,
-// scenario fields with ranges, hints unlocked so far) with no answer, key
+// as data (options shuffled per variant and lettered after shuffling,
+// each with a stable id that answers and mistakes use; scenario fields with ranges, hints unlocked so far) with no answer, key
 // or solution in it. Solution is for a learner who earned it.
 //
 // # Using it from a server

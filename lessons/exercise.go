@@ -66,6 +66,7 @@ type exerciseFile struct {
 	Unit           string               `yaml:"unit"`
 	UnitWords      []string             `yaml:"unit_words"`
 	BareUnit       string               `yaml:"bare_unit"`
+	Ratio          bool                 `yaml:"ratio"`
 	Options        []optionSpec         `yaml:"options"`
 	Correct        []string             `yaml:"correct"`
 	Multiple       bool                 `yaml:"multiple"`
@@ -83,6 +84,9 @@ type exerciseFile struct {
 	SolutionAnswer string               `yaml:"solution_answer"`
 	ModelAnswer    string               `yaml:"model_answer"`
 	Rubric         []RubricPoint        `yaml:"rubric"`
+	// Reveals are phrases that would state a prediction's outcome; the
+	// self-check makes sure none is shown before the prediction.
+	Reveals []string `yaml:"reveals"`
 }
 
 type paramSpec struct {
@@ -259,6 +263,9 @@ func parseExercise(file string, data []byte) (*Exercise, []error) {
 			l.bad([]string{"hints", fmt.Sprint(i)}, "a hint needs after (1 or more wrong tries) and text")
 		}
 	}
+	if len(spec.Reveals) > 0 && spec.Kind != KindPredict {
+		l.bad([]string{"reveals"}, "reveals belongs to a predict exercise: the phrases that would give its outcome away")
+	}
 	if load, ok := kindLoaders[spec.Kind]; ok {
 		load(l)
 	} else {
@@ -357,6 +364,13 @@ func (l *loader) options(withWhen bool) {
 		seen[o.Key] = true
 		if o.Text == "" {
 			l.bad(path, "option %q needs text", o.Key)
+		}
+		for _, al := range o.Aliases {
+			if optionKeyRE.MatchString(strings.ToLower(al)) {
+				// Letters are given after shuffling: "a" is whichever
+				// option a variant shows first.
+				l.bad(path, "option %q: the alias %q is a single letter, which names an option by its place", o.Key, al)
+			}
 		}
 		co := compiledOption{optionSpec: o}
 		switch {

@@ -222,7 +222,7 @@ func rangeWords(f Field) string {
 	case len(f.Choices) > 0:
 		s = orList(f.Choices)
 	case f.Unit == "duration":
-		s = fmt.Sprintf("from %s to %s", f.Min, f.Max)
+		s = fmt.Sprintf("from %s to %s (a bare number is seconds)", f.Min, f.Max)
 	case f.Unit == "text":
 		s = "at most " + f.Max + " letters, digits, dashes or dots"
 	}

@@ -75,8 +75,15 @@ func writePlayground(w util.BufWriter, pg Playground) {
 	} else {
 		fmt.Fprintf(w, `<figcaption class="lp-caption" data-testid="lp-caption">%s</figcaption>`+"\n", html.EscapeString(pg.Caption))
 	}
-	fmt.Fprintf(w, `<p class="playground-fallback">Run it yourself: <code>%s</code>, or open <a href="/playground?preset=%s">%s</a> in the playground.</p>`+"\n",
-		html.EscapeString(pg.Command()), html.EscapeString(pg.Preset), html.EscapeString(pg.Title))
+	if pg.Predict != "" {
+		// No title, command or link before the prediction: the preset's
+		// title says what goes wrong, and a link would run it elsewhere.
+		fmt.Fprintf(w, `<p class="playground-fallback">This playground runs once you have answered the prediction above. Without JavaScript, answer it with <code>playground check --exercise %s --answer "…"</code>.</p>`+"\n",
+			html.EscapeString(pg.Predict))
+	} else {
+		fmt.Fprintf(w, `<p class="playground-fallback">Run it yourself: <code>%s</code>, or open <a href="/playground?preset=%s">%s</a> in the playground.</p>`+"\n",
+			html.EscapeString(pg.Command()), html.EscapeString(pg.Preset), html.EscapeString(pg.Title))
+	}
 	w.WriteString("</figure>\n")
 }
 

@@ -84,15 +84,15 @@ func fastShare(t *testing.T, prompt string) float64 {
 // key, which follows the option wherever a variant shuffles it.
 func TestChoiceMistakesFollowTheirOption(t *testing.T) {
 	c := mustCatalog(t)
-	r := check(t, c, "four-failures", "a, b, c, e")
+	r := check(t, c, "four-failures", "option-a, option-b, option-c, option-e")
 	if r.Mistake != "option-e" {
 		t.Errorf("four-failures a, b, c, e: mistake %q, want option-e", r.Mistake)
 	}
-	if r = check(t, c, "four-failures", "a, b"); r.Mistake != "missed-c-d" {
+	if r = check(t, c, "four-failures", "option-a, option-b"); r.Mistake != "missed-c-d" {
 		t.Errorf("four-failures a, b: mistake %q, want missed-c-d", r.Mistake)
 	}
 	ex, _ := c.Exercise("four-failures")
-	if l := ex.MistakeLabel("option-e"); !strings.HasPrefix(l, "chose (e): The storage refuses") {
+	if l := ex.MistakeLabel("option-e"); !strings.HasPrefix(l, "chose: The storage turns a write away") {
 		t.Errorf("label of option-e: %q", l)
 	}
 	if r = check(t, c, "long-job-config", `{"lock.lease":"100s"}`); !strings.HasPrefix(r.Mistake, "run-") {
@@ -103,9 +103,10 @@ func TestChoiceMistakesFollowTheirOption(t *testing.T) {
 	}
 }
 
-// TestOptionsAreShuffledPerVariant: variants show the options in
-// different orders, each keeping its key and text; the notes' variant
-// keeps the written order.
+// TestOptionsAreShuffledPerVariant: every variant, the notes' own
+// included, shows the options in its own order, lettered after shuffling
+// (a, b, c... down the list), and each option keeps its stable id and
+// its text; the same variant always shows the same order.
 func TestOptionsAreShuffledPerVariant(t *testing.T) {
 	c := mustCatalog(t)
 	for _, ex := range c.Exercises() {
@@ -114,32 +115,91 @@ func TestOptionsAreShuffledPerVariant(t *testing.T) {
 			continue
 		}
 		written := map[string]string{}
-		var keys0 []string
 		for _, o := range s0.Options {
-			written[o.Key] = o.Text
-			keys0 = append(keys0, o.Key)
-		}
-		if !slices.IsSorted(keys0) {
-			t.Errorf("%s: variant 0 is not in the written order: %v", ex.ID, keys0)
+			written[o.ID] = o.Text
 		}
 		orders := map[string]bool{}
-		for v := 1; v <= 12; v++ {
+		for v := 0; v <= 12; v++ {
 			s, _ := ex.Serve(v, lessons.Standing{})
-			var keys []string
-			for _, o := range s.Options {
-				keys = append(keys, o.Key)
-				if written[o.Key] != o.Text && !hasParams(ex) {
-					t.Errorf("%s variant %d: option %s changed its text", ex.ID, v, o.Key)
+			var ids []string
+			for i, o := range s.Options {
+				ids = append(ids, o.ID)
+				if o.Key != string(rune('a'+i)) {
+					t.Errorf("%s variant %d: option %d is lettered (%s)", ex.ID, v, i+1, o.Key)
+				}
+				if written[o.ID] != o.Text && !hasParams(ex) {
+					t.Errorf("%s variant %d: option %s changed its text", ex.ID, v, o.ID)
 				}
 			}
 			again, _ := ex.Serve(v, lessons.Standing{})
 			if !slices.EqualFunc(again.Options, s.Options, func(a, b lessons.Option) bool { return a == b }) {
 				t.Fatalf("%s variant %d: the order is not stable", ex.ID, v)
 			}
-			orders[strings.Join(keys, "")] = true
+			orders[strings.Join(ids, " ")] = true
 		}
 		if len(orders) < 3 {
-			t.Errorf("%s: 12 variants show only %d orders of its options", ex.ID, len(orders))
+			t.Errorf("%s: 13 variants show only %d orders of its options", ex.ID, len(orders))
+		}
+	}
+}
+
+// rightLetter is the letter a variant's right answer is shown under, for
+// a question with one right option.
+func rightLetter(t *testing.T, ex *lessons.Exercise, v int) string {
+	t.Helper()
+	r, err := ex.Reveal(context.Background(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Expected
+}
+
+// TestTheRightLetterIsSpreadEvenly: over any n consecutive variants of a
+// single-answer choice with n options, the right option is shown once
+// under each letter; on the notes' own numbers no letter answers half or
+// more of the single-answer questions (choices and predictions),
+// and the right options of a choose-several do not simply come first.
+func TestTheRightLetterIsSpreadEvenly(t *testing.T) {
+	c := mustCatalog(t)
+	atZero := map[string]int{}
+	single := 0
+	for _, ex := range c.Exercises() {
+		s0, err := ex.Serve(0, lessons.Standing{})
+		if err != nil || len(s0.Options) == 0 {
+			continue
+		}
+		if s0.Multiple {
+			r := rightLetter(t, ex, 0)
+			first := strings.Join(strings.Split("abcdefg", "")[:len(strings.Split(r, ", "))], ", ")
+			if r == first {
+				t.Errorf("%s: on variant 0 the right options are the first ones (%s)", ex.ID, r)
+			}
+			continue
+		}
+		single++
+		atZero[rightLetter(t, ex, 0)]++
+		if ex.Kind != lessons.KindChoice {
+			continue
+		}
+		n := len(s0.Options)
+		for _, start := range []int{0, 1, 517} {
+			seen := map[string]int{}
+			for v := start; v < start+3*n; v++ {
+				seen[rightLetter(t, ex, v)]++
+			}
+			for i := range n {
+				if l := string(rune('a' + i)); seen[l] != 3 {
+					t.Errorf("%s: over %d variants from %d, the right option is (%s) %d times, want 3: %v", ex.ID, 3*n, start, l, seen[l], seen)
+				}
+			}
+		}
+	}
+	if single < 10 {
+		t.Fatalf("only %d single-answer questions", single)
+	}
+	for l, k := range atZero {
+		if 2*k >= single {
+			t.Errorf("on variant 0, (%s) answers %d of %d single-answer questions: %v", l, k, single, atZero)
 		}
 	}
 }

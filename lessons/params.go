@@ -39,8 +39,10 @@ func (e *InputError) Error() string {
 // same learner always gets the same ones. Draws that break a constraint are
 // thrown away and drawn again.
 func (ex *Exercise) params(variant int) (map[string]float64, error) {
-	if variant < 0 || variant > MaxVariant {
-		return nil, &InputError{Field: "variant", Msg: fmt.Sprintf("must be between 0 and %d, not %d", MaxVariant, variant)}
+	if !IsClassVariant(variant) {
+		if err := CheckPracticeVariant(variant); err != nil {
+			return nil, err
+		}
 	}
 	names := sortedKeys(ex.spec.Params)
 	h := fnv.New64a()
@@ -136,8 +138,8 @@ func fillValue(v any, env map[string]float64) (string, error) {
 
 // solutionText is the worked solution for a variant's numbers, as
 // Markdown and HTML; for an open question, its model answer.
-func (ex *Exercise) solutionText(env map[string]float64) (markdown, html string, err error) {
-	text := fill(ex.spec.Solution, env)
+func (ex *Exercise) solutionText(env map[string]float64, variant int) (markdown, html string, err error) {
+	text := ex.fillOptions(fill(ex.spec.Solution, env), variant)
 	if ex.Kind == KindText {
 		text = ex.spec.ModelAnswer
 	}
@@ -153,7 +155,7 @@ func (ex *Exercise) Solution(variant int) (markdown, html string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	return ex.solutionText(env)
+	return ex.solutionText(env, variant)
 }
 
 // HintsAfter returns the hints unlocked after that many wrong tries.
@@ -165,7 +167,7 @@ func (ex *Exercise) HintsAfter(tries int, variant int) []string {
 	out := []string{}
 	for _, h := range ex.spec.Hints {
 		if tries >= h.After {
-			out = append(out, fill(h.Text, env))
+			out = append(out, ex.fillOptions(fill(h.Text, env), variant))
 		}
 	}
 	return out

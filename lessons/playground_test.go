@@ -78,7 +78,7 @@ func TestPlaygroundExpectIsChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg := c.Lessons()[0].Playgrounds[0]
-	if _, err := pg.CheckExpect(context.Background()); err == nil || !strings.Contains(err.Error(), "stale_writes_accepted = 1") {
+	if _, err := pg.CheckExpect(context.Background()); err == nil || !strings.Contains(err.Error(), "measured 1 stale write landed") {
 		t.Errorf("a false claim was not reported with its measure: %v", err)
 	}
 	rep := c.Verify(context.Background(), 1, 1)

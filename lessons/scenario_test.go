@@ -33,7 +33,7 @@ func TestScenarioAnswersAreGradedByRealRuns(t *testing.T) {
 	if !passed["healthy"] || passed["crash at 46 s"] || passed["crash at 86 s"] {
 		t.Errorf("runs of a 120 s lease: %v, want only healthy to pass", passed)
 	}
-	if !strings.Contains(long.Feedback, "crash then blocks the lock") || !strings.Contains(long.Feedback, "blocked_after_crash_ms = 74,000") {
+	if !strings.Contains(long.Feedback, "crash then blocks the lock") || !strings.Contains(long.Feedback, "the lock was blocked for 74 s after the crash") || strings.Contains(long.Feedback, "_ms") {
 		t.Errorf("feedback does not explain the failure with its measure: %q", long.Feedback)
 	}
 	tl := long.Timeline
@@ -251,5 +251,33 @@ func TestSMSOnceNeedsOneKeyOnBothSends(t *testing.T) {
 	one := check(t, c, "sms-once", `{"clients[client-1].steps[2].idempotency_key":"reminder-order-7"}`)
 	if one.Correct || !strings.Contains(one.Feedback, "Only one send carries the key") || one.Timeline.Summary.SideEffects != 2 {
 		t.Errorf("a key on one send passed, or got no feedback: %q", one.Feedback)
+	}
+}
+
+// TestScenarioFormsTakeTheirOwnWords: the words a form's hints and ranges
+// use are taken as they are typed: on/off, yes/no for a switch; "400 ms",
+// "15 s", "0.4" (seconds), "2 minutes" for a duration; a backend name in
+// any case, with a space for its dash; "5 nodes".
+func TestScenarioFormsTakeTheirOwnWords(t *testing.T) {
+	c := mustCatalog(t)
+	for _, tc := range []struct{ id, answer string }{
+		{"make-stale-write-land", `{"fencing":"off","faults[0].for":"15 s"}`},
+		{"make-stale-write-land", `{"fencing":"no","faults[0].for":15}`},
+		{"make-stale-write-land", `{"fencing":"OFF","faults[0].for":"15 seconds"}`},
+		{"duplicate-token-backend", `{"lock.backend":"Async-Replica","lock.replication_lag":"400 ms"}`},
+		{"duplicate-token-backend", `{"lock.backend":"async replica","lock.replication_lag":"0.4"}`},
+		{"duplicate-token-backend", `{"lock.backend":"ASYNC-REPLICA","lock.replication_lag":0.4}`},
+		{"long-job-config", `{"lock.lease":"30 s","clients[client-1].renew_every":"10 sec"}`},
+		{"sms-once", `{"fencing":"on","clients[client-1].steps[2].idempotency_key":"reminder-7","clients[client-2].steps[1].idempotency_key":"reminder-7"}`},
+	} {
+		r := check(t, c, tc.id, tc.answer)
+		if r.FormatError != "" || !r.Correct {
+			t.Errorf("%s %s: %q %s", tc.id, tc.answer, r.FormatError, r.Feedback)
+		}
+	}
+	// What is still not a value is refused, naming the field and the range.
+	r := check(t, c, "make-stale-write-land", `{"fencing":"maybe"}`)
+	if !strings.Contains(r.FormatError, "fencing") || !strings.Contains(r.FormatError, "on or off") {
+		t.Errorf("fencing maybe: %q", r.FormatError)
 	}
 }

@@ -1,8 +1,6 @@
 package lessons
 
 import (
-	"hash/fnv"
-	"math/rand/v2"
 	"strings"
 )
 
@@ -42,8 +40,9 @@ type Served struct {
 	// rupees, per_second).
 	Unit     string `json:"unit,omitempty"`
 	Multiple bool   `json:"multiple"`
-	// Options are shuffled per variant; each keeps its key, so an answer
-	// names the same option on every variant.
+	// Options are shuffled per variant and lettered after shuffling: Key
+	// is the letter shown (a, b, c in order), ID the option's stable id,
+	// the same on every variant, which forms send as the answer.
 	Options []Option `json:"options"`
 	// Fields are what a scenario answer may set, with their ranges.
 	Fields []Field `json:"fields"`
@@ -58,7 +57,11 @@ type Served struct {
 
 // Option is one choice as shown to a learner.
 type Option struct {
-	Key  string `json:"key"`
+	// Key is the letter this variant shows the option under.
+	Key string `json:"key"`
+	// ID names the option on every variant ("option-b"): an answer may
+	// give it instead of the letter, and mistakes are named by it.
+	ID   string `json:"id"`
 	Text string `json:"text"`
 }
 
@@ -81,9 +84,9 @@ func (ex *Exercise) Serve(variant int, st Standing) (Served, error) {
 			s.Unit = UnitCount
 		}
 	}
-	for _, i := range ex.optionOrder(variant) {
+	for pos, i := range ex.optionOrder(variant) {
 		o := ex.options[i]
-		s.Options = append(s.Options, Option{o.Key, fill(o.Text, env)})
+		s.Options = append(s.Options, Option{Key: letter(pos), ID: optionID(o.Key), Text: fill(o.Text, env)})
 	}
 	if ex.spec.Scenario != nil {
 		s.Preset = ex.spec.Scenario.Preset
@@ -97,24 +100,6 @@ func (ex *Exercise) Serve(variant int, st Standing) (Served, error) {
 		s.Hints = ex.HintsAfter(st.Tries, variant)
 	}
 	return s, nil
-}
-
-// optionOrder is the order a variant shows the options in: as written for
-// variant 0 (the notes' own), shuffled by the variant otherwise, so that
-// "the second one" means different options to neighbours.
-func (ex *Exercise) optionOrder(variant int) []int {
-	order := make([]int, len(ex.options))
-	for i := range order {
-		order[i] = i
-	}
-	if variant == 0 {
-		return order
-	}
-	h := fnv.New64a()
-	h.Write([]byte("options/" + ex.ID))
-	rng := rand.New(rand.NewPCG(uint64(variant), h.Sum64()))
-	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-	return order
 }
 
 // PromptMarkdown is the question for a variant in Markdown, numbers

@@ -4,16 +4,26 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/leaselab/playground/engine"
 )
 
+// bareLetterRE finds an option named by a fixed letter in a solution
+// ("**b.**", "(c)"), which would be wrong on a shuffled variant.
+var bareLetterRE = regexp.MustCompile(`\*\*[a-g](?:[.,:]| and)|\([a-g]\)`)
+
 // VerifyReport is the result of a self-check of the catalog.
 type VerifyReport struct {
-	Exercises int      `json:"exercises"`
-	Checks    int      `json:"checks"` // answers graded
-	Problems  []string `json:"problems"`
+	Exercises int `json:"exercises"`
+	// Variants is the fewest variants any exercise was checked on.
+	Variants int `json:"variants"`
+	// Distinct counts the variants graded in full: those whose numbers
+	// and order of options no earlier variant of the exercise had.
+	Distinct int      `json:"distinct"`
+	Checks   int      `json:"checks"` // answers graded
+	Problems []string `json:"problems"`
 }
 
 // OK reports whether the self-check found nothing wrong.
@@ -23,7 +33,8 @@ func (r VerifyReport) OK() bool { return len(r.Problems) == 0 }
 // exercise, its own answer must pass and each named wrong answer must fail
 // with its own feedback; a prediction's formula must agree with what the
 // engine really does; every embedded preset must exist, and every
-// playground with an expect condition must show it. Exercises that run
+// playground with an expect condition must show it; nothing a learner sees
+// before a prediction may give its outcome away. Exercises that run
 // the engine are checked on fewer variants (engineVariants), since each
 // costs real runs.
 func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) VerifyReport {
@@ -46,25 +57,58 @@ func (c *Catalog) Verify(ctx context.Context, variants, engineVariants int) Veri
 			}
 		}
 	}
-	for _, ex := range c.Exercises() {
+	for _, p := range c.spoilerProblems() {
+		problem("%s", p)
+	}
+	for i, ex := range c.Exercises() {
 		rep.Exercises++
 		n := variants
 		if ex.Kind == KindPredict || ex.Kind == KindScenario {
 			n = engineVariants
 		}
+		if i == 0 || n < rep.Variants {
+			rep.Variants = n
+		}
+		// A variant is a function of its numbers and its order of
+		// options: one whose numbers and order were already checked has
+		// the same outcome, so its problems are reported again without
+		// running the engine again.
+		done := map[string][]string{}
 		for v := 0; v < n; v++ {
 			if err := ctx.Err(); err != nil {
 				problem("stopped: %v", err)
 				return rep
 			}
-			checks, errs := c.verifyVariant(ctx, ex, v)
-			rep.Checks += checks
+			key := ex.variantKey(v)
+			errs, seen := done[key]
+			if !seen || key == "" {
+				var checks int
+				checks, errs = c.verifyVariant(ctx, ex, v)
+				rep.Checks += checks
+				rep.Distinct++
+				done[key] = errs
+			}
 			for _, e := range errs {
 				problem("%s (variant %d): %s", ex.ID, v, e)
 			}
 		}
 	}
 	return rep
+}
+
+// variantKey names what decides a variant's outcome: its numbers and the
+// order of its options; "" when the numbers cannot be drawn.
+func (ex *Exercise) variantKey(v int) string {
+	env, err := ex.params(v)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, k := range sortedKeys(env) {
+		fmt.Fprintf(&b, "%s=%v;", k, env[k])
+	}
+	fmt.Fprint(&b, ex.optionOrder(v))
+	return b.String()
 }
 
 func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, []string) {
@@ -77,8 +121,12 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 		errs = append(errs, "the prompt still has "+m)
 	}
 	env, _ := ex.params(v)
-	if md, _, err := ex.solutionText(env); err != nil {
+	if md, _, err := ex.solutionText(env, v); err != nil {
 		errs = append(errs, "solution: "+err.Error())
+	} else if len(ex.options) > 0 && (strings.Contains(md, "{@") || bareLetterRE.MatchString(ex.spec.Solution)) {
+		// Letters change with the variant: a solution names an option as
+		// {@b}, which becomes the letter shown.
+		errs = append(errs, "the solution names an option by a fixed letter; write {@key}")
 	} else if raw, _ := json.Marshal(p); len(md) > 40 && strings.Contains(string(raw), md[:40]) {
 		errs = append(errs, "the served exercise carries its solution")
 	}
@@ -127,10 +175,15 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 				errs = append(errs, err.Error())
 				break
 			}
-			mustPass(out.expected)
+			if len(ex.spec.Correct) > 0 && joinKeys(ex.spec.Correct) != joinKeys(out.correct) {
+				errs = append(errs, fmt.Sprintf("the file says option %s is right, but the run makes %s right", joinKeys(ex.spec.Correct), joinKeys(out.correct)))
+			}
+			lt := ex.lettering(v)
+			mustPass(lt.letters(out.correct))
+			mustPass(ids(out.correct))
 			for _, o := range ex.options {
 				if !contains(out.correct, o.Key) {
-					mustFail(o.Key, "option-"+o.Key, fill(o.Feedback, env))
+					mustFail(lt.toLetter[o.Key], optionID(o.Key), fill(o.Feedback, env))
 				}
 			}
 			break
@@ -159,25 +212,26 @@ func (c *Catalog) verifyVariant(ctx context.Context, ex *Exercise, v int) (int, 
 				continue
 			}
 			if ex.close(wv, want) {
-				if v == 0 {
-					errs = append(errs, fmt.Sprintf("the wrong answer %q equals the right one in the notes' variant", w.Answer))
-				}
+				// On any variant: a learner who uses the right method
+				// would be told it is this mistake, or one who uses the
+				// wrong method would be told it is right.
+				errs = append(errs, fmt.Sprintf("the wrong answer %q equals the right one (%s)", w.Answer, formatIn(want, ex.spec.Unit)))
 				continue
 			}
 			mustFail(formatIn(wv, ex.spec.Unit), w.Name, fill(w.Feedback, env))
 		}
 	case KindChoice:
-		mustPass(strings.Join(ex.spec.Correct, ", "))
+		// By this variant's letters, as a learner types them, and by
+		// stable ids, as a form sends them.
+		lt := ex.lettering(v)
+		mustPass(lt.letters(ex.spec.Correct))
+		mustPass(ids(ex.spec.Correct))
 		for _, o := range ex.options {
 			if !contains(ex.spec.Correct, o.Key) {
-				want := "option-" + o.Key
-				if ex.spec.Multiple {
-					want = ""
-				}
 				if !ex.spec.Multiple {
-					mustFail(o.Key, want, fill(o.Feedback, env))
-				} else if r, ok := grade(o.Key); ok && r.Correct {
-					errs = append(errs, fmt.Sprintf("the wrong option %q passes", o.Key))
+					mustFail(lt.toLetter[o.Key], optionID(o.Key), fill(o.Feedback, env))
+				} else if r, ok := grade(lt.toLetter[o.Key]); ok && r.Correct {
+					errs = append(errs, fmt.Sprintf("the wrong option %q passes", lt.toLetter[o.Key]))
 				}
 			}
 		}

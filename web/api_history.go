@@ -28,6 +28,10 @@ type historyResponse struct {
 	Linearizable bool            `json:"linearizable"`
 	Summary      engine.Summary  `json:"summary"`
 	Verdict      string          `json:"verdict"`
+
+	// ClockNote, beside a history that is not linearizable by true time,
+	// names the clocks by which each grant looked legal.
+	ClockNote string `json:"clock_note,omitempty"`
 }
 
 // sharedRun runs the scenario of a share link's s parameter as POST
@@ -78,7 +82,7 @@ func (s *Server) apiHistory(c echo.Context) error {
 		ops = []byte("[]")
 	}
 	return writeJSON(c, http.StatusOK, historyResponse{Operations: ops, Linearizable: h.Linearizable(linearizeTimeout),
-		Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
+		ClockNote: h.ClockNote(linearizeTimeout), Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
 }
 
 var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)

@@ -128,16 +128,15 @@ type classSummary struct {
 	Notice   string        `json:"notice,omitempty"`
 }
 
-// apiJoin: POST /api/classes/{code}/join {"name"}; the session token goes
-// only into the HttpOnly cookie.
+// apiJoin: POST /api/classes/{code}/join {"name", "student_id", "email"}
+// (the last two optional); the session token goes only into the HttpOnly
+// cookie.
 func (w *classWeb) apiJoin(c echo.Context) error {
-	var in struct {
-		Name string `json:"name"`
-	}
+	var in classroom.Profile
 	if err := w.s.readJSON(c, &in); err != nil {
 		return err
 	}
-	sess, err := w.store().Join(c.Request().Context(), c.Param("code"), in.Name)
+	sess, err := w.store().JoinAs(c.Request().Context(), c.Param("code"), in)
 	if err != nil {
 		return err
 	}
@@ -173,6 +172,7 @@ func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []c
 	if prog == nil {
 		prog = []classroom.Progress{}
 	}
+	hideClassVariants(prog)
 	return l, cl, prog, nil
 }
 
@@ -213,6 +213,9 @@ func (w *classWeb) apiLearnerProgress(c echo.Context) error {
 	}
 	if prog == nil {
 		prog = []classroom.Progress{}
+	}
+	if creds.TeacherKey == "" {
+		hideClassVariants(prog)
 	}
 	return writeJSON(c, http.StatusOK, prog)
 }

@@ -132,11 +132,7 @@ func linkFor(sc *classroom.Scenario) *scenarioLink {
 	case sc == nil:
 		return nil
 	case sc.Preset != "":
-		label := sc.Preset
-		if p, err := engine.LoadPreset(sc.Preset); err == nil && p.Title != "" {
-			label = p.Title
-		}
-		return &scenarioLink{Label: label, URL: "/playground?preset=" + url.QueryEscape(sc.Preset), PushedAt: sc.PushedAt}
+		return &scenarioLink{Label: pushLabel(""), URL: "/playground?preset=" + url.QueryEscape(sc.Preset), PushedAt: sc.PushedAt}
 	case sc.JSON != "":
 		doc, err := engine.DecodeScenario([]byte(sc.JSON))
 		if err != nil {
@@ -146,11 +142,7 @@ func linkFor(sc *classroom.Scenario) *scenarioLink {
 		if err != nil {
 			return nil
 		}
-		label := "a scenario from your teacher"
-		if doc.Title != "" {
-			label = doc.Title
-		}
-		return &scenarioLink{Label: label, URL: "/playground?s=" + s, PushedAt: sc.PushedAt}
+		return &scenarioLink{Label: pushLabel(doc.Title), URL: "/playground?s=" + s, PushedAt: sc.PushedAt}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"net/http"
 	"strings"
 
@@ -12,8 +13,11 @@ import (
 
 // ClassHomeData fills the class page: join a class, or start one.
 type ClassHomeData struct {
-	Code      string
-	Name      string
+	Code string
+	Name string
+	// StudentID and Email are the join form's optional identifiers.
+	StudentID string
+	Email     string
 	JoinError string
 	// ErrorField is the input the error is about, to mark it.
 	ErrorField  string
@@ -40,6 +44,9 @@ type LearnerData struct {
 	Total    int // graded exercises
 	Answered int // open questions answered
 	Open     int // open questions (the teacher scores them)
+	// Score sums the learner's scores (classroom.BestScore) over every
+	// exercise, each worth a point, as progress-wide.csv does.
+	Score    string
 	Progress []classroom.Progress
 }
 
@@ -51,9 +58,13 @@ type learnerLesson struct {
 type learnerExercise struct {
 	ID, Title string
 	// Open is set for an open question, which is submitted, not solved.
-	Open    bool
-	Tries   int
-	Correct bool
+	Open           bool
+	Tries          int
+	TriesToCorrect int
+	// Status is classroom.Progress.Status, Score the exercise's score as
+	// the CSVs write it ("" when there is nothing to score).
+	Status string
+	Score  string
 	// Review is the teacher's score and comment on an open answer.
 	Review *classroom.Review
 }
@@ -75,8 +86,9 @@ func formError(err error) (problem, error) {
 
 // pageJoin: the join form (code and name). It works without JavaScript.
 func (w *classWeb) pageJoin(c echo.Context) error {
-	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.FormValue("code"))), Name: c.FormValue("name")}
-	sess, err := w.store().Join(c.Request().Context(), d.Code, d.Name)
+	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.FormValue("code"))), Name: c.FormValue("name"),
+		StudentID: c.FormValue("student_id"), Email: c.FormValue("email")}
+	sess, err := w.store().JoinAs(c.Request().Context(), d.Code, classroom.Profile{Name: d.Name, StudentID: d.StudentID, Email: d.Email})
 	if err != nil {
 		p, err := formError(err)
 		if err != nil {
@@ -133,12 +145,19 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 	for _, p := range prog {
 		by[p.Exercise] = p
 	}
+	total := 0.0
 	if cat := w.s.cfg.Lessons; cat != nil {
 		for _, les := range cat.Lessons() {
 			ll := learnerLesson{Slug: les.Slug, Title: les.Title}
 			for _, ex := range cat.LessonExercises(les) {
 				p := by[ex.ID]
-				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries, Correct: p.Correct, Review: p.Review})
+				le := learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries,
+					TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review}
+				if sc, ok := classroom.BestScore(p); ok {
+					le.Score = scoreWord(sc)
+					total += sc
+				}
+				ll.Exercises = append(ll.Exercises, le)
 				if ex.Kind == lessons.KindText {
 					// An open answer is never "solved": it is answered, then scored.
 					d.Open++
@@ -148,13 +167,14 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 					continue
 				}
 				d.Total++
-				if p.Correct {
+				if p.Done() {
 					d.Done++
 				}
 			}
 			d.Lessons = append(d.Lessons, ll)
 		}
 	}
+	d.Score = scoreWord(math.Round(total*1e6) / 1e6)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return w.s.render(c, http.StatusOK, LearnerPage(w.s.page("Class"), d))
 }
@@ -174,6 +194,7 @@ func (w *classWeb) dashboardPage(c echo.Context) error {
 	v, err := w.dashboard(c, c.Param("code"), key)
 	if err == nil {
 		v.Class.JoinLink = origin(c) + v.Class.JoinLink
+		v.Class.Roster = w.s.rosterLink(c, v.Class.Code, key)
 		return w.s.render(c, http.StatusOK, DashboardPage(w.s.page("Class"), v))
 	}
 	p, err := formError(err)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lessons"
+	"github.com/leaselab/playground/lti"
 	"github.com/leaselab/playground/web/admission"
 )
 
@@ -95,9 +97,19 @@ type Config struct {
 	// Classroom stores classes, learners and their attempts; nil runs the
 	// server without classes (lessons and checks still work, unrecorded).
 	Classroom classroom.Store
+	// LTI makes the server an LTI 1.3 tool (routes under /lti/, and the
+	// registered platforms may frame its pages); nil serves none. Its
+	// store is the classroom's.
+	LTI *lti.Tool
 	// Class bounds the classroom's rate limits and dashboard streams (see
 	// config_class.go).
 	Class ClassConfig
+	// OnScoreChange, when set, is called each time a class learner's best
+	// score on an exercise changes (a better attempt, a teacher's score of
+	// an open answer, a regrade), after the change is stored: what a
+	// gradebook passback sends on. It runs on the request's goroutine, so
+	// it must hand the work off rather than block. See class_credit.go.
+	OnScoreChange func(context.Context, classroom.ScoreChange)
 }
 
 // Defaults for Config. A live run costs about one Raft group (21
@@ -209,6 +221,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("memory-budget: must be at least 64 MiB, not %d bytes", c.MemoryBudget)
 	case c.MaxQueueBytes > c.MemoryBudget/4:
 		return fmt.Errorf("max-queue-bytes: must be at most a quarter of memory-budget (%d), not %d", c.MemoryBudget/4, c.MaxQueueBytes)
+	}
+	if c.LTI != nil && c.Classroom == nil {
+		return fmt.Errorf("lti: the LTI tool needs a classroom store, where it makes the courses' classes")
 	}
 	if err := c.Class.validate(); err != nil {
 		return err

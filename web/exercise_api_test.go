@@ -13,15 +13,16 @@ import (
 
 // served is GET /api/exercises/{id} as a client reads it.
 type served struct {
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Title    string `json:"title"`
-	Lesson   string `json:"lesson"`
-	Variant  int    `json:"variant"`
-	Prompt   string `json:"prompt"`
-	Multiple bool   `json:"multiple"`
-	Options  []struct {
-		Key, Text string
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	Title      string `json:"title"`
+	Lesson     string `json:"lesson"`
+	Variant    int    `json:"variant"`
+	Prompt     string `json:"prompt"`
+	PromptText string `json:"prompt_text"`
+	Multiple   bool   `json:"multiple"`
+	Options    []struct {
+		Key, ID, Text string
 	} `json:"options"`
 	Fields []struct {
 		Path, Label, Unit, Min, Max, Default, Range string
@@ -100,30 +101,42 @@ func jsonFragment(s string) string {
 }
 
 // TestOptionsAreShuffledAcrossVariants: neighbours on other variants see
-// the options in other orders, each keeping its key, and the key a check
-// takes is the key shown.
+// the options in other orders, lettered a, b, c... as shown; each option
+// keeps its stable id and text; a check takes the letters shown on the
+// learner's variant, or the ids a form sends.
 func TestOptionsAreShuffledAcrossVariants(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
 	p := newPerson(t, ts.URL)
 	orders := map[string]bool{}
 	text := map[string]string{}
+	right := map[string]bool{"option-a": true, "option-b": true, "option-c": true, "option-d": true}
 	for v := range 10 {
 		s := getExercise(t, p, "four-failures", v)
-		var keys []string
-		for _, o := range s.Options {
-			keys = append(keys, o.Key)
-			if old, ok := text[o.Key]; ok && old != o.Text {
-				t.Errorf("option %s reads %q on one variant and %q on another", o.Key, old, o.Text)
+		var ids, letters []string
+		for i, o := range s.Options {
+			ids = append(ids, o.ID)
+			if o.Key != string(rune('a'+i)) {
+				t.Errorf("variant %d: option %d is lettered (%s)", v, i+1, o.Key)
 			}
-			text[o.Key] = o.Text
+			if old, ok := text[o.ID]; ok && old != o.Text {
+				t.Errorf("option %s reads %q on one variant and %q on another", o.ID, old, o.Text)
+			}
+			text[o.ID] = o.Text
+			if right[o.ID] {
+				letters = append(letters, o.Key)
+			}
 		}
-		orders[strings.Join(keys, "")] = true
+		orders[strings.Join(ids, " ")] = true
+		body, _ := json.Marshal(map[string]any{"answer": strings.Join(letters, ", "), "variant": v})
+		if _, res := check(t, ts.URL, "four-failures", string(body)); res["correct"] != true || res["read"] != "option-a, option-b, option-c, option-d" {
+			t.Errorf("variant %d: the letters shown for the right options, %v: %v", v, letters, res)
+		}
 	}
 	if len(orders) < 4 {
 		t.Errorf("10 variants of four-failures show %d orders: %v", len(orders), orders)
 	}
-	if _, res := check(t, ts.URL, "four-failures", `{"answer":"a, b, c, d","variant":7}`); res["correct"] != true {
-		t.Errorf("the keys a, b, c, d on a shuffled variant: %v", res)
+	if _, res := check(t, ts.URL, "four-failures", `{"answer":"option-a,option-b,option-c,option-d","variant":7}`); res["correct"] != true {
+		t.Errorf("the stable ids on a shuffled variant: %v", res)
 	}
 }
 

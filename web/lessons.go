@@ -93,7 +93,9 @@ type ExerciseView struct {
 // the scenario the lesson sets up and a link that opens it in the full
 // playground.
 type playgroundView struct {
-	Preset   string          `json:"preset"`
+	Preset string `json:"preset"`
+	// Title is the preset's title, empty for a playground that waits for
+	// a prediction.
 	Title    string          `json:"title"`
 	Controls []string        `json:"controls"`
 	Scenario engine.Scenario `json:"scenario"`
@@ -178,6 +180,7 @@ func (s *Server) exerciseViews(c echo.Context, l *lessons.Lesson) (map[string]Ex
 		if err != nil {
 			return nil, false, fmt.Errorf("exercise %s: %w", ex.ID, err)
 		}
+		served.Variant = a.shownVariant()
 		out[ex.ID] = ExerciseView{Served: served, Varies: ex.Varies(), InClass: ls.inClass(),
 			Gate: cat.GatesPlayground(ex.ID), Review: a.review}
 	}
@@ -210,7 +213,14 @@ func newPlaygroundView(pg lessons.Playground) (playgroundView, error) {
 	if controls == nil {
 		controls = []string{}
 	}
-	return playgroundView{Preset: pg.Preset, Title: p.Title, Controls: controls, Scenario: sc, Share: "/playground?s=" + share, Predict: pg.Predict}, nil
+	title := p.Title
+	if pg.Predict != "" {
+		// A preset's title says what goes wrong ("A paused holder
+		// writes late"): beside a locked Run it would answer the
+		// prediction.
+		title = ""
+	}
+	return playgroundView{Preset: pg.Preset, Title: title, Controls: controls, Scenario: sc, Share: "/playground?s=" + share, Predict: pg.Predict}, nil
 }
 
 // lessonPageJSON is the data the lesson page's script starts from.

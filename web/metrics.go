@@ -236,6 +236,12 @@ func (s countingStore) Join(ctx context.Context, code, name string) (*classroom.
 	return sess, err
 }
 
+func (s countingStore) JoinAs(ctx context.Context, code string, p classroom.Profile) (*classroom.Session, error) {
+	sess, err := s.Store.JoinAs(ctx, code, p)
+	s.count("join", err)
+	return sess, err
+}
+
 func (s countingStore) Learner(ctx context.Context, token string) (*classroom.Learner, *classroom.Class, error) {
 	l, c, err := s.Store.Learner(ctx, token)
 	s.count("learner", err)
@@ -294,4 +300,16 @@ func (s countingStore) Ping(ctx context.Context) error {
 	err := s.Store.Ping(ctx)
 	s.count("ping", err)
 	return err
+}
+
+func (s countingStore) Attempts(ctx context.Context, code, key, exercise string) ([]classroom.ClassAttempt, error) {
+	out, err := s.Store.Attempts(ctx, code, key, exercise)
+	s.count("attempts", err)
+	return out, err
+}
+
+func (s countingStore) Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
+	out, err := s.Store.Rescore(ctx, code, key, exercise, rule, verdicts)
+	s.count("rescore", err)
+	return out, err
 }

@@ -183,7 +183,7 @@ func (s *Server) routes() *echo.Echo {
 			return nil
 		},
 	}))
-	e.Use(securityHeaders)
+	e.Use(s.securityHeaders)
 
 	// X-Forwarded-For is only believed from the proxies TrustProxies
 	// names; anyone could send it and dodge the rate limits.
@@ -221,6 +221,7 @@ func (s *Server) routes() *echo.Echo {
 	e.GET("/api/history", s.apiHistory)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
+	s.ltiRoutes(e, w)
 	e.GET("/static/:version/*", s.staticFile)
 	e.GET("/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, s.asset("img/favicon.svg"))
@@ -262,16 +263,19 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/api/classes/:code/mistakes", w.apiMistakes)
 	class(post, "/api/classes/:code/reviews", w.apiReview)
 	class(post, "/api/classes/:code/variants", w.apiVariants)
+	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)
+	class(post, "/api/classes/:code/regrade", w.apiRegrade)
 	s.metrics.knowRoutes(e)
 	return e
 }
 
 // securityHeaders keeps pages from being framed or running foreign code.
 // Scripts come only from /static, so no inline script is ever needed.
-func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+// Only the registered LTI platforms may frame them (frameAncestors).
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "+s.frameAncestors(c)+"; form-action 'self'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		return next(c)

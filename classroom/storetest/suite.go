@@ -26,6 +26,7 @@ func Run(t *testing.T, h Harness) {
 		{"Mistakes", testMistakes},
 		{"SharedVariants", testSharedVariants},
 		{"GiveUp", testGiveUp},
+		{"Credit", testCredit},
 		{"Reviews", testReviews},
 		{"ReviewAuthorization", testReviewAuthorization},
 		{"ServerSecret", testServerSecret},
@@ -43,6 +44,13 @@ func Run(t *testing.T, h Harness) {
 		{"SecondServer", testSecondServer},
 		{"Durability", testDurability},
 		{"Close", testClose},
+		{"JoinProfile", testJoinProfile},
+		{"LTIPlatforms", testLTIPlatforms},
+		{"LTIKeys", testLTIKeys},
+		{"LTILoginsAndNonces", testLTILoginsAndNonces},
+		{"LTILaunchAndQueue", testLTILaunchAndQueue},
+		{"LTIQueueReplicas", testLTIQueueReplicas},
+		{"LTILessonScore", testLTILessonScore},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, h) })

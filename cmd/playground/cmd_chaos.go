@@ -94,11 +94,16 @@ func writeChaosText(w io.Writer, rep engine.ChaosReport, save string) {
 	fmt.Fprintf(w, "  stale write %d, lost update %d, double grant %d, duplicate token %d, duplicate side effect %d\n",
 		k.StaleWrite, k.LostUpdate, k.DoubleGrant, k.DuplicateToken, k.DuplicateSideEffect)
 	l := rep.Linearizability
-	fmt.Fprintf(w, "lock histories: %d linearizable, %d not linearizable, %d undecided (the check ran out of time)\n", l.OK, l.Illegal, l.Unknown)
+	fmt.Fprintf(w, "misconfigured (still violate with every fault removed; not counted above): %d (%s)\n", rep.Misconfigured, pct(rep.Misconfigured))
+	fmt.Fprintf(w, "lock histories: %d linearizable, %d not linearizable (%d of them legal by the nodes' own clocks), %d undecided (the check ran out of time)\n",
+		l.OK, l.Illegal, rep.IllegalByClock, l.Unknown)
 	fmt.Fprintf(w, "runs in which no fault struck: %d (%s)\n", rep.RunsWithoutFaults, pct(rep.RunsWithoutFaults))
 	for _, ex := range rep.Examples {
 		fmt.Fprintf(w, "\nseed %d: %s [%s]\n  shrunk to %d client(s) and %d fault(s); %s\n", ex.Seed, ex.Why, strings.Join(ex.Kinds, ", "),
 			len(ex.Scenario.Clients), len(ex.Scenario.Faults), engine.Verdict(ex.Summary))
+		if ex.ClockNote != "" {
+			fmt.Fprintf(w, "  lock history not linearizable by true time; %s\n", ex.ClockNote)
+		}
 		for _, a := range ex.Aims {
 			fmt.Fprintf(w, "  aimed: %s\n", a)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +120,9 @@ func TestExercisesVerifyPasses(t *testing.T) {
 	}
 	if !strings.Contains(out, " 0 problems") {
 		t.Errorf("unexpected report:\n%s", out)
+	}
+	var n int
+	if _, err := fmt.Sscanf(out[strings.Index(out, "at least"):], "at least %d variants", &n); err != nil || n < 200 {
+		t.Errorf("verify checked each exercise on %d variants, want at least 200: %v\n%s", n, err, out)
 	}
 }

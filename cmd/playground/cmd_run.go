@@ -173,6 +173,9 @@ func writeHistory(name string, h *engine.History, stderr io.Writer) error {
 		engine.LinearizableIllegal: "NOT linearizable",
 		engine.LinearizableUnknown: "not decided: the check ran out of time",
 	}[h.Check(10*time.Second)]
+	if note := h.ClockNote(10 * time.Second); note != "" {
+		verdict += " by true time (" + note + ")"
+	}
 	fmt.Fprintf(stderr, "lock history: %d operations, %s; written to %s\n", h.Len(), verdict, name)
 	return nil
 }

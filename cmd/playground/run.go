@@ -34,6 +34,8 @@ Usage:
                                      grade an answer to an exercise
   playground loadtest [flags] [-- serve flags]
                                      play a class of 200 against a server on this machine
+  playground lti add-platform|list|remove|rotate-key
+                                     register LMS platforms (LTI 1.3), rotate the tool's key
 
 Run "playground COMMAND -h" for a command's flags.
 `
@@ -59,6 +61,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return checkCmd(ctx, args, getenv, stdout, stderr)
 	case "loadtest":
 		return loadtestCmd(ctx, args, stdout, stderr)
+	case "lti":
+		return ltiCmd(ctx, args, getenv, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/store"
 	"github.com/leaselab/playground/lessons"
+	"github.com/leaselab/playground/lti"
 	"github.com/leaselab/playground/web"
 )
 
@@ -164,6 +165,16 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	closeStore := sync.OnceValue(st.Close)
 	defer closeStore()
 	cfg.Classroom = st
+	// The LTI tool (docs/lti.md) keeps its platforms and queue in the
+	// same database; its score queue stops before the store closes.
+	if ls, ok := st.(classroom.LTIStore); ok {
+		tool := lti.New(lti.Config{Store: ls, Logger: cfg.Logger, Lessons: cfg.Lessons})
+		cfg.LTI = tool
+		qctx, stopQueue := context.WithCancel(ctx)
+		queueDone := make(chan struct{})
+		go func() { defer close(queueDone); tool.Run(qctx) }()
+		defer func() { stopQueue(); <-queueDone; tool.Close() }()
+	}
 	srv, err := web.NewServer(cfg)
 	if err != nil {
 		ln.Close()

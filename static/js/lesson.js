@@ -399,7 +399,7 @@ function updateServed(form, ex) {
     fs.querySelectorAll('label').forEach(l => l.remove());
     for (const o of ex.options) {
       const label = document.createElement('label');
-      label.innerHTML = `<input type="${type}" name="answer" value="${esc(o.key)}" data-testid="option-${esc(o.key)}"> <span class="option-key">(${esc(o.key)})</span> ${esc(o.text)}`;
+      label.innerHTML = `<input type="${type}" name="answer" value="${esc(o.id)}" data-testid="${esc(o.id)}"> <span class="option-key">(${esc(o.key)})</span> ${esc(o.text)}`;
       fs.append(label);
     }
   }

@@ -12,10 +12,16 @@ import (
 
 // Join implements classroom.Store.
 func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, error) {
-	name, err := classroom.CleanLearnerName("name", name)
+	return s.JoinAs(ctx, code, classroom.Profile{Name: name})
+}
+
+// JoinAs implements classroom.Store.
+func (s *DB) JoinAs(ctx context.Context, code string, p classroom.Profile) (*classroom.Session, error) {
+	p, err := classroom.CleanProfile(p)
 	if err != nil {
 		return nil, err
 	}
+	name := p.Name
 	key := classroom.NameKey(name)
 	token := classroom.NewSecret()
 	sess := &classroom.Session{Token: token}
@@ -47,9 +53,9 @@ func (s *DB) Join(ctx context.Context, code, name string) (*classroom.Session, e
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(now)}
-		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`), c.ID, name, key, classroom.HashSecret(token), now).Scan(&l.ID); err != nil {
+		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(now), StudentID: p.StudentID, Email: p.Email}
+		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at, student_id, email)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.ID, name, key, classroom.HashSecret(token), now, p.StudentID, p.Email).Scan(&l.ID); err != nil {
 			return err
 		}
 		if err := s.touch(ctx, tx, c.ID, now, 0); err != nil {
@@ -91,8 +97,8 @@ func (s *DB) learnerBySession(ctx context.Context, q querier, token, lock string
 	}
 	var l classroom.Learner
 	var joined int64
-	err := q.QueryRowContext(ctx, s.d.q(`SELECT id, class_id, name, joined_at FROM learners WHERE session_hash = ?`+lock),
-		classroom.HashSecret(token)).Scan(&l.ID, &l.ClassID, &l.Name, &joined)
+	err := q.QueryRowContext(ctx, s.d.q(`SELECT id, class_id, name, joined_at, student_id, email FROM learners WHERE session_hash = ?`+lock),
+		classroom.HashSecret(token)).Scan(&l.ID, &l.ClassID, &l.Name, &joined, &l.StudentID, &l.Email)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended, perhaps because the teacher removed you: join the class again with its code")
 	}

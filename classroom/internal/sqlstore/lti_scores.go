@@ -1,0 +1,199 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// EnqueueLTIScore implements classroom.LTIStore. A score no better than
+// the best one queued for that line item and user is not queued again;
+// a better one supersedes those still waiting, so a learner who improves
+// three times while the platform is down is sent their best once.
+func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error) {
+	// Most learners did not come by a launch: one read tells, without
+	// taking the write lock on every right answer.
+	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
+		return 0, wrap("queue the score", err)
+	}
+	queued := 0
+	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+		queued = 0
+		var sub string
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`), classID, learnerID).Scan(&sub)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil // not a learner who came by launch
+		} else if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT platform_id, lineitem_url FROM lti_links
+			WHERE class_id = ? AND target = ? AND lineitem_url <> ''`), classID, target)
+		if err != nil {
+			return err
+		}
+		type item struct {
+			platform int64
+			url      string
+		}
+		var items []item
+		for rows.Next() {
+			var it item
+			if err := rows.Scan(&it.platform, &it.url); err != nil {
+				rows.Close()
+				return err
+			}
+			items = append(items, it)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		now := s.nowMS()
+		for _, it := range items {
+			var best sql.NullFloat64
+			if err := tx.QueryRowContext(ctx, s.d.q(`SELECT MAX(score_given / score_max) FROM lti_scores
+				WHERE lineitem_url = ? AND user_sub = ? AND outcome <> 'superseded'`), it.url, sub).Scan(&best); err != nil {
+				return err
+			}
+			if best.Valid && given/maximum <= best.Float64 {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
+				WHERE lineitem_url = ? AND user_sub = ? AND done_at = 0 AND claimed_until <= ?`), now, it.url, sub, now); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_scores (platform_id, lineitem_url, user_sub, score_given, score_max, scored_at, next_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?)`), it.platform, it.url, sub, given, maximum, now, now); err != nil {
+				return err
+			}
+			queued++
+		}
+		return nil
+	})
+	return queued, wrap("queue the score", err)
+}
+
+const scoreColumns = `j.id, j.platform_id, j.lineitem_url, j.user_sub, j.score_given, j.score_max, j.scored_at, j.tries, j.next_at, j.done_at, j.outcome, j.last_error`
+
+func scanScore(r rowScanner, extra ...any) (*classroom.LTIScoreJob, error) {
+	var j classroom.LTIScoreJob
+	var scored, next, done int64
+	if err := r.Scan(append([]any{&j.ID, &j.PlatformID, &j.LineItemURL, &j.UserSub, &j.Given, &j.Maximum, &scored, &j.Tries, &next, &done, &j.Outcome, &j.LastError}, extra...)...); err != nil {
+		return nil, err
+	}
+	j.ScoredAt, j.NextAt, j.DoneAt = fromMS(scored), fromMS(next), fromMS(done)
+	return &j, nil
+}
+
+// ClaimLTIScore implements classroom.LTIStore. The claim is one UPDATE
+// whose WHERE is checked again on the row it changes, so two replicas
+// that pick the same score cannot both claim it: PostgreSQL re-reads the
+// row after the other's commit, and SQLite runs one write at a time.
+func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*classroom.LTIScoreJob, error) {
+	var job *classroom.LTIScoreJob
+	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+		job = nil
+		nowMS := now.UnixMilli()
+		var id int64
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT id FROM lti_scores WHERE done_at = 0 AND next_at <= ? AND claimed_until <= ?
+			ORDER BY next_at, id LIMIT 1`), nowMS, nowMS).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET claimed_until = ?, tries = tries + 1
+			WHERE id = ? AND done_at = 0 AND claimed_until <= ?`), nowMS+lease.Milliseconds(), id, nowMS)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err // another replica took it: nothing to do now
+		}
+		var pl platformRow
+		j, err := scanScore(tx.QueryRowContext(ctx, s.d.q(`SELECT `+scoreColumns+`, `+platformColumns+`
+			FROM lti_scores j JOIN lti_platforms p ON p.id = j.platform_id WHERE j.id = ?`), id), pl.dest()...)
+		if err != nil {
+			return err
+		}
+		j.Platform = pl.platform()
+		job = j
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("claim a score to send", err)
+	}
+	return job, nil
+}
+
+// FinishLTIScore implements classroom.LTIStore.
+func (s *DB) FinishLTIScore(ctx context.Context, id int64, outcome, lastError string, retryAt time.Time) error {
+	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+		if len(lastError) > 500 {
+			lastError = lastError[:500]
+		}
+		if outcome != "" {
+			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0 WHERE id = ?`),
+				s.nowMS(), outcome, lastError, id)
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0 WHERE id = ?`),
+			retryAt.UnixMilli(), lastError, id)
+		return err
+	})
+	return wrap("record the score's sending", err)
+}
+
+// LTIScoreJobs implements classroom.LTIStore.
+func (s *DB) LTIScoreJobs(ctx context.Context, limit int) ([]classroom.LTIScoreJob, error) {
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+scoreColumns+` FROM lti_scores j ORDER BY j.id DESC LIMIT ?`), limit)
+	if err != nil {
+		return nil, wrap("list the scores", err)
+	}
+	defer rows.Close()
+	var out []classroom.LTIScoreJob
+	for rows.Next() {
+		j, err := scanScore(rows)
+		if err != nil {
+			return nil, wrap("list the scores", err)
+		}
+		out = append(out, *j)
+	}
+	return out, wrap("list the scores", rows.Err())
+}
+
+// cameByLaunch reports whether the learner came to the class by a launch.
+func (s *DB) cameByLaunch(ctx context.Context, classID, learnerID int64) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM lti_users WHERE class_id = ? AND learner_id = ?`), classID, learnerID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// EnqueueLTILessonScore implements classroom.LTIStore.
+func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson string, exercises []string) (int, error) {
+	if len(exercises) == 0 {
+		return 0, nil
+	}
+	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
+		return 0, wrap("queue the score", err)
+	}
+	args := []any{learnerID}
+	marks := make([]string, len(exercises))
+	for i, ex := range exercises {
+		marks[i], args = "?", append(args, ex)
+	}
+	// The lesson's score sums the learner's best scores on its graded
+	// exercises (the credit rules: a revealed answer earns nothing).
+	var solved float64
+	if err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(SUM(best), 0) FROM progress WHERE learner_id = ? AND exercise IN (`+
+		strings.Join(marks, ", ")+`)`), args...).Scan(&solved); err != nil {
+		return 0, wrap("queue the score", err)
+	}
+	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson, solved, float64(len(exercises)))
+}

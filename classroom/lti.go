@@ -1,0 +1,166 @@
+package classroom
+
+import (
+	"context"
+	"time"
+)
+
+// LTIStore keeps what the playground needs as an LTI 1.3 tool (see the
+// lti package): the registered platforms, the tool's keys, logins in
+// flight and used nonces (shared, so that any replica can finish a login
+// another started and none accepts a nonce twice), the class of each
+// course, the learners who came by launch, and the durable queue of
+// scores to send back. The sqlite and postgres stores implement it.
+type LTIStore interface {
+	// AddLTIPlatform registers a platform; ECONFLICT if its issuer and
+	// client ID are registered already.
+	AddLTIPlatform(ctx context.Context, p LTIPlatform) (*LTIPlatform, error)
+	// LTIPlatforms lists the registered platforms, oldest first.
+	LTIPlatforms(ctx context.Context) ([]LTIPlatform, error)
+	// RemoveLTIPlatform forgets a platform, its logins, links and queued
+	// scores (its courses' classes stay); ENOTFOUND for an unknown ID.
+	RemoveLTIPlatform(ctx context.Context, id int64) error
+
+	// LTIKeys returns the tool's signing keys, the current one first,
+	// then those retired after retiredSince, newest first.
+	LTIKeys(ctx context.Context, retiredSince time.Time) ([]LTIKey, error)
+	// AddLTIKey makes k the current key. Unless rotate is set it does so
+	// only when there is no current key (replicas starting together make
+	// one key between them); with rotate the current key is retired.
+	AddLTIKey(ctx context.Context, k LTIKey, rotate bool) error
+
+	// SaveLTILogin keeps a login in flight until expires, under the hash
+	// of its state, and deletes the expired ones.
+	SaveLTILogin(ctx context.Context, stateHash []byte, platformID int64, nonce string, expires time.Time) error
+	// LTILogin returns the platform and nonce of a login in flight;
+	// ENOTFOUND for an unknown or expired state.
+	LTILogin(ctx context.Context, stateHash []byte) (platformID int64, nonce string, err error)
+	// UseLTINonce records a nonce as used until expires; ECONFLICT if it
+	// was used already.
+	UseLTINonce(ctx context.Context, platformID int64, nonce string, expires time.Time) error
+
+	// LTILaunch makes the course's class at its first launch, records the
+	// resource link, and for a learner joins them (or starts a new
+	// session for one who came before).
+	LTILaunch(ctx context.Context, l LTILaunch) (*LTILaunchResult, error)
+	// LTIContext returns how the class with this ID came from a course,
+	// ENOTFOUND if it did not.
+	LTIContext(ctx context.Context, classID int64) (*LTIContext, error)
+
+	// EnqueueLTIScore queues the learner's score on target ("exercise:ID"
+	// or "lesson:SLUG") for every graded link of the class that opens it,
+	// when it is better than the best already queued, and returns how
+	// many it queued.
+	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error)
+	// EnqueueLTILessonScore queues the learner's score on a lesson, the
+	// number of its graded exercises (given) they have solved, as
+	// EnqueueLTIScore does for "lesson:SLUG".
+	EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson string, exercises []string) (int, error)
+	// ClaimLTIScore takes the next score due at now for lease (so that
+	// one replica sends it), or nil when none is due.
+	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)
+	// FinishLTIScore records a send: done (outcome "sent" or "failed"),
+	// or to be tried again at retryAt with lastError.
+	FinishLTIScore(ctx context.Context, id int64, outcome, lastError string, retryAt time.Time) error
+	// LTIScoreJobs lists the queue, newest first, at most limit.
+	LTIScoreJobs(ctx context.Context, limit int) ([]LTIScoreJob, error)
+
+	// SaveLTIDeepLink keeps a deep-linking request until expires, under
+	// the hash of the token of its picker page.
+	SaveLTIDeepLink(ctx context.Context, tokenHash []byte, d LTIDeepLink, expires time.Time) error
+	// LTIDeepLink returns a deep-linking request; ENOTFOUND for an
+	// unknown or expired token.
+	LTIDeepLink(ctx context.Context, tokenHash []byte) (*LTIDeepLink, error)
+}
+
+// LTIPlatform is a learning management system registered with the tool.
+type LTIPlatform struct {
+	ID            int64     `json:"id"`
+	Issuer        string    `json:"issuer"`
+	ClientID      string    `json:"client_id"`
+	DeploymentIDs []string  `json:"deployment_ids"`
+	AuthURL       string    `json:"auth_url"`
+	TokenURL      string    `json:"token_url"`
+	JWKSURL       string    `json:"jwks_url"`
+	FrameOrigins  []string  `json:"frame_origins"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+// LTIKey is one of the tool's RSA signing keys, as PEM (PKCS #8).
+type LTIKey struct {
+	KID        string
+	PrivatePEM string
+	CreatedAt  time.Time
+	// RetiredAt is when a rotation replaced it, zero for the current key.
+	RetiredAt time.Time
+}
+
+// LTILaunch is what a checked resource-link launch brings.
+type LTILaunch struct {
+	PlatformID     int64
+	ContextID      string
+	ContextTitle   string
+	MembershipsURL string
+	// Sub is the platform's ID of the user; Name, Email and StudentID
+	// what it says of them.
+	Sub, Name, Email, StudentID string
+	// Instructor launches join nobody: they get the class's teacher key.
+	Instructor bool
+	// ResourceLinkID, Target ("exercise:ID", "lesson:SLUG" or "") and
+	// LineItemURL (empty when not graded) describe the link launched.
+	ResourceLinkID, Target, LineItemURL string
+}
+
+// LTILaunchResult is the class of the course, with the teacher key for
+// an instructor or the new session of a learner.
+type LTILaunchResult struct {
+	Class      *Class
+	TeacherKey string
+	Session    *Session
+}
+
+// LTIContext is how a class came from a course of a platform.
+type LTIContext struct {
+	Platform       LTIPlatform
+	ContextID      string
+	Title          string
+	MembershipsURL string
+	// Subs maps the platform's user IDs of the class's learners to their
+	// learner IDs.
+	Subs map[string]int64
+}
+
+// LTIScoreJob is one score waiting to be sent to a line item.
+type LTIScoreJob struct {
+	ID          int64       `json:"id"`
+	Platform    LTIPlatform `json:"-"`
+	PlatformID  int64       `json:"platform_id"`
+	LineItemURL string      `json:"lineitem_url"`
+	UserSub     string      `json:"user_id"`
+	Given       float64     `json:"score_given"`
+	Maximum     float64     `json:"score_maximum"`
+	ScoredAt    time.Time   `json:"scored_at"`
+	Tries       int         `json:"tries"`
+	NextAt      time.Time   `json:"next_at"`
+	DoneAt      time.Time   `json:"done_at,omitzero"`
+	Outcome     string      `json:"outcome,omitempty"`
+	LastError   string      `json:"last_error,omitempty"`
+}
+
+// LTIDeepLink is a platform's request to pick content, waiting for the
+// teacher's choice.
+type LTIDeepLink struct {
+	PlatformID   int64
+	DeploymentID string
+	ReturnURL    string
+	// Data is the platform's opaque value, returned as it came.
+	Data string
+}
+
+// Profile is who joins a class: the name shown, and optionally the
+// student ID and email a gradebook export matches them by.
+type Profile struct {
+	Name      string `json:"name"`
+	StudentID string `json:"student_id,omitempty"`
+	Email     string `json:"email,omitempty"`
+}

@@ -1,0 +1,71 @@
+package classroom
+
+import (
+	"net/mail"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds of a learner's optional identifiers: a student ID is what a
+// registrar prints (letters, digits and a few separators), an email at
+// most what RFC 5321 allows in a path.
+const (
+	MaxStudentIDLen = 64
+	MaxEmailLen     = 254
+)
+
+// CleanProfile validates a joining learner's name, student ID and email,
+// and returns them trimmed. The student ID and email are optional (empty
+// stays empty); each error names its field and the rule.
+func CleanProfile(p Profile) (Profile, error) {
+	name, err := CleanLearnerName("name", p.Name)
+	if err != nil {
+		return p, err
+	}
+	id, err := CleanStudentID(p.StudentID)
+	if err != nil {
+		return p, err
+	}
+	email, err := CleanEmail(p.Email)
+	if err != nil {
+		return p, err
+	}
+	return Profile{Name: name, StudentID: id, Email: email}, nil
+}
+
+// CleanStudentID checks an optional student ID: at most MaxStudentIDLen
+// characters, letters, digits and . - _ / : @ only, so that it survives a
+// CSV import and looks like what the registrar prints.
+func CleanStudentID(id string) (string, error) {
+	if !utf8.ValidString(id) {
+		return "", Errorf(EINVALID, "student_id: must be valid UTF-8 text")
+	}
+	id = strings.TrimSpace(id)
+	if n := utf8.RuneCountInString(id); n > MaxStudentIDLen {
+		return "", Errorf(EINVALID, "student_id: must be at most %d characters (it has %d)", MaxStudentIDLen, n)
+	}
+	for _, r := range id {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(".-_/:@", r) {
+			return "", Errorf(EINVALID, "student_id: may hold letters, digits and . - _ / : @ only, not %q", r)
+		}
+	}
+	return id, nil
+}
+
+// CleanEmail checks an optional email address: one bare address
+// (someone@example.edu, no display name), at most MaxEmailLen bytes.
+func CleanEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	if email == "" {
+		return "", nil
+	}
+	if len(email) > MaxEmailLen {
+		return "", Errorf(EINVALID, "email: must be at most %d bytes (it has %d)", MaxEmailLen, len(email))
+	}
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email || a.Name != "" || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
+		return "", Errorf(EINVALID, "email: must be one address such as someone@example.edu")
+	}
+	return email, nil
+}

@@ -1,0 +1,76 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// TestHistoryJudgedByTrueTime: a lease lock promises its holder the lock
+// for the lease, in true time. When the lock server's clock jumps ahead
+// (clock-jump, a single server) or a Raft leader's clock runs three times
+// fast, the server grants the lock again while the first lease still runs
+// in true time: a double grant, which no order of the operations can
+// explain. The check must say "not linearizable", and say beside it that
+// by the server's own clock each grant was legal. A healthy run stays
+// linearizable and gets no such note.
+func TestHistoryJudgedByTrueTime(t *testing.T) {
+	drift, err := engine.DecodeScenario([]byte(`{"title":"fast leader clock","seed":1,"until":"40s",
+	 "lock":{"backend":"raft","nodes":3,"lease":"9s"},
+	 "clients":[
+	  {"name":"client-1","steps":[{"do":"acquire"},{"do":"read"},{"do":"work","for":"6s"},{"do":"write","add":1}]},
+	  {"name":"client-2","start":"1s","retry_every":"1s","steps":[{"do":"acquire"},{"do":"read"},{"do":"write","add":10},{"do":"release"}]}],
+	 "faults":[{"at":"0s","do":"clock_drift","target":"node-1","rate":3}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, sc := range map[string]engine.Scenario{
+		"clock-jump":        mustPreset(t, "clock-jump", false),
+		"raft-leader-drift": drift,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := mustRun(t, sc)
+			if res.Summary.DoubleGrants == 0 {
+				t.Fatalf("no double grant in true time: the scenario does not test what it should (%+v)", res.Summary)
+			}
+			h := res.History()
+			if got := h.Check(10 * time.Second); got != engine.LinearizableIllegal {
+				t.Errorf("a double grant in true time: the history check says %q, want illegal", got)
+			}
+			if note := h.ClockNote(10 * time.Second); !strings.Contains(note, "node-1's clock, each grant was legal") {
+				t.Errorf("clock note %q, want it to say that by node-1's clock each grant was legal", note)
+			}
+		})
+	}
+	healthy := mustRun(t, mustPreset(t, "baseline", false))
+	if got := healthy.History().Check(10 * time.Second); got != engine.LinearizableOK {
+		t.Errorf("baseline: %q", got)
+	}
+	if note := healthy.History().ClockNote(10 * time.Second); note != "" {
+		t.Errorf("baseline has a clock note: %q", note)
+	}
+}
+
+// TestLockSafeApartFromSafe: on clock-jump with fencing the server grants
+// the lock twice at once; fencing refuses the stale write, so the data is
+// right (safe) but the lock broke its promise (lock_safe false), and the
+// verdict must say both rather than "SAFE". A healthy run is both.
+func TestLockSafeApartFromSafe(t *testing.T) {
+	res := mustRun(t, mustPreset(t, "clock-jump", true))
+	s := res.Summary
+	if !s.Safe || s.DoubleGrants == 0 {
+		t.Fatalf("clock-jump with fencing should be data-safe with a double grant: %+v", s)
+	}
+	if s.LockSafe {
+		t.Errorf("a double grant: lock_safe must be false: %+v", s)
+	}
+	if v := engine.Verdict(s); strings.HasPrefix(v, "SAFE") || !strings.Contains(v, "DATA SAFE, LOCK BROKEN") || !strings.Contains(v, "granted twice") {
+		t.Errorf("verdict %q: it must say the data is safe and the lock broken", v)
+	}
+	ok := mustRun(t, mustPreset(t, "baseline", false)).Summary
+	if !ok.Safe || !ok.LockSafe || !strings.HasPrefix(engine.Verdict(ok), "SAFE") {
+		t.Errorf("baseline: %+v, %q", ok, engine.Verdict(ok))
+	}
+}

@@ -1,0 +1,155 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/lti/ltitest"
+	"github.com/leaselab/playground/web"
+)
+
+// TestE2ELTIPickerRosterAndJoin: a teacher picks content in a real
+// browser and the page posts the signed answer to the platform (which
+// the page's policy must allow); the roster page and the join form's
+// identifiers, at a desk and on a phone.
+func TestE2ELTIPickerRosterAndJoin(t *testing.T) {
+	var b *browser
+	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
+		b = startBrowserWith(t, cfg)
+		return b.base
+	})
+
+	grace := newPerson(t, e.url)
+	state, nonce := e.login(grace)
+	a := e.launch(grace, e.plat.Sign(e.plat.DeepLinkingClaims(ltitest.Teacher, nonce)), state)
+	wantStatus(t, a, http.StatusSeeOther, "deep linking launch")
+	ctx := b.tab(a.header.Get("Location"))
+	b.shots(ctx, "lti-picker")
+	b.do(ctx,
+		chromedp.Click(chromedp.CSS(`input[value="exercise:outlive-lease"]`)),
+		chromedp.Click(chromedp.CSS(`input[value="lesson:leases"]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=lti-pick-submit]`)),
+	)
+	// The answer page sends itself to the platform, which checks it (a
+	// browser event, so waited for with a deadline).
+	for deadline := time.Now().Add(20 * time.Second); len(e.plat.DeepLinkAnswers()) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the browser did not post the deep linking answer to the platform")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := len(e.plat.DeepLinkAnswers()); n != 1 {
+		t.Fatalf("platform got %d answers", n)
+	}
+
+	// The roster, with the teacher's session from an instructor launch.
+	ada := newPerson(t, e.url)
+	e.launchAs(ada, ltitest.Learner, "link-1", "", "")
+	tl := newPerson(t, e.url)
+	a = e.launchAs(tl, ltitest.Teacher, "link-1", "", "")
+	code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
+	var key string
+	for _, c := range (&http.Response{Header: a.header}).Cookies() {
+		if c.Name == web.TeacherCookie {
+			key = c.Value
+		}
+	}
+	e.plat.SetMembers(ltitest.Learner, ltitest.Teacher,
+		ltitest.User{Sub: "u-3", Name: "Barbara Liskov", Email: "barbara.liskov@uni.example.edu", StudentID: "s1939"},
+		ltitest.User{Sub: "u-4", Name: "Edsger Dijkstra", Email: "edsger@uni.example.edu", StudentID: "s1930"})
+	rctx := b.tab("/class/teacher#key=" + key)
+	b.do(rctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid=roster-link]`)),
+		chromedp.Navigate(b.base+"/class/"+code+"/roster"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-roster]`)))
+	b.shots(rctx, "lti-roster")
+
+	jctx := b.tab("/class")
+	b.do(jctx, chromedp.Click(chromedp.CSS(`details.join-ids summary`)), chromedp.WaitVisible(chromedp.CSS(`#join-email`)))
+	b.shots(jctx, "join-ids", "[data-testid=join-form]")
+}
+
+// TestE2ELTILaunchInPlatformFrame: a course page of another site frames
+// the tool; the login, the platform's auto-posted launch and the landing
+// page all happen in the iframe, whose third-party session cookie
+// (SameSite=None, Partitioned) keeps the learner signed in, and the
+// policy lets that site, and only it, frame the tool.
+func TestE2ELTILaunchInPlatformFrame(t *testing.T) {
+	var b *browser
+	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
+		b = startBrowserWith(t, cfg)
+		return b.base
+	})
+	ctx := context.Background()
+	// The browser reaches the platform as localhost and the tool as
+	// 127.0.0.1: two sites, so the tool is a third party in the frame.
+	course := strings.Replace(e.plat.Server.URL, "127.0.0.1", "localhost", 1)
+	ps, err := e.lst.LTIPlatforms(ctx)
+	if err != nil || len(ps) != 1 {
+		t.Fatal(ps, err)
+	}
+	reg := ps[0]
+	if err := e.lst.RemoveLTIPlatform(ctx, reg.ID); err != nil {
+		t.Fatal(err)
+	}
+	reg.FrameOrigins = []string{course}
+	if _, err := e.lst.AddLTIPlatform(ctx, reg); err != nil {
+		t.Fatal(err)
+	}
+	e.tool.ForgetFrames()
+	e.plat.SetLaunch(ltitest.Launch{User: ltitest.Learner, Link: "link-1"})
+
+	login := e.url + "/lti/login?" + url.Values{"iss": {e.plat.Issuer()}, "login_hint": {"hint"},
+		"target_link_uri": {e.url + "/class/me"}, "client_id": {e.plat.ClientID}}.Encode()
+	tctx := b.tab("/")
+	b.do(tctx, chromedp.Navigate(course+"/course?login="+url.QueryEscape(login)))
+	// A cross-site iframe is a target of its own (site isolation): attach
+	// to it and read what it shows. Framing refused by the policy, or a
+	// session cookie not kept, would show an error page or the join form.
+	// (Cancelling an attached context would close the frame: the
+	// attachments end with the browser.)
+	attached := map[target.ID]context.Context{}
+	frameText := func() string {
+		ts, err := chromedp.Targets(tctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ti := range ts {
+			if ti.Type != "iframe" {
+				continue
+			}
+			fctx, ok := attached[ti.TargetID]
+			if !ok {
+				fctx, _ = chromedp.NewContext(tctx, chromedp.WithTargetID(ti.TargetID))
+				attached[ti.TargetID] = fctx
+			}
+			ectx, cancel2 := context.WithTimeout(fctx, 5*time.Second)
+			defer cancel2()
+			txt, err := chromedp.Run(ectx, chromedp.Evaluate[string](`location.href + " " + (document.body ? document.body.innerText : "")`))
+			if err == nil {
+				return txt
+			}
+		}
+		return ""
+	}
+	var got string
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if got = frameText(); strings.Contains(got, "You are Ada Lovelace") {
+			break
+		}
+	}
+	if !strings.HasPrefix(got, e.url+"/class/me ") || !strings.Contains(got, "You are Ada Lovelace") {
+		b.screenshot(tctx, "lti-framed-launch-failed")
+		t.Fatalf("the frame shows %.300q, want the learner's page at /class/me", got)
+	}
+	if _, learners := e.counts(); learners != 1 {
+		t.Errorf("%d learners after the framed launch, want 1", learners)
+	}
+	b.settle(tctx)
+	b.screenshot(tctx, "lti-framed-launch")
+}

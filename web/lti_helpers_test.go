@@ -1,0 +1,199 @@
+package web_test
+
+import (
+	"context"
+	"database/sql"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/classroom/postgres"
+	"github.com/leaselab/playground/classroom/sqlite"
+	"github.com/leaselab/playground/classroom/storetest"
+	"github.com/leaselab/playground/lti"
+	"github.com/leaselab/playground/lti/ltitest"
+	"github.com/leaselab/playground/web"
+)
+
+// stillClock is a clock that moves only when told: token lifetimes and
+// the score queue's backoff are tested without waiting.
+type stillClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newStillClock() *stillClock {
+	return &stillClock{t: time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)}
+}
+
+func (c *stillClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *stillClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// ltiEnv is a playground serving the LTI tool, and a test platform
+// registered with it.
+type ltiEnv struct {
+	t     *testing.T
+	clock *stillClock
+	st    classroom.Store
+	lst   classroom.LTIStore
+	tool  *lti.Tool
+	plat  *ltitest.Platform
+	url   string
+}
+
+// ltiStore opens a fresh store of a kind on the clock.
+func ltiStore(t *testing.T, kind string, clock *stillClock) classroom.Store {
+	t.Helper()
+	opts := classroom.Options{Now: clock.Now, PurgeEvery: -1}
+	var st classroom.Store
+	var err error
+	switch kind {
+	case "postgres":
+		st, err = postgres.Open(context.Background(), storetest.PostgresSchema(t, "ltitest_"), opts)
+	default:
+		st, err = sqlite.Open(context.Background(), t.TempDir(), opts)
+	}
+	if err != nil {
+		t.Fatalf("open %s store: %v", kind, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// eachLTIStore runs f on SQLite, and on PostgreSQL when the tests have
+// one.
+func eachLTIStore(t *testing.T, f func(t *testing.T, kind string)) {
+	for _, k := range storeKinds() {
+		t.Run(k.name, func(t *testing.T) { f(t, k.name) })
+	}
+}
+
+func startLTI(t *testing.T, kind string) *ltiEnv {
+	t.Helper()
+	return startLTIWith(t, kind, func(cfg web.Config) string {
+		ts, _ := startServer(t, cfg)
+		return ts.URL
+	})
+}
+
+// startLTIWith is startLTI on a server that start serves (a browser
+// test's) and whose URL it returns.
+func startLTIWith(t *testing.T, kind string, start func(web.Config) string) *ltiEnv {
+	t.Helper()
+	clock := newStillClock()
+	st := ltiStore(t, kind, clock)
+	e := &ltiEnv{t: t, clock: clock, st: st, lst: st.(classroom.LTIStore)}
+	e.tool = lti.New(lti.Config{Store: e.lst, Now: clock.Now, Lessons: catalog(t)})
+	t.Cleanup(e.tool.Close)
+	e.url = start(web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: clock.Now}})
+	e.plat = ltitest.New(t, clock.Now)
+	e.plat.ToolJWKS = e.url + "/lti/jwks"
+	reg, err := lti.CheckPlatform(e.plat.Registration())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.lst.AddLTIPlatform(context.Background(), reg); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// login runs the OIDC login as the platform's browser would and returns
+// the state and nonce the tool sent to the authorization endpoint.
+func (e *ltiEnv) login(p *person) (state, nonce string) {
+	e.t.Helper()
+	q := url.Values{"iss": {e.plat.Issuer()}, "login_hint": {"hint-1"}, "target_link_uri": {e.url + "/lessons"},
+		"client_id": {e.plat.ClientID}, "lti_message_hint": {"msg-1"}, "lti_deployment_id": {e.plat.DeploymentID}}
+	a := p.get("/lti/login?" + q.Encode())
+	wantStatus(e.t, a, http.StatusFound, "GET /lti/login")
+	state, nonce, err := e.plat.Authorize(a.header.Get("Location"), e.url+"/lti/launch")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return state, nonce
+}
+
+// launch posts a signed id_token with the state to /lti/launch.
+func (e *ltiEnv) launch(p *person, idToken, state string) answer {
+	e.t.Helper()
+	return p.postForm("/lti/launch", url.Values{"id_token": {idToken}, "state": {state}},
+		"Origin", e.plat.Server.URL, "Sec-Fetch-Site", "cross-site")
+}
+
+// launchAs logs in and launches a resource link as u, then carries the
+// session cookies the launch set (Secure cookies, which Go's jar keeps
+// for https only) on every later request of p.
+func (e *ltiEnv) launchAs(p *person, u ltitest.User, link, target, lineItem string) answer {
+	e.t.Helper()
+	state, nonce := e.login(p)
+	a := e.launch(p, e.plat.Sign(e.plat.ResourceLinkClaims(u, nonce, link, target, lineItem)), state)
+	wantStatus(e.t, a, http.StatusSeeOther, "launch as "+u.Name)
+	carryCookies(p, a)
+	return a
+}
+
+func carryCookies(p *person, a answer) {
+	var parts []string
+	for _, c := range (&http.Response{Header: a.header}).Cookies() {
+		parts = append(parts, c.Name+"="+c.Value)
+	}
+	if len(parts) > 0 {
+		p.header.Set("Cookie", strings.Join(parts, "; "))
+	}
+}
+
+// counts says how many classes and learners the database holds.
+func (e *ltiEnv) counts() (classes, learners int) {
+	e.t.Helper()
+	db := e.st.(interface{ SQL() *sql.DB }).SQL()
+	if err := db.QueryRow(`SELECT (SELECT COUNT(*) FROM classes), (SELECT COUNT(*) FROM learners)`).Scan(&classes, &learners); err != nil {
+		e.t.Fatal(err)
+	}
+	return classes, learners
+}
+
+// claimsWith returns the learner's launch claims changed by f.
+func (e *ltiEnv) claimsWith(nonce string, f func(jwt.MapClaims)) jwt.MapClaims {
+	c := e.plat.ResourceLinkClaims(ltitest.Learner, nonce, "link-1", "", "")
+	f(c)
+	return c
+}
+
+// newTool is a second tool on the env's store: a restarted server.
+func newTool(t *testing.T, e *ltiEnv) *lti.Tool {
+	tool := lti.New(lti.Config{Store: e.lst, Now: e.clock.Now, Lessons: catalog(t)})
+	t.Cleanup(tool.Close)
+	return tool
+}
+
+func rotateKey(e *ltiEnv) (string, error) {
+	kid, err := lti.RotateKey(context.Background(), e.lst)
+	e.tool.ForgetKeys()
+	return kid, err
+}
+
+// refusedCheck is the field or check a refused LTI request names: the
+// platform's iframe shows the error page, whose message starts with it.
+func refusedCheck(a answer) string {
+	m := regexp.MustCompile(`data-testid="error-message">([a-z_.]+):`).FindStringSubmatch(a.body)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
