@@ -13,23 +13,32 @@ import "github.com/anishathalye/porcupine"
 // holder's last grant or keep-alive plus the TTL), a holder's keep-alive
 // is never refused before it, tokens only grow (by any step: every write
 // to the store bumps the revision), and time never runs backwards.
-var EtcdLockModel = porcupine.Model{
-	Init: func() any { return lockState{} },
-	Step: func(state, input, output any) (bool, any) {
-		s, in, out := state.(lockState), input.(lockInput), output.(lockOutput)
-		ok, next := etcdLockStep(s, in, out)
-		if out.Unknown && !ok {
-			return true, s // an answer nobody saw contradicts nothing
-		}
-		return ok, next
-	},
-	DescribeOperation: LeaseLockModel.DescribeOperation,
-	DescribeState:     LeaseLockModel.DescribeState,
+var EtcdLockModel = etcdModel(true)
+
+// EtcdServerClockModel is EtcdLockModel judged by the leader's clock
+// alone: a history that fails EtcdLockModel and passes this one broke the
+// lock only because a clock ran fast or jumped.
+var EtcdServerClockModel = etcdModel(false)
+
+func etcdModel(trueTime bool) porcupine.Model {
+	return porcupine.Model{
+		Init: func() any { return lockState{} },
+		Step: func(state, input, output any) (bool, any) {
+			s, in, out := state.(lockState), input.(lockInput), output.(lockOutput)
+			ok, next := etcdLockStep(s, in, out, trueTime)
+			if out.Unknown && !ok {
+				return true, s // an answer nobody saw contradicts nothing
+			}
+			return ok, next
+		},
+		DescribeOperation: LeaseLockModel.DescribeOperation,
+		DescribeState:     LeaseLockModel.DescribeState,
+	}
 }
 
 // etcdLockStep is one step of EtcdLockModel for an operation whose output
 // is known.
-func etcdLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
+func etcdLockStep(s lockState, in lockInput, out lockOutput, trueTime bool) (bool, lockState) {
 	if out.True < s.Last {
 		return false, s
 	}
@@ -41,7 +50,7 @@ func etcdLockStep(s lockState, in lockInput, out lockOutput) (bool, lockState) {
 		switch {
 		case out.Token <= s.Token || (s.Next != 0 && out.Token < s.Next):
 			return false, s
-		case s.Holder != "" && s.Holder != in.Client && out.True < s.TrueUntil:
+		case trueTime && s.Holder != "" && s.Holder != in.Client && out.True < s.TrueUntil:
 			return false, s // the holder's lease still runs in true time
 		}
 		next.Holder, next.Token, next.LeaseUntil, next.Next, next.Delay = in.Client, out.Token, out.Now+in.Lease, out.Token+1, in.Delay

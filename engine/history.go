@@ -27,6 +27,9 @@ type history struct {
 	// its history is judged at the client, in true time.
 	model   porcupine.Model
 	redlock bool
+	// clockModel is model judged by the answering nodes' clocks alone
+	// (the entry's clockHistory; ServerClockModel when unset).
+	clockModel porcupine.Model
 }
 
 // lockInput and lockOutput are one operation's call and answer.
@@ -109,7 +112,7 @@ func (h *history) add(in lockInput, out lockOutput, call, ret int64) {
 
 // export is the run's history as the Result hands it out.
 func (h *history) export() *History {
-	return &History{ops: h.operations(), model: h.model, redlock: h.redlock}
+	return &History{ops: h.operations(), model: h.model, redlock: h.redlock, clockModel: h.clockModel}
 }
 
 // lockState is the model's state: one lease lock.
@@ -240,6 +243,8 @@ type History struct {
 	ops     []porcupine.Operation
 	model   porcupine.Model
 	redlock bool // the operations are quorum calls seen at the client
+	// clockModel is model judged by the answering nodes' clocks alone.
+	clockModel porcupine.Model
 }
 
 // Len is the number of operations recorded.
@@ -253,10 +258,14 @@ func (h *History) ClockNote(timeout time.Duration) string {
 	if h.redlock || len(h.ops) == 0 {
 		return ""
 	}
-	if porcupine.CheckOperationsTimeout(LeaseLockModel, h.ops, timeout) != porcupine.Illegal {
+	clockModel := h.clockModel
+	if clockModel.Step == nil {
+		clockModel = ServerClockModel
+	}
+	if porcupine.CheckOperationsTimeout(h.Model(), h.ops, timeout) != porcupine.Illegal {
 		return ""
 	}
-	if porcupine.CheckOperationsTimeout(ServerClockModel, h.ops, timeout) != porcupine.Ok {
+	if porcupine.CheckOperationsTimeout(clockModel, h.ops, timeout) != porcupine.Ok {
 		return ""
 	}
 	var nodes []string

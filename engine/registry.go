@@ -71,6 +71,10 @@ type Backend struct {
 	// aims are the faults aimed at its weak spots, beside the common ones.
 	chaos func(pick func(lo, hi int64) int64, rng intn, l *Lock)
 	aims  []aim
+	// clockHistory is history judged by the answering nodes' clocks alone
+	// (nil: ServerClockModel), for saying that a history broke only by a
+	// clock.
+	clockHistory porcupine.Model
 	// expired runs when a lease's end is told (lease_expired), before the
 	// event, and returns what the event adds: etcd's leader revokes the
 	// lease through the log.
