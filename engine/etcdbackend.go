@@ -142,6 +142,7 @@ func etcdExtend(w *world, svc *raftService, nd *raftNode) {
 // A refused transaction tells the writer it lost the lock.
 func (c *client) txnWrite(a *actor, st Step, value, token int64) {
 	w := c.w
+	applied := false // an earlier attempt committed, its answer lost
 	for {
 		cmd := c.command(OpTxn, token)
 		var (
@@ -153,7 +154,8 @@ func (c *client) txnWrite(a *actor, st Step, value, token int64) {
 			if r, node, ok = w.serve(cmd); !ok {
 				return ""
 			}
-			c.txnApplied(r, node, st, value, token)
+			c.txnApplied(r, node, st, value, token, applied)
+			applied = applied || r.OK
 			return node
 		}, func() { w.lostAnswerEvent(cmd, r, node) })
 		switch {
@@ -171,9 +173,17 @@ func (c *client) txnWrite(a *actor, st Step, value, token int64) {
 
 // txnApplied shows a committed transaction's outcome, at the node that
 // committed it, and puts the value when its compare held.
-func (c *client) txnApplied(r Reply, node string, st Step, value, token int64) {
+//
+// A transaction sent again after its answer was lost is a new transaction:
+// when the first one committed, the second puts the same value again. It
+// is shown as the put of that value (set), not as a second addition.
+func (c *client) txnApplied(r Reply, node string, st Step, value, token int64, again bool) {
 	w := c.w
-	e := Event{Actor: node, Node: node, Client: c.cfg.Name, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set,
+	add, set := st.Add, st.Set
+	if again {
+		add, set = nil, ptr(value)
+	}
+	e := Event{Actor: node, Node: node, Client: c.cfg.Name, Token: token, Value: ptr(value), Add: add, Set: set,
 		SQL: fmt.Sprintf("TXN IF create_revision(%q) = %d THEN PUT(%q, %d)", w.lockName+"/lock", token, w.sc.Storage.Key, value)}
 	if !r.OK {
 		e.Kind, e.Rows, e.Reason = KindWriteRefused, ptr(int64(0)), r.Reason
@@ -187,5 +197,8 @@ func (c *client) txnApplied(r Reply, node string, st Step, value, token int64) {
 	}
 	e.Kind, e.Rows = KindWriteAccepted, ptr(rows)
 	e.Message = fmt.Sprintf("the put is revision %d", r.Token)
+	if again {
+		e.Message += "; a retry of a transaction that had committed: the same value again"
+	}
 	w.emit(e)
 }
