@@ -239,7 +239,8 @@ function drawClient(out, l, x, label, fill, compact, lay) {
         const shape = crashed ? `<path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="m-lost-line"/>`
           : `<path d="M${mx} ${my - 6}v7" class="m-lost-line"/><circle cx="${mx}" cy="${my + 4}" r="1.6" class="m-lost-dot"/>`;
         out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
-        label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
+        // A client that dies with a message in flight: its label may need another row.
+        label(mx + 4, words, crashed ? rows : [rows[1]], 'mark-label lost-label', 3);
         break;
       }
       case 'done': case 'delayed':
