@@ -20,6 +20,9 @@ type ChaosOptions struct {
 	// Guard "txn" makes every write a transaction guarded by the lock
 	// key's revision, on a backend whose entry takes it (etcd).
 	Guard string
+	// LoseDisk lets the generator make a node lose its disk (a lose_disk
+	// fault aimed under a grant); off, no generated scenario has one.
+	LoseDisk bool
 	// Examples caps how many violations are shrunk and reported (3 when 0).
 	Examples int
 	// Workers runs that many scenarios at once (4 x GOMAXPROCS when 0: a
@@ -65,6 +68,8 @@ type ChaosReport struct {
 	Nodes   int    `json:"nodes"`
 	Fencing bool   `json:"fencing"`
 	Guard   string `json:"guard,omitempty"`
+	// LoseDisk: lose_disk faults were allowed.
+	LoseDisk bool `json:"lose_disk,omitempty"`
 	// Violations counts the runs with at least one violation; ByKind
 	// counts, among those, the runs with each kind (a run may have several).
 	Violations int             `json:"violations"`
@@ -231,6 +236,11 @@ func (opt ChaosOptions) Check() error {
 		}
 		return err
 	}
+	if opt.LoseDisk {
+		if b := backendEntry(opt.Backend); !b.diskLoss {
+			return fieldErr("lose_disk", "%s nodes keep no log on disk to lose: lose_disk takes %s", opt.Backend, orList(diskBackends()))
+		}
+	}
 	return nil
 }
 
@@ -310,7 +320,7 @@ feed:
 	if failed != nil {
 		return ChaosReport{}, failed
 	}
-	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, Examples: []ChaosExample{}}
+	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, LoseDisk: opt.LoseDisk, Examples: []ChaosExample{}}
 	var failing []int
 	for i, o := range results {
 		seed := opt.Seed + int64(i)

@@ -79,6 +79,12 @@ type Backend struct {
 	// event, and returns what the event adds: etcd's leader revokes the
 	// lease through the log.
 	expired func(w *world, g *grantRec) string
+	// localReads: its lock service's nodes answer check steps from their
+	// own state too (step.read "lease" and "follower"; readpath.go).
+	localReads bool
+	// diskLoss: its nodes keep a log and a stable store that a lose_disk
+	// fault can wipe (diskloss.go).
+	diskLoss bool
 }
 
 // intn is the part of a random source that chaos's draws use.
@@ -108,7 +114,7 @@ var (
 
 func init() {
 	// The one line a new backend adds its name to.
-	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend, &etcdBackend)
+	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend, &zookeeperBackend, &etcdBackend)
 }
 
 func registerBuiltins(bs ...*Backend) {

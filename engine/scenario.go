@@ -118,6 +118,10 @@ type Step struct {
 	// store that writes only while the lock key still has the writer's
 	// revision (etcd); empty: a write to the storage.
 	Guard string `json:"guard,omitempty"`
+	// Read is how a check step reads the lock (ReadLog when not set):
+	// through the log, from the leader's state under its leader lease,
+	// or from any node's state (readpath.go).
+	Read string `json:"read,omitempty"`
 }
 
 // GuardTxn is the guard of a write that is a transaction on the lock
