@@ -8,9 +8,9 @@ import (
 )
 
 // TestE2ERealLockSystemsLesson: the lesson on etcd, ZooKeeper and Chubby
-// sits between "Where the lock lives" and Redlock; before its first
-// prediction nothing of the session-expiry run is on screen; the
-// prediction is graded on a real run and then shows it; the etcd
+// sits between "Where the lock lives" and Redlock; its first playground
+// waits for a prediction and hides its caption until then; the
+// session-expiry prediction is graded on a real run and then shows it; the etcd
 // transaction is predicted as a number; and the lock-delay exercise runs
 // the engine on the learner's setting, failing with none and passing with
 // one that lets the held write drain.
@@ -23,7 +23,21 @@ func TestE2ERealLockSystemsLesson(t *testing.T) {
 		t.Errorf("the lesson links back to %q and on to %q", prev, next)
 	}
 	b.shots(ctx, "lessons-realsys-01-top")
-	b.shots(ctx, "lessons-realsys-02-before-predict", "[data-exercise=zk-session-predict]")
+
+	// The first playground waits for its prediction, and its caption,
+	// which tells the outcome, is not on the page yet.
+	b.shots(ctx, "lessons-realsys-02-before-first-predict", "[data-exercise=etcd-revision-predict]")
+	if !b.runDisabled(ctx, "#playground-1") {
+		t.Error("the first playground runs before its prediction")
+	}
+	if body := run(b, ctx, chromedp.Evaluate[string](`document.body.textContent`)); strings.Contains(body, "The gap changes nothing") {
+		t.Error("the first playground's caption is on the page before the prediction")
+	}
+	b.choose(ctx, "etcd-revision-predict", "a")
+	b.waitText(ctx, `#exercise-etcd-revision-predict [data-testid=feedback]`, "Correct")
+	b.waitJS(ctx, `!document.querySelector('#playground-1 [data-testid=lp-run]').disabled`, "the playground opening")
+
+	b.shots(ctx, "lessons-realsys-03-before-predict", "[data-exercise=zk-session-predict]")
 	if n := run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#exercise-zk-session-predict [data-testid=result-timeline] [data-testid=write-mark]').length`)); n != 0 {
 		t.Errorf("the run is drawn before the prediction: %d write marks", n)
 	}
@@ -32,7 +46,7 @@ func TestE2ERealLockSystemsLesson(t *testing.T) {
 	b.choose(ctx, "zk-session-predict", "a")
 	b.waitText(ctx, `#exercise-zk-session-predict [data-testid=feedback]`, "Correct")
 	b.waitJS(ctx, `document.querySelector('#exercise-zk-session-predict [data-testid=result-timeline]')?.dataset.drawn === '1'`, "the prediction's real timeline")
-	b.shots(ctx, "lessons-realsys-03-predicted", "[data-exercise=zk-session-predict]")
+	b.shots(ctx, "lessons-realsys-04-predicted", "[data-exercise=zk-session-predict]")
 
 	// The second: a wrong total is told why, then the right one.
 	b.answer(ctx, "etcd-txn-predict", "42000")
@@ -54,5 +68,5 @@ func TestE2ERealLockSystemsLesson(t *testing.T) {
 		chromedp.SendKeys(chromedp.CSS(field), "8s"),
 		chromedp.Click(chromedp.CSS(`#exercise-lock-delay-setting [data-testid=check]`)))
 	b.waitText(ctx, `#exercise-lock-delay-setting [data-testid=feedback]`, "Correct")
-	b.shots(ctx, "lessons-realsys-04-lock-delay", "[data-exercise=lock-delay-setting]")
+	b.shots(ctx, "lessons-realsys-05-lock-delay", "[data-exercise=lock-delay-setting]")
 }
