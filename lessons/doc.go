@@ -23,7 +23,10 @@
 //	---
 //
 // The file name without its leading number is the slug: 04-fencing-tokens.md
-// is /lessons/fencing-tokens. The question opens the rendered page.
+// is /lessons/fencing-tokens. The question opens the rendered page. The
+// order field alone places a lesson, so a lesson is inserted by giving it
+// the next order and moving the later ones up; renaming their files to
+// match keeps the folder in course order and changes no URL.
 //
 // # Playground markers
 //
