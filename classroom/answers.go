@@ -17,6 +17,9 @@ type Review struct {
 	Score     float64   `json:"score"`
 	Comment   string    `json:"comment"`
 	At        time.Time `json:"at"`
+	// Previous is the score this review replaced, nil for a first one:
+	// Store.Review sets it, so that a change of score can be sent on.
+	Previous *float64 `json:"-"`
 }
 
 // MaxCommentLen bounds a review's comment, in characters.
@@ -52,7 +55,10 @@ type TextAnswer struct {
 	Variant     int       `json:"variant"`
 	Answer      string    `json:"answer"`
 	At          time.Time `json:"at"`
-	Review      *Review   `json:"review,omitempty"`
+	// AfterReveal is set when the learner had seen the model answer (by
+	// giving up, or after an earlier submission) before writing this one.
+	AfterReveal bool    `json:"after_reveal"`
+	Review      *Review `json:"review,omitempty"`
 }
 
 // MistakeGroup is one misconception in a class: a named mistake of an

@@ -24,6 +24,10 @@ type Class struct {
 	// Variants is VariantsPerLearner (each learner their own numbers, the
 	// default) or VariantsShared (everyone the notes' numbers).
 	Variants string `json:"variants"`
+	// VariantSecret is the class's random key to its learners' variants
+	// (lessons.ClassVariant): kept on the server, so nobody outside the
+	// class can work out a learner's numbers.
+	VariantSecret []byte `json:"-"`
 
 	// ArchivedAt is when the teacher archived the class, zero while it is
 	// in use. An archived class takes no joins or answers; its teacher
@@ -153,6 +157,26 @@ type Attempt struct {
 	At      time.Time `json:"at"`
 	// Try is this attempt's number for the learner and exercise, from 1.
 	Try int `json:"try"`
+
+	// Rule is the exercise's credit rule (RuleDeclining...) and Share the
+	// check's own measure (see AttemptScore): what Record scores the
+	// attempt from, given where the learner stood.
+	Rule  string  `json:"-"`
+	Share float64 `json:"-"`
+	// Reveals says this check showed the learner the answer (a wrong try
+	// that used the last one, a submitted open answer, a right answer):
+	// later attempts earn nothing.
+	Reveals bool `json:"-"`
+	// Score is what the attempt earned (AttemptScore), set by Record; 0
+	// for an open answer, which the teacher scores.
+	Score float64 `json:"score"`
+	// AfterReveal is set when the answer had been shown before this
+	// attempt: a right answer then is practice, and an open answer was
+	// written after seeing the model answer.
+	AfterReveal bool `json:"after_reveal"`
+	// BestChange is set by Record when the attempt raised the learner's
+	// best score on the exercise.
+	BestChange *ScoreChange `json:"-"`
 }
 
 // Progress is one learner's standing on one exercise.
@@ -170,6 +194,17 @@ type Progress struct {
 	LastAt         time.Time `json:"last_at"`
 	// GaveUp is set once the learner asked to be shown the answer.
 	GaveUp bool `json:"gave_up"`
+	// Revealed is set once the answer was shown: giving up, a wrong try
+	// that used the last one, a submitted open answer.
+	Revealed bool `json:"revealed"`
+	// Solved is set by a right answer given before the answer was shown;
+	// a right answer after it is practice and is not.
+	Solved bool `json:"solved"`
+	// Open is set for an open (text) exercise, scored by the teacher.
+	Open bool `json:"open"`
+	// Score is the best attempt's score, 0 to 1 (BestScore also reads the
+	// teacher's score of an open answer: use it).
+	Score float64 `json:"score"`
 	// Review is the teacher's score and comment on the learner's open
 	// answer, if the teacher gave one.
 	Review *Review `json:"review,omitempty"`

@@ -3,6 +3,7 @@ package classroom
 import (
 	"encoding/csv"
 	"io"
+	"math"
 	"strconv"
 	"time"
 )
@@ -11,34 +12,43 @@ import (
 // row per learner and exercise, every learner times every exercise, so a
 // row for work never started is there too:
 //
-//	learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment
+//	learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment,revealed,status
 //
 // exercises gives the columns' order (the catalog's); nil means
 // d.Exercises. Times are RFC 3339 in UTC, empty when never attempted.
-// gave_up is 1 once the learner asked to be shown the answer; score and
-// comment are the teacher's review of an open answer, empty without one.
+// correct is 1 once the exercise is solved (Progress.Done: right before
+// the answer was shown, or an open answer given full marks); gave_up is 1
+// once the learner asked to be shown the answer, revealed once it was
+// shown in any way; score is the exercise's score (BestScore: the best
+// attempt's, or the teacher's of an open answer), empty when there is
+// nothing to score; comment the teacher's; status the word every view
+// shows (Progress.Status).
 func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 	if exercises == nil {
 		exercises = d.Exercises
 	}
 	idx := d.progressIndex()
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"learner", "exercise", "attempted", "correct", "tries", "tries_to_correct", "first_at", "last_at", "gave_up", "score", "comment"})
+	cw.Write([]string{"learner", "exercise", "attempted", "correct", "tries", "tries_to_correct", "first_at", "last_at", "gave_up", "score", "comment", "revealed", "status"})
 	for _, l := range d.Learners {
 		for _, ex := range exercises {
-			row := []string{cell(l.Name), cell(ex), "0", "0", "0", "0", "", "", "0", "", ""}
+			row := []string{cell(l.Name), cell(ex), "0", "0", "0", "0", "", "", "0", "", "", "0", ""}
 			if p := idx[l.ID][ex]; p != nil {
 				row[2] = bit(p.Tries > 0)
-				row[3] = bit(p.Correct)
+				row[3] = bit(p.Done())
 				row[4] = strconv.Itoa(p.Tries)
 				row[5] = strconv.Itoa(p.TriesToCorrect)
 				row[6] = stamp(p.FirstAt)
 				row[7] = stamp(p.LastAt)
 				row[8] = bit(p.GaveUp)
+				if v, ok := BestScore(*p); ok {
+					row[9] = score(v)
+				}
 				if p.Review != nil {
-					row[9] = score(p.Review.Score)
 					row[10] = cell(p.Review.Comment)
 				}
+				row[11] = bit(p.Status() == StatusRevealed)
+				row[12] = p.Status()
 			}
 			cw.Write(row)
 		}
@@ -48,11 +58,12 @@ func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 }
 
 // WriteWideCSV writes the wide export: one row per learner, one column per
-// exercise, and a total. A cell is 1 for correct, 0 for attempted but not
-// (yet) correct, and empty for not attempted, so a spreadsheet can sum
-// the columns:
+// exercise, and their total. A cell is the exercise's score from 0 to 1
+// (BestScore), 0 when attempted and nothing earned, and empty when there
+// is nothing to score (not attempted, or an open answer not scored yet),
+// so a spreadsheet can sum the columns:
 //
-//	learner,ex-a,ex-b,...,correct
+//	learner,ex-a,ex-b,...,score
 func WriteWideCSV(w io.Writer, d *Dashboard, exercises []string) error {
 	if exercises == nil {
 		exercises = d.Exercises
@@ -63,25 +74,52 @@ func WriteWideCSV(w io.Writer, d *Dashboard, exercises []string) error {
 	for _, ex := range exercises {
 		header = append(header, cell(ex))
 	}
-	cw.Write(append(header, "correct"))
+	cw.Write(append(header, "score"))
 	for _, l := range d.Learners {
 		row := []string{cell(l.Name)}
-		total := 0
+		total := 0.0
 		for _, ex := range exercises {
 			v := ""
-			if p := idx[l.ID][ex]; p != nil && (p.Tries > 0 || p.Correct) {
-				v = bit(p.Correct)
-				if p.Correct {
-					total++
+			if p := idx[l.ID][ex]; p != nil {
+				if sc, ok := BestScore(*p); ok {
+					v = score(sc)
+					total += sc
 				}
 			}
 			row = append(row, v)
 		}
-		cw.Write(append(row, strconv.Itoa(total)))
+		cw.Write(append(row, score(roundScore(total))))
 	}
 	cw.Flush()
 	return cw.Error()
 }
+
+// WriteAttemptsCSV writes attempts.csv: every attempt, oldest first, with
+// the answer as typed and as the checker read it, its result (right,
+// wrong, submitted), what it earned, and whether the answer had been
+// shown before it:
+//
+//	learner,exercise,variant,try,answer,read,result,score,after_reveal,time
+func WriteAttemptsCSV(w io.Writer, attempts []ClassAttempt) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"learner", "exercise", "variant", "try", "answer", "read", "result", "score", "after_reveal", "time"})
+	for _, a := range attempts {
+		result, sc := "wrong", score(a.Score)
+		switch {
+		case !a.Graded:
+			result, sc = "submitted", ""
+		case a.Correct:
+			result = "right"
+		}
+		cw.Write([]string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), strconv.Itoa(a.Try),
+			cell(a.Answer), cell(a.Parsed), result, sc, bit(a.AfterReveal), stamp(a.At)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// roundScore drops the float noise of a sum of scores (0.1 + 0.2).
+func roundScore(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // WriteAnswersCSV writes answers.csv: one row per open answer, oldest
 // first, with the teacher's score and comment on that learner's answers to

@@ -13,13 +13,13 @@ func TestCSVEdges(t *testing.T) {
 	d := &classroom.Dashboard{
 		Learners:  []classroom.Learner{{ID: 1, Name: "\tTab"}, {ID: 2, Name: " lead space"}, {ID: 3, Name: "multi\nline"}},
 		Exercises: []string{"-neg"},
-		Progress:  []classroom.Progress{{LearnerID: 2, Exercise: "-neg", Tries: 1, Correct: true, TriesToCorrect: 1}},
+		Progress:  []classroom.Progress{{LearnerID: 2, Exercise: "-neg", Tries: 1, Correct: true, TriesToCorrect: 1, Solved: true, Score: 1}},
 	}
 	var b strings.Builder
 	if err := classroom.WriteWideCSV(&b, d, nil); err != nil {
 		t.Fatal(err)
 	}
-	want := "learner,'-neg,correct\n'\tTab,,0\n\" lead space\",1,1\n\"multi\nline\",,0\n"
+	want := "learner,'-neg,score\n'\tTab,,0\n\" lead space\",1,1\n\"multi\nline\",,0\n"
 	if b.String() != want {
 		t.Fatalf("got %q\nwant %q", b.String(), want)
 	}

@@ -20,7 +20,7 @@ type Dashboard struct {
 type ExerciseStats struct {
 	Exercise  string `json:"exercise"`
 	Attempted int    `json:"attempted"` // learners with at least one try
-	Correct   int    `json:"correct"`   // learners with a correct try
+	Correct   int    `json:"correct"`   // learners who solved it (Progress.Done)
 	Tries     int    `json:"tries"`     // all tries
 	GaveUp    int    `json:"gave_up"`   // learners who asked to be shown the answer
 }
@@ -49,7 +49,7 @@ func (d *Dashboard) Stats(exercises []string) []ExerciseStats {
 			s.GaveUp++
 		}
 		s.Tries += p.Tries
-		if p.Correct {
+		if p.Done() {
 			s.Correct++
 		}
 	}

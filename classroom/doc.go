@@ -76,15 +76,20 @@
 //	                                      then SetVariants(code, key, VariantsShared) for a shared class
 //	POST /api/classes/{code}/join {"name"}  Join -> set sess.Token as the HttpOnly, SameSite session cookie
 //	any learner page                      Learner(token) -> the learner, their class, its pushed Scenario;
-//	                                      lessons.VariantFor(l.VariantKey()) is their variant, or 0 when
-//	                                      Class.Variants is VariantsShared
+//	                                      lessons.ClassVariant(c.VariantSecret, l.VariantKey()) is their
+//	                                      variant (never shown to them), or 0 when Class.Variants is
+//	                                      VariantsShared
 //	POST /api/exercises/{id}/check        LearnerProgress for the tries so far, Catalog.Check, then
 //	                                      Record(token, Attempt{Exercise, Variant, Answer, Correct, Graded,
-//	                                      Feedback, FormatError, Mistake, Parsed} from the Result)
+//	                                      Feedback, FormatError, Mistake, Parsed, Rule, Share, Reveals} from
+//	                                      the Result); its Score, AfterReveal and BestChange come back
 //	POST /api/exercises/{id}/give-up      GiveUp(token, exercise, variant)
 //	POST /api/classes/{code}/reviews      Review(code, key, Review{LearnerID, Exercise, Score, Comment})
 //	GET .../answers.csv                   Answers(code, key), then WriteAnswersCSV
 //	GET .../mistakes                      Mistakes(code, key)
+//	GET .../attempts.csv                  Attempts(code, key, ""), then WriteAttemptsCSV
+//	POST .../regrade                      Attempts(code, key, exercise), recheck each, then
+//	                                      Rescore(code, key, exercise, rule, verdicts)
 //	anonymous practice cookies            ServerSecret(ctx, "practice-cookie") signs them
 //	a learner's own progress              LearnerProgress(code, Credentials{Session: token}, learnerID)
 //	teacher requests                      Teacher(code, key) to authenticate; TeacherClass(key) finds the
@@ -127,6 +132,24 @@
 // (GroupMistakes), each learner once with their last answer. A class's
 // Variants says whether learners get their own numbers or all the
 // lesson's. ServerSecret keeps random keys that replicas share.
+//
+// # Credit (migration 0004)
+//
+// Record scores each graded attempt with AttemptScore from where the
+// learner stood before it (graded tries, wrong ones, whether the answer
+// had been shown), by the exercise's rule and the check's share, and keeps
+// the best per learner and exercise. The answer counts as shown once the
+// learner gave up, or a check that showed it (Attempt.Reveals: the last
+// wrong try, a submitted open answer) was recorded; an attempt after that
+// is AfterReveal and earns 0, and a right one does not make the exercise
+// Solved. Progress.Status is the one word every view shows (solved,
+// revealed, partial, wrong, submitted, scored), BestScore the score (the
+// teacher's for an open answer) and Done what "Solved" counts. Mistakes
+// leaves out wrong answers given after the learner's first right one.
+// Attempts lists every attempt (attempts.csv); Rescore reworks an
+// exercise's scores in try order from new verdicts after its key was
+// fixed. Each class has a random VariantSecret from which the web draws
+// its learners' variants, so nobody outside the class can work them out.
 //
 // # Limits
 //

@@ -94,6 +94,18 @@ type Store interface {
 	// exercise and named mistake, across variants, or by parsed value for
 	// unnamed ones (GroupMistakes). Teacher key only.
 	Mistakes(ctx context.Context, code, key string) ([]MistakeGroup, error)
+	// Attempts returns every recorded attempt in the class, oldest first,
+	// or only those at one exercise when exercise is not empty, each with
+	// its learner's name: attempts.csv, and what a regrade rechecks.
+	// Teacher key only.
+	Attempts(ctx context.Context, code, key, exercise string) ([]ClassAttempt, error)
+	// Rescore replaces the verdicts of an exercise's attempts after its
+	// key was fixed (the checker's new verdict on each attempt, by ID) and
+	// works every score out again in try order with AttemptScore, with
+	// the progress they add up to. Attempts not listed keep their
+	// verdicts. It returns the learners whose best score changed.
+	// Teacher key only; EINVALID for a bad exercise or rule.
+	Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []Verdict) ([]ScoreChange, error)
 	// ServerSecret returns the 32 random bytes kept under name, made on
 	// first use: keys the server's replicas must share and keep across
 	// restarts (what signs anonymous practice cookies).

@@ -36,6 +36,11 @@ func CheckAttempt(a *Attempt) error {
 	if a.Correct && !a.Graded {
 		return Errorf(EINVALID, "correct: an ungraded attempt cannot be correct")
 	}
+	if a.Rule != "" {
+		if err := CheckRule(a.Rule); err != nil {
+			return err
+		}
+	}
 	if len(a.Feedback) > MaxFeedbackLen {
 		a.Feedback = strings.ToValidUTF8(a.Feedback[:MaxFeedbackLen], "")
 	}

@@ -27,3 +27,14 @@ func TestCheckAttempt(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAttemptRule: an attempt names a known credit rule or none.
+func TestCheckAttemptRule(t *testing.T) {
+	if err := classroom.CheckAttempt(&classroom.Attempt{Exercise: "x", Graded: true, Rule: classroom.RulePartial}); err != nil {
+		t.Errorf("a known rule: %v", err)
+	}
+	err := classroom.CheckAttempt(&classroom.Attempt{Exercise: "x", Graded: true, Rule: "generous"})
+	if classroom.ErrorCode(err) != classroom.EINVALID || !strings.Contains(classroom.ErrorMessage(err), "rule") {
+		t.Errorf("an unknown rule: %v", err)
+	}
+}

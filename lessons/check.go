@@ -79,6 +79,12 @@ type Result struct {
 	Timeline *Timeline `json:"timeline,omitempty"`
 	// Runs reports each run of a scenario answer.
 	Runs []RunReport `json:"runs,omitempty"`
+
+	// Share is the check's own measure of the answer, from 0 to 1 (see
+	// Exercise.CreditRule); Score is what the attempt earned, which the
+	// server works out from the share and where the learner stood.
+	Share float64 `json:"-"`
+	Score float64 `json:"score"`
 }
 
 // RunReport is one run of a scenario answer: a fault schedule and a seed.
@@ -170,6 +176,7 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 			r.Timeline = nil
 		}
 	}
+	r.Share = ex.share(r, a.Answer)
 	return r, nil
 }
 

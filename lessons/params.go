@@ -39,8 +39,10 @@ func (e *InputError) Error() string {
 // same learner always gets the same ones. Draws that break a constraint are
 // thrown away and drawn again.
 func (ex *Exercise) params(variant int) (map[string]float64, error) {
-	if variant < 0 || variant > MaxVariant {
-		return nil, &InputError{Field: "variant", Msg: fmt.Sprintf("must be between 0 and %d, not %d", MaxVariant, variant)}
+	if !IsClassVariant(variant) {
+		if err := CheckPracticeVariant(variant); err != nil {
+			return nil, err
+		}
 	}
 	names := sortedKeys(ex.spec.Params)
 	h := fnv.New64a()

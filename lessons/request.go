@@ -49,6 +49,11 @@ func DecodeAttempt(exerciseID string, body io.Reader) (Attempt, error) {
 	if req.Tries < 0 || req.Tries > 1000 {
 		return Attempt{}, &InputError{Field: "tries", Msg: fmt.Sprintf("must be between 0 and 1000, not %d", req.Tries)}
 	}
+	// A request names practice variants only: a class learner's own is
+	// the server's to supply.
+	if err := CheckPracticeVariant(req.Variant); err != nil {
+		return Attempt{}, err
+	}
 	return Attempt{Exercise: exerciseID, Answer: req.Answer, Variant: req.Variant, Tries: req.Tries}, nil
 }
 

@@ -75,10 +75,26 @@ type dashAnswer struct {
 	Answer        string    `json:"answer"`
 	At            time.Time `json:"at"`
 	// Earlier counts the learner's earlier answers to the exercise (all
-	// are in answers.csv).
-	Earlier int               `json:"earlier"`
-	Review  *classroom.Review `json:"review,omitempty"`
+	// are in answers.csv), and EarlierAnswers are the latest of them,
+	// newest first, at most maxEarlier.
+	Earlier        int             `json:"earlier"`
+	EarlierAnswers []earlierAnswer `json:"earlier_answers"`
+	// SawModel is set when the learner had seen the model answer (they
+	// gave up, or an earlier answer showed it) before writing this one.
+	SawModel bool              `json:"saw_model"`
+	Review   *classroom.Review `json:"review,omitempty"`
 }
+
+// earlierAnswer is one of a learner's earlier answers to an open question.
+type earlierAnswer struct {
+	Answer   string    `json:"answer"`
+	At       time.Time `json:"at"`
+	SawModel bool      `json:"saw_model"`
+}
+
+// maxEarlier bounds the earlier answers a card shows; answers.csv has
+// them all.
+const maxEarlier = 5
 
 // answerViews keeps each learner's latest answer per exercise, newest
 // first.
@@ -93,9 +109,15 @@ func (w *classWeb) answerViews(all []classroom.TextAnswer) []dashAnswer {
 		k := key{a.LearnerID, a.Exercise}
 		title, _ := w.exerciseTitle(a.Exercise)
 		v := dashAnswer{LearnerID: a.LearnerID, Learner: a.LearnerName, Exercise: a.Exercise, ExerciseTitle: title,
-			Variant: a.Variant, Answer: a.Answer, At: a.At, Review: a.Review}
+			Variant: a.Variant, Answer: a.Answer, At: a.At, Review: a.Review, SawModel: a.AfterReveal,
+			EarlierAnswers: []earlierAnswer{}}
 		if i, ok := at[k]; ok {
-			v.Earlier = out[i].Earlier + 1
+			prev := out[i]
+			v.Earlier = prev.Earlier + 1
+			v.EarlierAnswers = append([]earlierAnswer{{Answer: prev.Answer, At: prev.At, SawModel: prev.SawModel}}, prev.EarlierAnswers...)
+			if len(v.EarlierAnswers) > maxEarlier {
+				v.EarlierAnswers = v.EarlierAnswers[:maxEarlier]
+			}
 			out[i] = v
 			continue
 		}
@@ -200,10 +222,21 @@ func (w *classWeb) apiReview(c echo.Context) error {
 			return badRequest("exercise", "%s is graded by the checker; only open (text) answers are scored by hand", in.Exercise)
 		}
 	}
-	r, err := w.store().Review(c.Request().Context(), c.Param("code"), teacherKey(c),
+	ctx := c.Request().Context()
+	r, err := w.store().Review(ctx, c.Param("code"), teacherKey(c),
 		classroom.Review{LearnerID: in.LearnerID, Exercise: in.Exercise, Score: *in.Score, Comment: in.Comment})
 	if err != nil {
 		return err
+	}
+	if r.Previous == nil || *r.Previous != r.Score {
+		prev := 0.0
+		if r.Previous != nil {
+			prev = *r.Previous
+		}
+		if cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c)); err == nil {
+			w.s.scoreChanged(ctx, classroom.ScoreChange{ClassID: cl.ID, ClassCode: cl.Code, LearnerID: r.LearnerID,
+				Exercise: r.Exercise, Score: r.Score, Previous: prev, At: r.At})
+		}
 	}
 	return writeJSON(c, http.StatusOK, r)
 }
@@ -258,10 +291,11 @@ func (w *classWeb) apiVariants(c echo.Context) error {
 }
 
 // learnerVariant is the variant a class learner's exercises are drawn
-// with: their own, or the notes' (0) in a class that shares its numbers.
+// with: their own, from the class's secret (lessons.ClassVariant), or the
+// notes' (0) in a class that shares its numbers.
 func learnerVariant(l *classroom.Learner, cl *classroom.Class) int {
 	if cl != nil && cl.Variants == classroom.VariantsShared {
 		return 0
 	}
-	return lessons.VariantFor(l.VariantKey())
+	return lessons.ClassVariant(cl.VariantSecret, l.VariantKey())
 }

@@ -128,8 +128,9 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 	}
 	b.do(ada, chromedp.Navigate(b.base+"/class/me"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=learner-review]`)))
 	// An open answer is answered, never "solved": it is counted and marked
-	// apart from the exercises the checker grades.
-	if got := run(b, ada, chromedp.Text(chromedp.CSS(`[data-testid=learner-done]`))); !regexp.MustCompile(`^0 of \d+ exercises solved; 1 of \d+ open questions answered\.$`).MatchString(got) {
+	// apart from the exercises the checker grades; its score (0.75 here)
+	// counts in the learner's score.
+	if got := run(b, ada, chromedp.Text(chromedp.CSS(`[data-testid=learner-done]`))); !regexp.MustCompile(`^0 of \d+ exercises solved; 1 of \d+ open questions answered\. Your score: 0\.75 of \d+\.$`).MatchString(got) {
 		t.Errorf("Ada's count reads %q", got)
 	}
 	if got := run(b, ada, chromedp.Text(chromedp.CSS(`[data-testid=learner-exercise][data-exercise="sms-twice"] .mark`))); got != "✎" {

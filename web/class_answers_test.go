@@ -19,9 +19,9 @@ func TestClassLearnersEarnSolutionsFromTheStore(t *testing.T) {
 		base := startClass(t, st)
 		c := createClass(t, base, "Week 5")
 		ada, adaID := join(t, base, c.Code, "Ada")
-		mine := lessons.VariantFor(fmt.Sprintf("class-%d/learner-%d", classID(t, st, c), adaID))
-		if s := getExercise(t, ada, "crash-wait", 0); s.Variant != mine || !s.InClass {
-			t.Fatalf("a class learner is served variant %d (in class %v), want their own %d", s.Variant, s.InClass, mine)
+		mine := classVariant(t, st, c, adaID)
+		if s := getExercise(t, ada, "crash-wait", 0); s.Variant != 0 || !s.InClass || s.PromptText != promptOf(t, "crash-wait", mine) {
+			t.Fatalf("a class learner is served variant %d (in class %v): want their own numbers, the variant kept secret", s.Variant, s.InClass)
 		}
 		for try := 1; try <= lessons.RevealAfter; try++ {
 			if a := ada.get("/api/exercises/crash-wait/solution"); a.status != http.StatusForbidden {
@@ -29,7 +29,7 @@ func TestClassLearnersEarnSolutionsFromTheStore(t *testing.T) {
 			}
 			var res map[string]any
 			ada.postJSON("/api/exercises/crash-wait/check", `{"answer":"7","variant":0}`).decode(t, &res)
-			if res["variant"] != float64(mine) || res["correct"] != false {
+			if res["variant"] != float64(0) || res["correct"] != false {
 				t.Fatalf("try %d: %v", try, res)
 			}
 		}
@@ -72,6 +72,32 @@ func TestClassLearnersEarnSolutionsFromTheStore(t *testing.T) {
 	})
 }
 
+// classVariant is the variant a learner of a per-learner class is graded
+// on, which the server never shows them: worked out as the server does,
+// from the class's secret in the store.
+func classVariant(t *testing.T, st classroom.Store, c created, learnerID int64) int {
+	t.Helper()
+	cl, err := st.TeacherClass(t.Context(), c.TeacherKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lessons.ClassVariant(cl.VariantSecret, fmt.Sprintf("class-%d/learner-%d", cl.ID, learnerID))
+}
+
+// promptOf is an exercise's prompt on a variant, as the API serves it.
+func promptOf(t *testing.T, id string, variant int) string {
+	t.Helper()
+	ex, err := catalog(t).Exercise(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ex.Serve(variant, lessons.Standing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.PromptText
+}
+
 func classID(t *testing.T, st classroom.Store, c created) int64 {
 	t.Helper()
 	cl, err := st.TeacherClass(t.Context(), c.TeacherKey)
@@ -93,6 +119,7 @@ func TestSharedClassVariants(t *testing.T) {
 		a.decode(t, &c)
 		own := createClass(t, base, "Lab")
 		seen := map[int]bool{}
+		prompts := map[string]bool{}
 		for i := range 3 {
 			p, _ := join(t, base, c.Code, fmt.Sprintf("L%d", i))
 			if s := getExercise(t, p, "outlive-lease", 9); s.Variant != 0 {
@@ -103,8 +130,14 @@ func TestSharedClassVariants(t *testing.T) {
 			if res["correct"] != true || res["variant"] != float64(0) {
 				t.Errorf("the lesson's answer in a shared class: %v", res)
 			}
-			q, _ := join(t, base, own.Code, fmt.Sprintf("L%d", i))
-			seen[getExercise(t, q, "outlive-lease", 0).Variant] = true
+			q, id := join(t, base, own.Code, fmt.Sprintf("L%d", i))
+			v := classVariant(t, st, own, id)
+			seen[v] = true
+			s := getExercise(t, q, "outlive-lease", 0)
+			if s.Variant != 0 || s.PromptText != promptOf(t, "outlive-lease", v) {
+				t.Errorf("a learner of a per-learner class is served variant %d, prompt %q: want their own numbers, the variant kept secret", s.Variant, s.PromptText)
+			}
+			prompts[s.PromptText] = true
 		}
 		if len(seen) != 3 || seen[0] {
 			t.Errorf("learners of a per-learner class got variants %v", seen)
@@ -223,7 +256,7 @@ func TestMistakesAreGroupedAcrossVariants(t *testing.T) {
 		var answers []string
 		for i := range 3 {
 			p, id := join(t, base, c.Code, fmt.Sprintf("L%d", i))
-			v := lessons.VariantFor(fmt.Sprintf("class-%d/learner-%d", classID(t, st, c), id))
+			v := classVariant(t, st, c, id)
 			s, _ := ex.Serve(v, lessons.Standing{})
 			short, long := waits(t, s.PromptText)
 			ans := fmt.Sprintf("%.4f", short/long)

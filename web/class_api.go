@@ -172,6 +172,7 @@ func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []c
 	if prog == nil {
 		prog = []classroom.Progress{}
 	}
+	hideClassVariants(prog)
 	return l, cl, prog, nil
 }
 
@@ -212,6 +213,9 @@ func (w *classWeb) apiLearnerProgress(c echo.Context) error {
 	}
 	if prog == nil {
 		prog = []classroom.Progress{}
+	}
+	if creds.TeacherKey == "" {
+		hideClassVariants(prog)
 	}
 	return writeJSON(c, http.StatusOK, prog)
 }

@@ -292,7 +292,7 @@ func TestClassCSVExports(t *testing.T) {
 			t.Errorf("Content-Type %q", ct)
 		}
 		rows := readCSV(t, long.body)
-		if strings.Join(rows[0], ",") != "learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment" {
+		if strings.Join(rows[0], ",") != "learner,exercise,attempted,correct,tries,tries_to_correct,first_at,last_at,gave_up,score,comment,revealed,status" {
 			t.Fatalf("header %v", rows[0])
 		}
 		if len(rows) != 1+2*len(ids) {
@@ -317,7 +317,7 @@ func TestClassCSVExports(t *testing.T) {
 		wide := owner.get("/api/classes/" + c.Code + "/progress-wide.csv")
 		wantStatus(t, wide, http.StatusOK, "progress-wide.csv")
 		rows = readCSV(t, wide.body)
-		if want := "learner," + strings.Join(ids, ",") + ",correct"; strings.Join(rows[0], ",") != want {
+		if want := "learner," + strings.Join(ids, ",") + ",score"; strings.Join(rows[0], ",") != want {
 			t.Fatalf("wide header %v, want %s", rows[0], want)
 		}
 		if len(rows) != 3 {

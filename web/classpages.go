@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"net/http"
 	"strings"
 
@@ -43,6 +44,9 @@ type LearnerData struct {
 	Total    int // graded exercises
 	Answered int // open questions answered
 	Open     int // open questions (the teacher scores them)
+	// Score sums the learner's scores (classroom.BestScore) over every
+	// exercise, each worth a point, as progress-wide.csv does.
+	Score    string
 	Progress []classroom.Progress
 }
 
@@ -54,9 +58,13 @@ type learnerLesson struct {
 type learnerExercise struct {
 	ID, Title string
 	// Open is set for an open question, which is submitted, not solved.
-	Open    bool
-	Tries   int
-	Correct bool
+	Open           bool
+	Tries          int
+	TriesToCorrect int
+	// Status is classroom.Progress.Status, Score the exercise's score as
+	// the CSVs write it ("" when there is nothing to score).
+	Status string
+	Score  string
 	// Review is the teacher's score and comment on an open answer.
 	Review *classroom.Review
 }
@@ -137,12 +145,19 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 	for _, p := range prog {
 		by[p.Exercise] = p
 	}
+	total := 0.0
 	if cat := w.s.cfg.Lessons; cat != nil {
 		for _, les := range cat.Lessons() {
 			ll := learnerLesson{Slug: les.Slug, Title: les.Title}
 			for _, ex := range cat.LessonExercises(les) {
 				p := by[ex.ID]
-				ll.Exercises = append(ll.Exercises, learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries, Correct: p.Correct, Review: p.Review})
+				le := learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries,
+					TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review}
+				if sc, ok := classroom.BestScore(p); ok {
+					le.Score = scoreWord(sc)
+					total += sc
+				}
+				ll.Exercises = append(ll.Exercises, le)
 				if ex.Kind == lessons.KindText {
 					// An open answer is never "solved": it is answered, then scored.
 					d.Open++
@@ -152,13 +167,14 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 					continue
 				}
 				d.Total++
-				if p.Correct {
+				if p.Done() {
 					d.Done++
 				}
 			}
 			d.Lessons = append(d.Lessons, ll)
 		}
 	}
+	d.Score = scoreWord(math.Round(total*1e6) / 1e6)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return w.s.render(c, http.StatusOK, LearnerPage(w.s.page("Class"), d))
 }

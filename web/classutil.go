@@ -30,75 +30,97 @@ func learnersWord(n int) string {
 	return strconv.Itoa(n) + " learners"
 }
 
-// cellText is a grid cell's words: a mark and the tries, so that the
-// colour is never the only sign.
-func cellText(c dashCell) string {
-	switch {
-	case c.Correct:
-		return "✓ " + strconv.Itoa(c.Tries)
-	case c.Tries > 0:
-		return "✗ " + strconv.Itoa(c.Tries)
+// scoreWord writes a score as the CSVs do: 1, 0.75, 0.5.
+func scoreWord(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// triesWord is "3 tries · " for a tooltip, "" for none.
+func triesWord(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "1 try · "
 	}
-	return ""
+	return strconv.Itoa(n) + " tries · "
 }
 
-func exState(correct bool, tries int) string {
-	return dashCell{Tries: tries, Correct: correct}.State()
+// statusWord says a classroom.Progress.Status in words.
+func statusWord(status string) string {
+	switch status {
+	case classroom.StatusSolved:
+		return "solved"
+	case classroom.StatusRevealed:
+		return "revealed: the answer was shown first, so it earns nothing"
+	case classroom.StatusPartial:
+		return "partly right"
+	case classroom.StatusWrong:
+		return "not right yet"
+	case classroom.StatusSubmitted:
+		return "answered, waiting for a score"
+	case classroom.StatusScored:
+		return "scored by the teacher"
+	}
+	return "not tried"
 }
 
-func exMark(correct bool, tries int) string {
-	switch {
-	case correct:
+// learnerMark is the mark beside an exercise on the learner's page.
+func learnerMark(status string) string {
+	switch status {
+	case classroom.StatusSolved:
 		return "✓"
-	case tries > 0:
+	case classroom.StatusPartial:
+		return "◐"
+	case classroom.StatusWrong:
 		return "…"
-	}
-	return "○"
-}
-
-// learnerCount sums a learner's page up: the graded exercises solved and
-// the open questions answered.
-func learnerCount(d LearnerData) string {
-	out := strconv.Itoa(d.Done) + " of " + strconv.Itoa(d.Total) + " exercises solved"
-	if d.Open > 0 {
-		out += "; " + strconv.Itoa(d.Answered) + " of " + strconv.Itoa(d.Open) + " open questions answered"
-	}
-	return out + "."
-}
-
-// openMark is an open question's mark: answered (whether scored yet or
-// not, the words say) or not.
-func openMark(tries int) string {
-	if tries > 0 {
+	case classroom.StatusRevealed:
+		return "↺"
+	case classroom.StatusSubmitted, classroom.StatusScored:
 		return "✎"
 	}
 	return "○"
 }
 
-func exWords(correct bool, tries int) string {
-	switch {
-	case correct && tries == 1:
-		return "solved at the first try"
-	case correct:
-		return "solved in " + strconv.Itoa(tries) + " tries"
-	case tries == 1:
-		return "1 try, not solved yet"
-	case tries > 0:
-		return strconv.Itoa(tries) + " tries, not solved yet"
+// learnerCount sums a learner's page up: the graded exercises solved, the
+// open questions answered, and the score over every exercise.
+func learnerCount(d LearnerData) string {
+	out := strconv.Itoa(d.Done) + " of " + strconv.Itoa(d.Total) + " exercises solved"
+	if d.Open > 0 {
+		out += "; " + strconv.Itoa(d.Answered) + " of " + strconv.Itoa(d.Open) + " open questions answered"
 	}
-	return "not tried"
+	return out + ". Your score: " + d.Score + " of " + strconv.Itoa(d.Total+d.Open) + "."
 }
 
-// openWords says where an open answer stands: it is submitted and read by
-// the teacher, never "solved".
-func openWords(tries int, reviewed bool) string {
-	switch {
-	case tries == 0:
-		return "not answered"
-	case reviewed:
-		return "answered; scored by your teacher"
+// learnerWords says where the learner stands on an exercise, with its
+// score: the same status and score as the teacher's grid and exports.
+func learnerWords(ex learnerExercise) string {
+	score := ""
+	if ex.Score != "" {
+		score = " · score " + ex.Score
 	}
-	return "answered; waiting for your teacher"
+	switch ex.Status {
+	case classroom.StatusSolved:
+		if ex.TriesToCorrect == 1 {
+			return "solved at the first try" + score
+		}
+		return "solved in " + strconv.Itoa(ex.TriesToCorrect) + " tries" + score
+	case classroom.StatusRevealed:
+		return "revealed: you saw the answer first, so answering it is practice" + score
+	case classroom.StatusPartial:
+		return "partly right" + score
+	case classroom.StatusWrong:
+		if ex.Tries == 1 {
+			return "1 try, not solved yet" + score
+		}
+		return strconv.Itoa(ex.Tries) + " tries, not solved yet" + score
+	case classroom.StatusSubmitted:
+		return "answered; waiting for your teacher"
+	case classroom.StatusScored:
+		return "answered; scored by your teacher" + score
+	}
+	if ex.Open {
+		return "not answered"
+	}
+	return "not tried"
 }
 
 // variantsWord says how a class's learners get their numbers.

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"math"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/leaselab/playground/classroom"
@@ -66,26 +68,68 @@ func (e dashExercise) Tried() bool { return e.Attempted > 0 || e.Correct > 0 || 
 // dashLearner is a row of the learner x exercise grid; Cells follow
 // Exercises.
 type dashLearner struct {
-	ID      int64      `json:"id"`
-	Name    string     `json:"name"`
-	Cells   []dashCell `json:"cells"`
-	Correct int        `json:"correct"`
+	ID    int64      `json:"id"`
+	Name  string     `json:"name"`
+	Cells []dashCell `json:"cells"`
+	// Correct counts the exercises solved (classroom.Progress.Done), Score
+	// sums the learner's scores, as progress-wide.csv does.
+	Correct int    `json:"correct"`
+	Score   string `json:"score"`
 }
 
+// dashCell is one learner on one exercise, worked out here once for the
+// page and for teacher.js, which draws what it is sent.
 type dashCell struct {
-	Tries   int  `json:"tries"`
+	Tries int `json:"tries"`
+	// Correct is set when the exercise counts as solved (Progress.Done).
 	Correct bool `json:"correct"`
+	// Status is classroom.Progress.Status; Score the exercise's score as
+	// the CSVs write it, "" when there is nothing to score.
+	Status string `json:"status"`
+	Score  string `json:"score"`
+	// Text is what the cell shows, State its class, Title its tooltip.
+	Text  string `json:"text"`
+	State string `json:"state"`
+	Title string `json:"title"`
 }
 
-// State is what the cell shows: "" (not tried), "tried", "correct".
-func (c dashCell) State() string {
-	switch {
-	case c.Correct:
+// stateOf is the cell's class: "" (not tried), "correct", "tried",
+// "revealed", "partial", "submitted", "scored".
+func (c dashCell) stateOf() string {
+	switch c.Status {
+	case classroom.StatusSolved:
 		return "correct"
-	case c.Tries > 0:
+	case classroom.StatusWrong:
 		return "tried"
 	}
-	return ""
+	return c.Status
+}
+
+// cellOf is a learner's progress on an exercise as the grid shows it: a
+// mark and the score, so that the colour is never the only sign, and the
+// tries in the tooltip.
+func cellOf(p classroom.Progress) dashCell {
+	c := dashCell{Tries: p.Tries, Correct: p.Done(), Status: p.Status()}
+	if v, ok := classroom.BestScore(p); ok {
+		c.Score = scoreWord(v)
+	}
+	switch c.Status {
+	case classroom.StatusSolved:
+		c.Text = "✓ " + c.Score
+	case classroom.StatusRevealed:
+		c.Text = "revealed"
+	case classroom.StatusPartial:
+		c.Text = "◐ " + c.Score
+	case classroom.StatusWrong:
+		c.Text = "✗ " + c.Score
+	case classroom.StatusSubmitted:
+		c.Text = "✎ …"
+	case classroom.StatusScored:
+		c.Text = "✎ " + c.Score
+	}
+	c.State = c.stateOf()
+	c.Title = triesWord(p.Tries) + statusWord(c.Status)
+	return c
 }
 
 // exerciseOrder is the catalog's order, then any exercise the class tried
@@ -152,6 +196,7 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		col[ex] = i
 	}
 	row := map[int64]int{}
+	totals := make([]float64, len(d.Learners))
 	for _, l := range d.Learners {
 		row[l.ID] = len(v.Learners)
 		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order))})
@@ -161,11 +206,16 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		if !ok {
 			continue
 		}
-		cell := &v.Learners[r].Cells[col[p.Exercise]]
-		cell.Tries, cell.Correct = p.Tries, p.Correct
-		if p.Correct {
+		v.Learners[r].Cells[col[p.Exercise]] = cellOf(p)
+		if p.Done() {
 			v.Learners[r].Correct++
 		}
+		if sc, ok := classroom.BestScore(p); ok {
+			totals[r] += sc
+		}
+	}
+	for i := range v.Learners {
+		v.Learners[i].Score = scoreWord(math.Round(totals[i]*1e6) / 1e6)
 	}
 	return v
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -103,6 +104,12 @@ type Config struct {
 	// Class bounds the classroom's rate limits and dashboard streams (see
 	// config_class.go).
 	Class ClassConfig
+	// OnScoreChange, when set, is called each time a class learner's best
+	// score on an exercise changes (a better attempt, a teacher's score of
+	// an open answer, a regrade), after the change is stored: what a
+	// gradebook passback sends on. It runs on the request's goroutine, so
+	// it must hand the work off rather than block. See class_credit.go.
+	OnScoreChange func(context.Context, classroom.ScoreChange)
 }
 
 // Defaults for Config. A live run costs about one Raft group (21

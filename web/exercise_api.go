@@ -70,6 +70,9 @@ type asker struct {
 	variant  int
 	standing lessons.Standing
 	review   *classroom.Review
+	// revealed says the store has recorded that the answer was shown to
+	// this class learner.
+	revealed bool
 }
 
 // on places the learner on an exercise. A class learner is held to their
@@ -80,7 +83,7 @@ func (ls *learnerState) on(ex *lessons.Exercise, variant int) *asker {
 	if ls.inClass() {
 		a.variant = learnerVariant(ls.learner, ls.class)
 		if p, ok := ls.progress[ex.ID]; ok {
-			a.standing, a.review = classStanding(ex, p), p.Review
+			a.standing, a.review, a.revealed = classStanding(ex, p), p.Review, p.Revealed
 		}
 		return a
 	}
@@ -160,6 +163,7 @@ func (s *Server) apiExercise(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	served.Variant = a.shownVariant()
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, servedExercise{Served: served, InClass: a.inClass(), Review: a.review})
 }
@@ -203,8 +207,17 @@ func (s *Server) apiSolution(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if a.inClass() && !a.standing.Correct && !a.revealed && ex.Kind != lessons.KindText &&
+		a.class.ClosedError(s.cfg.Class.Clock(), "answers") == nil {
+		// A solution shown before a right answer ends the credit, like
+		// "show me" (only a class from before scores were kept can get
+		// here: every other way of earning it was recorded as a reveal).
+		if _, err := s.cfg.Classroom.GiveUp(c.Request().Context(), a.token, ex.ID, a.variant); err != nil {
+			return checkClassError(err)
+		}
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.variant, Solution: html,
+	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.shownVariant(), Solution: html,
 		Caption: s.cfg.Lessons.GateCaption(ex.ID)})
 }
 
@@ -258,5 +271,6 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 		a.practice.record(ex.ID, a.variant, res, true)
 		writePractice(c, a.key, a.practice)
 	}
+	res.Variant = a.shownVariant()
 	return writeJSON(c, http.StatusOK, res)
 }

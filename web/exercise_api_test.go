@@ -13,14 +13,15 @@ import (
 
 // served is GET /api/exercises/{id} as a client reads it.
 type served struct {
-	ID       string `json:"id"`
-	Kind     string `json:"kind"`
-	Title    string `json:"title"`
-	Lesson   string `json:"lesson"`
-	Variant  int    `json:"variant"`
-	Prompt   string `json:"prompt"`
-	Multiple bool   `json:"multiple"`
-	Options  []struct {
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	Title      string `json:"title"`
+	Lesson     string `json:"lesson"`
+	Variant    int    `json:"variant"`
+	Prompt     string `json:"prompt"`
+	PromptText string `json:"prompt_text"`
+	Multiple   bool   `json:"multiple"`
+	Options    []struct {
 		Key, ID, Text string
 	} `json:"options"`
 	Fields []struct {

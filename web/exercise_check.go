@@ -68,6 +68,10 @@ func (s *Server) apiCheck(c echo.Context) error {
 	}
 
 	if !who.inClass() {
+		res.Score = practiceScore(ex, who.standing, res)
+		if res.Correct && who.standing.Earned() && !who.standing.Correct {
+			res.Feedback = practiceNote + " " + res.Feedback
+		}
 		who.practice.record(ex.ID, who.variant, res, false)
 		writePractice(c, who.key, who.practice)
 		return writeJSON(c, http.StatusOK, res)
@@ -76,11 +80,21 @@ func (s *Server) apiCheck(c echo.Context) error {
 		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
 		Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		Mistake: res.Mistake, Parsed: res.Read,
+		Rule: ex.CreditRule(), Share: res.Share, Reveals: res.Revealed && !res.Correct && res.FormatError == "",
 	})
 	if err != nil {
 		return checkClassError(err)
 	}
-	s.ltiScored(ctx, rec)
+	res.Score = rec.Score
+	if rec.AfterReveal && res.Correct {
+		res.Feedback = practiceNote + " " + res.Feedback
+	}
+	if rec.BestChange != nil {
+		ch := *rec.BestChange
+		ch.ClassCode = who.class.Code
+		s.scoreChanged(ctx, ch)
+	}
+	res.Variant = who.shownVariant()
 	return writeJSON(c, http.StatusOK, res)
 }
 

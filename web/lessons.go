@@ -180,6 +180,7 @@ func (s *Server) exerciseViews(c echo.Context, l *lessons.Lesson) (map[string]Ex
 		if err != nil {
 			return nil, false, fmt.Errorf("exercise %s: %w", ex.ID, err)
 		}
+		served.Variant = a.shownVariant()
 		out[ex.ID] = ExerciseView{Served: served, Varies: ex.Varies(), InClass: ls.inClass(),
 			Gate: cat.GatesPlayground(ex.ID), Review: a.review}
 	}

@@ -42,14 +42,21 @@ func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
 	ctx := context.Background()
 	ts, _ := startServer(t, web.Config{Classroom: st})
 	cookie := &http.Cookie{Name: web.LearnerCookie, Value: sess.Token}
-	mine := lessons.VariantFor(sess.Learner.VariantKey())
+	mine := lessons.ClassVariant(sess.Class.VariantSecret, sess.Learner.VariantKey())
+	if !lessons.IsClassVariant(mine) {
+		t.Fatalf("a class learner's variant %d is not in the class space", mine)
+	}
 
-	// The learner's page shows their own variant.
-	doc := parseHTML(t, mustGetCookie(t, ts.URL+"/lessons/leases", cookie))
+	// The learner's page has their own numbers and never their variant.
+	page := mustGetCookie(t, ts.URL+"/lessons/leases", cookie)
+	doc := parseHTML(t, page)
 	for _, f := range byTestID(doc, "exercise") {
-		if v, _ := attr(f, "data-variant"); v != fmt.Sprint(mine) {
-			t.Errorf("form variant %s, want the learner's %d", v, mine)
+		if v, _ := attr(f, "data-variant"); v != "0" {
+			t.Errorf("form variant %s, want 0: the learner's own stays on the server", v)
 		}
+	}
+	if strings.Contains(page, fmt.Sprint(mine)) {
+		t.Errorf("the page holds the learner's variant %d", mine)
 	}
 	oneByTestID(t, doc, "class-note")
 
@@ -58,8 +65,8 @@ func TestCheckRecordsAJoinedLearnersAttempt(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("status %d: %v", status, res)
 	}
-	if res["variant"] != float64(mine) {
-		t.Errorf("graded variant %v, want the learner's %d", res["variant"], mine)
+	if res["variant"] != float64(0) || res["correct"] != (rightAnswer(t, "outlive-lease", mine) == "50") {
+		t.Errorf("graded %v: want the learner's own numbers, the variant not shown", res)
 	}
 	// A format error is answered but not stored.
 	if status, res := check(t, ts.URL, "outlive-lease", `{"answer":"forty"}`, cookie); status != 200 || res["format_error"] == "" || res["graded"] != false {

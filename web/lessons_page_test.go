@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"fmt"
 	"html"
 	"net/http"
 	"regexp"
@@ -53,7 +52,7 @@ func TestNoSolutionInAnyLessonPage(t *testing.T) {
 		base := startClass(t, st)
 		c := createClass(t, base, "Week 10")
 		learner, id := join(t, base, c.Code, "Ada")
-		mine := lessons.VariantFor(fmt.Sprintf("class-%d/learner-%d", classID(t, st, c), id))
+		mine := classVariant(t, st, c, id)
 		for _, who := range []struct {
 			name    string
 			p       *person

@@ -158,20 +158,22 @@ func (s *Server) ltiRoster(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, map[string]any{"members": ms})
 }
 
-// ltiScored queues a recorded attempt's score for the course's gradebook
-// (when the learner came by an LTI launch into a graded link; the queue
-// finds out). The score is today's notion of an exercise's: 1 of 1 once
-// solved. Queueing writes a row and sends nothing, so the answer does not
-// wait for the platform; a failure to queue is logged, never the
-// learner's problem.
-func (s *Server) ltiScored(ctx context.Context, a *classroom.Attempt) {
-	if s.cfg.LTI == nil || a == nil || !a.Correct || a.Try == 0 {
+// ltiScored queues a learner's new best score on an exercise for the
+// course's gradebook (when the learner came by an LTI launch into a
+// graded link; the queue finds out): the score by the credit rules times
+// the exercise's points, of its points. Server.scoreChanged calls it, the
+// one place a best score changes. Queueing writes a row and sends
+// nothing, so the answer does not wait for the platform; a failure to
+// queue is logged, never the learner's problem.
+func (s *Server) ltiScored(ctx context.Context, ch classroom.ScoreChange) {
+	if s.cfg.LTI == nil {
 		return
 	}
-	if err := s.cfg.LTI.EnqueueScore(ctx, a.ClassID, a.LearnerID, a.Exercise, 1, 1); err != nil {
+	pts := s.ExercisePoints(ch.Exercise)
+	if err := s.cfg.LTI.EnqueueScore(ctx, ch.ClassID, ch.LearnerID, ch.Exercise, ch.Score*pts, pts); err != nil {
 		s.log.Warn("lti: could not queue a score", slog.Any("err", err))
 	}
-	if err := s.cfg.LTI.EnqueueLessonScore(ctx, a.ClassID, a.LearnerID, a.Exercise); err != nil {
+	if err := s.cfg.LTI.EnqueueLessonScore(ctx, ch.ClassID, ch.LearnerID, ch.Exercise); err != nil {
 		s.log.Warn("lti: could not queue a lesson's score", slog.Any("err", err))
 	}
 }

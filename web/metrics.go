@@ -301,3 +301,15 @@ func (s countingStore) Ping(ctx context.Context) error {
 	s.count("ping", err)
 	return err
 }
+
+func (s countingStore) Attempts(ctx context.Context, code, key, exercise string) ([]classroom.ClassAttempt, error) {
+	out, err := s.Store.Attempts(ctx, code, key, exercise)
+	s.count("attempts", err)
+	return out, err
+}
+
+func (s countingStore) Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
+	out, err := s.Store.Rescore(ctx, code, key, exercise, rule, verdicts)
+	s.count("rescore", err)
+	return out, err
+}

@@ -263,6 +263,8 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/api/classes/:code/mistakes", w.apiMistakes)
 	class(post, "/api/classes/:code/reviews", w.apiReview)
 	class(post, "/api/classes/:code/variants", w.apiVariants)
+	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)
+	class(post, "/api/classes/:code/regrade", w.apiRegrade)
 	s.metrics.knowRoutes(e)
 	return e
 }

@@ -129,3 +129,13 @@ func TestUpgradeRecomputesNameKeys(t *testing.T) {
 	defer db.Close()
 	storetest.Rekey(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradeScoresOldAttempts(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeCredit(t, harness(), addr, db, postgres.Dialect("test"))
+}

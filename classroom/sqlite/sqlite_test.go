@@ -100,3 +100,13 @@ func TestUpgradeRecomputesNameKeys(t *testing.T) {
 	defer db.Close()
 	storetest.Rekey(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradeScoresOldAttempts(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeCredit(t, harness(), dir, db, sqlite.Dialect())
+}

@@ -26,6 +26,7 @@ func Run(t *testing.T, h Harness) {
 		{"Mistakes", testMistakes},
 		{"SharedVariants", testSharedVariants},
 		{"GiveUp", testGiveUp},
+		{"Credit", testCredit},
 		{"Reviews", testReviews},
 		{"ReviewAuthorization", testReviewAuthorization},
 		{"ServerSecret", testServerSecret},

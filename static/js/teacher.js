@@ -26,17 +26,8 @@ function showError(msg) {
   errorBox.hidden = !msg;
 }
 
-function cellText(c) {
-  if (c.correct) return '✓ ' + c.tries;
-  if (c.tries > 0) return '✗ ' + c.tries;
-  return '';
-}
-
-function cellState(c) {
-  if (c.correct) return 'correct';
-  if (c.tries > 0) return 'tried';
-  return '';
-}
+// A grid cell comes worked out by the server (cellOf in
+// web/classview.go): its text, class, status, score and tooltip.
 
 function render(v) {
   setCode(v.class.code);
@@ -80,7 +71,7 @@ function exerciseRow(ex) {
   return el('tr', { 'data-testid': 'dash-exercise', 'data-exercise': ex.id },
     el('th', { scope: 'row' }, ex.title, ex.lesson ? el('span', { class: 'ex-lesson' }, ex.lesson) : ''),
     el('td', { 'data-testid': 'ex-attempted', 'data-label': 'Attempted' }, ex.attempted),
-    el('td', { 'data-testid': 'ex-correct', 'data-label': 'Correct' }, ex.correct),
+    el('td', { 'data-testid': 'ex-correct', 'data-label': 'Solved' }, ex.correct),
     el('td', { 'data-testid': 'ex-tries', 'data-label': 'Tries' }, ex.tries),
     el('td', { 'data-testid': 'ex-gave-up', 'data-label': 'Gave up' }, ex.gave_up),
     el('td', { class: 'ex-mistakes', 'data-label': 'Top mistakes' }, mistakes));
@@ -111,6 +102,7 @@ function renderGrid(exercises, learners) {
   document.getElementById('dash-grid-head').replaceChildren(
     el('th', { scope: 'col' }, 'Learner'),
     el('th', { scope: 'col' }, 'Solved'),
+    el('th', { scope: 'col' }, 'Score'),
     ...cols.map((i) => el('th', { scope: 'col', class: 'ex-col', 'data-exercise': exercises[i].id, title: exercises[i].title },
       el('span', { class: 'ex-col-title' }, exercises[i].title))),
     el('th', { scope: 'col' }, el('span', { class: 'visually-hidden' }, 'Remove')));
@@ -118,7 +110,9 @@ function renderGrid(exercises, learners) {
     { 'data-testid': 'dash-learner', 'data-learner': String(l.id) },
     el('th', { scope: 'row', 'data-testid': 'learner-name' }, l.name),
     el('td', { 'data-testid': 'learner-solved' }, l.correct),
-    ...cols.map((i) => el('td', { class: ('cell ' + cellState(l.cells[i])).trim(), 'data-exercise': exercises[i].id, title: exercises[i].title }, cellText(l.cells[i]))),
+    el('td', { 'data-testid': 'learner-score' }, l.score),
+    ...cols.map((i) => el('td', { class: ('cell ' + l.cells[i].state).trim(), 'data-exercise': exercises[i].id,
+      'data-status': l.cells[i].status, 'data-score': l.cells[i].score, title: exercises[i].title + ': ' + l.cells[i].title }, l.cells[i].text)),
     el('td', {}, el('button', { type: 'button', class: 'remove', 'data-remove': String(l.id), 'data-name': l.name }, 'Remove')))));
 }
 
@@ -147,7 +141,12 @@ function answerCard(a) {
   const form = el('form', { class: 'card answer-card', 'data-testid': 'answer-card', 'data-learner': String(a.learner_id), 'data-exercise': a.exercise },
     el('p', { class: 'answer-who' }, el('strong', {}, a.learner), ' on ', el('em', {}, a.exercise_title),
       a.earlier > 0 ? el('span', { class: 'hint' }, ' (and ' + a.earlier + ' earlier)') : ''),
+    a.saw_model ? el('p', { class: 'hint saw-model', 'data-testid': 'answer-saw-model' }, 'Written after the model answer was shown to ' + a.learner + '.') : '',
     el('blockquote', { class: 'answer-text', 'data-testid': 'answer-text' }, a.answer),
+    a.earlier_answers.length ? el('details', { class: 'answer-earlier', 'data-testid': 'answer-earlier' },
+      el('summary', {}, 'Earlier answers'),
+      el('ol', {}, ...a.earlier_answers.map((e) => el('li', { 'data-testid': 'answer-earlier-text' }, e.answer,
+        e.saw_model ? el('span', { class: 'hint' }, ' (after the model answer)') : '')))) : '',
     el('div', { class: 'answer-score' },
       el('label', {}, 'Score (0 to 1) ', el('input', { type: 'number', name: 'score', min: '0', max: '1', step: '0.25', required: true, value: scoreText(a.review), 'data-testid': 'review-score' })),
       el('label', {}, 'Comment ', el('input', { type: 'text', name: 'comment', maxLength: 2000, value: a.review ? a.review.comment : '', 'data-testid': 'review-comment' })),
@@ -210,6 +209,7 @@ function setCode(c) {
   document.getElementById('csv-long').href = '/api/classes/' + encodeURIComponent(c) + '/progress.csv';
   document.getElementById('csv-wide').href = '/api/classes/' + encodeURIComponent(c) + '/progress-wide.csv';
   document.getElementById('csv-answers').href = '/api/classes/' + encodeURIComponent(c) + '/answers.csv';
+  document.getElementById('csv-attempts').href = '/api/classes/' + encodeURIComponent(c) + '/attempts.csv';
   connect();
 }
 

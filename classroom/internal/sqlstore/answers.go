@@ -43,12 +43,13 @@ func (s *DB) GiveUp(ctx context.Context, token, exercise string, variant int) (*
 		}
 		learnerID = l.ID
 		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO progress
-			(learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at, gave_up_at)
-			VALUES (?, ?, ?, 0, ?, 0, ?, ?, ?, ?)
+			(learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at, gave_up_at, revealed_at)
+			VALUES (?, ?, ?, 0, ?, 0, ?, ?, ?, ?, ?)
 			ON CONFLICT (learner_id, exercise) DO UPDATE SET
 				gave_up_at = CASE WHEN progress.gave_up_at = 0 THEN excluded.gave_up_at ELSE progress.gave_up_at END,
+				revealed_at = CASE WHEN progress.revealed_at = 0 THEN excluded.revealed_at ELSE progress.revealed_at END,
 				last_at = excluded.last_at`),
-			l.ID, exercise, l.ClassID, false, variant, now, now, now); err != nil {
+			l.ID, exercise, l.ClassID, false, variant, now, now, now, now); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})
@@ -92,6 +93,14 @@ func (s *DB) Review(ctx context.Context, code, key string, r classroom.Review) (
 		if n == 0 {
 			return classroom.Errorf(classroom.ENOTFOUND, "learner %d of class %s has not answered %s", r.LearnerID, c.Code, r.Exercise)
 		}
+		var prev float64
+		switch err := tx.QueryRowContext(ctx, s.d.q(`SELECT score FROM reviews WHERE learner_id = ? AND exercise = ?`),
+			r.LearnerID, r.Exercise).Scan(&prev); {
+		case err == nil:
+			r.Previous = &prev
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO reviews (learner_id, exercise, class_id, score, comment, at)
 			VALUES (?, ?, ?, ?, ?, ?)
 			ON CONFLICT (learner_id, exercise) DO UPDATE SET
@@ -119,7 +128,7 @@ func (s *DB) Answers(ctx context.Context, code, key string) ([]classroom.TextAns
 
 // answers reads a class's open answers, oldest first, with reviews.
 func (s *DB) answers(ctx context.Context, classID int64) ([]classroom.TextAnswer, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT a.learner_id, l.name, a.exercise, a.variant, a.answer, a.at,
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT a.learner_id, l.name, a.exercise, a.variant, a.answer, a.at, a.after_reveal,
 			r.score, r.comment, r.at
 		FROM attempts a JOIN learners l ON l.id = a.learner_id
 		LEFT JOIN reviews r ON r.learner_id = a.learner_id AND r.exercise = a.exercise
@@ -133,7 +142,7 @@ func (s *DB) answers(ctx context.Context, classID int64) ([]classroom.TextAnswer
 		var t classroom.TextAnswer
 		var at int64
 		var rv nullReview
-		if err := rows.Scan(&t.LearnerID, &t.LearnerName, &t.Exercise, &t.Variant, &t.Answer, &at,
+		if err := rows.Scan(&t.LearnerID, &t.LearnerName, &t.Exercise, &t.Variant, &t.Answer, &at, &t.AfterReveal,
 			&rv.score, &rv.comment, &rv.at); err != nil {
 			return nil, wrap("read answers", err)
 		}
@@ -158,7 +167,10 @@ func (s *DB) Mistakes(ctx context.Context, code, key string) ([]classroom.Mistak
 func (s *DB) mistakes(ctx context.Context, classID int64) ([]classroom.MistakeGroup, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT a.exercise, a.mistake, a.parsed, a.learner_id, l.name, a.answer, a.variant
 		FROM attempts a JOIN learners l ON l.id = a.learner_id
-		WHERE a.class_id = ? AND a.graded AND NOT a.correct ORDER BY a.id`), classID)
+		JOIN progress p ON p.learner_id = a.learner_id AND p.exercise = a.exercise
+		WHERE a.class_id = ? AND a.graded AND NOT a.correct
+			AND (p.tries_to_correct = 0 OR a.try < p.tries_to_correct)
+		ORDER BY a.id`), classID)
 	if err != nil {
 		return nil, wrap("read mistakes", err)
 	}

@@ -53,27 +53,60 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if a.Correct {
 			firstCorrect = 1
 		}
+		// The upsert returns the row as it was before this attempt, but
+		// for its tries: where the learner stood, which the score is
+		// worked out from.
+		var revealedAt int64
+		var best float64
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO progress
-			(learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at)
-			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
+			(learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at, open_answer)
+			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (learner_id, exercise) DO UPDATE SET
 				tries = progress.tries + 1,
 				correct = progress.correct OR excluded.correct,
 				tries_to_correct = CASE WHEN progress.tries_to_correct = 0 AND excluded.correct
 					THEN progress.tries + 1 ELSE progress.tries_to_correct END,
 				last_variant = excluded.last_variant,
-				last_at = excluded.last_at
-			RETURNING tries`),
-			l.ID, a.Exercise, l.ClassID, a.Correct, firstCorrect, a.Variant, now, now).Scan(&a.Try); err != nil {
+				last_at = excluded.last_at,
+				open_answer = progress.open_answer OR excluded.open_answer
+			RETURNING tries, revealed_at, best`),
+			l.ID, a.Exercise, l.ClassID, a.Correct, firstCorrect, a.Variant, now, now, !a.Graded).Scan(&a.Try, &revealedAt, &best); err != nil {
 			return err
 		}
 		if a.Try > s.opts.Limits.MaxAttemptsPerExercise {
 			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.opts.Limits.MaxAttemptsPerExercise)
 		}
+		before := classroom.Before{Revealed: revealedAt > 0}
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
+			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {
+			return err
+		}
+		a.AfterReveal = before.Revealed
+		a.Score = 0
+		if a.Graded {
+			a.Score = classroom.AttemptScore(a.Rule, a.Share, a.Correct, before)
+		}
+		revealNow := int64(0)
+		if a.Reveals {
+			revealNow = now
+		}
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE progress SET
+				best = CASE WHEN best < ? THEN ? ELSE best END,
+				solved = solved OR ?,
+				revealed_at = CASE WHEN revealed_at = 0 THEN ? ELSE revealed_at END
+			WHERE learner_id = ? AND exercise = ?`),
+			a.Score, a.Score, a.Correct && !before.Revealed, revealNow, l.ID, a.Exercise); err != nil {
+			return err
+		}
+		if a.Score > best {
+			a.BestChange = &classroom.ScoreChange{ClassID: l.ClassID, LearnerID: l.ID, Exercise: a.Exercise,
+				Score: a.Score, Previous: best, At: a.At}
+		}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
-			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now).Scan(&a.ID); err != nil {
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now,
+			a.Score, a.AfterReveal).Scan(&a.ID); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})

@@ -9,7 +9,7 @@ import (
 	"github.com/leaselab/playground/classroom"
 )
 
-const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at, variants`
+const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at, variants, variant_secret`
 
 type rowScanner interface{ Scan(...any) error }
 
@@ -19,7 +19,7 @@ func (s *DB) scanClass(r rowScanner) (*classroom.Class, error) {
 	var c classroom.Class
 	var sc classroom.Scenario
 	var scAt, created, archived, active int64
-	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active, &c.Variants); err != nil {
+	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active, &c.Variants, &c.VariantSecret); err != nil {
 		return nil, err
 	}
 	c.CreatedAt, c.ArchivedAt, c.ActiveAt = fromMS(created), fromMS(archived), fromMS(max(active, created))
@@ -64,8 +64,8 @@ func (s *DB) CreateClass(ctx context.Context, name string) (*classroom.NewClass,
 				return classroom.Errorf(classroom.ELIMIT, "this server already holds %d classes, its limit (archived and expired ones count until they are deleted); ask its operator to raise it", s.opts.Limits.MaxClasses)
 			}
 			now := s.nowMS()
-			row := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at)
-				VALUES (?, ?, ?, ?, ?, ?) RETURNING `+classColumns), code, name, classroom.HashSecret(key), true, now, now)
+			row := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at, variant_secret)
+				VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING `+classColumns), code, name, classroom.HashSecret(key), true, now, now, classroom.NewSecretBytes(32))
 			c, err = s.scanClass(row)
 			return err
 		})

@@ -112,8 +112,9 @@ func (s *DB) ltiClass(ctx context.Context, tx *sql.Tx, l classroom.LTILaunch, ti
 	}
 	var c *classroom.Class
 	for try := 0; ; try++ {
-		c, err = s.scanClass(tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING `+classColumns), classroom.NewCode(), title, classroom.HashSecret(key), true, now, now))
+		c, err = s.scanClass(tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at, variant_secret)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING `+classColumns), classroom.NewCode(), title, classroom.HashSecret(key), true, now, now,
+			classroom.NewSecretBytes(32)))
 		if errors.Is(err, sql.ErrNoRows) && try < codeTries {
 			continue // the code was taken
 		}

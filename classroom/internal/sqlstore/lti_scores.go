@@ -188,10 +188,12 @@ func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64
 	for i, ex := range exercises {
 		marks[i], args = "?", append(args, ex)
 	}
-	var solved int
-	if err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM progress WHERE learner_id = ? AND correct AND exercise IN (`+
+	// The lesson's score sums the learner's best scores on its graded
+	// exercises (the credit rules: a revealed answer earns nothing).
+	var solved float64
+	if err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(SUM(best), 0) FROM progress WHERE learner_id = ? AND exercise IN (`+
 		strings.Join(marks, ", ")+`)`), args...).Scan(&solved); err != nil {
 		return 0, wrap("queue the score", err)
 	}
-	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson, float64(solved), float64(len(exercises)))
+	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson, solved, float64(len(exercises)))
 }

@@ -1,0 +1,181 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// attemptColumns are an attempt's columns over attempts a, with the
+// learner's name from learners l.
+const attemptColumns = `a.id, a.learner_id, l.name, a.exercise, a.variant, a.answer, a.correct, a.graded,
+	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal`
+
+func scanAttempt(r rowScanner) (classroom.ClassAttempt, error) {
+	var a classroom.ClassAttempt
+	var at int64
+	err := r.Scan(&a.ID, &a.LearnerID, &a.LearnerName, &a.Exercise, &a.Variant, &a.Answer, &a.Correct, &a.Graded,
+		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal)
+	a.At = fromMS(at)
+	return a, err
+}
+
+// Attempts implements classroom.Store.
+func (s *DB) Attempts(ctx context.Context, code, key, exercise string) ([]classroom.ClassAttempt, error) {
+	c, err := s.Teacher(ctx, code, key)
+	if err != nil {
+		return nil, err
+	}
+	if len(exercise) > classroom.MaxExerciseLen {
+		return nil, classroom.Errorf(classroom.EINVALID, "exercise: must be at most %d characters", classroom.MaxExerciseLen)
+	}
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT `+attemptColumns+`
+		FROM attempts a JOIN learners l ON l.id = a.learner_id
+		WHERE a.class_id = ? AND (? = '' OR a.exercise = ?) ORDER BY a.id`), c.ID, exercise, exercise)
+	if err != nil {
+		return nil, wrap("read the attempts", err)
+	}
+	defer rows.Close()
+	out := []classroom.ClassAttempt{}
+	for rows.Next() {
+		a, err := scanAttempt(rows)
+		if err != nil {
+			return nil, wrap("read the attempts", err)
+		}
+		a.ClassID = c.ID
+		out = append(out, a)
+	}
+	return out, wrap("read the attempts", rows.Err())
+}
+
+// Rescore implements classroom.Store. It walks each learner's attempts
+// in try order as Record met them: the same AttemptScore, with where the
+// learner stood before each, and whether the answer had been shown then
+// as it was recorded (what a learner saw stays seen).
+func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
+	if exercise == "" || len(exercise) > classroom.MaxExerciseLen {
+		return nil, classroom.Errorf(classroom.EINVALID, "exercise: must be 1 to %d characters", classroom.MaxExerciseLen)
+	}
+	if err := classroom.CheckRule(rule); err != nil {
+		return nil, err
+	}
+	if len(verdicts) > classroom.MaxRescoreVerdicts {
+		return nil, classroom.Errorf(classroom.EINVALID, "verdicts: at most %d at once, not %d", classroom.MaxRescoreVerdicts, len(verdicts))
+	}
+	c, err := s.Teacher(ctx, code, key)
+	if err != nil {
+		return nil, err
+	}
+	now := s.nowMS()
+	if err := c.ClosedError(fromMS(now), "changes"); err != nil {
+		return nil, err
+	}
+	by := make(map[int64]classroom.Verdict, len(verdicts))
+	for _, v := range verdicts {
+		clip := classroom.Attempt{Mistake: v.Mistake, Parsed: v.Parsed}
+		classroom.CheckMistake(&clip)
+		v.Mistake, v.Parsed = clip.Mistake, clip.Parsed
+		by[v.AttemptID] = v
+	}
+	var changes []classroom.ScoreChange
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		changes = changes[:0]
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT `+attemptColumns+`
+			FROM attempts a JOIN learners l ON l.id = a.learner_id
+			WHERE a.class_id = ? AND a.exercise = ? ORDER BY a.learner_id, a.try`), c.ID, exercise)
+		if err != nil {
+			return err
+		}
+		var all []classroom.ClassAttempt
+		for rows.Next() {
+			a, err := scanAttempt(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			all = append(all, a)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := 0; i < len(all); {
+			j := i
+			for j < len(all) && all[j].LearnerID == all[i].LearnerID {
+				j++
+			}
+			ch, err := s.rescoreLearner(ctx, tx, all[i:j], rule, by)
+			if err != nil {
+				return err
+			}
+			if ch != nil {
+				ch.ClassID, ch.ClassCode, ch.At = c.ID, c.Code, fromMS(now)
+				changes = append(changes, *ch)
+				changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeAttempt, LearnerID: ch.LearnerID})
+			}
+			i = j
+		}
+		return s.touch(ctx, tx, c.ID, now, 0)
+	})
+	if err != nil {
+		return nil, wrap("regrade", err)
+	}
+	return changes, nil
+}
+
+// rescoreLearner rescores one learner's attempts at an exercise, in try
+// order, and their progress; it returns the change of their best score.
+func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.ClassAttempt, rule string, by map[int64]classroom.Verdict) (*classroom.ScoreChange, error) {
+	var before classroom.Before
+	best, firstCorrect, solved, correct := 0.0, 0, false, false
+	for i := range as {
+		a := &as[i]
+		if !a.Graded {
+			continue
+		}
+		share := 0.0
+		if a.Correct {
+			share = 1
+		}
+		if v, ok := by[a.ID]; ok {
+			a.Correct, share, a.Mistake, a.Parsed = v.Correct, v.Share, v.Mistake, v.Parsed
+			if a.Correct {
+				a.Mistake = ""
+			}
+		} else if rule == classroom.RulePartial || rule == classroom.RuleShare {
+			share = a.Score // as recorded, having no new verdict
+		}
+		before.Revealed = a.AfterReveal
+		a.Score = classroom.AttemptScore(rule, share, a.Correct, before)
+		before.Tries++
+		if !a.Correct {
+			before.Wrong++
+		}
+		best = max(best, a.Score)
+		if a.Correct {
+			correct = true
+			if firstCorrect == 0 {
+				firstCorrect = a.Try
+			}
+			solved = solved || !a.AfterReveal
+		}
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE attempts SET correct = ?, score = ?, mistake = ?, parsed = ? WHERE id = ?`),
+			a.Correct, a.Score, a.Mistake, a.Parsed, a.ID); err != nil {
+			return nil, err
+		}
+	}
+	var old float64
+	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT best FROM progress WHERE learner_id = ? AND exercise = ?`),
+		as[0].LearnerID, as[0].Exercise).Scan(&old); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE progress SET best = ?, correct = ?, tries_to_correct = ?, solved = ?
+		WHERE learner_id = ? AND exercise = ?`), best, correct, firstCorrect, solved, as[0].LearnerID, as[0].Exercise); err != nil {
+		return nil, err
+	}
+	if old == best {
+		return nil, nil
+	}
+	return &classroom.ScoreChange{LearnerID: as[0].LearnerID, Exercise: as[0].Exercise, Score: best, Previous: old}, nil
+}
