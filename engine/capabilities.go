@@ -146,6 +146,7 @@ var catalog = sync.OnceValue(func() Catalog {
 			{Do: FaultDelay, Targets: []string{"client"}, Fields: []FieldCapability{target, {Name: "kind", Required: true, Type: "delay_kind"}, dur("by", true, 1)}},
 			{Do: FaultCrash, Targets: []string{"node", "leader"}, Fields: []FieldCapability{target}},
 			{Do: FaultRestart, Targets: []string{"node"}, Fields: []FieldCapability{target}},
+			{Do: FaultLoseDisk, Targets: []string{"node", "leader"}, Fields: []FieldCapability{target}},
 			{Do: FaultPartition, Targets: []string{"side", "node", "leader"}, Fields: []FieldCapability{
 				{Name: "side", Type: "side", OneOf: "target"}, {Name: "target", Type: "target", OneOf: "side"}, dur("for", true, 1)}},
 			{Do: FaultClockJump, Targets: []string{"client", "node"}, Fields: []FieldCapability{target, {Name: "by", Required: true, Type: "signed_duration", Min: -MaxUntil, Max: MaxUntil}}},

@@ -17,6 +17,9 @@ type ChaosOptions struct {
 	Backend string // lock.backend of every scenario ("raft" when empty)
 	Nodes   int    // lock.nodes (the backend's default when 0)
 	Fencing bool
+	// LoseDisk lets the generator make a node lose its disk (a lose_disk
+	// fault aimed under a grant); off, no generated scenario has one.
+	LoseDisk bool
 	// Examples caps how many violations are shrunk and reported (3 when 0).
 	Examples int
 	// Workers runs that many scenarios at once (4 x GOMAXPROCS when 0: a
@@ -61,6 +64,8 @@ type ChaosReport struct {
 	Backend string `json:"backend"`
 	Nodes   int    `json:"nodes"`
 	Fencing bool   `json:"fencing"`
+	// LoseDisk: lose_disk faults were allowed.
+	LoseDisk bool `json:"lose_disk,omitempty"`
 	// Violations counts the runs with at least one violation; ByKind
 	// counts, among those, the runs with each kind (a run may have several).
 	Violations int             `json:"violations"`
@@ -218,6 +223,11 @@ func (opt ChaosOptions) Check() error {
 		}
 		return err
 	}
+	if opt.LoseDisk {
+		if b := backendEntry(opt.Backend); !b.diskLoss {
+			return fieldErr("lose_disk", "%s nodes keep no log on disk to lose: lose_disk takes %s", opt.Backend, orList(diskBackends()))
+		}
+	}
 	return nil
 }
 
@@ -297,7 +307,7 @@ feed:
 	if failed != nil {
 		return ChaosReport{}, failed
 	}
-	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, Examples: []ChaosExample{}}
+	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, LoseDisk: opt.LoseDisk, Examples: []ChaosExample{}}
 	var failing []int
 	for i, o := range results {
 		seed := opt.Seed + int64(i)

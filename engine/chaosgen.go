@@ -94,6 +94,9 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 		}
 	}
 	aims := aimsFor(g.sc.Lock.Backend)
+	if opt.LoseDisk {
+		aims = append(aims, loseDiskAim)
+	}
 	var last *Result // the run of g.sc as it is now, if any
 	for range 1 + pickCount(rng) {
 		res, err := opt.run(ctx, g.sc)

@@ -191,6 +191,10 @@ func (c *client) step(a *actor, st Step) {
 		c.compute(a, st.For.MS())
 	case StepCheck:
 		token := c.token
+		if st.Read != "" && st.Read != ReadLog {
+			c.checkLocal(a, st.Read, token)
+			return
+		}
 		r, node, ok := c.call(a, OpCheck, token)
 		switch {
 		case !ok:

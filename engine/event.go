@@ -28,6 +28,10 @@ type Event struct {
 	// Stale marks an accepted write from a client the lock service no
 	// longer counted as holder, after a newer holder had begun: the
 	// summary's stale_writes_accepted counts these events.
+	// On a check_ok or check_failed answered from a node's own state (a
+	// lease or follower read), Stale marks an answer that differs from
+	// what a read through the log would have said then: the summary's
+	// stale_reads counts these.
 	Stale bool `json:"stale,omitempty"`
 	// Rate is what a drifting clock reads per true second (clock_drift).
 	Rate float64 `json:"rate,omitempty"`
@@ -114,6 +118,7 @@ type Summary struct {
 	WritesAccepted       int   `json:"writes_accepted"`
 	WritesRefused        int   `json:"writes_refused"`
 	StaleWritesAccepted  int   `json:"stale_writes_accepted"`
+	StaleReads           int   `json:"stale_reads"`
 	OverlapMS            int64 `json:"overlap_ms"`
 	DoubleGrants         int   `json:"double_grants"`
 	DuplicateTokens      int   `json:"duplicate_tokens"`

@@ -38,6 +38,8 @@ func (w *world) applyFault(f Fault) {
 		return
 	}
 	switch f.Do {
+	case FaultLoseDisk:
+		w.loseDisk(n)
 	case FaultCrash:
 		if n.down {
 			w.ignored(f, n.name+" is already down")

@@ -73,8 +73,9 @@ type LockFSM struct {
 	mu      sync.Mutex
 	locks   map[string]*lockSlot
 	clients map[string]*clientSlot
-	next    int64 // the next token to hand out
-	last    int64 // the latest time applied
+	next    int64    // the next token to hand out
+	last    int64    // the latest time applied
+	zk      *zkState // sessions and lock nodes, once a ZooKeeper command came (zkfsm.go)
 }
 
 type lockEntry struct {
@@ -175,6 +176,9 @@ func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c *Command) Reply {
 func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 	now := max(c.Now, f.last)
 	f.last = now
+	if c.Op >= opZKLock {
+		return f.applyZK(c, now)
+	}
 	var e lockEntry
 	held := l != nil && l.held
 	if held {
@@ -280,13 +284,14 @@ type fsmState struct {
 	Next  int64                `json:"next"`
 	Last  int64                `json:"last"`
 	Seen  map[string]seenReq   `json:"seen"`
+	ZK    *zkState             `json:"zk,omitempty"`
 }
 
 // state copies the machine's state.
 func (f *LockFSM) state() fsmState {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}}
+	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}, ZK: f.zk.clone()}
 	for k, l := range f.locks {
 		if l.held {
 			st.Locks[k] = l.e
@@ -313,4 +318,5 @@ func (f *LockFSM) restore(st fsmState) {
 		f.clients[k] = &clientSlot{name: k, has: true, seen: s}
 	}
 	f.next, f.last = st.Next, st.Last
+	f.zk = st.ZK.clone()
 }

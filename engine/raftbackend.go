@@ -28,8 +28,10 @@ var raftBackend = Backend{
 	// Only the leader that can commit tells that a lease ran out: a
 	// follower or a node cut off from the majority may have missed a
 	// renewal.
-	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
-	restarted: "starts again on its stored log and rejoins the group",
+	witness:    func(w *world, _ *grantRec) string { return w.svc.serving() },
+	restarted:  "starts again on its stored log and rejoins the group",
+	localReads: true,
+	diskLoss:   true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a lease", 15, aimPartitionServing},
@@ -208,6 +210,19 @@ type raftService struct {
 	lastClock *nodeClock
 
 	probe *raftProbe // tests only: what the group committed and where
+	// onLeader, when set, runs after every election the simulation holds
+	// (a backend built on the group takes up its leader's duties there).
+	onLeader func()
+	// deposed is the index of the last leader that lost its majority
+	// while it ran, and deposedAt when (its leader lease is timed from
+	// then, by its own clock); views is each node's copy of the lock
+	// table as far as it has heard (readpath.go).
+	deposed   int
+	deposedAt int64
+	views     map[string]map[string]lockEntry
+	// wiped is set once a node lost its disk: Raft's promise that a
+	// leader has every committed entry no longer holds.
+	wiped bool
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -254,6 +269,7 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 // for this run would have.
 func (s *raftService) attach(w *world, firstToken int64) {
 	s.w, s.waits = w, w.waits
+	s.deposed, s.views, s.wiped = -1, nil, false
 	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -541,6 +557,7 @@ func (s *raftService) remember(nd *raftNode, lock string) {
 		delete(s.last, lock)
 	}
 	s.lastClock = &nd.clock
+	s.spread(nd, lock)
 }
 
 func (s *raftService) node(name string) *simNode {
@@ -630,6 +647,7 @@ func (s *raftService) afterChange() {
 		switch {
 		case old.down:
 		case cut:
+			s.deposed, s.deposedAt = s.index(old), w.s.now
 			w.nodeEvent(old.name, KindSteppedDown, "is cut off from the majority: it steps down, and the clients on its side get no answer")
 		}
 		if s.canLead() < 0 {
@@ -671,11 +689,17 @@ func (s *raftService) elect() {
 	}
 	s.remember(s.nodes[want], s.w.lockName)
 	msg := fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)
+	if s.wiped {
+		msg = fmt.Sprintf("is elected leader in term %d; it has every grant its voters remember", s.term)
+	}
 	if len(stale) > 0 {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	s.w.leaderChanged()
+	if s.onLeader != nil {
+		s.onLeader()
+	}
 }
 
 // status reports each node as the real Raft instance sees itself now.

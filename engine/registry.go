@@ -65,6 +65,12 @@ type Backend struct {
 	// aims are the faults aimed at its weak spots, beside the common ones.
 	chaos func(pick func(lo, hi int64) int64, rng intn, l *Lock)
 	aims  []aim
+	// localReads: its lock service's nodes answer check steps from their
+	// own state too (step.read "lease" and "follower"; readpath.go).
+	localReads bool
+	// diskLoss: its nodes keep a log and a stable store that a lose_disk
+	// fault can wipe (diskloss.go).
+	diskLoss bool
 }
 
 // intn is the part of a random source that chaos's draws use.
@@ -94,7 +100,7 @@ var (
 
 func init() {
 	// The one line a new backend adds its name to.
-	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend)
+	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend, &zookeeperBackend)
 }
 
 func registerBuiltins(bs ...*Backend) {

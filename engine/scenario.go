@@ -110,6 +110,10 @@ type Step struct {
 	// IdempotencyKey lets the provider drop repeats.
 	Message        string `json:"message,omitempty"`
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	// Read is how a check step reads the lock (ReadLog when not set):
+	// through the log, from the leader's state under its leader lease,
+	// or from any node's state (readpath.go).
+	Read string `json:"read,omitempty"`
 }
 
 // Fault kinds.

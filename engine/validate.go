@@ -272,6 +272,9 @@ func validateClient(sc *Scenario, p string, c Client) error {
 		if err := validateStep(sp, st, read); err != nil {
 			return err
 		}
+		if err := validateRead(sc, sp, st); err != nil {
+			return err
+		}
 		read = read || st.Do == StepRead
 	}
 	return nil
@@ -413,6 +416,11 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 			return fieldErr(p+".target", "%s aims at a lock node (node-1...) or the leader, not the client %q", f.Do, f.Target)
 		}
 		if err := checkNodeTarget(sc, p, f, f.Do != FaultRestart); err != nil {
+			return err
+		}
+	}
+	if f.Do == FaultLoseDisk {
+		if err := validateLoseDisk(sc, p); err != nil {
 			return err
 		}
 	}

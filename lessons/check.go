@@ -70,8 +70,11 @@ type Result struct {
 	Solution     string `json:"solution,omitempty"`
 	SolutionHTML string `json:"solution_html,omitempty"`
 	// ModelAnswer and Rubric answer an open question once it is submitted.
-	ModelAnswer string        `json:"model_answer,omitempty"`
-	Rubric      []RubricPoint `json:"rubric,omitempty"`
+	ModelAnswer string `json:"model_answer,omitempty"`
+	// ModelAnswerHTML is ModelAnswer rendered, once, on the server: pages
+	// show it as it is rather than rendering the Markdown themselves.
+	ModelAnswerHTML string        `json:"model_answer_html,omitempty"`
+	Rubric          []RubricPoint `json:"rubric,omitempty"`
 	// Timeline is the engine run the answer was graded on: for a
 	// scenario the learner's own settings (the shortest failing run, or
 	// the first when all passed); for a prediction the real run, once
@@ -197,6 +200,7 @@ func (ex *Exercise) Reveal(ctx context.Context, variant int) (Result, error) {
 	}
 	if ex.Kind == KindText {
 		r.ModelAnswer, r.Rubric = ex.spec.ModelAnswer, ex.spec.Rubric
+		r.ModelAnswerHTML = modelAnswerHTML(ex.spec.ModelAnswer)
 	}
 	return r, ex.reveal(&r, env, p, variant)
 }

@@ -2,6 +2,7 @@ package lessons
 
 import (
 	"fmt"
+	"html/template"
 	"strings"
 )
 
@@ -40,6 +41,7 @@ func (ex *Exercise) checkText(r *Result, answer string) {
 	r.Submitted = true
 	r.Read = strings.TrimSpace(answer)
 	r.ModelAnswer = ex.spec.ModelAnswer
+	r.ModelAnswerHTML = modelAnswerHTML(ex.spec.ModelAnswer)
 	r.Rubric = ex.spec.Rubric
 	r.Feedback = fmt.Sprintf("Answer submitted. Compare it with the model answer and the %d points of the rubric; in a class, your teacher reads it and gives it a score.", len(ex.spec.Rubric))
 }
@@ -53,4 +55,17 @@ func (ex *Exercise) AnswerKey() (model string, rubric []RubricPoint) {
 		return "", nil
 	}
 	return ex.spec.ModelAnswer, ex.spec.Rubric
+}
+
+// modelAnswerHTML renders a model answer's Markdown; an answer that does
+// not render is shown as its text, escaped.
+func modelAnswerHTML(md string) string {
+	if md == "" {
+		return ""
+	}
+	html, err := renderMarkdown(md)
+	if err != nil {
+		return "<p>" + template.HTMLEscapeString(md) + "</p>"
+	}
+	return html
 }

@@ -16,7 +16,13 @@ type runResponse struct {
 	Events  []engine.Event `json:"events"`
 	Summary engine.Summary `json:"summary"`
 	Verdict string         `json:"verdict"`
-	Texts   []string       `json:"texts"`
+	Heading Heading        `json:"heading"`
+	// Scenario is the scenario run, with the engine's defaults filled in:
+	// what a page draws the timeline from.
+	Scenario engine.Scenario `json:"scenario"`
+	// States are the run folded (Fold): what the page draws roles from.
+	States []FoldedState `json:"states"`
+	Texts  []string      `json:"texts"`
 }
 
 func (s *Server) apiPresets(c echo.Context) error {
@@ -42,7 +48,7 @@ func (s *Server) apiRun(c echo.Context) error {
 	}
 	ctx, cancel := s.requestContext(c)
 	defer cancel()
-	t, err := s.acquireRun(ctx, c, workRun, requester(c))
+	t, err := s.acquireRun(ctx, c, workRun, s.requester(c))
 	if err != nil {
 		return err
 	}
@@ -53,11 +59,12 @@ func (s *Server) apiRun(c echo.Context) error {
 	if err != nil {
 		return s.runError(c, err, s.cfg.RunTimeout)
 	}
-	return writeJSON(c, http.StatusOK, newRunResponse(res))
+	return writeJSON(c, http.StatusOK, newRunResponse(sc.Scenario(), res))
 }
 
-func newRunResponse(res *engine.Result) runResponse {
-	out := runResponse{Events: res.Events, Summary: res.Summary, Verdict: engine.Verdict(res.Summary), Texts: make([]string, len(res.Events))}
+func newRunResponse(sc engine.Scenario, res *engine.Result) runResponse {
+	out := runResponse{Events: res.Events, Summary: res.Summary, Verdict: engine.Verdict(res.Summary),
+		Heading: headingOf(sc, res.Events, res.Summary, false), Scenario: sc, States: Fold(sc, res.Events), Texts: make([]string, len(res.Events))}
 	for i, e := range res.Events {
 		out.Texts[i] = engine.Describe(e)
 	}

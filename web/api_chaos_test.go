@@ -110,6 +110,8 @@ func TestAPIChaosBadInputNamesTheField(t *testing.T) {
 		{`{"backend":"redlock","nodes":9}`, "nodes"},
 		{`{"backend":"redlock","fencing":true}`, "fencing"},
 		{`{"fencing":"yes"}`, "fencing"},
+		{`{"backend":"single","lose_disk":true}`, "lose_disk"},
+		{`{"lose_disk":"yes"}`, "lose_disk"},
 		{`{"runs":10,"workers":64}`, "workers"},
 		{`{"runs":`, "body"},
 	} {

@@ -43,6 +43,9 @@ type BackendKind struct {
 	// Settings lists the lock settings that apply besides lease and
 	// latency: "replication_lag", "persist_every", "election".
 	Settings []string `json:"settings"`
+	// Role is the role of its nodes while up and not leading ("follower",
+	// "replica", "server"): a sketch of the scenario before a run shows it.
+	Role string `json:"role"`
 	// Options are the settings only some backends take, with the bounds
 	// the backend's registry entry declares (milliseconds). The page's
 	// inputs carry them (OptionMax), so the page data leaves them out.
@@ -66,9 +69,13 @@ func (c Catalog) OptionMax(name string) int64 {
 // Defaults are the engine's values for what a scenario leaves out, so the
 // form shows the value a run will use (in ms).
 type Defaults struct {
-	LeaseMS      int64 `json:"lease_ms"`
-	UntilMS      int64 `json:"until_ms"`
-	RetryEveryMS int64 `json:"retry_every_ms"`
+	// Backend is the lock service a scenario without one runs on, and
+	// Key the storage row it writes.
+	Backend      string `json:"backend"`
+	Key          string `json:"key"`
+	LeaseMS      int64  `json:"lease_ms"`
+	UntilMS      int64  `json:"until_ms"`
+	RetryEveryMS int64  `json:"retry_every_ms"`
 }
 
 // Catalog is everything the controls offer, in one place: a backend comes
@@ -114,6 +121,7 @@ var faultWords = map[string]struct {
 	engine.FaultDelay:      {"delay a message", "Hold {target}'s next write 10s", map[string]any{"kind": "write", "by": "10s"}},
 	engine.FaultCrash:      {"crash a lock server", "Crash {target}", nil},
 	engine.FaultRestart:    {"restart a lock server", "Restart {target}", nil},
+	engine.FaultLoseDisk:   {"wipe a lock server's disk", "Wipe {target}'s disk", nil},
 	engine.FaultPartition:  {"cut off a lock server", "Cut off {target} for 10s", map[string]any{"for": "10s"}},
 	"partition-side":       {"cut off a client with a node", "Cut off {target} with the leader for 10s", map[string]any{"for": "10s"}},
 	engine.FaultClockJump:  {"jump a clock", "Jump {target}'s clock 10s ahead", map[string]any{"by": "10s"}},
@@ -128,12 +136,13 @@ func buildCatalog() Catalog {
 	c := Catalog{
 		DelayKinds:   caps.DelayKinds,
 		ClientFields: []string{"renew_timeout", "watch_lease"},
-		Defaults:     Defaults{LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
+		Defaults:     Defaults{Backend: engine.BackendRaft, Key: engine.DefaultKey, LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
 		MaxSpeed:     engine.MaxSpeed,
 	}
 	for _, b := range caps.Backends {
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
-			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options})
+			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options,
+			Role: (&State{Backend: b.Name}).followerRole()})
 	}
 	for _, f := range caps.Faults {
 		var fields []string

@@ -271,7 +271,11 @@ func TestE2EFencingOffThenOnThenShare(t *testing.T) {
 	svgOf := `(() => { const s = document.getElementById('timeline').cloneNode(true); s.querySelectorAll('[data-observed]').forEach(e => e.remove()); return s.innerHTML; })()`
 	wantSVG := run(b, ctx, chromedp.Evaluate[string](svgOf))
 	shared := b.tab(strings.TrimPrefix(link, b.base))
+	b.do(shared, setSpeed(0), chromedp.Click(chromedp.ID("run"))) // a shared link waits at 0 s
 	b.waitVerdict(shared, "every stale write was refused")
+	// The verdict's box can bring a scrollbar, and the timeline is drawn
+	// again at the narrower width a frame later: compare after that.
+	b.settle(shared)
 	if got := run(b, shared, chromedp.Evaluate[string](logOf)); got != want {
 		t.Errorf("shared tab's event log differs:\n%s\nwant\n%s", got, want)
 	}
@@ -379,10 +383,17 @@ func TestE2EControlsFaultsAndJSONStayInSync(t *testing.T) {
 		t.Fatalf("%d faults after add, want 2", n)
 	}
 	b.do(ctx, choose("#f1-do", "delay"))
-	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label="Move fault 2 up"]`)))
+	before := scenario().Faults
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label^="Move fault 2 earlier"]`)))
 	sc = scenario()
 	if sc.Faults[0].Do != "delay" || sc.Faults[0].Kind != "write" || sc.Faults[1].Do != "pause" {
 		t.Errorf("after moving the delay up: %+v", sc.Faults)
+	}
+	// Moved up, it strikes earlier: the two swap times, and the list stays
+	// in the order the faults strike.
+	if sc.Faults[0].At.MS() != before[0].At.MS() || sc.Faults[1].At.MS() != before[1].At.MS() {
+		t.Errorf("moving the delay up kept the faults' times with them: %s then %s, was %s then %s",
+			sc.Faults[0].At, sc.Faults[1].At, before[0].At, before[1].At)
 	}
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#fault-list button[aria-label="Remove fault 2"]`)))
 	if sc = scenario(); len(sc.Faults) != 1 || sc.Faults[0].Do != "delay" {

@@ -25,9 +25,13 @@ type PlaygroundData struct {
 	Scenario engine.Scenario
 	Speed    float64
 	AutoRun  bool
-	Error    string // bad query input, shown above the controls
-	Presets  []engine.Preset
-	Catalog  Catalog
+	// From is the preset a shared scenario was changed from, and Changes
+	// what was changed, in words ("fencing: true (the preset has false)").
+	From    string
+	Changes []string
+	Error   string // bad query input, shown above the controls
+	Presets []engine.Preset
+	Catalog Catalog
 }
 
 func (s *Server) playground(c echo.Context) error {
@@ -50,6 +54,9 @@ func (s *Server) playground(c echo.Context) error {
 			break
 		}
 		d.Preset, d.Scenario, d.AutoRun = "", sc, q.Get("run") == "1" && d.Error == ""
+		if p, err := engine.LoadPreset(q.Get("from")); err == nil && q.Get("from") != "" {
+			d.From, d.Changes = p.Name, shareChanges(p.Scenario, sc)
+		}
 	case q.Get("preset") != "":
 		if _, err := engine.LoadPreset(q.Get("preset")); err != nil {
 			fail(err)

@@ -12,6 +12,7 @@ func playgroundJSON(d PlaygroundData) any {
 		"preset":   d.Preset,
 		"scenario": sc,
 		"autorun":  d.AutoRun,
+		"from":     d.From,
 		"catalog":  d.Catalog,
 	}
 }

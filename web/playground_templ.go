@@ -235,11 +235,108 @@ func pickPreset(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
+		if d.From != "" {
+			templ_7745c5c3_Err = changes(d).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
 		templ_7745c5c3_Err = outcome(d.Scenario.Watch).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</div></form>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
+// changes notes what a shared scenario changed from its preset: the
+// question and the outcome are the preset's, and may not hold for it.
+func changes(d PlaygroundData) templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<div id=\"changes\" class=\"watch changes\" data-testid=\"changes\">")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if len(d.Changes) == 0 {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<p>Shared as the preset ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var10 string
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(d.From)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 61, Col: 35}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, " is, nothing changed.</p>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		} else {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p><strong>Changed from the preset ")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			var templ_7745c5c3_Var11 string
+			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(d.From)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 63, Col: 46}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</strong> (what to watch and what happens are the preset's; this run may differ):</p><ul>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			for _, c := range d.Changes {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<li><code>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var12 string
+				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(c)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 66, Col: 18}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</code></li>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</ul>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -268,30 +365,30 @@ func outcome(watch string) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<details id=\"outcome\" class=\"outcome\" data-testid=\"outcome\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "<details id=\"outcome\" class=\"outcome\" data-testid=\"outcome\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if watch == "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, " hidden")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, " hidden")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "><summary id=\"outcome-summary\" data-testid=\"outcome-summary\">Tell me what happens <span class=\"hint\">(spoils the run: try it first)</span></summary><p id=\"watch\" class=\"watch\" data-testid=\"watch\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "><summary id=\"outcome-summary\" data-testid=\"outcome-summary\">Tell me what happens <span class=\"hint\">(spoils the run: try it first)</span></summary><p id=\"watch\" class=\"watch\" data-testid=\"watch\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var10 string
-		templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(watch)
+		var templ_7745c5c3_Var14 string
+		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(watch)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 60, Col: 57}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 80, Col: 57}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</p></details>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</p></details>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -316,7 +413,7 @@ func runBar(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<div class=\"runbar panel\" role=\"toolbar\" aria-label=\"Run controls\" data-testid=\"runbar\"><button type=\"button\" id=\"run\" class=\"primary\" data-testid=\"run\" aria-keyshortcuts=\"r\">Run</button> <span class=\"transport\"><button type=\"button\" id=\"back\" data-testid=\"back\" aria-keyshortcuts=\"ArrowLeft\" title=\"One event back (←)\" aria-label=\"One event back\" disabled>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<div class=\"runbar panel\" role=\"toolbar\" aria-label=\"Run controls\" data-testid=\"runbar\"><button type=\"button\" id=\"run\" class=\"primary\" data-testid=\"run\" aria-keyshortcuts=\"r\">Run</button> <span class=\"transport\"><button type=\"button\" id=\"back\" data-testid=\"back\" aria-keyshortcuts=\"ArrowLeft\" title=\"One event back (←)\" aria-label=\"One event back\" disabled>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -324,7 +421,7 @@ func runBar(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "</button> <button type=\"button\" id=\"play\" data-testid=\"play\" aria-keyshortcuts=\"Space\" title=\"Pause or play (Space)\" aria-label=\"Play\" disabled>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</button> <button type=\"button\" id=\"play\" data-testid=\"play\" aria-keyshortcuts=\"Space\" title=\"Pause or play (Space)\" aria-label=\"Play\" disabled>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -332,7 +429,7 @@ func runBar(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "</button> <button type=\"button\" id=\"forward\" data-testid=\"forward\" aria-keyshortcuts=\"ArrowRight\" title=\"One event forward (→)\" aria-label=\"One event forward\" disabled>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</button> <button type=\"button\" id=\"forward\" data-testid=\"forward\" aria-keyshortcuts=\"ArrowRight\" title=\"One event forward (→)\" aria-label=\"One event forward\" disabled>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -340,7 +437,7 @@ func runBar(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "</button> <button type=\"button\" id=\"stop\" data-testid=\"stop\" aria-keyshortcuts=\"x\" title=\"Stop the run (X)\" aria-label=\"Stop\" disabled>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</button> <button type=\"button\" id=\"stop\" data-testid=\"stop\" aria-keyshortcuts=\"x\" title=\"Stop the run (X)\" aria-label=\"Stop\" disabled>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -348,33 +445,33 @@ func runBar(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "</button></span> <span class=\"speed\"><label for=\"speed\">Speed</label> <input id=\"speed\" type=\"range\" min=\"-1\" max=\"3.2\" step=\"0.05\" value=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "</button></span> <span class=\"speed\"><label for=\"speed\">Speed</label> <input id=\"speed\" type=\"range\" min=\"-1\" max=\"3.2\" step=\"0.05\" value=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var12 string
-		templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(speedSlider(d.Speed)).Resolve(ctx)
+		var templ_7745c5c3_Var16 string
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(speedSlider(d.Speed)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 75, Col: 93}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 95, Col: 93}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 31, "\" data-testid=\"speed\" aria-describedby=\"speed-out\" aria-keyshortcuts=\"+ -\"> <output id=\"speed-out\" for=\"speed\" data-testid=\"speed-out\">")
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var13 string
-		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinStringErrs(speedLabel(d.Speed))
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 76, Col: 83}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "\" data-testid=\"speed\" aria-describedby=\"speed-out\" aria-keyshortcuts=\"+ -\"> <output id=\"speed-out\" for=\"speed\" data-testid=\"speed-out\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</output></span> <span class=\"switch small\"><input type=\"checkbox\" id=\"start-paused\" data-testid=\"start-paused\"> <label for=\"start-paused\">Start paused</label></span> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\" aria-keyshortcuts=\"c\">Compare…</button> <button type=\"button\" id=\"chaos\" data-testid=\"chaos\" aria-keyshortcuts=\"f\">Find a failure</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button> <button type=\"button\" id=\"keys\" class=\"keys-button\" aria-keyshortcuts=\"?\" aria-controls=\"keys-help\" aria-expanded=\"false\" title=\"Keyboard shortcuts (?)\">?<span class=\"visually-hidden\">Keyboard shortcuts</span></button><div id=\"keys-help\" class=\"keys-help\" hidden data-testid=\"keys-help\"><p><strong>Keys</strong> work wherever the focus is, except in a text field.</p><dl><dt><kbd>R</kbd></dt><dd>run (again)</dd><dt><kbd>Space</kbd>, <kbd>K</kbd> or <kbd>P</kbd></dt><dd>pause / play; from a moment in the past, replay from there</dd><dt><kbd>←</kbd> <kbd>→</kbd> (<kbd>S</kbd>)</dt><dd>one event back / forward (forward asks a paused live run for its next event)</dd><dt><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>PageUp</kbd> <kbd>PageDown</kbd></dt><dd>one second back / forward</dd><dt><kbd>Home</kbd> <kbd>End</kbd></dt><dd>the start / the latest moment</dd><dt><kbd>+</kbd> <kbd>-</kbd></dt><dd>faster / slower</dd><dt><kbd>X</kbd></dt><dd>stop the run</dd><dt><kbd>C</kbd> <kbd>F</kbd></dt><dd>compare, find a failure</dd><dt><kbd>Z</kbd> <kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>zoom in / out of the timeline</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl><p class=\"hint\">On a lane's name (Tab to it) <kbd>Enter</kbd> opens that actor's menu; in a menu, arrows move and <kbd>Esc</kbd> closes.</p></div><div id=\"share-box\" class=\"share\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p></div>")
+		var templ_7745c5c3_Var17 string
+		templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(speedLabel(d.Speed))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 96, Col: 83}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</output></span> <span class=\"switch small\"><input type=\"checkbox\" id=\"start-paused\" data-testid=\"start-paused\"> <label for=\"start-paused\">Start paused</label></span> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\" aria-keyshortcuts=\"c\">Compare…</button> <button type=\"button\" id=\"chaos\" data-testid=\"chaos\" aria-keyshortcuts=\"f\">Find a failure</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button> <button type=\"button\" id=\"keys\" class=\"keys-button\" aria-keyshortcuts=\"?\" aria-controls=\"keys-help\" aria-expanded=\"false\" title=\"Keyboard shortcuts (?)\">?<span class=\"visually-hidden\">Keyboard shortcuts</span></button><div id=\"keys-help\" class=\"keys-help\" hidden data-testid=\"keys-help\"><p><strong>Keys</strong> work wherever the focus is, except in a text field.</p><dl><dt><kbd>R</kbd></dt><dd>run (again)</dd><dt><kbd>Space</kbd>, <kbd>K</kbd> or <kbd>P</kbd></dt><dd>pause / play; from a moment in the past, replay from there</dd><dt><kbd>←</kbd> <kbd>→</kbd> (<kbd>S</kbd>)</dt><dd>one event back / forward (forward asks a paused live run for its next event)</dd><dt><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>PageUp</kbd> <kbd>PageDown</kbd></dt><dd>one second back / forward</dd><dt><kbd>Home</kbd> <kbd>End</kbd></dt><dd>the start / the latest moment</dd><dt><kbd>+</kbd> <kbd>-</kbd></dt><dd>faster / slower</dd><dt><kbd>X</kbd></dt><dd>stop the run</dd><dt><kbd>C</kbd> <kbd>F</kbd></dt><dd>compare, find a failure</dd><dt><kbd>V</kbd></dt><dd>projector view: larger words, the timeline and its caption fill the screen</dd><dt><kbd>Z</kbd> <kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>zoom in / out of the timeline</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl><p class=\"hint\">On a lane's name (Tab to it) <kbd>Enter</kbd> opens that actor's menu; in a menu, arrows move and <kbd>Esc</kbd> closes.</p></div><div id=\"share-box\" class=\"share\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -399,7 +496,7 @@ func stage(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "<section class=\"stage\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\" class=\"visually-hidden\">Timeline</h2><figure class=\"timeline panel\"><div class=\"tl-head\"><figcaption id=\"timeline-caption\">Timeline: a lane per client, per lock server and for the storage. Click a lane's name to act on it.</figcaption></div><div class=\"tl-wrap\" id=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"actor-menu\" class=\"actor-menu\" role=\"menu\" hidden data-testid=\"actor-menu\"></div></div><div class=\"pan\" id=\"pan-row\" hidden><label for=\"pan\">Pan</label> <input id=\"pan\" type=\"range\" min=\"0\" max=\"1000\" step=\"1\" value=\"0\" data-testid=\"pan\"></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"50\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output> <span class=\"zoom\" role=\"group\" aria-label=\"Zoom the timeline\"><button type=\"button\" id=\"zoom-out\" data-testid=\"zoom-out\" aria-label=\"Zoom out\" title=\"Zoom out (Shift+Z)\">−</button> <button type=\"button\" id=\"zoom-fit\" data-testid=\"zoom-fit\" title=\"Show the whole run\">Fit</button> <button type=\"button\" id=\"zoom-in\" data-testid=\"zoom-in\" aria-label=\"Zoom in\" title=\"Zoom in (Z)\">+</button></span></div><details class=\"legend-box\" id=\"legend-box\"><summary>What the marks mean</summary>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section class=\"stage\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\" class=\"visually-hidden\">Timeline</h2><figure class=\"timeline panel\"><div class=\"tl-head\"><figcaption id=\"timeline-caption\">Timeline: a lane per client, per lock server and for the storage. Click a lane's name to act on it.</figcaption><button type=\"button\" id=\"projector\" class=\"small\" data-testid=\"projector\" aria-pressed=\"false\" aria-keyshortcuts=\"v\" title=\"Projector view: the timeline fills the screen (V)\">Projector</button></div><div class=\"tl-wrap\" id=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"actor-menu\" class=\"actor-menu\" role=\"menu\" hidden data-testid=\"actor-menu\"></div></div><p id=\"now-caption\" class=\"now-caption\" data-testid=\"now-caption\"></p><ul id=\"tl-notes\" class=\"tl-notes\" data-testid=\"tl-notes\" aria-label=\"Labels with no room\"></ul><div class=\"pan\" id=\"pan-row\" hidden><label for=\"pan\">Pan</label> <input id=\"pan\" type=\"range\" min=\"0\" max=\"1000\" step=\"1\" value=\"0\" data-testid=\"pan\"></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"50\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output> <span class=\"zoom\" role=\"group\" aria-label=\"Zoom the timeline\"><button type=\"button\" id=\"zoom-out\" data-testid=\"zoom-out\" aria-label=\"Zoom out\" title=\"Zoom out (Shift+Z)\">−</button> <button type=\"button\" id=\"zoom-fit\" data-testid=\"zoom-fit\" title=\"Show the whole run\">Fit</button> <button type=\"button\" id=\"zoom-in\" data-testid=\"zoom-in\" aria-label=\"Zoom in\" title=\"Zoom in (Z)\">+</button></span></div><details class=\"legend-box\" id=\"legend-box\"><summary>What the marks mean</summary>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -407,7 +504,7 @@ func stage(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "</details></figure><div id=\"verdict\" class=\"verdict\" aria-live=\"polite\" aria-atomic=\"true\" data-testid=\"verdict\"></div><details id=\"actors-drawer\" class=\"drawer panel\" data-testid=\"actors-drawer\"><summary>Change something now: crash, pause, cut off, jump a clock</summary><p class=\"hint\" id=\"actors-hint\">During a run each change strikes at once; before or after one, it is added to the faults at the playhead's time.</p><div id=\"actors\" class=\"actors\" role=\"group\" aria-describedby=\"actors-hint\" data-testid=\"actors\"></div></details><section id=\"compare-view\" class=\"compare panel\" hidden aria-labelledby=\"compare-h\" data-testid=\"compare-view\"><h3 id=\"compare-h\">Compare two settings</h3><div class=\"compare-form\"><label for=\"compare-what\">Change</label> <select id=\"compare-what\" data-testid=\"compare-what\"></select> <label for=\"compare-to\">to</label> <select id=\"compare-to\" data-testid=\"compare-to\"></select> <button type=\"button\" id=\"compare-run\" class=\"primary\" data-testid=\"compare-run\">Compare</button> <button type=\"button\" id=\"compare-close\" aria-label=\"Close the comparison\">Close</button></div><p id=\"compare-note\" class=\"hint\" data-testid=\"compare-note\"></p><div id=\"compare-out\" class=\"compare-out\" data-testid=\"compare-out\"></div></section><section id=\"chaos-view\" class=\"chaos panel\" hidden aria-labelledby=\"chaos-h\" data-testid=\"chaos-view\"><h3 id=\"chaos-h\">Find a failure</h3><p class=\"hint\">The server generates runs with random faults aimed at this scenario's lock service (backend, nodes, fencing) and stops at the first violation, shrunk to its smallest form.</p><div class=\"chaos-form\"><label for=\"chaos-runs\">At most</label> <select id=\"chaos-runs\" data-testid=\"chaos-runs\"><option value=\"100\">100 runs</option> <option value=\"300\" selected>300 runs</option> <option value=\"1000\">1,000 runs</option></select> <button type=\"button\" id=\"chaos-start\" class=\"primary\" data-testid=\"chaos-start\">Search</button> <button type=\"button\" id=\"chaos-cancel\" data-testid=\"chaos-cancel\" disabled>Cancel</button> <button type=\"button\" id=\"chaos-close\" aria-label=\"Close the search\">Close</button></div><progress id=\"chaos-progress\" max=\"1\" value=\"0\" data-testid=\"chaos-progress\"></progress><p id=\"chaos-status\" class=\"status\" role=\"status\" data-testid=\"chaos-status\"></p></section><section id=\"history-view\" class=\"history panel\" hidden aria-labelledby=\"history-h\" data-testid=\"history-view\"><h3 id=\"history-h\">The lock's history, checked for linearizability</h3><div id=\"history-out\" data-testid=\"history-out\"></div></section><div class=\"panels\"><section class=\"panel\" aria-labelledby=\"lock-h\" data-testid=\"lock-panel\"><h3 id=\"lock-h\">Lock service</h3><ul id=\"nodes-view\" class=\"nodes\" data-testid=\"nodes-view\"></ul><table class=\"kv\"><caption class=\"visually-hidden\">Lock table</caption> <thead><tr><th scope=\"col\">Lock</th><th scope=\"col\">Holder</th><th scope=\"col\">Token</th><th scope=\"col\">Lease ends</th></tr></thead> <tbody><tr id=\"lock-row\" data-testid=\"lock-row\"><td>-</td><td>-</td><td>-</td><td>-</td></tr></tbody></table></section><section class=\"panel\" aria-labelledby=\"storage-h\" data-testid=\"storage-panel\"><h3 id=\"storage-h\">Storage</h3><dl id=\"storage-view\" class=\"storage\" data-testid=\"storage-view\"></dl></section></div><section class=\"panel log\" aria-labelledby=\"log-h\"><h3 id=\"log-h\">Event log</h3><div class=\"log-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"log-h\"><table id=\"event-log\" data-testid=\"event-log\"><caption class=\"visually-hidden\">Every event of the run, in order</caption> <thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Who</th><th scope=\"col\">What happened</th></tr></thead> <tbody></tbody></table></div></section></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "</details></figure><div id=\"verdict\" class=\"verdict\" aria-live=\"polite\" aria-atomic=\"true\" data-testid=\"verdict\"></div><details id=\"actors-drawer\" class=\"drawer panel\" data-testid=\"actors-drawer\"><summary>Change something now: crash, pause, cut off, jump a clock</summary><p class=\"hint\" id=\"actors-hint\">During a run each change strikes at once; before or after one, it is added to the faults at the playhead's time.</p><div id=\"actors\" class=\"actors\" role=\"group\" aria-describedby=\"actors-hint\" data-testid=\"actors\"></div></details><section id=\"compare-view\" class=\"compare panel\" hidden aria-labelledby=\"compare-h\" data-testid=\"compare-view\"><h3 id=\"compare-h\">Compare two settings</h3><div class=\"compare-form\"><label for=\"compare-what\">Change</label> <select id=\"compare-what\" data-testid=\"compare-what\"></select> <label for=\"compare-to\">to</label> <select id=\"compare-to\" data-testid=\"compare-to\"></select> <button type=\"button\" id=\"compare-run\" class=\"primary\" data-testid=\"compare-run\">Compare</button> <button type=\"button\" id=\"compare-close\" aria-label=\"Close the comparison\">Close</button></div><p id=\"compare-note\" class=\"hint\" data-testid=\"compare-note\"></p><div id=\"compare-out\" class=\"compare-out\" data-testid=\"compare-out\"></div></section><section id=\"chaos-view\" class=\"chaos panel\" hidden aria-labelledby=\"chaos-h\" data-testid=\"chaos-view\"><h3 id=\"chaos-h\">Find a failure</h3><p class=\"hint\">The server generates runs with random faults aimed at this scenario's lock service (backend, nodes, fencing) and stops at the first violation, shrunk to its smallest form.</p><div class=\"chaos-form\"><label for=\"chaos-runs\">At most</label> <select id=\"chaos-runs\" data-testid=\"chaos-runs\"><option value=\"100\">100 runs</option> <option value=\"300\" selected>300 runs</option> <option value=\"1000\">1,000 runs</option></select> <button type=\"button\" id=\"chaos-start\" class=\"primary\" data-testid=\"chaos-start\">Search</button> <button type=\"button\" id=\"chaos-cancel\" data-testid=\"chaos-cancel\" disabled>Cancel</button> <button type=\"button\" id=\"chaos-close\" aria-label=\"Close the search\">Close</button></div><progress id=\"chaos-progress\" max=\"1\" value=\"0\" data-testid=\"chaos-progress\"></progress><p id=\"chaos-status\" class=\"status\" role=\"status\" data-testid=\"chaos-status\"></p></section><section id=\"history-view\" class=\"history panel\" hidden aria-labelledby=\"history-h\" data-testid=\"history-view\"><h3 id=\"history-h\">The lock's history, checked for linearizability</h3><div id=\"history-out\" data-testid=\"history-out\"></div></section><div class=\"panels\"><section class=\"panel\" aria-labelledby=\"lock-h\" data-testid=\"lock-panel\"><h3 id=\"lock-h\">Lock service</h3><ul id=\"nodes-view\" class=\"nodes\" data-testid=\"nodes-view\"></ul><table class=\"kv\"><caption class=\"visually-hidden\">Lock table</caption> <thead><tr><th scope=\"col\">Lock</th><th scope=\"col\">Holder</th><th scope=\"col\">Token</th><th scope=\"col\">Lease ends</th></tr></thead> <tbody><tr id=\"lock-row\" data-testid=\"lock-row\"><td>-</td><td>-</td><td>-</td><td>-</td></tr></tbody></table></section><section class=\"panel\" aria-labelledby=\"storage-h\" data-testid=\"storage-panel\"><h3 id=\"storage-h\">Storage</h3><dl id=\"storage-view\" class=\"storage\" data-testid=\"storage-view\"></dl></section></div><section class=\"panel log\" aria-labelledby=\"log-h\"><h3 id=\"log-h\">Event log</h3><div class=\"log-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"log-h\"><table id=\"event-log\" data-testid=\"event-log\"><caption class=\"visually-hidden\">Every event of the run, in order</caption> <thead><tr><th scope=\"col\">Time</th><th scope=\"col\">Who</th><th scope=\"col\">What happened</th></tr></thead> <tbody></tbody></table></div></section></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -432,79 +529,79 @@ func settings(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "<section class=\"settings panel\" aria-labelledby=\"settings-h\"><h2 id=\"settings-h\">Settings</h2><form id=\"controls\" action=\"/playground\" method=\"get\" data-testid=\"controls\"><fieldset id=\"fs-run\"><legend>Run</legend><div class=\"switch\"><input type=\"checkbox\" id=\"fencing\" role=\"switch\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<section class=\"settings panel\" aria-labelledby=\"settings-h\"><h2 id=\"settings-h\">Settings</h2><form id=\"controls\" action=\"/playground\" method=\"get\" data-testid=\"controls\"><fieldset id=\"fs-run\"><legend>Run</legend><div class=\"switch\"><input type=\"checkbox\" id=\"fencing\" role=\"switch\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if d.Scenario.Fencing {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, " checked")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, " checked")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " data-testid=\"fencing\" aria-describedby=\"fencing-why\"> <label for=\"fencing\">Fencing tokens <span class=\"hint\">the storage refuses a token lower than one it has seen</span></label></div><p id=\"fencing-why\" class=\"why\" data-testid=\"fencing-why\"></p><div class=\"row\"><label for=\"until\">Run for (s)</label> <input id=\"until\" type=\"number\" min=\"1\" max=\"3600\" step=\"1\" inputmode=\"decimal\" data-testid=\"until\"></div></fieldset><fieldset id=\"fs-lock\"><legend>Lock service</legend><p id=\"lock-why\" class=\"why\" data-testid=\"lock-why\"></p><div class=\"row\"><label for=\"backend\">Backend</label> <select id=\"backend\" data-testid=\"backend\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, " data-testid=\"fencing\" aria-describedby=\"fencing-why\"> <label for=\"fencing\">Fencing tokens <span class=\"hint\">the storage refuses a token lower than one it has seen</span></label></div><p id=\"fencing-why\" class=\"why\" data-testid=\"fencing-why\"></p><div class=\"row\"><label for=\"until\">Run for (s)</label> <input id=\"until\" type=\"number\" min=\"1\" max=\"3600\" step=\"1\" inputmode=\"decimal\" data-testid=\"until\"></div></fieldset><fieldset id=\"fs-lock\"><legend>Lock service</legend><p id=\"lock-why\" class=\"why\" data-testid=\"lock-why\"></p><div class=\"row\"><label for=\"backend\">Backend</label> <select id=\"backend\" data-testid=\"backend\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		for _, b := range d.Catalog.Backends {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<option value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "<option value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var16 string
-			templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Name).Resolve(ctx)
+			var templ_7745c5c3_Var20 string
+			templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Name).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 233, Col: 29}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 257, Col: 29}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "\">")
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var17 string
-			templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 233, Col: 41}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "</option>")
+			var templ_7745c5c3_Var21 string
+			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 257, Col: 41}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</option>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\" id=\"row-lag\"><label for=\"lag\">Copy lag (ms)</label> <input id=\"lag\" type=\"number\" min=\"0\" max=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\" id=\"row-lag\"><label for=\"lag\">Copy lag (ms)</label> <input id=\"lag\" type=\"number\" min=\"0\" max=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var18 string
-		templ_7745c5c3_Var18, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("replication_lag"))).Resolve(ctx)
+		var templ_7745c5c3_Var22 string
+		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("replication_lag"))).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 247, Col: 99}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 271, Col: 99}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var18)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "\" step=\"50\" data-testid=\"lag\"></div><div class=\"row\" id=\"row-persist\"><label for=\"persist\">Saves every (s)</label> <input id=\"persist\" type=\"number\" min=\"0\" max=\"")
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		var templ_7745c5c3_Var19 string
-		templ_7745c5c3_Var19, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("persist_every") / 1000)).Resolve(ctx)
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 251, Col: 108}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var19)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, "\" step=\"50\" data-testid=\"lag\"></div><div class=\"row\" id=\"row-persist\"><label for=\"persist\">Saves every (s)</label> <input id=\"persist\" type=\"number\" min=\"0\" max=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "\" step=\"0.1\" placeholder=\"never loses\" data-testid=\"persist\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset id=\"fs-clients\"><legend>Clients</legend><div id=\"clients\" class=\"clients\" data-testid=\"clients\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time. Move them with the arrow buttons.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
+		var templ_7745c5c3_Var23 string
+		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("persist_every") / 1000)).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 275, Col: 108}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" step=\"0.1\" placeholder=\"never loses\" data-testid=\"persist\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset id=\"fs-clients\"><legend>Clients</legend><div id=\"clients\" class=\"clients\" data-testid=\"clients\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time, in the order listed: ↑ and ↓ swap a fault's time with its neighbour's.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -531,25 +628,25 @@ func legend() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<ul class=\"legend\" data-testid=\"legend\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "<ul class=\"legend\" data-testid=\"legend\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		for _, m := range legendMarks {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<li data-legend=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<li data-legend=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var21 string
-			templ_7745c5c3_Var21, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
+			var templ_7745c5c3_Var25 string
+			templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 283, Col: 25}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 307, Col: 25}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var21)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -557,25 +654,25 @@ func legend() templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, " ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, " ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var22 string
-			templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
+			var templ_7745c5c3_Var26 string
+			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 285, Col: 13}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 309, Col: 13}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "</li>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "</li>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -9,9 +9,9 @@ import (
 )
 
 // State is what the lock service and the storage look like at one moment of
-// a run. It is folded from the events alone, so the browser can rebuild it
-// for any moment after a run (static/js/state.js is the same fold) and the
-// server can send it live.
+// a run, folded from the events alone. It is the one fold: the server sends
+// it with each step of a live run and with every finished run (Fold), and
+// the page draws it (static/js never folds the events itself).
 type State struct {
 	T       int64       `json:"t"`
 	Backend string      `json:"backend"`

@@ -4,27 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
-	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/web"
 )
 
-// The state fold exists twice: web/state.go, which the server folds for
-// the live panels, and static/js/state.js, which the page folds for any
-// moment of a run. Both are held to one golden file of events and the
-// states after each: TestStateFoldMatchesGolden here, and
-// TestE2EStateFoldMatchesGolden in the browser. After a deliberate change
-// to the fold, regenerate it with
+// The state fold exists once, in web/state.go: the server sends its
+// states (Fold) and the page draws them. It is held to a golden file of
+// events and the states after each: TestStateFoldMatchesGolden folds one
+// event at a time, TestFoldGivesTheGoldenStates checks what is sent.
+// After a deliberate change to the fold, regenerate it with
 //
 //	go test ./web -run TestStateFoldMatchesGolden -update
-//
-// and the browser test holds the page's fold to the new file.
 var update = flag.Bool("update", false, "rewrite web/testdata/state-golden.json from the engine's runs")
 
 const goldenFile = "testdata/state-golden.json"
@@ -166,27 +159,31 @@ func writeGolden(t *testing.T) {
 	}
 }
 
-// TestE2EStateFoldMatchesGolden runs the page's fold (static/js/state.js)
-// on the golden file's events and holds it to the same states.
-func TestE2EStateFoldMatchesGolden(t *testing.T) {
-	b := startBrowser(t)
-	ctx := b.tab("/playground")
-	src := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('script[type=module]').src`))
-	stateURL := strings.TrimSuffix(src, "playground.js") + "state.js"
+// TestFoldGivesTheGoldenStates holds Fold, what the server sends a page
+// (the live run's state messages, /api/run's states), to the golden file:
+// the state in force after each event is the golden one, but for the time
+// it took effect.
+func TestFoldGivesTheGoldenStates(t *testing.T) {
 	for _, c := range readGolden(t) {
-		scJSON, _ := json.Marshal(c.Scenario)
-		evJSON, _ := json.Marshal(c.Events)
-		js := fmt.Sprintf(`import(%q).then(m => { const sc = %s, ev = %s; return JSON.stringify([m.newState(sc), ...ev.map((e, i) => m.stateAt(sc, ev.slice(0, i + 1), Infinity))]); })`, stateURL, scJSON, evJSON)
-		var got []web.State
-		if err := json.Unmarshal([]byte(run(b, ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))), &got); err != nil {
-			t.Fatal(err)
+		folds := web.Fold(c.Scenario, c.Events)
+		if len(folds) == 0 || folds[0].After != -1 {
+			t.Fatalf("%s: the fold does not start before the first event: %+v", c.Name, folds)
 		}
+		k := 0
 		for i := -1; i < len(c.Events); i++ {
-			want, _ := json.Marshal(c.stateAfter(i))
-			have, _ := json.Marshal(got[i+1])
-			if !bytes.Equal(want, have) {
-				t.Fatalf("%s after event %d: the page's fold gives\n%s\nthe golden file says\n%s", c.Name, i, have, want)
+			for k+1 < len(folds) && folds[k+1].After <= i {
+				k++
 			}
+			got, want := folds[k].State, c.stateAfter(i)
+			got.T, want.T = 0, 0
+			g, _ := json.Marshal(got)
+			w, _ := json.Marshal(want)
+			if !bytes.Equal(g, w) {
+				t.Fatalf("%s after event %d: Fold gives\n%s\nthe golden file says\n%s", c.Name, i, g, w)
+			}
+		}
+		if len(folds) > len(c.Events)+1 {
+			t.Errorf("%s: %d states for %d events: the fold sends states that change nothing", c.Name, len(folds), len(c.Events))
 		}
 	}
 }

@@ -18,8 +18,8 @@ const (
 	MsgStop   = "stop"
 	// From the server.
 	MsgEvent   = "event"   // event, text
-	MsgState   = "state"   // state
-	MsgSummary = "summary" // summary, verdict, stopped
+	MsgState   = "state"   // state; the first also scenario
+	MsgSummary = "summary" // summary, verdict, heading, scenario, states, stopped
 	MsgError   = "error"   // message, field, code
 	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
 	// MsgObserved carries nodes: what a live run's real Raft nodes report
@@ -42,16 +42,25 @@ type ClientMessage struct {
 // ServerMessage is one message to the browser. Only the fields of its type
 // are set.
 type ServerMessage struct {
-	Type    string          `json:"type"`
-	Event   *engine.Event   `json:"event,omitempty"`
-	Text    string          `json:"text,omitempty"` // the event in words
-	State   *State          `json:"state,omitempty"`
+	Type  string        `json:"type"`
+	Event *engine.Event `json:"event,omitempty"`
+	Text  string        `json:"text,omitempty"` // the event in words
+	State *State        `json:"state,omitempty"`
+	// Scenario is the run's scenario with the engine's defaults filled
+	// in (the first state, and the summary, as a state may be replaced by
+	// a later one for a browser that is behind): the page draws from it.
+	Scenario *engine.Scenario `json:"scenario,omitempty"`
+	// States is the whole run folded (summary): the live state messages
+	// may skip states a slow browser had no time for; these do not.
+	States  []FoldedState   `json:"states,omitempty"`
 	Summary *engine.Summary `json:"summary,omitempty"`
 	Verdict string          `json:"verdict,omitempty"`
-	Stopped bool            `json:"stopped,omitempty"` // the run ended early
-	Message string          `json:"message,omitempty"` // an error in words
-	Field   string          `json:"field,omitempty"`   // the input at fault
-	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
+	// Heading heads a finished run (summary only): what happened, in words.
+	Heading *Heading `json:"heading,omitempty"`
+	Stopped bool     `json:"stopped,omitempty"` // the run ended early
+	Message string   `json:"message,omitempty"` // an error in words
+	Field   string   `json:"field,omitempty"`   // the input at fault
+	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "turn_over" (it held its place long enough while others waited), "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
 	// Position is a waiting run's place in line, 1 being next.
 	Position int `json:"position,omitempty"`
 	// Nodes are the Raft nodes as they see themselves (observed).

@@ -209,6 +209,7 @@ func TestChaosCommand(t *testing.T) {
 		{"chaos", "--backend", "redlock", "--fencing", "on"},
 		{"chaos", "--fencing", "sometimes"},
 		{"chaos", "--examples", "9"},
+		{"chaos", "--backend", "single", "--lose-disk"},
 	} {
 		var ue *usageError
 		if _, _, err := runCLI(t, bad...); !errors.As(err, &ue) {

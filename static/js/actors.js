@@ -82,6 +82,11 @@ export class Menu {
   close(refocus) {
     if (this.el.hidden) return;
     this.el.hidden = true;
+    // A lane's name is drawn anew with each frame of a live run: focus
+    // goes back to the one drawn now.
+    if (this.opener && !this.opener.isConnected && this.opener.dataset.lane) {
+      this.opener = document.querySelector(`.lane-name[data-lane="${CSS.escape(this.opener.dataset.lane)}"]`);
+    }
     if (this.opener) {
       this.opener.setAttribute('aria-expanded', 'false');
       if (refocus) this.opener.focus({ preventScroll: true });

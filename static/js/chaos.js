@@ -3,6 +3,7 @@
 // it got and stop at the first violation, bounded in runs and in time.
 // The shrunk example opens in the playground with its violation ringed.
 
+import './tools.js';
 import { esc, num } from './format.js';
 
 const BATCH = 25;

@@ -6,6 +6,7 @@
 // marked, and each has its verdict. On Redlock, which has no token to
 // fence with, the backend is what is compared.
 
+import './tools.js';
 import { clone, esc, formatMS, num, parseDuration } from './format.js';
 
 const LEASES = [2000, 5000, 10000, 15000, 30000, 60000, 600000];
@@ -64,7 +65,7 @@ function signatures(events) {
   const keep = new Set(['granted', 'write_accepted', 'write_refused', 'claim_won', 'claim_lost', 'lock_lost', 'gave_up', 'lease_expired', 'grant_forgotten']);
   const seen = {};
   return events.filter(e => keep.has(e.kind)).map(e => {
-    const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+    const stale = !!e.stale;
     const key = [e.kind + (stale ? '-stale' : ''), e.actor, e.client || '', e.holder || '', e.token || ''].join('|');
     seen[key] = (seen[key] || 0) + 1;
     return { key: key + '#' + seen[key], e };
@@ -131,6 +132,8 @@ export class Compare {
       const [ra, rb] = await Promise.all([postRun(sc), postRun(b)]);
       this.last = { sc, b, ra, rb, nameA, nameB, notes };
       this.draw();
+      // The comparison comes to the top of the window, not below the fold.
+      this.view.scrollIntoView({ block: 'start' });
     } catch (err) {
       this.out.innerHTML = `<p class="status error" data-testid="compare-error">Error: ${esc(err.message)}</p>`;
     }
@@ -152,19 +155,26 @@ export class Compare {
     }).join('');
     this.out.innerHTML = `
 <div class="cmp-run" data-side="a"><h4><span class="cmp-tag">A</span> ${esc(nameA)}</h4>
-<p class="verdict ${ra.summary.safe ? 'safe' : 'unsafe'}" data-testid="compare-a">${esc(ra.verdict)}</p>
+<p class="verdict ${headed(ra).cls}" data-testid="compare-a">${esc(headed(ra).text)}</p>
 <svg class="cmp-svg" role="img" aria-label="Timeline A: ${esc(nameA)}" data-testid="compare-svg-a"></svg></div>
 <div class="cmp-run" data-side="b"><h4><span class="cmp-tag">B</span> ${esc(nameB)}${notes.length ? ` <span class="hint">(${esc(notes.join('; '))})</span>` : ''}</h4>
-<p class="verdict ${rb.summary.safe ? 'safe' : 'unsafe'}" data-testid="compare-b">${esc(rb.verdict)}</p>
+<p class="verdict ${headed(rb).cls}" data-testid="compare-b">${esc(headed(rb).text)}</p>
 <svg class="cmp-svg" role="img" aria-label="Timeline B: ${esc(nameB)}" data-testid="compare-svg-b"></svg></div>
 <p class="hint">Ringed: what happened in one run and not in the other (${onlyA.length} only in A, ${onlyB.length} only in B).</p>
 <table class="cmp-facts" data-testid="compare-facts"><caption class="visually-hidden">The two summaries</caption>
 <thead><tr><th></th><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>${rows}</tbody></table>`;
     const svgs = this.out.querySelectorAll('svg');
     const width = this.out.clientWidth;
-    this.ctx.render(svgs[0], this.ctx.normalised(sc), ra.events, { domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
-    this.ctx.render(svgs[1], this.ctx.normalised(b), rb.events, { domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
+    this.ctx.render(svgs[0], ra.scenario, ra.events, { states: ra.states, domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
+    this.ctx.render(svgs[1], rb.scenario, rb.events, { states: rb.states, domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
   }
+}
+
+/** headed is a run's verdict line: the server's heading, then what the
+ * engine checked. */
+function headed(r) {
+  const h = r.heading;
+  return { cls: h.kind === 'safe' || h.kind === 'unsafe' ? h.kind : 'warn', text: `${h.title}${h.detail ? ` (${h.detail})` : ''}: ${h.checks}` };
 }
 
 function describe(sc, what, ctx) {

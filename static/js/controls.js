@@ -25,7 +25,7 @@ export class Controls {
   }
 
   backendOf(s) {
-    const name = (s.lock && s.lock.backend) || 'raft';
+    const name = (s.lock && s.lock.backend) || this.catalog.defaults.backend;
     return this.catalog.backends.find(b => b.name === name) || this.catalog.backends[0];
   }
 

@@ -74,8 +74,8 @@ export class FaultEditor {
 ${fields.includes('target') ? `<label for="${id}-target">who</label><select id="${id}-target" data-i="${i}" data-field="target">${tOpts}</select>` : ''}
 ${params}
 <span class="fault-buttons">
-<button type="button" data-i="${i}" data-act="up" aria-label="Move fault ${i + 1} up"${i === 0 ? ' disabled' : ''}>↑</button>
-<button type="button" data-i="${i}" data-act="down" aria-label="Move fault ${i + 1} down"${i === n - 1 ? ' disabled' : ''}>↓</button>
+<button type="button" data-i="${i}" data-act="up" aria-label="Move fault ${i + 1} earlier: it takes the time of the one above"${i === 0 ? ' disabled' : ''}>↑</button>
+<button type="button" data-i="${i}" data-act="down" aria-label="Move fault ${i + 1} later: it takes the time of the one below"${i === n - 1 ? ' disabled' : ''}>↓</button>
 <button type="button" data-i="${i}" data-act="remove" aria-label="Remove fault ${i + 1}">✕</button>
 </span></li>`;
   }
@@ -125,7 +125,11 @@ ${params}
       this.onChange(faults, next >= 0 ? `[data-i="${next}"][data-act="remove"]` : null, act);
       return;
     }
+    // Moving a fault moves it in time: it takes its neighbour's time and
+    // its neighbour takes its own, so the list stays in the order the
+    // faults strike.
     const j = act === 'up' ? i - 1 : i + 1;
+    [faults[i].at, faults[j].at] = [faults[j].at, faults[i].at];
     [faults[i], faults[j]] = [faults[j], faults[i]];
     this.onChange(faults, `[data-i="${j}"][data-act="${act}"]:not([disabled]), [data-i="${j}"][data-act="remove"]`);
   }

@@ -5,6 +5,7 @@
 // same history) and checks it with porcupine; porcupine's own view is one
 // link away.
 
+import './tools.js';
 import { esc } from './format.js';
 import { encodeShare } from './share.js';
 

@@ -17,21 +17,6 @@ const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 // ---- Scenario helpers ----
 
-/** normalised fills in the engine's defaults the timeline needs. */
-function normalised(s) {
-  const n = clone(s);
-  n.lock = n.lock || {};
-  n.lock.backend = n.lock.backend || 'raft';
-  if (!n.lock.nodes) {
-    const b = data.backends.find(b => b.name === n.lock.backend);
-    n.lock.nodes = b ? b.default_nodes : 1;
-  }
-  n.storage = n.storage || {};
-  n.storage.key = n.storage.key || 'account-42';
-  n.storage.initial = n.storage.initial || 0;
-  return n;
-}
-
 /** splitPath turns "clients[client-1].steps[2].for" into its steps, as the engine does. */
 function splitPath(p) {
   const out = [];
@@ -92,19 +77,28 @@ async function postJSON(url, body) {
 
 function niceEnd(t) { return Math.max(1000, Math.ceil((t * 1.04) / 1000) * 1000); }
 
-/** drawRun draws a finished run into a compact timeline, replaying it
- * quickly unless motion is reduced; atEnd runs once the timeline has
- * reached the end (the verdict waits for it). */
-function drawRun(svg, sc, events, endMS, atEnd = () => {}) {
-  const domain = niceEnd(endMS);
+// A drawn timeline is drawn again at its box's width when the box
+// changes (a phone turned, a window resized): it always fits, no lane
+// scrolls out of sight.
+const drawn = new WeakMap(); // svg -> its last full drawing
+const refit = new ResizeObserver(es => { for (const e of es) drawn.get(e.target.querySelector('svg'))?.(); });
+
+/** drawRun draws a finished run into a compact timeline as wide as its
+ * box, replaying it quickly unless motion is reduced; atEnd runs once the
+ * timeline has reached the end (the verdict waits for it). */
+function drawRun(svg, sc, states, events, endMS, atEnd = () => {}) {
+  const domain = niceEnd(endMS), box = svg.parentNode;
+  const width = () => box.clientWidth || undefined;
   svg.dataset.drawn = '';
-  const full = () => { render(svg, sc, events, { domain, now: endMS, playhead: null, compact: true }); svg.dataset.drawn = '1'; atEnd(); };
+  drawn.delete(svg);
+  const again = () => render(svg, sc, events, { states, domain, now: endMS, playhead: null, compact: true, width: width() });
+  const full = () => { again(); drawn.set(svg, again); refit.observe(box); svg.dataset.drawn = '1'; atEnd(); };
   if (reduceMotion.matches || !events.length) { full(); return; }
   const t0 = performance.now(), span = 900;
   const step = now => {
     const f = Math.min(1, (now - t0) / span), at = f * endMS;
     if (f >= 1) { full(); return; }
-    render(svg, sc, events.filter(e => e.t <= at), { domain, now: at, playhead: at, compact: true });
+    render(svg, sc, events.filter(e => e.t <= at), { states, domain, now: at, playhead: at, compact: true, width: width() });
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);
@@ -249,7 +243,7 @@ function livePlayground(fig) {
     say('Running…');
     try {
       const res = await postJSON('/api/run', sc);
-      const run = { summary: res.summary, events: res.events, verdict: res.verdict };
+      const run = { summary: res.summary, events: res.events, verdict: res.verdict, heading: res.heading };
       const v = verdictView(run);
       verdict.className = 'verdict';
       verdict.innerHTML = '';
@@ -257,7 +251,7 @@ function livePlayground(fig) {
       showLog(box, res);
       showCaption();
       delete fig.dataset.locked;
-      drawRun(svg, normalised(sc), res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
+      drawRun(svg, res.scenario, res.states, res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
         verdict.className = 'verdict ' + v.cls;
         verdict.innerHTML = v.html;
       });
@@ -371,10 +365,10 @@ function showResult(form, res) {
   out.innerHTML = parts.join('');
   if (res.timeline) {
     const tl = res.timeline;
-    drawRun(out.querySelector('svg'), normalised(tl.scenario), tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
+    drawRun(out.querySelector('svg'), tl.scenario, res.timeline_states, tl.events, Math.max(tl.summary.end_ms, ...tl.events.map(e => e.t), 1000));
   }
   showHints(form, res.hints);
-  if (res.submitted) showSolution(form, res.model_answer ? `<div class="model-answer">${esc(res.model_answer).replace(/`((?:[^`\n]|\n(?!\n))+)`/g, '<code>$1</code>').replace(/\n\n/g, '</p><p>').replace(/^/, '<p>')}</p></div>` : '', true);
+  if (res.submitted) showSolution(form, res.model_answer_html ? `<div class="model-answer">${res.model_answer_html}</div>` : '', true);
   else if (res.revealed) showSolution(form, res.solution_html, true);
   bringIntoView(out);
 }

@@ -5,12 +5,19 @@
 // duplicate tokens, stale writes) where they happened. It is pure data,
 // so the picture, the words and the tests agree.
 
-import { apply, isNode, newState } from './state.js';
+
+const NODE = /^node-[0-9]+$/;
+
+/** isNode reports whether an actor names a lock server. */
+export const isNode = a => NODE.test(a);
 import { formatMS, parseDuration } from './format.js';
 
 const CLIENT_END = new Set(['lock_lost', 'gave_up', 'done', 'crashed', 'released']);
 const ASKS = new Set(['acquire_refused', 'check_ok', 'check_failed', 'unavailable', 'renew_refused', 'release_refused',
-  'renew_timeout', 'renew_stopped']);
+  'renew_timeout', 'renew_stopped', 'watching']);
+// Lock-server events drawn on the node's lane: ZooKeeper's session expiry
+// and watch, a lost disk.
+const NODE_MARKS = new Set(['session_expired', 'watch_fired', 'disk_lost']);
 
 /** signed writes a clock offset with its sign: "+9s", "-2s". */
 export const signed = ms => (ms >= 0 ? '+' : '') + formatMS(ms);
@@ -24,13 +31,15 @@ export function redlockServers(e) {
   return m ? m[1].split(/,\s*/).filter(isNode) : [];
 }
 
-/** buildModel reads the events of a run of scenario sc (normalised: lock
- * defaults filled in) up to time now. */
-export function buildModel(sc, events, now) {
+/** buildModel reads the events of a run of scenario sc (normalised by the
+ * server: lock defaults filled in) up to time now. states are the
+ * server's fold of the run ([{after, state}], web/state_fold.go): the
+ * node roles come from them, never from folding the events here. */
+export function buildModel(sc, events, now, states = []) {
   const lease = leaseMS(sc);
   const redlock = (sc.lock || {}).backend === 'redlock';
   const clientNames = (sc.clients || []).map(c => c.name);
-  const initial = newState(sc).nodes;
+  const initial = states.length ? states[0].state.nodes : [];
   const nodeNames = initial.map(n => n.name);
   for (const e of events) {
     if (isNode(e.actor) && !nodeNames.includes(e.actor)) nodeNames.push(e.actor);
@@ -100,9 +109,9 @@ export function buildModel(sc, events, now) {
     return j ? `${node}'s clock jumped ${signed(j.by)}` : null;
   };
 
-  const folded = newState(sc);
-  for (const e of events) {
-    apply(folded, e);
+  let k = 0, folded = states[0]?.state || { nodes: [] };
+  for (const [i, e] of events.entries()) {
+    while (k + 1 < states.length && states[k + 1].after <= i) folded = states[++k].state;
     if (e.kind === 'leader' && N[e.actor] && e.term) N[e.actor].term = e.term;
     for (const n of folded.nodes) {
       const cur = N[n.name] && N[n.name].role;
@@ -191,11 +200,14 @@ export function buildModel(sc, events, now) {
           delays.push({ client: e.actor, from: e.t, to: e.until, message: e.message });
         }
         break;
+      case 'session_expired': case 'watch_fired': case 'disk_lost':
+        if (N[e.actor] && NODE_MARKS.has(e.kind)) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.holder || e.client, token: e.token, message: e.message, reason: e.reason });
+        break;
       case 'answer_lost':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
       case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost': {
-        const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
+        const stale = !!e.stale;
         storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '', stale });
         if (sent[e.client] && e.kind.startsWith('write')) { writes.push({ client: e.client, from: sent[e.client].t, to: e.t, kind: e.kind, stale }); delete sent[e.client]; }
         if (stale) violations.push({ t: e.t, kind: 'stale_write', client: e.client, token: e.token });
@@ -206,7 +218,7 @@ export function buildModel(sc, events, now) {
         if (c && redlock) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
         break;
       default:
-        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason });
+        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason, node: e.node, stale: e.stale === true });
     }
     // A belief ends when the client learns or stops; the lease itself
     // ends only when it is given back or runs out (a crashed holder's
@@ -246,8 +258,7 @@ function redlockJump(N, servers, t) {
 
 /** leaseMS is the lease of a normalised scenario, in ms. */
 function leaseMS(sc) {
-  const v = parseDuration((sc.lock || {}).lease || '');
-  return v > 0 ? v : 10000;
+  return parseDuration(sc.lock.lease);
 }
 
 /** overlaps returns the spans covered by the beliefs of two or more clients. */

@@ -1,5 +1,5 @@
-// The lock service and storage panels: what a State (state.js) looks like
-// in words, at the playhead.
+// The lock service and storage panels: the server's folded state (a State,
+// web/state.go) in words, at the playhead.
 
 import { esc, formatMS, num } from './format.js';
 

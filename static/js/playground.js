@@ -5,7 +5,6 @@
 // history and share.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
-import { stateAt } from './state.js';
 import { render } from './timeline.js';
 import { renderPanels } from './panels.js';
 import { Session } from './session.js';
@@ -25,7 +24,10 @@ const phone = matchMedia('(max-width: 700px)');
 // markup has them for the scenario it opens with.
 let sc = clone(data.scenario); // the scenario the settings show
 let notes = { question: $('question').textContent, watch: $('watch').textContent };
-let notesKey = data.preset || 'shared:' + (sc.title || '');
+// A shared link's outcome is remembered by the link's scenario; from is
+// the preset the scenario came from, which a share link names.
+let notesKey = data.preset || 'shared:' + (new URLSearchParams(location.search).get('s') || '');
+let from = data.preset || data.from || '';
 let run = null;                // the run on screen (see start)
 let pendingStart = false;
 let highlight = [];            // violations to ring (a found failure)
@@ -41,7 +43,7 @@ const el = {
   speed: $('speed'), speedOut: $('speed-out'), startPaused: $('start-paused'), status: $('status'), verdict: $('verdict'),
   svg: $('timeline'), wrap: $('svg-wrap'), scrub: $('scrub'), scrubTime: $('scrub-time'), pan: $('pan'), panRow: $('pan-row'),
   log: $('event-log').tBodies[0], nodesView: $('nodes-view'), lockRow: $('lock-row'), storageView: $('storage-view'),
-  actors: $('actors'), drawer: $('actors-drawer'),
+  actors: $('actors'), drawer: $('actors-drawer'), caption: $('now-caption'), notes: $('tl-notes'), box: $('watch-box'),
   run: $('run'), back: $('back'), play: $('play'), forward: $('forward'), stop: $('stop'),
 };
 
@@ -179,7 +181,9 @@ function pickPreset(name) {
     if (run?.live) session.send({ type: 'stop' });
     sc = clone(p.scenario);
     notes = takeNotes(sc);
-    notesKey = p.name;
+    notesKey = from = p.name;
+    el.box.classList.remove('folded');
+    $('changes')?.remove();
     showNotes();
     highlight = [];
     history.replaceState(null, '', '/playground?preset=' + encodeURIComponent(p.name));
@@ -189,17 +193,27 @@ function pickPreset(name) {
   }).catch(err => setStatus('Could not load the preset: ' + err.message, true)).finally(() => { loading = null; });
 }
 
-/** normalised fills in what the timeline needs of the engine's defaults. */
+/** normalised fills in, before a run, what the timeline needs of the
+ * engine's defaults (the catalog's); a run draws the scenario the server
+ * normalised. */
 function normalised(s) {
-  const n = clone(s);
+  const n = clone(s), d = catalog.defaults;
   n.lock = n.lock || {};
-  n.lock.backend = n.lock.backend || 'raft';
+  n.lock.backend = n.lock.backend || d.backend;
   n.lock.nodes = controls.nodeCount(n);
-  n.lock.lease = n.lock.lease || formatMS(catalog.defaults.lease_ms);
+  n.lock.lease = n.lock.lease || formatMS(d.lease_ms);
   n.storage = n.storage || {};
-  n.storage.key = n.storage.key || 'account-42';
+  n.storage.key = n.storage.key || d.key;
   n.storage.initial = n.storage.initial || 0;
   return n;
+}
+
+/** sketch is the state before a run, from the settings and the catalog:
+ * a run's states are the server's fold. */
+function sketch(s) {
+  const n = normalised(s);
+  return { nodes: nodeNames(s).map(name => ({ name, role: backendOf(s).role })), lock: { name: n.lock.name || n.storage.key },
+    storage: { key: n.storage.key, value: n.storage.initial, fence: 0 } };
 }
 
 const untilOf = s => parseDuration(s.until || '') || catalog.defaults.until_ms;
@@ -251,19 +265,21 @@ const session = new Session({
   },
   state(m) {
     if (!run?.live) return;
+    // The scenario as the engine normalised it: the run is drawn from it.
+    if (m.scenario) run.sc = m.scenario;
     if (run.queued) {
       run.queued = 0;
       run.anchor = { sim: 0, wall: performance.now() };
       setStatus(run.serverPaused ? 'Started paused at 0s: press → for the first event, Space to play.'
         : run.speed ? `Running at ${run.speed} simulated s per second…` : 'Running as fast as possible…');
     }
-    run.states.push({ i: run.events.length - 1, state: m.state });
+    run.folds.push({ after: run.events.length - 1, state: m.state });
   },
   // What the real Raft nodes report (term, commit index): kept beside the
   // events, shown beside the lanes and in the panel.
   observed(m) {
     if (!run?.live) return;
-    run.states.push({ i: run.events.length - 1, state: { observed: m.nodes } });
+    run.obs.push({ after: run.events.length - 1, nodes: m.nodes });
     draw();
   },
   summary(m) {
@@ -272,10 +288,14 @@ const session = new Session({
     run.summary = m.summary;
     run.end = Math.max(m.summary.end_ms, lastT(), 1000);
     run.verdict = m.verdict;
+    run.heading = m.heading;
+    // The whole fold: states a slow connection skipped are filled in.
+    run.folds = m.states;
+    run.sc = m.scenario;
     run.stopped = m.stopped;
     if (run.follow) { run.cursor = run.end; run.follow = false; run.playing = false; }
     paintNow();
-    const note = run.note || (m.stopped ? `Stopped at ${formatMS(run.end)}.` : `Finished at ${formatMS(run.end)} of simulated time.`);
+    const note = run.note || `${m.stopped ? 'The run was stopped' : 'Finished'} at ${formatMS(run.end)} of simulated time.`;
     setStatus(`${note} Step back (←), drag the playhead, or press Space to replay.`);
     if (run.cursor >= run.end) showVerdict();
     if (!m.stopped) revealOutcome();
@@ -326,7 +346,7 @@ function clearRun() {
   $('compare-view').hidden = true;
   $('history-view').hidden = true;
   zoom = { factor: 1, center: 0 };
-  showState(stateAt(normalised(sc), [], 0));
+  showState(sketch(sc));
   draw();
   setButtons();
 }
@@ -340,17 +360,19 @@ async function start() {
   }
   const s = speed(), paused = el.startPaused.checked;
   const norm = normalised(sc);
-  run = { sc: norm, sent: clone(sc), events: [], texts: [], states: [], summary: null, live: true, speed: s,
+  run = { sc: norm, sent: clone(sc), events: [], texts: [], folds: [{ after: -1, state: sketch(sc) }], obs: [], summary: null, live: true, speed: s,
     anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: untilOf(sc),
     cursor: 0, follow: !paused, playing: !paused, serverPaused: paused };
   el.log.innerHTML = '';
   el.verdict.innerHTML = '';
   el.verdict.className = 'verdict';
   $('history-view').hidden = true;
-  // On a phone what to watch fills the first screen; once the learner has
-  // pressed Run, the run controls and the timeline take it.
+  el.box.classList.add('folded');
+  // What to watch fills a phone's first screen; once Run is pressed, the
+  // run controls and the timeline take it, as on any screen where the
+  // timeline would end below the window.
   const bar = el.run.closest('.runbar');
-  if (phone.matches && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start' });
+  if ((phone.matches || el.svg.getBoundingClientRect().bottom > innerHeight) && bar.getBoundingClientRect().top > 8) bar.scrollIntoView({ block: 'start' });
   setStatus(paused ? 'Started paused at 0s: press → for the first event, Space to play.' : s ? `Running at ${s} simulated s per second…` : 'Running as fast as possible…');
   setButtons();
   draw();
@@ -509,10 +531,11 @@ function viewOf(domain, h) {
 }
 
 function paint() {
-  const width = el.wrap.clientWidth;
+  // The projector draws it smaller and stretches it: larger words.
+  const width = el.wrap.clientWidth / (document.body.classList.contains('projector') ? 1.2 : 1);
   if (!run) {
     const domain = untilOf(sc);
-    geo = render(el.svg, normalised(sc), [], { domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
+    geo = render(el.svg, normalised(sc), [], { states: [{ after: -1, state: sketch(sc) }], domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
     showZoom(domain);
     return;
   }
@@ -524,13 +547,20 @@ function paint() {
   const domain = run.live ? Math.max(run.domain, h, lastT()) : niceEnd(run.end);
   const fade = h < (run.live ? lastT() : run.end) || run.live;
   const observed = observedAt(h);
-  geo = render(el.svg, run.sc, run.events, { domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
+  geo = render(el.svg, run.sc, run.events, { states: run.folds, domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
   el.scrub.max = run.live ? Math.max(lastT(), 1) : run.end;
   el.scrub.value = h;
   el.scrub.setAttribute('aria-valuetext', formatMS(h));
   el.scrubTime.textContent = formatMS(h);
   showZoom(domain);
   showAt(h);
+  showUnplaced();
+}
+
+/** showUnplaced lists under the timeline the labels it had no room for. */
+function showUnplaced() {
+  const html = geo.unplaced.map(u => `<li><b>${formatMS(Math.round(u.t))}</b> ${esc(u.text)}</li>`).join('');
+  if (el.notes.innerHTML !== html) el.notes.innerHTML = html;
 }
 
 let shownAt = -1, shownCount = -1;
@@ -538,16 +568,19 @@ let shownAt = -1, shownCount = -1;
 function showAt(t) {
   if (t === shownAt && run.events.length === shownCount) return;
   shownAt = t; shownCount = run.events.length;
-  const s = stateAt(run.sc, run.events, t);
-  const obs = observedAt(t);
-  if (obs) for (const n of s.nodes) if (obs[n.name]) Object.assign(n, obs[n.name]);
-  showState(s);
+  const s = stateAt(t), obs = observedAt(t);
+  if (s) {
+    if (obs) for (const n of s.nodes) if (obs[n.name]) Object.assign(n, obs[n.name]);
+    showState(s);
+  }
   let current = null;
   for (const tr of el.log.rows) {
     const future = +tr.dataset.t > t;
     tr.classList.toggle('future', future);
     if (!future) current = tr;
   }
+  // The caption under the timeline: the playhead's event in the log's words.
+  el.caption.textContent = current ? [...current.cells].map(c => c.textContent).join(' · ') : '';
   // Keep the moment shown in view inside the log, without moving the page.
   if (current && !(run.follow && run.live)) {
     const wrap = el.log.closest('.log-wrap');
@@ -555,21 +588,27 @@ function showAt(t) {
   }
 }
 
+/** latest is the last of a run's records (states, or what the Raft
+ * nodes reported) made at or before time t. */
+function latest(list, t) {
+  let rec = null;
+  for (const r of list) { if (r.after >= 0 && run.events[r.after].t > t) break; rec = r; }
+  return rec;
+}
+
+/** stateAt is the server's fold of the run at time t (who leads, who
+ * holds the lock, what the storage holds), a copy the panels may add to. */
+const stateAt = t => clone(latest(run.folds, t)?.state ?? null);
+
 /** observedAt is what the server last said about its Raft nodes at or
  * before time t (term, commit index): observed, not part of the
  * deterministic timeline. */
 function observedAt(t) {
-  if (!run || !run.states.length) return null;
-  let rec = null;
-  for (const r of run.states) { if (r.i >= 0 && run.events[r.i].t > t) break; rec = r; }
-  if (!rec) return null;
-  const out = {};
-  // The server may report its Raft nodes as it observed them (a list of
-  // {name, term, commit_index, ...}) or inline in the state's nodes.
-  for (const n of [...(rec.state.nodes || []), ...(rec.state.observed || [])]) {
+  const rec = run && latest(run.obs, t), out = {};
+  for (const n of rec?.nodes || []) {
     const o = {};
     for (const k of ['term', 'commit_index', 'last_log_index']) if (n[k] !== undefined) o[k] = n[k];
-    if (Object.keys(o).length) out[n.name] = { ...(out[n.name] || {}), ...o };
+    if (Object.keys(o).length) out[n.name] = o;
   }
   return Object.keys(out).length ? out : null;
 }
@@ -583,8 +622,7 @@ function tick() {
 function appendLog(e, text) {
   const tr = document.createElement('tr');
   tr.dataset.t = e.t;
-  const stale = e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || ''));
-  tr.className = 'k-' + e.kind + (stale ? ' stale' : '');
+  tr.className = 'k-' + e.kind + (e.stale ? ' stale' : '');
   tr.innerHTML = `<td><button type="button" class="t" data-t="${e.t}" title="Move the playhead here">${formatMS(e.t)}</button></td><td>${esc(e.actor)}</td><td>${esc(text)}</td>`;
   el.log.appendChild(tr);
 }
@@ -671,12 +709,12 @@ function showActors() {
 
 function roleOf(name) {
   if (!run) return null;
-  const n = stateAt(run.sc, run.events, run.live ? lastT() : head()).nodes.find(n => n.name === name);
+  const n = stateAt(run.live ? lastT() : head())?.nodes.find(n => n.name === name);
   return n ? n.role : null;
 }
 function leaderName() {
   if (!run) return null;
-  const n = stateAt(run.sc, run.events, lastT()).nodes.find(n => n.role === 'leader');
+  const n = stateAt(lastT())?.nodes.find(n => n.role === 'leader');
   return n ? n.name : null;
 }
 
@@ -786,7 +824,7 @@ let compare = null, chaos = null;
 async function openCompare() {
   if (!compare) {
     const { Compare } = await import('./compare.js');
-    compare = new Compare($('compare-view'), { catalog, normalised, render, niceEnd, backendOf, usesLock, getScenario: () => sc });
+    compare = new Compare($('compare-view'), { catalog, render, niceEnd, backendOf, usesLock, getScenario: () => sc });
   }
   compare.open();
 }
@@ -806,6 +844,8 @@ async function openChaos() {
           watch: `A failure the search found (seed ${example.seed}): ${example.why}`,
         };
         notesKey = 'found:' + example.seed;
+        from = '';
+        $('changes')?.remove();
         showNotes();
         highlight = []; highlight.pending = true; highlight.why = example.why;
         history.replaceState(null, '', '/playground?s=' + encodeShare(sc));
@@ -821,7 +861,7 @@ async function openChaos() {
 }
 
 function shareURL() {
-  return `${location.origin}/playground?s=${encodeShare(withNotes(sc))}&speed=${speed()}&run=1`;
+  return `${location.origin}/playground?s=${encodeShare(withNotes(sc))}&speed=${speed()}${from ? '&from=' + encodeURIComponent(from) : ''}`;
 }
 
 function share() {
@@ -852,10 +892,10 @@ document.addEventListener('keydown', e => {
   const t = e.target;
   if (t.closest && t.closest(TEXT)) return;
   if (t.closest && t.closest('#actor-menu')) return;
-  // Arrows keep their own meaning on sliders and menus; Space and Enter on
-  // buttons, switches and summaries.
+  // Arrows keep their own meaning on sliders and lists. Space plays and
+  // pauses wherever the focus is (a button keeps Enter); only a switch or
+  // a list reached by the keyboard keeps Space, its one key to change it.
   const native = t.closest && t.closest('input[type=range], select');
-  const pressable = t.closest && t.closest('button, input[type=checkbox], summary, a, [role=button]');
   const k = e.key;
   let act = null;
   if (k === 'ArrowLeft' || k === 'ArrowRight') {
@@ -864,10 +904,10 @@ document.addEventListener('keydown', e => {
     act = e.shiftKey ? () => seek(head() + dir * 1000) : (dir < 0 ? stepBack : stepForward);
   } else if (k === 'PageUp' || k === 'PageDown') act = () => seek(head() + (k === 'PageUp' ? -1000 : 1000));
   else if (k === 'Home' || k === 'End') { if (native) return; act = () => seek(k === 'Home' ? 0 : Infinity); }
-  else if (k === ' ') { if (pressable || native) return; act = togglePlay; }
+  else if (k === ' ') { if (t.matches?.('input[type=checkbox]:focus-visible, select:focus-visible')) return; act = togglePlay; }
   else {
     act = {
-      r: start, k: togglePlay, p: togglePlay, s: stepForward, x: stopRun, c: openCompare, f: openChaos,
+      r: start, k: togglePlay, p: togglePlay, s: stepForward, x: stopRun, c: openCompare, f: openChaos, v: projector,
       '+': () => nudgeSpeed(1), '=': () => nudgeSpeed(1), '-': () => nudgeSpeed(-1), '?': () => toggleKeys(),
       z: () => setZoom(zoom.factor * 2), Z: () => setZoom(zoom.factor / 2), Escape: () => { toggleKeys(false); menu?.close(); },
     }[k.length === 1 && k !== 'Z' ? k.toLowerCase() : k];
@@ -899,6 +939,19 @@ $('compare').addEventListener('click', openCompare);
 $('chaos').addEventListener('click', openChaos);
 $('share').addEventListener('click', share);
 $('keys').addEventListener('click', () => toggleKeys());
+$('projector').addEventListener('click', projector);
+// A folded question or outcome unfolds at a click (or Enter on its summary).
+el.box.addEventListener('click', e => {
+  if (!el.box.classList.contains('folded')) return;
+  el.box.classList.remove('folded');
+  e.preventDefault();
+});
+
+/** projector shows the run for a room (projector.js, loaded when first used). */
+async function projector() {
+  (await import('./projector.js')).toggle();
+  draw();
+}
 new ResizeObserver(() => draw()).observe(el.wrap);
 
 // On a phone the actors live in a drawer below the timeline, closed; on
@@ -916,3 +969,4 @@ speedChanged();
 changed();
 clearRun();
 if (data.autorun) start();
+else if (!data.preset) setStatus('Shared with you, waiting at 0 s: read what to watch, then press Run.');

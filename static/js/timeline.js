@@ -32,7 +32,8 @@ function niceStep(span, plotW, minPx) {
  * default), width (px; the svg's own by default), highlight (violations
  * to ring), interactive (lanes are buttons), observed ({node: {term,
  * commit_index}}: read from the live Raft group, kept apart from the
- * deterministic drawing). */
+ * deterministic drawing), states (the server's fold of the run, whose
+ * node roles the lanes show). */
 export function render(svg, sc, events, opts) {
   const { domain, now, playhead = null, compact = false, fade = true, highlight = [], interactive = false, observed = null } = opts;
   const view = opts.view || { from: 0, to: domain };
@@ -45,7 +46,7 @@ export function render(svg, sc, events, opts) {
   const x = t => LEFT + ((t - view.from) / span) * plotW;
   const inView = t => t >= view.from && t <= view.to;
   const id = svg.dataset.uid || (svg.dataset.uid = 'tl' + (++uid));
-  const m = buildModel(sc, events, now);
+  const m = buildModel(sc, events, now, opts.states);
   const L = compact ? { client: 40, node: 30, storage: 34, other: 28 } : narrow ? { client: 70, node: 44, storage: 72, other: 40 } : { client: 70, node: 52, storage: 76, other: 44 };
   const lanes = [];
   let y = TOP;
@@ -155,12 +156,17 @@ export function render(svg, sc, events, opts) {
   });
 
   // Labels: the most important first, each where it fits.
+  // A label with no room is kept, with its time, for the list under the
+  // picture: the why of a mark is never dropped.
   labels.sort((a, b) => a.prio - b.prio || a.x - b.x);
+  const unplaced = [];
   for (const lb of labels) {
     const w = textWidth(lb.text, lb.cls.includes('label-strong') ? 700 : 600, 10.5) + 2;
     const p = lay.place(lb.x, w, lb.rows);
     if (p) out.push(`<text x="${p.x.toFixed(1)}" y="${p.y}" class="${lb.cls}">${esc(lb.text)}</text>`);
+    else unplaced.push({ t: view.from + ((lb.x - LEFT) / plotW) * span, text: lb.text });
   }
+  unplaced.sort((a, b) => a.t - b.t);
   if (playhead !== null && !compact) {
     const txt = fmt(playhead);
     const w = textWidth(txt, 700, 11) + 8;
@@ -170,8 +176,12 @@ export function render(svg, sc, events, opts) {
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('width', W);
   svg.setAttribute('height', H);
+  // A live run redraws every frame: the lane name that had the focus
+  // keeps it, so Tab then Enter opens its menu while the run goes on.
+  const focused = svg.contains(document.activeElement) && document.activeElement.dataset.lane;
   svg.innerHTML = out.join('');
-  return { x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
+  if (focused) svg.querySelector(`.lane-name[data-lane="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+  return { unplaced, x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
 }
 
 /** fit shortens text with an ellipsis to at most w pixels. */
@@ -212,7 +222,7 @@ function drawClient(out, l, x, label, fill, compact, lay) {
     const lx = lay.clear(x(s.from) + 5, top + 14), fits = t => !compact && x(s.from) + w - lx > textWidth(t, 600, 11) + 4;
     const whole = `${tok(s.token)} · until ${fmt(s.until)}`, inside = fits(whole) ? whole : s.token && fits(String(s.token)) ? s.token : '';
     if (inside) out.push(`<text x="${lx}" y="${top + 14}" class="lease-label">${inside}</text>`);
-    else if (s.token) label(x(s.from), tok(s.token), [rows[0]], 'lease-label-out', 4);
+    else label(x(s.from), s.token ? tok(s.token) : whole, [rows[0]], 'lease-label-out', 4);
     if (s.early) {
       out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${fmt(s.to)}, before ${fmt(s.until)}: ${esc(s.early)}</title></path>`);
       label(x(s.to), `ended early: ${s.early}`, rows, 'mark-label early-label label-strong', 2);
@@ -226,8 +236,11 @@ function drawClient(out, l, x, label, fill, compact, lay) {
       case 'sent':
         out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent" data-mark="write-sent"><title>sends a write with ${tok(k.token)} at ${fmt(k.t)}</title></path>`);
         break;
-      case 'check_ok':
-        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check" data-mark="check-ok"><title>check passed at ${fmt(k.t)}</title></circle>`);
+      case 'check_ok': case 'check_failed':
+        if (!k.stale && k.kind === 'check_failed') { out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>check failed at ${fmt(k.t)}: ${esc(k.reason || '')}</title></circle>`); break; }
+        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check${k.stale ? ' m-stale-read' : ''}" data-mark="${k.stale ? 'stale-read' : 'check-ok'}"><title>check ${k.kind === 'check_ok' ? 'passed' : 'failed'} at ${fmt(k.t)}${k.node ? ', answered by ' + esc(k.node) : ''}${k.message ? ': ' + esc(k.message) : ''}</title></circle>`);
+        if (k.stale) label(mx, `stale read (${k.node})`, [rows[1]], 'mark-label violation-label label-strong', 3);
+        else if (k.message) label(mx, `${k.message.split(':')[0]} (${k.node})`, [rows[1]], 'mark-label', 4);
         break;
       case 'lock_lost': case 'gave_up': case 'crashed': {
         // One sign per moment: "learns it lost the lock" and "gives up"
@@ -240,6 +253,13 @@ function drawClient(out, l, x, label, fill, compact, lay) {
           : `<path d="M${mx} ${my - 6}v7" class="m-lost-line"/><circle cx="${mx}" cy="${my + 4}" r="1.6" class="m-lost-dot"/>`;
         out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
         label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
+        break;
+      }
+      case 'watching': {
+        // ZooKeeper: the client's node waits behind another and watches it.
+        const w = /watches (\S+) \(([^,]+)'s/.exec(k.reason || '');
+        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="watching"><title>${esc(k.reason || 'waits')} (${fmt(k.t)})</title></circle>`);
+        if (w) label(mx, `watches ${w[2]}'s node`, [rows[1]], 'mark-label', 4);
         break;
       }
       case 'done': case 'delayed':
@@ -266,10 +286,13 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
+  let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
     const x0 = x(r.from), w = Math.max(x(r.to) - x0, 2);
     const down = r.role === 'down';
+    if (was === 'down' && !down) label(x0, '↻ restarted', rows, 'mark-label label-strong', 2);
+    was = r.role;
     if (down || r.role === 'cut off') {
       out.push(`<rect x="${x0}" y="${l.y + 3}" width="${w}" height="${l.h - 6}" class="node-${down ? 'down' : 'cut'}"${down ? ` fill="${fill('down')}"` : ''} data-mark="${down ? 'down' : 'cut-off'}" data-testid="node-${down ? 'down' : 'cut'}"><title>${esc(n.name)} is ${down ? 'down' : 'cut off from the others'} from ${fmt(r.from)}${r.to > r.from ? ' to ' + fmt(r.to) : ''}: it knows nothing of what happens meanwhile</title></rect>`);
       const word = down ? '✕ down' : '⌁ cut off';
@@ -300,6 +323,15 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     if (k.kind === 'grant') {
       out.push(`<path d="${diamond}" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${fmt(k.t)}</title></path>`);
       if (!m.redlock) label(mx, `${k.token ? k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'session_expired') {
+      out.push(`<path d="${diamond}" class="m-expired" data-mark="session-expired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></path>`);
+      label(mx, `session of ${k.client} closed: ${k.message} deleted`, rows, 'mark-label', 5);
+    } else if (k.kind === 'watch_fired') {
+      out.push(`<circle cx="${mx}" cy="${mid}" r="4" class="m-check" data-mark="watch-fired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></circle>`);
+      label(mx, `watch → ${k.client}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'disk_lost') {
+      out.push(`<path d="M${mx - 6} ${mid - 6}l12 12M${mx + 6} ${mid - 6}l-12 12" class="m-lost-line" data-mark="disk-lost"><title>${esc(k.message || 'its disk lost everything')} (${fmt(k.t)})</title></path>`);
+      label(mx, 'disk lost: empty log, no vote', rows, 'mark-label violation-label label-strong', 1);
     } else if (k.kind === 'answer_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
       label(mx, 'answer lost', rows, 'mark-label', 4);

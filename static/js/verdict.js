@@ -5,7 +5,7 @@ import { esc, formatMS, num } from './format.js';
 
 /** headline tells the story of the worst write in one sentence. */
 function headline(events, s) {
-  const i = events.findIndex(e => e.kind === 'write_accepted' && (e.stale === true || /^stale/.test(e.reason || '')));
+  const i = events.findIndex(e => e.stale);
   if (i >= 0) {
     const stale = events[i], earlier = events.slice(0, i);
     const before = earlier.filter(e => e.kind === 'write_accepted' && e.client !== stale.client).pop();
@@ -34,25 +34,28 @@ function facts(s) {
     out.push(`writes accepted ${s.writes_accepted}, refused ${s.writes_refused}, stale accepted <strong>${s.stale_writes_accepted}</strong>`);
   }
   if (s.claims_won || s.claims_lost) out.push(`claims won ${s.claims_won}, changed 0 rows ${s.claims_lost}`);
-  if (s.grants) out.push(`grants ${s.grants}; two holders believed at once for ${formatMS(s.overlap_ms)}`);
+  if (s.grants) out.push(`grants ${s.grants}` + (s.overlap_ms ? `; two holders believed at once for ${formatMS(s.overlap_ms)}` : ''));
   if (s.double_grants || s.duplicate_tokens) out.push(`double grants <strong>${s.double_grants}</strong>, duplicate tokens <strong>${s.duplicate_tokens}</strong>`);
   if (s.unavailable_ms) out.push(`no lock server answered for ${formatMS(s.unavailable_ms)}`);
   if (s.side_effects) out.push(`side effects ${s.side_effects}, duplicated <strong>${s.duplicate_side_effects}</strong>`);
   return out.map(f => `<li>${f}</li>`).join('');
 }
 
-/** verdictView is the verdict box of a finished run: its class and markup. */
+// The heading's mark, by its kind: a tick only where the data came out
+// right and the work got done.
+const MARK = { safe: '✓', unsafe: '✗', lock_broken: '!', stopped: '■', unavailable: '–', incomplete: '–' };
+
+/** verdictView is the verdict box of a finished run: its class and markup.
+ * The server heads the run (run.heading: kind, title, detail). */
 export function verdictView(run) {
-  const s = run.summary;
-  if (run.stopped) {
-    return { cls: 'stopped', html: `<p><strong>Stopped.</strong> The run was stopped before its end; the summary covers what happened so far.</p><p>${esc(run.verdict)}</p>` };
-  }
+  const s = run.summary, hd = run.heading || { kind: 'incomplete', title: 'No heading from the server' };
   const h = headline(run.events, s);
   return {
-    cls: s.safe ? 'safe' : 'unsafe',
-    html: `<p class="badge"><span aria-hidden="true">${s.safe ? '✓' : '✗'}</span> ${s.safe ? 'Safe' : 'Unsafe'}</p>
+    // A heading that is neither safe nor unsafe is a warning, in amber.
+    cls: hd.kind === 'safe' || hd.kind === 'unsafe' ? hd.kind : 'warn ' + hd.kind,
+    html: `<p class="badge" data-testid="verdict-heading"><span aria-hidden="true">${MARK[hd.kind] || ''}</span> ${esc(hd.title)}${hd.detail ? `<span class="badge-detail">: ${esc(hd.detail)}</span>` : ''}</p>
 ${h ? `<p class="headline" data-testid="verdict-headline">${esc(h)}</p>` : ''}
-<p data-testid="verdict-text">${esc(run.verdict)}</p>
+<p data-testid="verdict-text">${esc(hd.kind === 'safe' || hd.kind === 'unsafe' ? run.verdict : hd.checks + '.')}</p>
 <ul class="facts">${facts(s)}</ul>`,
   };
 }
