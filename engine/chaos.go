@@ -17,6 +17,9 @@ type ChaosOptions struct {
 	Backend string // lock.backend of every scenario ("raft" when empty)
 	Nodes   int    // lock.nodes (the backend's default when 0)
 	Fencing bool
+	// Guard "txn" makes every write a transaction guarded by the lock
+	// key's revision, on a backend whose entry takes it (etcd).
+	Guard string
 	// LoseDisk lets the generator make a node lose its disk (a lose_disk
 	// fault aimed under a grant); off, no generated scenario has one.
 	LoseDisk bool
@@ -64,6 +67,7 @@ type ChaosReport struct {
 	Backend string `json:"backend"`
 	Nodes   int    `json:"nodes"`
 	Fencing bool   `json:"fencing"`
+	Guard   string `json:"guard,omitempty"`
 	// LoseDisk: lose_disk faults were allowed.
 	LoseDisk bool `json:"lose_disk,omitempty"`
 	// Violations counts the runs with at least one violation; ByKind
@@ -211,6 +215,15 @@ func (opt ChaosOptions) Check() error {
 		return fieldErr("examples", "must be between 0 and %d, not %d", MaxChaosExamples, opt.Examples)
 	}
 	sc := normalize(Scenario{Fencing: opt.Fencing, Lock: Lock{Backend: opt.Backend, Nodes: opt.Nodes}})
+	if opt.Guard != "" {
+		if err := validateGuard(&sc, "", Step{Do: StepWrite, Guard: opt.Guard}); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				fe.Field = "guard"
+			}
+			return err
+		}
+	}
 	if err := validateLock(&sc); err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) {

@@ -217,7 +217,7 @@ func baseScenario(rng *rand.Rand, seed int64, opt ChaosOptions) Scenario {
 			{Do: StepAcquire},
 			{Do: StepRead},
 			{Do: StepWork, For: Ms(work)},
-			{Do: StepWrite, Add: ptr(pick(1, 9) * 100)},
+			{Do: StepWrite, Add: ptr(pick(1, 9) * 100), Guard: opt.Guard},
 			{Do: StepRelease},
 		}
 		if rng.IntN(3) == 0 {

@@ -115,7 +115,12 @@ func Describe(e Event) string {
 		if e.Token == 0 {
 			return fmt.Sprintf("%s's lease ran out on all but a minority of servers", e.Holder)
 		}
+		if e.Message != "" {
+			return fmt.Sprintf("the lease of %s (token %d) ran out: %s", e.Holder, e.Token, e.Message)
+		}
 		return fmt.Sprintf("the lease of %s (token %d) ran out", e.Holder, e.Token)
+	case KindLeaseExtended, KindLockDelay:
+		return e.Message
 	case KindTruncated, KindNodeCrashed, KindNodeRestarted, KindSteppedDown, KindRejoined, KindHealed, KindClockJump, KindClockDrift:
 		return e.Message
 	case KindPartitioned:

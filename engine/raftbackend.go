@@ -15,8 +15,10 @@ import (
 // raftBackend is the registry entry of a real hashicorp/raft group.
 var raftBackend = Backend{
 	Name: BackendRaft, Label: "Raft group",
-	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
+	Description: "A real Raft group: a grant is committed on a majority before it is answered, and the token is a counter in the replicated state.",
+	Nodes:       []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
 	Tokens: true, Leader: true, Follower: "follower",
+	Options: []BackendOption{lockDelay},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
 		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
 		if err != nil {
@@ -210,6 +212,13 @@ type raftService struct {
 	lastClock *nodeClock
 
 	probe *raftProbe // tests only: what the group committed and where
+
+	// revisions makes every node's state machine etcd's store (LockFSM's
+	// revisions), and elected runs when a new leader has been elected,
+	// before open leases are judged again by its clock (etcd's lessor
+	// extends them). Both are the run's: attach clears them.
+	revisions bool
+	elected   func(leader *raftNode)
 	// onLeader, when set, runs after every election the simulation holds
 	// (a backend built on the group takes up its leader's duties there).
 	onLeader func()
@@ -269,6 +278,7 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 // for this run would have.
 func (s *raftService) attach(w *world, firstToken int64) {
 	s.w, s.waits = w, w.waits
+	s.revisions, s.elected = false, nil
 	s.deposed, s.views, s.wiped = -1, nil, false
 	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
 		nd := s.nodes[i]
@@ -598,6 +608,7 @@ func (s *raftService) restart(n *simNode) {
 	nd.trans.Close()
 	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
 	nd.simNode.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
+	nd.simNode.fsm.revisions = s.revisions
 	for key := range s.linked {
 		if key[0] == s.index(nd) || key[1] == s.index(nd) {
 			s.linked[key] = false // the new transport starts unlinked
@@ -696,6 +707,9 @@ func (s *raftService) elect() {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
+	if s.elected != nil {
+		s.elected(s.nodes[want])
+	}
 	s.w.leaderChanged()
 	if s.onLeader != nil {
 		s.onLeader()

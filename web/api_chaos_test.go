@@ -104,7 +104,7 @@ func TestAPIChaosBadInputNamesTheField(t *testing.T) {
 		{`{"runs":"many"}`, "runs"},
 		{`{"seed":-1}`, "seed"},
 		{fmt.Sprintf(`{"seed":%d}`, engine.MaxChaosSeed+1), "seed"},
-		{`{"backend":"etcd"}`, "backend"},
+		{`{"backend":"consul"}`, "backend"},
 		{`{"backend":"raft","nodes":4}`, "nodes"},
 		{`{"backend":"single","nodes":2}`, "nodes"},
 		{`{"backend":"redlock","nodes":9}`, "nodes"},

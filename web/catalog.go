@@ -50,6 +50,9 @@ type BackendKind struct {
 	// the backend's registry entry declares (milliseconds). The page's
 	// inputs carry them (OptionMax), so the page data leaves them out.
 	Options []engine.FieldCapability `json:"-"`
+	// Description says in one line how it keeps the lock (the backend
+	// menu shows it under the choice).
+	Description string `json:"description,omitempty"`
 }
 
 // OptionMax is the largest value, in milliseconds, that any backend takes
@@ -142,7 +145,7 @@ func buildCatalog() Catalog {
 	for _, b := range caps.Backends {
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
 			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options,
-			Role: (&State{Backend: b.Name}).followerRole()})
+			Role: (&State{Backend: b.Name}).followerRole(), Description: b.Description})
 	}
 	for _, f := range caps.Faults {
 		var fields []string

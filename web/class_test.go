@@ -435,7 +435,7 @@ func TestClassPushScenario(t *testing.T) {
 			{`{"preset":"no-such-preset"}`, "preset"},
 			{`{"preset":"` + presetName(t) + `","link":"/playground?preset=x"}`, "preset"},
 			{`{"scenario":{"clients":"many"}}`, "scenario"},
-			{`{"scenario":{"lock":{"backend":"etcd"},"clients":[{"name":"a"}]}}`, "scenario.lock.backend"},
+			{`{"scenario":{"lock":{"backend":"consul"},"clients":[{"name":"a"}]}}`, "scenario.lock.backend"},
 			{`{"link":"https://example.org/playground?s=!!!"}`, "link"},
 			{`{"link":"https://example.org/somewhere"}`, "link"},
 			{`{"preset":7}`, "preset"},

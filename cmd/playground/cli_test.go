@@ -204,7 +204,7 @@ func TestChaosCommand(t *testing.T) {
 	for _, bad := range [][]string{
 		{"chaos", "--runs", "0"},
 		{"chaos", "--seed", "-1"},
-		{"chaos", "--backend", "etcd"},
+		{"chaos", "--backend", "consul"},
 		{"chaos", "--backend", "raft", "--nodes", "4"},
 		{"chaos", "--backend", "redlock", "--fencing", "on"},
 		{"chaos", "--fencing", "sometimes"},

@@ -23,6 +23,7 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	backend := fs.String("backend", "raft", "lock backend: "+strings.Join(engine.Backends(), ", "))
 	nodes := fs.Int("nodes", 0, "lock nodes (the backend's default when 0)")
 	fencing := fs.String("fencing", "on", "fencing: on or off (off by default for redlock, which has no token)")
+	guard := fs.String("guard", "", "\"txn\": every write is a transaction guarded by the lock key's revision (etcd)")
 	loseDisk := fs.Bool("lose-disk", false, "let the generator make a node lose its disk (lose_disk: raft and zookeeper); off, fencing on Raft never fails")
 	examples := fs.Int("examples", 3, fmt.Sprintf("how many violations to shrink and show (1 to %d)", engine.MaxChaosExamples))
 	format := fs.String("format", "text", "output format: text or json")
@@ -45,7 +46,7 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if b, _ := engine.LookupBackend(*backend); !b.Tokens && !fencingSet {
 		fenced = false // a backend without a token (Redlock) cannot fence
 	}
-	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Examples: *examples, LoseDisk: *loseDisk}
+	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Guard: *guard, Examples: *examples, LoseDisk: *loseDisk}
 	rep, err := engine.Chaos(ctx, opt)
 	if err != nil {
 		var fe *engine.FieldError

@@ -166,6 +166,16 @@ export function buildModel(sc, events, now, states = []) {
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'expired', token: e.token, client: e.holder });
         break;
       }
+      case 'lease_extended': {
+        // A new etcd leader gives the lease it inherits its full TTL.
+        const h = C[e.holder];
+        if (h && h.lease && h.lease.token === e.token) h.lease.until = e.lease_until;
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'extended', token: e.token, client: e.holder, until: e.lease_until });
+        break;
+      }
+      case 'lock_delay':
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'lock_delay', token: e.token, client: e.holder, until: e.until });
+        break;
       case 'clock_jump':
         if (who) who.jumps.push({ t: e.t, by: e.by || 0 });
         // A Redlock server whose clock jumps past a lease drops it.
@@ -240,6 +250,8 @@ export function buildModel(sc, events, now, states = []) {
 
   return {
     redlock,
+    // etcd's tokens are its keys' create revisions.
+    revisions: (sc.lock || {}).backend === 'etcd',
     clients: clientNames.map(name => ({ name, ...C[name] })),
     nodes: nodeNames.map(name => ({ name, ...N[name] })),
     others: otherNames.map(name => ({ name, marks: O[name] })),

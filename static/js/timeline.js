@@ -252,7 +252,8 @@ function drawClient(out, l, x, label, fill, compact, lay) {
         const shape = crashed ? `<path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="m-lost-line"/>`
           : `<path d="M${mx} ${my - 6}v7" class="m-lost-line"/><circle cx="${mx}" cy="${my + 4}" r="1.6" class="m-lost-dot"/>`;
         out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
-        label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
+        // A client that dies with a message in flight: its label may need another row.
+        label(mx + 4, words, crashed ? rows : [rows[1]], 'mark-label lost-label', 3);
         break;
       }
       case 'watching': {
@@ -286,6 +287,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
+  for (const k of n.marks) if (k.kind === 'answer_lost') lay.reserve(mid + 4, x(k.t) - 7, x(k.t) + 7);
   let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
@@ -322,7 +324,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     const mx = x(k.t), diamond = `M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z`;
     if (k.kind === 'grant') {
       out.push(`<path d="${diamond}" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${fmt(k.t)}</title></path>`);
-      if (!m.redlock) label(mx, `${k.token ? k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+      if (!m.redlock) label(mx, `${k.token ? (m.revisions ? 'rev ' : '') + k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
     } else if (k.kind === 'session_expired') {
       out.push(`<path d="${diamond}" class="m-expired" data-mark="session-expired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></path>`);
       label(mx, `session of ${k.client} closed: ${k.message} deleted`, rows, 'mark-label', 5);
@@ -335,6 +337,12 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     } else if (k.kind === 'answer_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
       label(mx, 'answer lost', rows, 'mark-label', 4);
+    } else if (k.kind === 'extended') {
+      out.push(`<path d="${diamond}" class="m-extended" data-mark="extended" data-testid="lease-extended"><title>the new leader gives the lease of ${esc(k.client)} (${tok(k.token)}) its full TTL again, to ${fmt(k.until)}</title></path>`);
+      label(mx, `lease ${k.token} extended to ${fmt(k.until)}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'lock_delay') {
+      out.push(`<rect x="${mx}" y="${mid - 7}" width="${Math.max(x(k.until) - mx, 2)}" height="14" class="lock-delay" data-mark="lock-delay" data-testid="lock-delay"><title>lock-delay: the lease of ${esc(k.client)} ended without a release, so nobody gets the lock until ${fmt(k.until)}</title></rect>`);
+      label(mx, `lock-delay until ${fmt(k.until)}`, rows, 'mark-label', 4);
     } else {
       out.push(`<path d="${diamond}" class="m-expired" data-mark="expired"><title>the lease of ${esc(k.client)} (${tok(k.token)}) runs out at ${fmt(k.t)}</title></path>`);
       label(mx, `lease ${k.token || k.client} ends`, rows, 'mark-label', 5);
