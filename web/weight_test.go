@@ -12,9 +12,12 @@ import (
 )
 
 // TestPlaygroundPageWeight adds up the playground page, its stylesheet, its
-// icon and every ES module it imports, uncompressed: the budget is 150 KiB.
+// icon and every ES module it imports, uncompressed: the budget is 152 KiB
+// (150 KiB until the timeline learned to count dense refusals and keep
+// words off arrows and ticks: drawing every run needs those, so they
+// cannot wait in a module loaded on demand).
 func TestPlaygroundPageWeight(t *testing.T) {
-	const budget = 150 << 10
+	const budget = 152 << 10
 	ts, _ := startServer(t, web.Config{})
 	status, page := get(t, ts.URL+"/playground")
 	if status != http.StatusOK {
