@@ -130,12 +130,20 @@ func CleanLearnerName(field, name string) (string, error) {
 // class: its confusables skeleton, after compatibility normalisation
 // (NFKC: full-width and ligature letters become plain ones) and case
 // folding, with default-ignorable characters dropped and spaces collapsed.
-// "Ana", "ana", "Ａｎａ" and "Аna" (Cyrillic А) share a key, as do
-// "Alice" and "AIice". The key is not for display.
+// "Ana", "ana", "ＡＮＡ" and "Аna" (Cyrillic А) share a key, as do
+// "Alice", "ALICE", "AIice" and "Alı̇ce" (a dotless ı with a dot put on
+// it). The key is not for display.
 //
-// The skeleton comes before the case fold so that capitals that look
-// alike across scripts ("АВС" in Cyrillic, "ABC") meet first, and again
-// after it for the lower-case forms the fold produces.
+// A capital I is two things at once: the capital of i, and a look-alike
+// of l; the skeleton takes it for l, the fold for i. Taking the skeleton
+// before the fold, as this did, made "ALICE" "allce" and "Alice" "alice",
+// two keys for one name. So the key counts i and l as one letter: "Ivan"
+// and "ivan" meet, and so do "AIice" and "Alice". The price is a few more
+// false clashes ("Eli" and "Ell"), which the message turns into "add an
+// initial". The skeleton is taken before the fold, so that capitals that
+// look alike across scripts ("ΑΒС", Greek and Cyrillic, and "ABC") meet,
+// and again after it for the lower-case forms the fold makes; and a dot
+// above an i, l or j is dropped: an i has its dot already.
 func NameKey(name string) string {
 	s := norm.NFKC.String(name)
 	s = strings.Map(func(r rune) rune {
@@ -145,9 +153,28 @@ func NameKey(name string) string {
 		return r
 	}, s)
 	s = confusables.Skeleton(s)
-	s = cases.Fold().String(s)
-	s = confusables.Skeleton(s)
-	return collapseSpaces(strings.TrimSpace(s))
+	s = norm.NFKC.String(cases.Fold().String(s))
+	s = cases.Fold().String(confusables.Skeleton(s))
+	s = dropDotAbove(strings.ReplaceAll(norm.NFD.String(s), "i", "l"))
+	return collapseSpaces(strings.TrimSpace(norm.NFC.String(s)))
+}
+
+// dropDotAbove removes a combining dot above (U+0307) that follows an l
+// (which stands for i too, above) or a j, in decomposed text: "i̇" looks
+// like "i", and "İ" is a capital I with its dot.
+func dropDotAbove(s string) string {
+	if !strings.ContainsRune(s, '\u0307') {
+		return s
+	}
+	rs := []rune(s)
+	out := rs[:0]
+	for i, r := range rs {
+		if r == '\u0307' && i > 0 && (rs[i-1] == 'l' || rs[i-1] == 'j') {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
 }
 
 const (

@@ -131,6 +131,10 @@ func TestNameKeyCatchesLookAlikes(t *testing.T) {
 		{"ﬁona", "fiona"},             // ligature
 		{"Straße", "STRASSE"},         // case folding, not lower-casing
 		{"Oscar", "0scar"},            // digit zero
+		{"Alice", "ALICE"},            // capitals: the fold before the skeleton's I-for-l
+		{"Ivan", "ivan"},              //
+		{"Alice", "Alı̇ce"},           // a dotless ı with a dot put on it
+		{"Alice", "ALİCE"},            // a capital İ with its dot
 	}
 	for _, p := range same {
 		if a, b := classroom.NameKey(p[0]), classroom.NameKey(p[1]); a != b {

@@ -15,7 +15,10 @@ import (
 // survives a SIGKILL of the server.
 type Store interface {
 	// CreateClass creates a class open for joining, with a fresh join code
-	// and teacher key. EINVALID for a bad name, ELIMIT at Limits.MaxClasses.
+	// and teacher key. EINVALID for a bad name; ELIMIT at Limits.MaxClasses
+	// classes in use, at Limits.MaxEmptyClasses classes nobody has joined,
+	// or at Limits.MaxClassesPerAddress live classes made from the address
+	// in ctx (WithCreator).
 	CreateClass(ctx context.Context, name string) (*NewClass, error)
 
 	// Teacher returns the class with this join code if key is its teacher
@@ -139,16 +142,35 @@ type Credentials struct {
 // Limits bound what one shared server stores. Zero values take the
 // defaults of DefaultLimits.
 type Limits struct {
-	MaxClasses             int
+	// MaxClasses bounds the classes in use: someone has joined them.
+	// Archived and expired ones count until they are deleted.
+	MaxClasses int
+	// MaxEmptyClasses bounds, apart, the classes nobody has joined yet:
+	// making classes is cheap for a script, and an empty class is deleted
+	// Options.EmptyRetention after it was made, so filling this limit
+	// holds nobody off for long, and never the classes in use.
+	MaxEmptyClasses int
+	// MaxClassesPerAddress bounds the live classes (neither archived nor
+	// expired, and for empty ones within their EmptyRetention) made from
+	// one address (WithCreator).
+	MaxClassesPerAddress   int
 	MaxLearnersPerClass    int
 	MaxAttemptsPerExercise int
+	// MaxBytesPerLearner and MaxBytesPerClass bound the bytes of answers
+	// stored (each attempt's answer and a row's overhead): a learner or a
+	// class past them is told it is full (ELIMIT).
+	MaxBytesPerLearner, MaxBytesPerClass int64
 }
 
 // DefaultLimits returns limits for a server a few lectures share: a big
 // lecture hall fits in a class, and a learner who sends 200 checks of one
-// exercise is stuck or scripting.
+// exercise is stuck or scripting. 2 MiB of answers is a thousand answers
+// of 2,000 characters for one learner; 256 MiB a class of 500 with half
+// that each. Twenty classes from one address is a
+// school's whole staff behind its NAT.
 func DefaultLimits() Limits {
-	return Limits{MaxClasses: 1000, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200}
+	return Limits{MaxClasses: 1000, MaxEmptyClasses: 5000, MaxClassesPerAddress: 20, MaxLearnersPerClass: 500, MaxAttemptsPerExercise: 200,
+		MaxBytesPerLearner: 2 << 20, MaxBytesPerClass: 256 << 20}
 }
 
 // WithDefaults fills zero fields from DefaultLimits.
@@ -156,6 +178,18 @@ func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	if l.MaxClasses <= 0 {
 		l.MaxClasses = d.MaxClasses
+	}
+	if l.MaxEmptyClasses <= 0 {
+		l.MaxEmptyClasses = d.MaxEmptyClasses
+	}
+	if l.MaxClassesPerAddress <= 0 {
+		l.MaxClassesPerAddress = d.MaxClassesPerAddress
+	}
+	if l.MaxBytesPerLearner <= 0 {
+		l.MaxBytesPerLearner = d.MaxBytesPerLearner
+	}
+	if l.MaxBytesPerClass <= 0 {
+		l.MaxBytesPerClass = d.MaxBytesPerClass
 	}
 	if l.MaxLearnersPerClass <= 0 {
 		l.MaxLearnersPerClass = d.MaxLearnersPerClass
@@ -179,6 +213,10 @@ type Options struct {
 	// teacher to export or restore, before it is deleted; zero means
 	// DefaultGrace.
 	Grace time.Duration
+	// EmptyRetention is how long a class nobody has joined is kept after
+	// it was made; then it is deleted (nothing in it to export). Zero
+	// means DefaultEmptyRetention.
+	EmptyRetention time.Duration
 	// PurgeEvery is how often the store deletes classes past their grace;
 	// zero means DefaultPurgeEvery, negative never (call Purge).
 	PurgeEvery time.Duration
@@ -190,6 +228,9 @@ const (
 	DefaultRetention  = 180 * 24 * time.Hour
 	DefaultGrace      = 30 * 24 * time.Hour
 	DefaultPurgeEvery = time.Hour
+	// DefaultEmptyRetention: a teacher makes a class the day of the
+	// lesson, or the day before.
+	DefaultEmptyRetention = 24 * time.Hour
 )
 
 // WithDefaults fills zero lifecycle fields and limits from the defaults.
@@ -203,6 +244,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.PurgeEvery == 0 {
 		o.PurgeEvery = DefaultPurgeEvery
+	}
+	if o.EmptyRetention <= 0 {
+		o.EmptyRetention = DefaultEmptyRetention
 	}
 	return o
 }

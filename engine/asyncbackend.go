@@ -6,9 +6,10 @@ import "fmt"
 // replica.
 var asyncBackend = Backend{
 	Name: BackendAsyncReplica, Label: "primary + async replica",
-	Nodes: []int{2}, DefaultNodes: 2, NodesRule: "async-replica has a primary and one replica: 2 nodes",
+	Description: "A primary that answers first and copies each change to its replica later; a failover promotes the replica with what it has.",
+	Nodes:       []int{2}, DefaultNodes: 2, NodesRule: "async-replica has a primary and one replica: 2 nodes",
 	Tokens: true, Leader: true, Follower: "replica",
-	Options:   []BackendOption{replicationLag},
+	Options:   []BackendOption{replicationLag, lockDelay},
 	start:     func(w *world, _ *RaftPool) (lockService, error) { return newAsyncService(w), nil },
 	restarted: "starts again",
 	chaos: func(pick func(lo, hi int64) int64, _ intn, l *Lock) {

@@ -13,6 +13,7 @@ type auditor struct {
 	w *world
 
 	writesAccepted, writesRefused, stale int
+	staleReads                           int
 	claimsWon, claimsLost                int
 	expected                             int64
 	sent                                 map[string]int // side effects performed, by message
@@ -43,6 +44,10 @@ func (a *auditor) observe(e Event) {
 		}
 	case KindWriteRefused:
 		a.writesRefused++
+	case KindCheckOK, KindCheckFailed:
+		if e.Stale {
+			a.staleReads++
+		}
 	case KindClaimWon:
 		a.claimsWon++
 	case KindClaimLost:
@@ -98,6 +103,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		WritesAccepted:      a.writesAccepted,
 		WritesRefused:       a.writesRefused,
 		StaleWritesAccepted: a.stale,
+		StaleReads:          a.staleReads,
 		ClaimsWon:           a.claimsWon,
 		ClaimsLost:          a.claimsLost,
 		UnavailableMS:       a.w.unavail.until(end),

@@ -45,6 +45,10 @@ type BackendCapability struct {
 	// lacks one means dropping it. Options are the same with their bounds.
 	Fields  []string          `json:"fields"`
 	Options []FieldCapability `json:"options"`
+	// Description says in one line how it keeps the lock; Txn: a write
+	// step may be guarded by a transaction on its store.
+	Description string `json:"description,omitempty"`
+	Txn         bool   `json:"txn,omitempty"`
 }
 
 // backendCapabilities describes every registered backend, in registry
@@ -56,7 +60,7 @@ func backendCapabilities() []BackendCapability {
 	for _, b := range registry {
 		c := BackendCapability{Name: b.Name, Label: b.Label, Nodes: slices.Clone(b.Nodes), DefaultNodes: b.DefaultNodes,
 			Tokens: b.Tokens, NoTokens: b.NoTokens, Leader: b.Leader, Follower: b.Follower,
-			Fields: []string{}, Options: []FieldCapability{}}
+			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn}
 		for _, o := range b.Options {
 			c.Fields = append(c.Fields, o.Name)
 			c.Options = append(c.Options, FieldCapability{Name: o.Name, Type: "duration", Min: float64(o.Min), Max: float64(o.Max)})
@@ -144,8 +148,9 @@ var catalog = sync.OnceValue(func() Catalog {
 		Faults: []FaultCapability{
 			{Do: FaultPause, Targets: []string{"client"}, Fields: []FieldCapability{target, dur("for", true, 1)}},
 			{Do: FaultDelay, Targets: []string{"client"}, Fields: []FieldCapability{target, {Name: "kind", Required: true, Type: "delay_kind"}, dur("by", true, 1)}},
-			{Do: FaultCrash, Targets: []string{"node", "leader"}, Fields: []FieldCapability{target}},
+			{Do: FaultCrash, Targets: []string{"node", "leader", "client"}, Fields: []FieldCapability{target}},
 			{Do: FaultRestart, Targets: []string{"node"}, Fields: []FieldCapability{target}},
+			{Do: FaultLoseDisk, Targets: []string{"node", "leader"}, Fields: []FieldCapability{target}},
 			{Do: FaultPartition, Targets: []string{"side", "node", "leader"}, Fields: []FieldCapability{
 				{Name: "side", Type: "side", OneOf: "target"}, {Name: "target", Type: "target", OneOf: "side"}, dur("for", true, 1)}},
 			{Do: FaultClockJump, Targets: []string{"client", "node"}, Fields: []FieldCapability{target, {Name: "by", Required: true, Type: "signed_duration", Min: -MaxUntil, Max: MaxUntil}}},

@@ -21,6 +21,12 @@ type ChaosOptions struct {
 	Kind    string
 	Nodes   int // lock.nodes (the backend's default when 0)
 	Fencing bool
+	// Guard "txn" makes every write a transaction guarded by the lock
+	// key's revision, on a backend whose entry takes it (etcd).
+	Guard string
+	// LoseDisk lets the generator make a node lose its disk (a lose_disk
+	// fault aimed under a grant); off, no generated scenario has one.
+	LoseDisk bool
 	// Examples caps how many violations are shrunk and reported (3 when 0).
 	Examples int
 	// Workers runs that many scenarios at once (4 x GOMAXPROCS when 0: a
@@ -66,6 +72,9 @@ type ChaosReport struct {
 	Kind    string `json:"kind,omitempty"`
 	Nodes   int    `json:"nodes"`
 	Fencing bool   `json:"fencing"`
+	Guard   string `json:"guard,omitempty"`
+	// LoseDisk: lose_disk faults were allowed.
+	LoseDisk bool `json:"lose_disk,omitempty"`
 	// Violations counts the runs with at least one violation; ByKind
 	// counts, among those, the runs with each kind (a run may have several).
 	Violations int             `json:"violations"`
@@ -221,6 +230,15 @@ func (opt ChaosOptions) Check() error {
 		return fieldErr("examples", "must be between 0 and %d, not %d", MaxChaosExamples, opt.Examples)
 	}
 	sc := normalize(Scenario{Fencing: opt.Fencing, Lock: Lock{Backend: opt.Backend, Nodes: opt.Nodes}})
+	if opt.Guard != "" {
+		if err := validateGuard(&sc, "", Step{Do: StepWrite, Guard: opt.Guard}); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				fe.Field = "guard"
+			}
+			return err
+		}
+	}
 	if err := validateLock(&sc); err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) {
@@ -232,6 +250,11 @@ func (opt ChaosOptions) Check() error {
 			}
 		}
 		return err
+	}
+	if opt.LoseDisk {
+		if b := backendEntry(opt.Backend); !b.diskLoss {
+			return fieldErr("lose_disk", "%s nodes keep no log on disk to lose: lose_disk takes %s", opt.Backend, orList(diskBackends()))
+		}
 	}
 	return nil
 }
@@ -312,7 +335,7 @@ feed:
 	if failed != nil {
 		return ChaosReport{}, failed
 	}
-	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Kind: opt.Kind, Nodes: opt.Nodes, Fencing: opt.Fencing, Examples: []ChaosExample{}}
+	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Kind: opt.Kind, Nodes: opt.Nodes, Fencing: opt.Fencing, LoseDisk: opt.LoseDisk, Examples: []ChaosExample{}}
 	var failing []int
 	for i, o := range results {
 		seed := opt.Seed + int64(i)

@@ -253,7 +253,7 @@ func TestChaosOptionsNameTheField(t *testing.T) {
 		{engine.ChaosOptions{Runs: engine.MaxChaosRuns + 1}, "runs"},
 		{engine.ChaosOptions{Runs: 1, Seed: -1}, "seed"},
 		{engine.ChaosOptions{Runs: 1, Seed: engine.MaxChaosSeed + 1}, "seed"},
-		{engine.ChaosOptions{Runs: 1, Backend: "etcd"}, "backend"},
+		{engine.ChaosOptions{Runs: 1, Backend: "consul"}, "backend"},
 		{engine.ChaosOptions{Runs: 1, Backend: "raft", Nodes: 4}, "nodes"},
 		{engine.ChaosOptions{Runs: 1, Backend: "async-replica", Nodes: 3}, "nodes"},
 		{engine.ChaosOptions{Runs: 1, Backend: "redlock", Nodes: 6}, "nodes"},

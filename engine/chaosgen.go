@@ -97,6 +97,9 @@ func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[
 		}
 	}
 	aims := aimsFor(g.sc.Lock.Backend)
+	if opt.LoseDisk {
+		aims = append(aims, loseDiskAim)
+	}
 	var last *Result // the run of g.sc as it is now, if any
 	for range 1 + pickCount(rng) {
 		res, err := opt.run(ctx, g.sc)
@@ -217,7 +220,7 @@ func baseScenario(rng *rand.Rand, seed int64, opt ChaosOptions) Scenario {
 			{Do: StepAcquire},
 			{Do: StepRead},
 			{Do: StepWork, For: Ms(work)},
-			{Do: StepWrite, Add: ptr(pick(1, 9) * 100)},
+			{Do: StepWrite, Add: ptr(pick(1, 9) * 100), Guard: opt.Guard},
 			{Do: StepRelease},
 		}
 		if rng.IntN(3) == 0 {

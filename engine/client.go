@@ -191,6 +191,10 @@ func (c *client) step(a *actor, st Step) {
 		c.compute(a, st.For.MS())
 	case StepCheck:
 		token := c.token
+		if st.Read != "" && st.Read != ReadLog {
+			c.checkLocal(a, st.Read, token)
+			return
+		}
 		r, node, ok := c.call(a, OpCheck, token)
 		switch {
 		case !ok:
@@ -295,6 +299,10 @@ func (c *client) write(a *actor, st Step) {
 	}
 	token := c.token
 	c.emit(Event{Kind: KindWriteSent, Token: token, Value: ptr(value), Add: st.Add, Set: st.Set})
+	if st.Guard == GuardTxn {
+		c.txnWrite(a, st, value, token)
+		return
+	}
 	var rows int64
 	c.storageCall(a, MsgWrite, func() { rows = c.storeWrite(value, token, st) })
 	if rows == 0 {
@@ -408,7 +416,11 @@ var msgKind = map[Op]string{OpAcquire: MsgAcquire, OpRenew: MsgRenew, OpRelease:
 // fresh request id, so a retried one is never applied twice.
 func (c *client) command(op Op, token int64) Command {
 	c.reqID++
-	return Command{Op: op, Lock: c.w.lockName, Client: c.cfg.Name, Token: token, Lease: c.w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+	cmd := Command{Op: op, Lock: c.w.lockName, Client: c.cfg.Name, Token: token, Lease: c.w.sc.Lock.Lease.MS(), ReqID: c.reqID}
+	if op == OpAcquire {
+		cmd.Delay = c.w.sc.Lock.LockDelay.MS() // the taker chooses its lock-delay, as in Chubby
+	}
+	return cmd
 }
 
 // call runs one lock operation the backend's way (its entry's client

@@ -7,21 +7,23 @@ import (
 )
 
 // The Raft log carries commands in a compact binary form, written and read
-// by hand (no reflection): an op byte, varints for the token, lease, time
-// and request id, then the lock and client names, each after its length.
+// by hand (no reflection): an op byte, varints for the token, lease, time,
+// lock-delay and request id, then the lock and client names, each after
+// its length.
 // A lock command is 20 to 40 bytes.
 
 // EncodeCommand encodes a command for the Raft log. The buffer is new
 // every time, of the command's exact size: the in-memory log keeps it,
 // shared by every node, until compaction.
 func EncodeCommand(c Command) []byte {
-	n := 1 + varintLen(c.Token) + varintLen(c.Lease) + varintLen(c.Now) + uvarintLen(c.ReqID) +
+	n := 1 + varintLen(c.Token) + varintLen(c.Lease) + varintLen(c.Now) + varintLen(c.Delay) + uvarintLen(c.ReqID) +
 		uvarintLen(uint64(len(c.Lock))) + len(c.Lock) + uvarintLen(uint64(len(c.Client))) + len(c.Client)
 	b := make([]byte, 0, n)
 	b = append(b, byte(c.Op))
 	b = binary.AppendVarint(b, c.Token)
 	b = binary.AppendVarint(b, c.Lease)
 	b = binary.AppendVarint(b, c.Now)
+	b = binary.AppendVarint(b, c.Delay)
 	b = binary.AppendUvarint(b, c.ReqID)
 	b = binary.AppendUvarint(b, uint64(len(c.Lock)))
 	b = append(b, c.Lock...)
@@ -58,7 +60,7 @@ func decodeFields(b []byte, c *Command) (lock, client []byte, err error) {
 		return nil, nil, errBadCommand
 	}
 	c.Op, b = Op(b[0]), b[1:]
-	for _, p := range [...]*int64{&c.Token, &c.Lease, &c.Now} {
+	for _, p := range [...]*int64{&c.Token, &c.Lease, &c.Now, &c.Delay} {
 		v, n := binary.Varint(b)
 		if n <= 0 {
 			return nil, nil, errBadCommand

@@ -32,12 +32,20 @@ func Describe(e Event) string {
 	case KindReleaseRefused:
 		return "release refused: " + e.Reason
 	case KindCheckOK:
+		s := fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
 		if e.Token == 0 {
-			return fmt.Sprintf("checked: still holds the lock until %s", FormatMS(e.LeaseUntil))
+			s = fmt.Sprintf("checked: still holds the lock until %s", FormatMS(e.LeaseUntil))
 		}
-		return fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
+		if e.Message != "" {
+			s += " (" + e.Message + ")"
+		}
+		return s
 	case KindCheckFailed:
-		return "checked: no longer holds the lock, " + e.Reason
+		s := "checked: no longer holds the lock, " + e.Reason
+		if e.Message != "" {
+			s += " (" + e.Message + ")"
+		}
+		return s
 	case KindUnavailable:
 		return fmt.Sprintf("%s got no answer: %s", e.Message, e.Reason)
 	case KindRead:
@@ -82,6 +90,12 @@ func Describe(e Event) string {
 			return fmt.Sprintf("stops renewing: %s; the job is not told", e.Reason)
 		}
 		return fmt.Sprintf("stops renewing token %d: %s; the job is not told", e.Token, e.Reason)
+	case KindSessionExpired, KindWatchFired:
+		return e.Reason
+	case KindDiskLost:
+		return e.Message
+	case KindWatching:
+		return "waits for the lock: " + e.Reason
 	case KindAnswerLost:
 		return "applied, answer lost: " + e.Reason
 	case KindLockLost:
@@ -101,7 +115,12 @@ func Describe(e Event) string {
 		if e.Token == 0 {
 			return fmt.Sprintf("%s's lease ran out on all but a minority of servers", e.Holder)
 		}
+		if e.Message != "" {
+			return fmt.Sprintf("the lease of %s (token %d) ran out: %s", e.Holder, e.Token, e.Message)
+		}
 		return fmt.Sprintf("the lease of %s (token %d) ran out", e.Holder, e.Token)
+	case KindLeaseExtended, KindLockDelay:
+		return e.Message
 	case KindTruncated, KindNodeCrashed, KindNodeRestarted, KindSteppedDown, KindRejoined, KindHealed, KindClockJump, KindClockDrift:
 		return e.Message
 	case KindPartitioned:

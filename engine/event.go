@@ -28,6 +28,10 @@ type Event struct {
 	// Stale marks an accepted write from a client the lock service no
 	// longer counted as holder, after a newer holder had begun: the
 	// summary's stale_writes_accepted counts these events.
+	// On a check_ok or check_failed answered from a node's own state (a
+	// lease or follower read), Stale marks an answer that differs from
+	// what a read through the log would have said then: the summary's
+	// stale_reads counts these.
 	Stale bool `json:"stale,omitempty"`
 	// Rate is what a drifting clock reads per true second (clock_drift).
 	Rate float64 `json:"rate,omitempty"`
@@ -91,6 +95,10 @@ const (
 	KindClockJump      = "clock_jump"       // by (signed ms); actor: a node or a client
 	KindClockDrift     = "clock_drift"      // rate, for, until; actor: a node or a client; rate 1 when it ends
 	KindFaultIgnored   = "fault_ignored"    // reason: the fault could not apply then
+
+	// etcd and Chubby (actor: the node).
+	KindLeaseExtended = "lease_extended" // node: holder, token, lease_until: a new etcd leader gives an inherited lease its full TTL again
+	KindLockDelay     = "lock_delay"     // node: holder, token, for, until: a lease ended without a release; nobody gets the lock until then
 )
 
 // Kinds of the careful client's own watch.
@@ -114,6 +122,7 @@ type Summary struct {
 	WritesAccepted       int   `json:"writes_accepted"`
 	WritesRefused        int   `json:"writes_refused"`
 	StaleWritesAccepted  int   `json:"stale_writes_accepted"`
+	StaleReads           int   `json:"stale_reads"`
 	OverlapMS            int64 `json:"overlap_ms"`
 	DoubleGrants         int   `json:"double_grants"`
 	DuplicateTokens      int   `json:"duplicate_tokens"`

@@ -240,7 +240,7 @@ func TestBadFaults(t *testing.T) {
 		{"restart of the leader", p.Scenario, engine.Fault{At: engine.Sec(1), Do: "restart", Target: "leader"}, "faults[0].target", "needs a node by name"},
 		{"partition of a lone server", single.Scenario, engine.Fault{At: engine.Sec(1), Do: "partition", Target: "node-1", For: engine.Sec(1)}, "faults[0].target", "no peer to be cut off from"},
 		{"partition without for", p.Scenario, engine.Fault{At: engine.Sec(1), Do: "partition", Target: "node-2"}, "faults[0].for", "is required"},
-		{"crash of a client", p.Scenario, engine.Fault{At: engine.Sec(1), Do: "crash", Target: "client-1"}, "faults[0].target", "aims at a lock node"},
+		{"restart of a client", p.Scenario, engine.Fault{At: engine.Sec(1), Do: "restart", Target: "client-1"}, "faults[0].target", "aims at a lock node"},
 		{"clock jump of nothing", p.Scenario, engine.Fault{At: engine.Sec(1), Do: "clock_jump", Target: "node-2", By: engine.Ms(0)}, "faults[0].by", "changes nothing"},
 		{"clock jump too far", p.Scenario, engine.Fault{At: engine.Sec(1), Do: "clock_jump", Target: "client-1", By: engine.Sec(-7200)}, "faults[0].by", "between -1h0m0s and 1h0m0s"},
 		{"node fault without a lock", ride.Scenario, engine.Fault{At: engine.Sec(1), Do: "crash", Target: "node-1"}, "faults[0].target", "no client uses the lock service"},

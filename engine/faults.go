@@ -38,6 +38,8 @@ func (w *world) applyFault(f Fault) {
 		return
 	}
 	switch f.Do {
+	case FaultLoseDisk:
+		w.loseDisk(n)
 	case FaultCrash:
 		if n.down {
 			w.ignored(f, n.name+" is already down")
@@ -182,6 +184,13 @@ func (w *world) clientFault(c *client, f Fault) {
 	switch f.Do {
 	case FaultPause:
 		c.pause(nil, f.For.MS())
+	case FaultCrash:
+		// The process dies where it stands: it never releases, and what it
+		// already sent is still on its way.
+		c.emit(Event{Kind: KindCrashed, Message: "the client dies without releasing; what it sent is still on its way"})
+		c.holding = false
+		c.done = true
+		w.s.killGroup(c.g, nil)
 	case FaultDelay:
 		// The delay waits for the client's next message of that kind.
 		c.delays[f.Kind] = append(c.delays[f.Kind], f)

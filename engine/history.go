@@ -27,6 +27,9 @@ type history struct {
 	// its history is judged at the client, in true time.
 	model   porcupine.Model
 	redlock bool
+	// clockModel is model judged by the answering nodes' clocks alone
+	// (the entry's clockHistory; ServerClockModel when unset).
+	clockModel porcupine.Model
 }
 
 // lockInput and lockOutput are one operation's call and answer.
@@ -35,6 +38,7 @@ type lockInput struct {
 	Client string `json:"client"`
 	Token  int64  `json:"token,omitempty"`
 	Lease  int64  `json:"lease,omitempty"`
+	Delay  int64  `json:"delay,omitempty"` // an acquire's lock-delay
 }
 
 type lockOutput struct {
@@ -76,7 +80,7 @@ func (h *history) pending(cmd Command, r Reply, by served, call int64) {
 }
 
 func commandInput(cmd Command) lockInput {
-	return lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease}
+	return lockInput{Op: cmd.Op.String(), Client: cmd.Client, Token: cmd.Token, Lease: cmd.Lease, Delay: cmd.Delay}
 }
 
 // operations returns the recorded operations, each pending one returning
@@ -108,7 +112,7 @@ func (h *history) add(in lockInput, out lockOutput, call, ret int64) {
 
 // export is the run's history as the Result hands it out.
 func (h *history) export() *History {
-	return &History{ops: h.operations(), model: h.model, redlock: h.redlock}
+	return &History{ops: h.operations(), model: h.model, redlock: h.redlock, clockModel: h.clockModel}
 }
 
 // lockState is the model's state: one lease lock.
@@ -119,6 +123,7 @@ type lockState struct {
 	TrueUntil  int64 // the same lease in true time: granted at True, for Lease
 	Next       int64 // the next token; 0 until the first grant shows it
 	Last       int64 // the latest true time an operation was applied at
+	Delay      int64 // the holder's lock-delay, from when its lease ends
 }
 
 // LeaseLockModel is the sequential specification of a lease lock with
@@ -198,6 +203,9 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput, trueTime bool) (bo
 		case held:
 			return out.OK && out.Token == s.Token, next
 		case !out.OK:
+			// Refused only inside the lock-delay of a lease that ran out.
+			return s.Holder != "" && out.Now < s.LeaseUntil+s.Delay, next
+		case s.Holder != "" && out.Now < s.LeaseUntil+s.Delay:
 			return false, s
 		case s.Next != 0 && out.Token != s.Next:
 			return false, s
@@ -205,6 +213,7 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput, trueTime bool) (bo
 			return false, s // the holder's lease still runs in true time
 		}
 		next.Holder, next.Token, next.LeaseUntil, next.Next = in.Client, out.Token, out.Now+in.Lease, out.Token+1
+		next.Delay = in.Delay
 		next.TrueUntil = out.True + in.Lease
 		return out.LeaseUntil == next.LeaseUntil, next
 	case "renew":
@@ -234,6 +243,8 @@ type History struct {
 	ops     []porcupine.Operation
 	model   porcupine.Model
 	redlock bool // the operations are quorum calls seen at the client
+	// clockModel is model judged by the answering nodes' clocks alone.
+	clockModel porcupine.Model
 }
 
 // Len is the number of operations recorded.
@@ -247,10 +258,14 @@ func (h *History) ClockNote(timeout time.Duration) string {
 	if h.redlock || len(h.ops) == 0 {
 		return ""
 	}
-	if porcupine.CheckOperationsTimeout(LeaseLockModel, h.ops, timeout) != porcupine.Illegal {
+	clockModel := h.clockModel
+	if clockModel.Step == nil {
+		clockModel = ServerClockModel
+	}
+	if porcupine.CheckOperationsTimeout(h.Model(), h.ops, timeout) != porcupine.Illegal {
 		return ""
 	}
-	if porcupine.CheckOperationsTimeout(ServerClockModel, h.ops, timeout) != porcupine.Ok {
+	if porcupine.CheckOperationsTimeout(clockModel, h.ops, timeout) != porcupine.Ok {
 		return ""
 	}
 	var nodes []string

@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // ledger is the world's account of the grants the lock service made, kept
 // in true simulated time: when each began, when the service stopped
 // counting it (its lease ran out by the service's clock, it was released,
@@ -151,7 +153,36 @@ func (l *ledger) expired(w *world, g *grantRec) {
 	if w.s.now > g.end {
 		e.Message = "it ran out at " + FormatMS(g.end) + ", while no node that knew of it served"
 	}
+	if w.backend.expired != nil {
+		e.Message = joinWords(e.Message, w.backend.expired(w, g))
+	}
 	w.emit(e)
+	w.lockDelayEvent(actor, g)
+}
+
+// lockDelayEvent shows the lock-delay window that a lease's end without a
+// release opens (lock.lock_delay): nobody is granted the lock until it
+// closes, by the clock of the service's record.
+func (w *world) lockDelayEvent(actor string, g *grantRec) {
+	d := w.sc.Lock.LockDelay.MS()
+	if d <= 0 {
+		return
+	}
+	_, _, clk := w.svc.record(w.lockName)
+	until := clk.trueAt(clk.at(w.s.now) + d)
+	w.emit(Event{Actor: actor, Kind: KindLockDelay, Holder: g.client, Token: g.token, For: d, Until: until,
+		Message: fmt.Sprintf("lock-delay: the lease ended without a release, so nobody gets the lock until %s", FormatMS(until))})
+}
+
+// joinWords joins two sentences, either of which may be empty.
+func joinWords(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // seeUnseen shows the lease ends that no node could tell when they

@@ -14,6 +14,13 @@ const (
 	OpRenew
 	OpRelease
 	OpCheck
+	// OpRevoke, OpExtend and OpTxn are etcd's (a machine with revisions):
+	// the leader's revoke of a lease that ran out by its clock, a new
+	// leader's extension of every lease it inherits, and a client's write
+	// guarded by its lock key's create revision.
+	OpRevoke
+	OpExtend
+	OpTxn
 )
 
 // String names the command ("acquire").
@@ -27,6 +34,12 @@ func (o Op) String() string {
 		return "release"
 	case OpCheck:
 		return "check"
+	case OpRevoke:
+		return "revoke"
+	case OpExtend:
+		return "extend"
+	case OpTxn:
+		return "txn"
 	}
 	return fmt.Sprintf("op(%d)", uint8(o))
 }
@@ -42,6 +55,10 @@ type Command struct {
 	Lease  int64 // acquire, renew: lease length in milliseconds
 	Now    int64 // the proposing node's clock, milliseconds
 	ReqID  uint64
+	// Delay is an acquire's lock-delay (Chubby's, chosen by the client
+	// that takes the lock): when the lease it grants ends without a
+	// release, nobody is granted the lock for this long.
+	Delay int64
 }
 
 // Reply is the state machine's answer.
@@ -73,14 +90,24 @@ type LockFSM struct {
 	mu      sync.Mutex
 	locks   map[string]*lockSlot
 	clients map[string]*clientSlot
-	next    int64 // the next token to hand out
-	last    int64 // the latest time applied
+	next    int64    // the next token to hand out
+	last    int64    // the latest time applied
+	zk      *zkState // sessions and lock nodes, once a ZooKeeper command came (zkfsm.go)
+	// revisions makes it etcd's store: next is the store's revision, which
+	// every write bumps (a grant's put, a release's or a revoke's delete,
+	// a guarded write), so a token is its key's create revision; a lease
+	// that ran out holds the key until the leader revokes it (OpRevoke).
+	revisions bool
 }
 
 type lockEntry struct {
 	Holder     string `json:"holder"`
 	Token      int64  `json:"token"`
 	LeaseUntil int64  `json:"lease_until"`
+	// TTL is the lease's length (a new etcd leader extends by it); Delay
+	// the lock-delay its holder asked for.
+	TTL   int64 `json:"ttl,omitempty"`
+	Delay int64 `json:"delay,omitempty"`
 }
 
 type seenReq struct {
@@ -94,6 +121,9 @@ type lockSlot struct {
 	name string
 	held bool
 	e    lockEntry
+	// delayUntil: a lease ended here without a release, and its lock-delay
+	// keeps the free lock from being granted until then.
+	delayUntil int64
 }
 
 // clientSlot is one client's record; seen is its latest request with a
@@ -175,12 +205,20 @@ func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c *Command) Reply {
 func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 	now := max(c.Now, f.last)
 	f.last = now
+	if c.Op >= opZKLock {
+		return f.applyZK(c, now)
+	}
 	var e lockEntry
 	held := l != nil && l.held
 	if held {
 		e = l.e
 	}
 	valid := held && now < e.LeaseUntil
+	if f.revisions {
+		// etcd: the key stands until it is deleted or its lease revoked,
+		// whatever a clock says.
+		valid = held
+	}
 	switch c.Op {
 	case OpAcquire:
 		if valid && e.Holder != c.Client {
@@ -191,15 +229,22 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 			// The holder asks again (its answer was lost): same grant.
 			return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 		}
+		if until := f.delayedUntil(l, held, now); now < until {
+			return Reply{Holder: e.Holder, Token: e.Token, Now: now,
+				Reason: fmt.Sprintf("lock-delay: the last lease ended without a release; nobody gets the lock until %s", FormatMS(until))}
+		}
 		if l == nil {
 			l = &lockSlot{name: c.Lock}
 			f.locks[c.Lock] = l
 		}
-		e = lockEntry{Holder: c.Client, Token: f.next, LeaseUntil: now + c.Lease}
+		e = lockEntry{Holder: c.Client, Token: f.next, LeaseUntil: now + c.Lease, TTL: c.Lease, Delay: c.Delay}
 		f.next++
-		l.e, l.held = e, true
+		l.e, l.held, l.delayUntil = e, true, 0
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRenew, OpCheck:
+		if c.Op == OpRenew && f.revisions && held && now >= e.LeaseUntil {
+			valid = false // etcd refuses to keep alive a lease that ran out
+		}
 		if reason := f.refusal(c, &e, held, valid); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
@@ -213,13 +258,59 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 		if reason := f.refusal(c, &e, held, true); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
-		l.e, l.held = lockEntry{}, false
+		l.e, l.held, l.delayUntil = lockEntry{}, false, 0
+		if f.revisions {
+			f.next++ // the key's delete is a write
+		}
 		if len(f.locks) > maxFreeLocks {
 			delete(f.locks, l.name)
 		}
 		return Reply{OK: true, Token: c.Token, Now: now}
+	case OpRevoke:
+		// The leader revokes the lease it saw run out; a lease renewed or
+		// extended in the meantime stays.
+		if !held || e.Token != c.Token || now < e.LeaseUntil {
+			return Reply{Holder: e.Holder, Token: e.Token, LeaseUntil: e.LeaseUntil, Now: now, Reason: "the lease is not due"}
+		}
+		l.e, l.held = lockEntry{}, false
+		l.delayUntil = now + e.Delay
+		f.next++ // the key's delete is a write
+		return Reply{OK: true, Token: f.next - 1, Holder: e.Holder, LeaseUntil: l.delayUntil, Now: now}
+	case OpExtend:
+		// A new leader gives every lease it inherits its full TTL again.
+		r := Reply{Now: now}
+		for _, x := range f.locks {
+			if x.held {
+				x.e.LeaseUntil = max(x.e.LeaseUntil, now+x.e.TTL)
+				r.OK, r.Holder, r.Token, r.LeaseUntil = true, x.e.Holder, x.e.Token, x.e.LeaseUntil
+			}
+		}
+		return r
+	case OpTxn:
+		// Compare the lock key's create revision with the writer's token;
+		// on success the put is a write of its own.
+		if reason := f.refusal(c, &e, held, true); reason != "" {
+			return Reply{Holder: e.Holder, Token: e.Token, Reason: "compare failed: " + reason, Now: now}
+		}
+		f.next++
+		return Reply{OK: true, Token: f.next - 1, Holder: e.Holder, Now: now}
 	}
 	return Reply{Reason: "unknown command " + c.Op.String(), Now: now}
+}
+
+// delayedUntil is when the lock-delay of the lease that last ended on l
+// without a release lets the lock be granted again (0: none). A held key
+// whose lease ran out (a machine without revisions) is such a lease.
+func (f *LockFSM) delayedUntil(l *lockSlot, held bool, now int64) int64 {
+	switch {
+	case l == nil:
+		return 0
+	case held && !f.revisions:
+		return l.e.LeaseUntil + l.e.Delay
+	case !held:
+		return l.delayUntil
+	}
+	return 0
 }
 
 // refusal says why a renew, check or release by c.Client naming c.Token
@@ -280,13 +371,14 @@ type fsmState struct {
 	Next  int64                `json:"next"`
 	Last  int64                `json:"last"`
 	Seen  map[string]seenReq   `json:"seen"`
+	ZK    *zkState             `json:"zk,omitempty"`
 }
 
 // state copies the machine's state.
 func (f *LockFSM) state() fsmState {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}}
+	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}, ZK: f.zk.clone()}
 	for k, l := range f.locks {
 		if l.held {
 			st.Locks[k] = l.e
@@ -313,4 +405,5 @@ func (f *LockFSM) restore(st fsmState) {
 		f.clients[k] = &clientSlot{name: k, has: true, seen: s}
 	}
 	f.next, f.last = st.Next, st.Last
+	f.zk = st.ZK.clone()
 }

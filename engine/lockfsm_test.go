@@ -190,7 +190,7 @@ func (m *lockModel) apply(c Command) Reply {
 	case c.Op == OpAcquire && valid:
 		r = Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case c.Op == OpAcquire:
-		m.locks[c.Lock] = lockEntry{Holder: c.Client, Token: m.next, LeaseUntil: now + c.Lease}
+		m.locks[c.Lock] = lockEntry{Holder: c.Client, Token: m.next, LeaseUntil: now + c.Lease, TTL: c.Lease}
 		r = Reply{OK: true, Token: m.next, LeaseUntil: now + c.Lease, Holder: c.Client, Now: now}
 		m.next++
 	case (c.Op == OpRenew || c.Op == OpCheck) && refused(true), c.Op == OpRelease && refused(false):

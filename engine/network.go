@@ -43,7 +43,7 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 				}
 				return
 			}
-			if from != "" && !w.net.connected(c.cfg.Name, from) {
+			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from)) {
 				x.lost = true
 				if onLost != nil {
 					onLost()

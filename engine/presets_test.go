@@ -333,6 +333,15 @@ func TestBreakFirst(t *testing.T) {
 			sc.Clients[0].Steps[2].IdempotencyKey = "reminder-order-7"
 			sc.Clients[1].Steps[1].IdempotencyKey = "reminder-order-7"
 		}, safe},
+		{"etcd-revision-token", "turn fencing on", unsafe, fencingOn, safe},
+		{"etcd-txn-guard", "", safe, nil, nil},
+		{"etcd-leader-change", "", safe, nil, nil},
+		{"chubby-lock-delay", "lock.lock_delay to 10s", unsafe, func(sc *engine.Scenario) { sc.Lock.LockDelay = engine.Sec(10) }, safe},
+		{"zookeeper-session-expiry", "turn fencing on", unsafe, fencingOn, safe},
+		{"lease-read-stale", "turn fencing on", unsafe, fencingOn, safe},
+		{"follower-read-stale", "turn fencing on", unsafe, fencingOn, safe},
+		{"raft-disk-loss", "fsync", unsafe, nil, nil},
+		{"ambiguous-commit", "", safe, nil, nil},
 		{"baseline", "", safe, nil, nil},
 		{"raft-failover", "", safe, nil, nil},
 		{"ride-claim", "", safe, nil, nil},

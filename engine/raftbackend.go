@@ -15,8 +15,10 @@ import (
 // raftBackend is the registry entry of a real hashicorp/raft group.
 var raftBackend = Backend{
 	Name: BackendRaft, Label: "Raft group",
-	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
+	Description: "A real Raft group: a grant is committed on a majority before it is answered, and the token is a counter in the replicated state.",
+	Nodes:       []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
 	Tokens: true, Leader: true, Follower: "follower",
+	Options: []BackendOption{lockDelay},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
 		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
 		if err != nil {
@@ -28,8 +30,10 @@ var raftBackend = Backend{
 	// Only the leader that can commit tells that a lease ran out: a
 	// follower or a node cut off from the majority may have missed a
 	// renewal.
-	witness:   func(w *world, _ *grantRec) string { return w.svc.serving() },
-	restarted: "starts again on its stored log and rejoins the group",
+	witness:    func(w *world, _ *grantRec) string { return w.svc.serving() },
+	restarted:  "starts again on its stored log and rejoins the group",
+	localReads: true,
+	diskLoss:   true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a lease", 15, aimPartitionServing},
@@ -208,6 +212,26 @@ type raftService struct {
 	lastClock *nodeClock
 
 	probe *raftProbe // tests only: what the group committed and where
+
+	// revisions makes every node's state machine etcd's store (LockFSM's
+	// revisions), and elected runs when a new leader has been elected,
+	// before open leases are judged again by its clock (etcd's lessor
+	// extends them). Both are the run's: attach clears them.
+	revisions bool
+	elected   func(leader *raftNode)
+	// onLeader, when set, runs after every election the simulation holds
+	// (a backend built on the group takes up its leader's duties there).
+	onLeader func()
+	// deposed is the index of the last leader that lost its majority
+	// while it ran, and deposedAt when (its leader lease is timed from
+	// then, by its own clock); views is each node's copy of the lock
+	// table as far as it has heard (readpath.go).
+	deposed   int
+	deposedAt int64
+	views     map[string]map[string]lockEntry
+	// wiped is set once a node lost its disk: Raft's promise that a
+	// leader has every committed entry no longer holds.
+	wiped bool
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -254,6 +278,8 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 // for this run would have.
 func (s *raftService) attach(w *world, firstToken int64) {
 	s.w, s.waits = w, w.waits
+	s.revisions, s.elected = false, nil
+	s.deposed, s.views, s.wiped = -1, nil, false
 	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -541,6 +567,7 @@ func (s *raftService) remember(nd *raftNode, lock string) {
 		delete(s.last, lock)
 	}
 	s.lastClock = &nd.clock
+	s.spread(nd, lock)
 }
 
 func (s *raftService) node(name string) *simNode {
@@ -581,6 +608,7 @@ func (s *raftService) restart(n *simNode) {
 	nd.trans.Close()
 	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
 	nd.simNode.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
+	nd.simNode.fsm.revisions = s.revisions
 	for key := range s.linked {
 		if key[0] == s.index(nd) || key[1] == s.index(nd) {
 			s.linked[key] = false // the new transport starts unlinked
@@ -630,6 +658,7 @@ func (s *raftService) afterChange() {
 		switch {
 		case old.down:
 		case cut:
+			s.deposed, s.deposedAt = s.index(old), w.s.now
 			w.nodeEvent(old.name, KindSteppedDown, "is cut off from the majority: it steps down, and the clients on its side get no answer")
 		}
 		if s.canLead() < 0 {
@@ -671,11 +700,20 @@ func (s *raftService) elect() {
 	}
 	s.remember(s.nodes[want], s.w.lockName)
 	msg := fmt.Sprintf("is elected leader in term %d; it has every committed grant", s.term)
+	if s.wiped {
+		msg = fmt.Sprintf("is elected leader in term %d; it has every grant its voters remember", s.term)
+	}
 	if len(stale) > 0 {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
+	if s.elected != nil {
+		s.elected(s.nodes[want])
+	}
 	s.w.leaderChanged()
+	if s.onLeader != nil {
+		s.onLeader()
+	}
 }
 
 // status reports each node as the real Raft instance sees itself now.

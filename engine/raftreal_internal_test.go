@@ -20,7 +20,18 @@ func raftScenarios(t *testing.T) map[string]Scenario {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sc := p.Prepared().Scenario(); sc.Lock.Backend == BackendRaft && UsesLock(&sc) {
+		sc := p.Prepared().Scenario()
+		if slices.ContainsFunc(sc.Faults, func(f Fault) bool { return f.Do == FaultLoseDisk }) {
+			// A lost disk breaks what these tests hold the group to: the
+			// leader's log no longer has every answered command.
+			continue
+		}
+		for i := range sc.Clients {
+			for j := range sc.Clients[i].Steps {
+				sc.Clients[i].Steps[j].Read = "" // a lease or follower read is answered off the log
+			}
+		}
+		if sc.Lock.Backend == BackendRaft && UsesLock(&sc) {
 			sc.Fencing = true
 			out[name] = sc
 		}

@@ -9,10 +9,11 @@ import (
 // client that counts a majority itself, and no token.
 var redlockBackend = Backend{
 	Name: BackendRedlock, Label: "Redlock (independent servers)",
-	Nodes: []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, NodesRule: "redlock uses 1 to 5 independent servers",
+	Description: "Independent servers and no leader: a client holds the lock when a majority granted it in time, and there is no token.",
+	Nodes:       []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, NodesRule: "redlock uses 1 to 5 independent servers",
 	NoTokens: "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead.",
 	Follower: "server",
-	Options:  []BackendOption{persistEvery},
+	Options:  []BackendOption{persistEvery, lockDelay},
 	start:    func(w *world, _ *RaftPool) (lockService, error) { return newRedlockService(w), nil },
 	client:   quorumClient{},
 	history:  RedlockModel,

@@ -23,6 +23,9 @@ type Backend struct {
 	Name string
 	// Label names it on the page ("Raft group").
 	Label string
+	// Description says in one line how it keeps the lock (the page's
+	// backend menu shows it).
+	Description string
 	// Nodes are the node counts it takes; DefaultNodes is what a scenario
 	// without lock.nodes gets; NodesRule says Nodes in words, for the
 	// refusal of another count.
@@ -42,6 +45,9 @@ type Backend struct {
 	// Options are the lock fields only some backends take, with their
 	// bounds; a scenario of this backend may set these and no others.
 	Options []BackendOption
+	// Txn: a write step may be "guard": "txn", a transaction on the lock
+	// service's own store guarded by the lock key's revision (etcd).
+	Txn bool
 
 	// start opens the lock service for the world's scenario; a Raft group
 	// comes from pool when one is given.
@@ -65,6 +71,20 @@ type Backend struct {
 	// aims are the faults aimed at its weak spots, beside the common ones.
 	chaos func(pick func(lo, hi int64) int64, rng intn, l *Lock)
 	aims  []aim
+	// clockHistory is history judged by the answering nodes' clocks alone
+	// (nil: ServerClockModel), for saying that a history broke only by a
+	// clock.
+	clockHistory porcupine.Model
+	// expired runs when a lease's end is told (lease_expired), before the
+	// event, and returns what the event adds: etcd's leader revokes the
+	// lease through the log.
+	expired func(w *world, g *grantRec) string
+	// localReads: its lock service's nodes answer check steps from their
+	// own state too (step.read "lease" and "follower"; readpath.go).
+	localReads bool
+	// diskLoss: its nodes keep a log and a stable store that a lose_disk
+	// fault can wipe (diskloss.go).
+	diskLoss bool
 }
 
 // intn is the part of a random source that chaos's draws use.
@@ -94,7 +114,7 @@ var (
 
 func init() {
 	// The one line a new backend adds its name to.
-	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend)
+	registerBuiltins(&raftBackend, &singleBackend, &asyncBackend, &redlockBackend, &zookeeperBackend, &etcdBackend)
 }
 
 func registerBuiltins(bs ...*Backend) {
@@ -253,6 +273,16 @@ func listWords[T any](items []T, conj string) string {
 var persistEvery = BackendOption{Name: "persist_every", Label: "Saves its state every", Unset: "never loses anything on a restart",
 	Min: minPeriod, Max: MaxUntil,
 	get: func(l *Lock) Duration { return l.PersistEvery }}
+
+// lockDelay is Chubby's lock-delay, for every backend with leases: after a
+// lease ends without a release nobody is granted the lock for this long.
+var lockDelay = BackendOption{Name: "lock_delay", Label: "Lock-delay", Unset: "the lock is free as soon as a lease ends",
+	Min: 0, Max: maxLockDelay,
+	get: func(l *Lock) Duration { return l.LockDelay }}
+
+// maxLockDelay bounds lock_delay (Chubby lets a client ask for up to a
+// minute).
+const maxLockDelay = 60 * 1000
 
 // replicationLag is the option of a backend that copies each change to a
 // replica this long after answering (async-replica).

@@ -27,6 +27,7 @@ const (
 	BackendSingle       = "single"
 	BackendAsyncReplica = "async-replica"
 	BackendRedlock      = "redlock"
+	BackendEtcd         = "etcd"
 )
 
 // Lock describes the lock service.
@@ -41,6 +42,9 @@ type Lock struct {
 	Latency        Duration `json:"latency,omitzero"`
 	// Name is the lock every client asks for; it defaults to the storage key.
 	Name string `json:"name,omitempty"`
+	// LockDelay is Chubby's lock-delay: after a lease ends without a
+	// release, nobody is granted the lock for this long.
+	LockDelay Duration `json:"lock_delay,omitzero"`
 }
 
 // Storage is the one record the clients read and write.
@@ -110,7 +114,19 @@ type Step struct {
 	// IdempotencyKey lets the provider drop repeats.
 	Message        string `json:"message,omitempty"`
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	// Guard "txn" makes a write one transaction on the lock service's own
+	// store that writes only while the lock key still has the writer's
+	// revision (etcd); empty: a write to the storage.
+	Guard string `json:"guard,omitempty"`
+	// Read is how a check step reads the lock (ReadLog when not set):
+	// through the log, from the leader's state under its leader lease,
+	// or from any node's state (readpath.go).
+	Read string `json:"read,omitempty"`
 }
+
+// GuardTxn is the guard of a write that is a transaction on the lock
+// service's store, compared against the lock key's create revision.
+const GuardTxn = "txn"
 
 // Fault kinds.
 const (

@@ -3,9 +3,10 @@ package engine
 // singleBackend is the registry entry of one lock server with no copies.
 var singleBackend = Backend{
 	Name: BackendSingle, Label: "single server",
-	Nodes: []int{1}, DefaultNodes: 1, NodesRule: "the single backend has exactly 1 node",
+	Description: "One lock server and no copies: after a restart it has only what it last saved.",
+	Nodes:       []int{1}, DefaultNodes: 1, NodesRule: "the single backend has exactly 1 node",
 	Tokens: true, Leader: true, Follower: "server",
-	Options: []BackendOption{persistEvery},
+	Options: []BackendOption{persistEvery, lockDelay},
 	start:   func(w *world, _ *RaftPool) (lockService, error) { return newSingleService(w), nil },
 	chaos: func(pick func(lo, hi int64) int64, rng intn, l *Lock) {
 		if rng.IntN(4) != 0 {

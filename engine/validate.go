@@ -272,6 +272,12 @@ func validateClient(sc *Scenario, p string, c Client) error {
 		if err := validateStep(sp, st, read); err != nil {
 			return err
 		}
+		if err := validateGuard(sc, sp, st); err != nil {
+			return err
+		}
+		if err := validateRead(sc, sp, st); err != nil {
+			return err
+		}
 		read = read || st.Do == StepRead
 	}
 	return nil
@@ -343,6 +349,31 @@ func validateStep(sp string, st Step, read bool) error {
 	return nil
 }
 
+// validateGuard checks a write's guard: "txn", on a backend whose entry
+// takes guarded writes.
+func validateGuard(sc *Scenario, sp string, st Step) error {
+	switch {
+	case st.Guard == "":
+		return nil
+	case st.Do != StepWrite:
+		return fieldErr(sp+".guard", "only a write step takes a guard")
+	case st.Guard != GuardTxn:
+		return fieldErr(sp+".guard", "must be %q or left out, not %q", GuardTxn, st.Guard)
+	}
+	if b := backendEntry(sc.Lock.Backend); b == nil || !b.Txn {
+		var takers []string
+		registryMu.RLock()
+		for _, x := range registry {
+			if x.Txn {
+				takers = append(takers, x.Name)
+			}
+		}
+		registryMu.RUnlock()
+		return fieldErr(sp+".guard", "a guarded write is a transaction on the lock service's own store: only %s takes it, not %s", listWords(takers, "and"), sc.Lock.Backend)
+	}
+	return nil
+}
+
 // faultOf returns the catalog's entry for a fault kind.
 func faultOf(do string) (FaultCapability, bool) {
 	for _, f := range catalog().Faults {
@@ -408,11 +439,23 @@ func validateFault(sc *Scenario, p string, f Fault, until int64) error {
 		if err := validatePartition(sc, p, f, isClient); err != nil {
 			return err
 		}
+	case FaultCrash:
+		// A client may die too (its messages in flight still arrive).
+		if !isClient {
+			if err := checkNodeTarget(sc, p, f, true); err != nil {
+				return err
+			}
+		}
 	default:
 		if isClient {
 			return fieldErr(p+".target", "%s aims at a lock node (node-1...) or the leader, not the client %q", f.Do, f.Target)
 		}
 		if err := checkNodeTarget(sc, p, f, f.Do != FaultRestart); err != nil {
+			return err
+		}
+	}
+	if f.Do == FaultLoseDisk {
+		if err := validateLoseDisk(sc, p); err != nil {
 			return err
 		}
 	}

@@ -29,7 +29,7 @@ func TestBadScenarios(t *testing.T) {
 		{"sub-millisecond", `{"until":"1.5ms","clients":[{"name":"a","steps":[{"do":"acquire"}]}]}`, "until", "whole milliseconds"},
 		{"too long a run", `{"until":"2h","clients":[{"name":"a","steps":[{"do":"acquire"}]}]}`, "until", "between 1s and 1h0m0s"},
 		{"unknown step", `{"clients":[{"name":"a","steps":[{"do":"dance"}]}]}`, "clients[0].steps[0].do", `unknown step "dance"`},
-		{"unknown backend", `{"lock":{"backend":"zookeeper"},"clients":[{"name":"a","steps":[{"do":"acquire"}]}]}`, "lock.backend", `unknown backend "zookeeper"`},
+		{"unknown backend", `{"lock":{"backend":"chubby"},"clients":[{"name":"a","steps":[{"do":"acquire"}]}]}`, "lock.backend", `unknown backend "chubby"`},
 		{"even raft group", `{"lock":{"nodes":4},"clients":[{"name":"a","steps":[{"do":"acquire"}]}]}`, "lock.nodes", "1, 3 or 5"},
 		{"too many clients", `{"clients":[` + strings.Join(many, ",") + `]}`, "clients", "at most 10 clients, not 11"},
 		{"no clients", `{"clients":[]}`, "clients", "at least one"},

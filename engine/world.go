@@ -59,6 +59,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 		return w, fmt.Errorf("lock.backend: %q is not available", sc.Lock.Backend)
 	}
 	w.history.model, w.history.redlock = w.backend.history, w.backend.client.ownLease()
+	w.history.clockModel = w.backend.clockHistory
 	defer func() {
 		if err != nil {
 			w.close()

@@ -23,7 +23,10 @@
 //	---
 //
 // The file name without its leading number is the slug: 04-fencing-tokens.md
-// is /lessons/fencing-tokens. The question opens the rendered page.
+// is /lessons/fencing-tokens. The question opens the rendered page. The
+// order field alone places a lesson, so a lesson is inserted by giving it
+// the next order and moving the later ones up; renaming their files to
+// match keeps the folder in course order and changes no URL.
 //
 // # Playground markers
 //
@@ -100,9 +103,10 @@
 //     and wrong as for number, or options whose when condition is tested on
 //     the run. The prediction is read first; only a readable one runs.
 //     reveals lists phrases that would state the outcome: Verify reports
-//     any of them, and the title of the preset, found in what a learner
-//     sees before the prediction (the lesson's headings, the text above
-//     it, the question, the locked playground).
+//     any of them, and for a prediction that opens a playground the title
+//     of the preset, found in what a learner sees before the prediction
+//     (the lesson's headings, the text above it, the question, the locked
+//     playground), whether a playground or a marker places it.
 //   - scenario: scenario {preset, set}, allowed (the field paths a learner
 //     may set), fields (per path: label, min, max, choices, empty, over
 //     the defaults for the path), defaults, runs ({name, set, goal,

@@ -34,10 +34,19 @@ func TestLessonsStateTheFacts(t *testing.T) {
 		not  []string
 	}{
 		{"05-where-the-lock-lives.md", []string{"ephemeral", "deletes it when that session expires", "session timeout is therefore zookeeper's lease", "same weakness"}, nil},
-		{"06-redlock.md", []string{"any two of the five redis nodes can be unreachable or down"}, []string{"one redis node can be unreachable or down"}},
-		{"08-side-effects.md", []string{"payment apis commonly do", "sms gateways rarely do", "stripe", "24 hours", "paused for longer than that"}, nil},
+		// Each system as its own documentation describes it: etcd's mutex
+		// orders keys by create revision and its lessor revokes through
+		// the log; ZooKeeper's recipe watches only the predecessor and its
+		// servers read locally unless synced; Chubby bounds lock-delay at
+		// a minute and skips it on a normal release.
+		{"06-real-lock-systems.md", []string{"create revision", "czxid", "watches only the node just before its own",
+			"revokes it through the log", "whole time to live again", "serializable read", "a sync before the read",
+			"up to a bound of a minute", "released normally, the next client may take it at once", "its generation number",
+			"come back as a new member"}, []string{"lease id is the token", "sequential number is the token"}},
+		{"07-redlock.md", []string{"any two of the five redis nodes can be unreachable or down"}, []string{"one redis node can be unreachable or down"}},
+		{"09-side-effects.md", []string{"payment apis commonly do", "sms gateways rarely do", "stripe", "24 hours", "paused for longer than that"}, nil},
 		{"make-stale-write-land.yaml", []string{"after a newer holder has already written to the same record"}, nil},
-		{"10-interview.md", []string{"what it solves", "what it costs", "what i would do"}, nil},
+		{"11-interview.md", []string{"what it solves", "what it costs", "what i would do"}, nil},
 		{"03-four-failures.md", []string{"live-migrates", "a disk so slow"}, nil},
 		{"04-fencing-tokens.md", []string{"chubby", "sequencer", "generation number"}, nil},
 		{"nightly-total-predict.yaml", nil, []string{"the check at 8 s did not help"}},

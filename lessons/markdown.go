@@ -244,7 +244,9 @@ func plainText(n ast.Node, src []byte) string {
 					b.WriteByte(' ')
 				}
 			} else if s, ok := c.(*ast.String); ok {
-				b.Write(s.Value)
+				// The typographer's quotes and dashes come as HTML
+				// entities; a contents list shows text, not HTML.
+				b.WriteString(html.UnescapeString(string(s.Value)))
 			}
 		}
 		return ast.WalkContinue, nil

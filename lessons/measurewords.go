@@ -58,6 +58,10 @@ func measureWords(name string, v float64) string {
 		return pick(yes, "the run hit the event limit", "the run ended within the event limit")
 	case "safe":
 		return pick(yes, "the run stayed safe", "the run was not safe")
+	case "lock_safe":
+		return pick(yes, "the lock kept its promise", "the lock itself broke its promise")
+	case "stale_reads":
+		return n("check answered from an out-of-date copy", "checks answered from an out-of-date copy")
 	case "blocked_after_crash_ms":
 		return pick(yes, "the lock was blocked for "+secs(v)+" after the crash", "no one else got the lock after the crash")
 	case "locks_lost":

@@ -15,7 +15,7 @@ func TestCheckerOffersARegisteredBackend(t *testing.T) {
 	c := mustCatalog(t)
 	const answer = `{"lock.backend":"toy-server","lock.persist_every":"1s"}`
 	before := check(t, c, "duplicate-token-backend", answer)
-	if before.FormatError == "" || !strings.Contains(before.FormatError, "raft, single or async-replica") {
+	if before.FormatError == "" || !strings.Contains(before.FormatError, `not "toy-server"`) {
 		t.Fatalf("an unknown backend was read: %+v", before)
 	}
 	b, _ := engine.LookupBackend(engine.BackendSingle)

@@ -59,16 +59,21 @@ func text(n *html.Node) string {
 func TestLessonsCoverTheTopicsInOrder(t *testing.T) {
 	c := mustCatalog(t)
 	ls := c.Lessons()
-	if len(ls) != 10 {
-		t.Fatalf("%d lessons, want one per topic (10)", len(ls))
+	if len(ls) != 11 {
+		t.Fatalf("%d lessons, want one per topic (10) and the real lock systems after topic 5", len(ls))
 	}
 	for i := 1; i < len(ls); i++ {
 		if ls[i-1].Order >= ls[i].Order {
 			t.Errorf("lessons out of order: %s (%d) before %s (%d)", ls[i-1].Slug, ls[i-1].Order, ls[i].Slug, ls[i].Order)
 		}
 	}
-	if ls[0].Slug != "why-a-lock" || ls[3].Slug != "fencing-tokens" || ls[9].Slug != "interview" {
-		t.Errorf("unexpected order: %s, %s, %s", ls[0].Slug, ls[3].Slug, ls[9].Slug)
+	if ls[0].Slug != "why-a-lock" || ls[3].Slug != "fencing-tokens" || ls[10].Slug != "interview" {
+		t.Errorf("unexpected order: %s, %s, %s", ls[0].Slug, ls[3].Slug, ls[10].Slug)
+	}
+	// The real systems follow the lesson that introduces consensus and
+	// ready-made tokens, and come before Redlock, which they are set against.
+	if ls[4].Slug != "where-the-lock-lives" || ls[5].Slug != "real-lock-systems" || ls[6].Slug != "redlock" {
+		t.Errorf("real lock systems misplaced: %s, %s, %s", ls[4].Slug, ls[5].Slug, ls[6].Slug)
 	}
 	seen := map[string]bool{}
 	for _, ex := range c.Exercises() {

@@ -15,7 +15,7 @@ var metricList = []string{
 	"final_value", "expected_value", "lost_update", "writes_accepted", "writes_refused",
 	"stale_writes_accepted", "overlap_ms", "double_grants", "duplicate_tokens", "unavailable_ms",
 	"side_effects", "duplicate_side_effects", "claims_won", "claims_lost", "grants", "end_ms",
-	"truncated", "safe",
+	"truncated", "safe", "lock_safe", "stale_reads",
 	// From the timeline.
 	"blocked_after_crash_ms", // from a client's crash to the next grant to anyone else
 	"locks_lost",             // lock_lost events: holders that learned they lost the lock

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/leaselab/playground/engine"
@@ -33,8 +34,8 @@ func visibleText(h string) string {
 // BeforePrediction is the text a learner can see on a lesson's page
 // before answering the prediction exerciseID: the lesson's entry in the
 // index (title, question, summary), everything above its form,
-// the form's title and prompt, and the locked playground it opens. ok is
-// false when the lesson has no playground waiting for that prediction.
+// the form's title and prompt, and the locked playground it opens, if it
+// opens one. ok is false when the prediction has no place in the lesson.
 func (c *Catalog) BeforePrediction(l *Lesson, exerciseID string) (text string, ok bool) {
 	var b strings.Builder
 	// The title, and the question and summary the lesson index shows.
@@ -54,7 +55,10 @@ func (c *Catalog) BeforePrediction(l *Lesson, exerciseID string) (text string, o
 				b.WriteString("\n" + ex.Title + "\n" + sv.Prompt + "\n")
 			}
 		}
-		if i+1 < len(l.Segments) {
+		// The playground a prediction opens is on screen, locked, beside
+		// it; a prediction placed by a marker opens none, and what follows
+		// it is read after answering.
+		if i+1 < len(l.Segments) && c.GatesPlayground(exerciseID) {
 			next := l.Segments[i+1].HTML
 			if end := strings.Index(next, "</figure>"); end >= 0 {
 				b.WriteString(next[:end])
@@ -82,25 +86,57 @@ func (c *Catalog) Giveaways(exerciseID string) []string {
 	return append(out, ex.spec.Reveals...)
 }
 
+// reveals are the phrases an exercise file lists as stating its outcome.
+func (c *Catalog) reveals(exerciseID string) []string {
+	if ex, err := c.Exercise(exerciseID); err == nil {
+		return ex.spec.Reveals
+	}
+	return nil
+}
+
 // spoilerProblems lists every prediction whose outcome is given away by
-// the text a learner sees before answering it.
+// the text a learner sees before answering it: those that open a
+// playground and those placed in the text by an exercise marker, whose
+// form sits just as far down the page.
 func (c *Catalog) spoilerProblems() []string {
 	var out []string
 	for _, l := range c.lessons {
-		for _, pg := range l.Playgrounds {
-			if pg.Predict == "" {
-				continue
-			}
-			seen, ok := c.BeforePrediction(l, pg.Predict)
+		for _, id := range c.placedPredictions(l) {
+			seen, ok := c.BeforePrediction(l, id)
 			if !ok {
 				continue
 			}
-			for _, g := range c.Giveaways(pg.Predict) {
+			giveaways := c.Giveaways(id)
+			if !c.GatesPlayground(id) {
+				// A prediction placed by a marker shows no locked playground
+				// whose title would sit beside it; its preset may be run
+				// earlier in the lesson under that title, as the lesson
+				// builds up to it. Its own reveals still count.
+				giveaways = c.reveals(id)
+			}
+			for _, g := range giveaways {
 				if strings.Contains(seen, visibleText(g)) {
-					out = append(out, fmt.Sprintf("%s: the text before the prediction %s gives it away: it shows %q", l.File, pg.Predict, g))
+					out = append(out, fmt.Sprintf("%s: the text before the prediction %s gives it away: it shows %q", l.File, id, g))
 				}
 			}
 		}
 	}
 	return out
+}
+
+// placedPredictions are a lesson's predictions that have a place in its
+// text, in page order, each once.
+func (c *Catalog) placedPredictions(l *Lesson) []string {
+	var ids []string
+	for _, id := range l.Inline {
+		if ex, err := c.Exercise(id); err == nil && ex.Kind == KindPredict && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, pg := range l.Playgrounds {
+		if pg.Predict != "" && !slices.Contains(ids, pg.Predict) {
+			ids = append(ids, pg.Predict)
+		}
+	}
+	return ids
 }

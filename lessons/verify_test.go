@@ -115,6 +115,10 @@ solution: One.
 		{"heading after it", "## Section\n\n" + gate + "\n## client-1 writes over it\n\nText.\n", "writes over it"},
 		{"paragraph above", "## Section\n\nclient-1 wakes and writes over it.\n\n" + gate, "writes over it"},
 		{"preset title", "## A paused holder writes late\n\n" + gate, "A paused holder writes late"},
+		// A prediction placed by a marker, with its playground further
+		// down, is read the same way.
+		{"marker, clean", "## Section\n\nCommit first.\n\n```exercise\nid: ex-one\n```\n\nclient-1 writes over it.\n", ""},
+		{"marker, paragraph above", "## Section\n\nclient-1 wakes and writes over it.\n\n```exercise\nid: ex-one\n```\n", "writes over it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The lesson's own playground stays, after the gated one.

@@ -36,16 +36,6 @@ const (
 	refusedShutdown         = "shutdown"
 )
 
-// maxWatchedSpeed is the fastest pace at which a live run still counts as
-// watched: faster, a run of a minute of simulated time is over within a
-// second or two and costs the CPU of a run at full speed, so it takes a
-// slot as well.
-const maxWatchedSpeed = 50
-
-// needsSlot reports whether a live run at this speed takes a slot besides
-// its live place: at full speed (0), or paced faster than anyone watches.
-func needsSlot(speed float64) bool { return speed == 0 || speed > maxWatchedSpeed }
-
 // requestContext is a request's context that the server's shutdown also
 // ends, so that a request waiting for a slot or running the engine is
 // answered at once instead of holding the shutdown up.
@@ -83,7 +73,7 @@ func (s *Server) refusal(c echo.Context, err error, ctx context.Context, k admis
 	var ue *userError
 	switch {
 	case errors.Is(err, admission.ErrClosed) || s.ctx.Err() != nil:
-		reason, retry = refusedShutdown, 5*time.Second
+		reason, retry = refusedShutdown, shutdownRetryAfter
 		ue = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
 			Msg: "the server is shutting down; try again in a moment"}
 	case errors.Is(err, admission.ErrFlowQueueFull):
@@ -114,6 +104,11 @@ func (s *Server) refusal(c echo.Context, err error, ctx context.Context, k admis
 	return ue
 }
 
+// shutdownRetryAfter is what every answer cut short by a shutdown tells
+// the client to wait: another replica, or this one restarted, is there by
+// then.
+const shutdownRetryAfter = 5 * time.Second
+
 func seconds(d time.Duration) int { return max(1, int(math.Ceil(d.Seconds()))) }
 
 // execute runs a prepared scenario as fast as it can, with a warm Raft
@@ -137,7 +132,7 @@ func (s *Server) runError(c echo.Context, err error, limit time.Duration) error 
 	case errors.As(err, &ue), errors.As(err, &fe), errors.As(err, &ie):
 		return err
 	case s.ctx.Err() != nil:
-		retry = 5 * time.Second
+		retry = shutdownRetryAfter
 		out = &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
 			Msg: "the server is shutting down and stopped the run; try again in a moment"}
 	case errors.Is(err, context.DeadlineExceeded):

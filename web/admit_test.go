@@ -252,9 +252,10 @@ func TestOneClientWithoutASessionCannotTakeEverySlot(t *testing.T) {
 			t.Errorf("the script's third run told place %d, want 1", pos)
 		}
 	}
-	learner := dial(t, ts.URL, http.Header{"Cookie": {web.LearnerCookie + "=someone"}})
-	learner.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
-	learner.started() // not told a place in line
+	// Someone else (another address) starts at once.
+	other := dialFrom(t, ts.URL, "127.0.0.3", nil)
+	other.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 1})
+	other.started() // not told a place in line
 	if n := srv.LiveRuns(); n != 3 {
 		t.Errorf("%d runs live, want 3", n)
 	}

@@ -48,7 +48,7 @@ func (s *Server) apiRun(c echo.Context) error {
 	}
 	ctx, cancel := s.requestContext(c)
 	defer cancel()
-	t, err := s.acquireRun(ctx, c, workRun, requester(c))
+	t, err := s.acquireRun(ctx, c, workRun, s.requester(c))
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // Bounds of POST /api/chaos. A batch is heavy: a Raft run costs a group's
@@ -42,12 +44,15 @@ type chaosRequest struct {
 	Nodes   int    `json:"nodes"`
 	Runs    *int   `json:"runs"`
 	Seed    *int64 `json:"seed"`
+	// LoseDisk lets the generator make a node lose its disk (off by
+	// default).
+	LoseDisk bool `json:"lose_disk"`
 }
 
 // options turns the request into the engine's options, defaults filled
 // in, and checks every bound; errors name the request's field.
 func (r chaosRequest) options() (engine.ChaosOptions, error) {
-	opt := engine.ChaosOptions{Backend: r.Backend, Kind: r.Kind, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers}
+	opt := engine.ChaosOptions{Backend: r.Backend, Kind: r.Kind, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers, LoseDisk: r.LoseDisk}
 	if opt.Backend == "" {
 		opt.Backend = engine.BackendRaft
 	}
@@ -86,7 +91,7 @@ func (s *Server) apiChaos(c echo.Context) error {
 	// QueueWait, then 503 with Retry-After), on the requester's behalf.
 	rctx, rstop := s.requestContext(c)
 	defer rstop()
-	t, err := s.acquireRun(rctx, c, workChaos, requester(c))
+	t, err := s.acquireRun(rctx, c, workChaos, s.requester(c))
 	if err != nil {
 		return err
 	}
@@ -101,11 +106,14 @@ func (s *Server) apiChaos(c echo.Context) error {
 	defer stop()
 	rep, err := engine.Chaos(ctx, opt)
 	switch {
+	case err != nil && s.ctx.Err() != nil:
+		// Said like every other answer cut short by a shutdown, with the
+		// same Retry-After.
+		return s.runError(c, err, limit)
 	case errors.Is(err, context.DeadlineExceeded):
+		c.Response().Header().Set("Retry-After", strconv.Itoa(seconds(s.adm.RetryAfter(admission.Slot))))
 		return &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
 			Msg: fmt.Sprintf("the chaos batch took longer than %s; ask for fewer runs, or try again when the server is less busy", limit.Round(time.Millisecond))}
-	case err != nil && s.ctx.Err() != nil:
-		return &userError{Status: http.StatusServiceUnavailable, Code: codeBusy, Msg: "the server is shutting down; try again in a minute"}
 	case err != nil:
 		return err
 	}

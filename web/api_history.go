@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -34,10 +35,30 @@ type historyResponse struct {
 	Conflict *engine.Conflict `json:"conflict,omitempty"`
 }
 
-// sharedRun runs the scenario of a share link's s parameter as POST
-// /api/run does: it waits its turn for a slot, then runs for RunTimeout at
-// most.
-func (s *Server) sharedRun(c echo.Context) (*engine.Result, error) {
+// noCrossSiteFetch refuses a GET that runs the engine when a browser sent
+// it for a page of another site: an <img> or a fetch there would spend a
+// second of CPU per visitor of that page. A link followed from another
+// site (a top-level navigation, which a person does once) still opens,
+// and so does a request with no Sec-Fetch-Site (not a browser, or an old
+// one: it has no one else's visitors to spend).
+func (s *Server) noCrossSiteFetch(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h := c.Request().Header
+		if h.Get("Sec-Fetch-Site") == "cross-site" && (h.Get("Sec-Fetch-Mode") != "navigate" || h.Get("Sec-Fetch-Dest") != "document") {
+			return &userError{Status: http.StatusForbidden, Field: "Sec-Fetch-Site",
+				Msg: "cross-site request refused: this runs a simulation, so other sites may link to it but not fetch or embed it"}
+		}
+		return next(c)
+	}
+}
+
+// sharedRun answers a GET that runs the scenario of a share link's s
+// parameter, from the cache when the same scenario was answered lately.
+// Otherwise it waits its turn for a slot as POST /api/run does, and
+// answer (the run, then what the route makes of its result, the
+// linearizability check included) holds the slot throughout, RunTimeout
+// at most for the run.
+func (s *Server) sharedRun(c echo.Context, kind string, answer func(*engine.Result) (*cached, error)) (*cached, error) {
 	if c.QueryParam("s") == "" {
 		return nil, badRequest("s", "is required: the scenario, as a share link carries it")
 	}
@@ -49,9 +70,17 @@ func (s *Server) sharedRun(c echo.Context) (*engine.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	norm, err := p.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey(kind, norm)
+	if v, ok := s.histories.get(key); ok {
+		return v, nil
+	}
 	ctx, cancel := s.requestContext(c)
 	defer cancel()
-	t, err := s.acquireRun(ctx, c, workRun, requester(c))
+	t, err := s.acquireRun(ctx, c, workRun, s.requester(c))
 	if err != nil {
 		return nil, err
 	}
@@ -62,27 +91,39 @@ func (s *Server) sharedRun(c echo.Context) (*engine.Result, error) {
 	if err != nil {
 		return nil, s.runError(c, err, s.cfg.RunTimeout)
 	}
-	return res, nil
+	v, err := answer(res)
+	if err != nil {
+		return nil, err
+	}
+	v.key = key
+	s.histories.put(v)
+	return v, nil
 }
 
 // apiHistory: GET /api/history?s=SCENARIO runs a shared scenario and
 // answers with its lock history and whether it is linearizable (the same
 // scenario always gives the same history).
 func (s *Server) apiHistory(c echo.Context) error {
-	res, err := s.sharedRun(c)
+	v, err := s.sharedRun(c, "api", func(res *engine.Result) (*cached, error) {
+		h := res.History()
+		ops, err := json.Marshal(h)
+		if err != nil {
+			return nil, err
+		}
+		if h.Len() == 0 {
+			ops = []byte("[]")
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(historyResponse{Operations: ops, Linearizable: h.Linearizable(linearizeTimeout),
+			ClockNote: h.ClockNote(linearizeTimeout), Conflict: h.Conflict(linearizeTimeout), Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
+		return &cached{body: buf.Bytes()}, err
+	})
 	if err != nil {
 		return err
 	}
-	h := res.History()
-	ops, err := json.Marshal(h)
-	if err != nil {
-		return err
-	}
-	if h.Len() == 0 {
-		ops = []byte("[]")
-	}
-	return writeJSON(c, http.StatusOK, historyResponse{Operations: ops, Linearizable: h.Linearizable(linearizeTimeout),
-		ClockNote: h.ClockNote(linearizeTimeout), Conflict: h.Conflict(linearizeTimeout), Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
+	return c.JSONBlob(http.StatusOK, v.body)
 }
 
 // historyPage: GET /playground/history?s=SCENARIO is the run's lock
@@ -90,9 +131,13 @@ func (s *Server) apiHistory(c echo.Context) error {
 // operations that conflict, named and drawn on a time axis, with a link
 // back to the run's timeline.
 func (s *Server) historyPage(c echo.Context) error {
-	res, err := s.sharedRun(c)
+	v, err := s.sharedRun(c, "page", func(res *engine.Result) (*cached, error) {
+		var buf bytes.Buffer
+		err := HistoryPage(s.page("Lock history"), newHistoryView(c.QueryParam("s"), res.History())).Render(c.Request().Context(), &buf)
+		return &cached{body: buf.Bytes()}, err
+	})
 	if err != nil {
 		return err
 	}
-	return s.render(c, http.StatusOK, HistoryPage(s.page("Lock history"), newHistoryView(c.QueryParam("s"), res.History())))
+	return c.HTMLBlob(http.StatusOK, v.body)
 }

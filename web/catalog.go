@@ -50,6 +50,9 @@ type BackendKind struct {
 	// the backend's registry entry declares (milliseconds). The page's
 	// inputs carry them (OptionMax), so the page data leaves them out.
 	Options []engine.FieldCapability `json:"-"`
+	// Description says in one line how it keeps the lock (the backend
+	// menu shows it under the choice).
+	Description string `json:"description,omitempty"`
 }
 
 // OptionMax is the largest value, in milliseconds, that any backend takes
@@ -121,6 +124,7 @@ var faultWords = map[string]struct {
 	engine.FaultDelay:      {"delay a message", "Hold {target}'s next write 10s", map[string]any{"kind": "write", "by": "10s"}},
 	engine.FaultCrash:      {"crash a lock server", "Crash {target}", nil},
 	engine.FaultRestart:    {"restart a lock server", "Restart {target}", nil},
+	engine.FaultLoseDisk:   {"wipe a lock server's disk", "Wipe {target}'s disk", nil},
 	engine.FaultPartition:  {"cut off a lock server", "Cut off {target} for 10s", map[string]any{"for": "10s"}},
 	"partition-side":       {"cut off a client with a node", "Cut off {target} with the leader for 10s", map[string]any{"for": "10s"}},
 	engine.FaultClockJump:  {"jump a clock", "Jump {target}'s clock 10s ahead", map[string]any{"by": "10s"}},
@@ -141,7 +145,7 @@ func buildCatalog() Catalog {
 	for _, b := range caps.Backends {
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
 			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options,
-			Role: (&State{Backend: b.Name}).followerRole()})
+			Role: (&State{Backend: b.Name}).followerRole(), Description: b.Description})
 	}
 	for _, f := range caps.Faults {
 		var fields []string

@@ -13,12 +13,13 @@ import (
 
 // classWeb holds what the class pages and APIs share besides the Server.
 type classWeb struct {
-	s       *Server
-	m       *metrics
-	joins   *ipLimiter
-	creates *ipLimiter
-	checks  *ipLimiter
-	feeds   *dashFeeds // live dashboards, one feed per class
+	s          *Server
+	m          *metrics
+	joins      *ipLimiter
+	wrongCodes *ipLimiter // joins with a code no class has (joinguess.go)
+	creates    *ipLimiter
+	checks     *ipLimiter
+	feeds      *dashFeeds // live dashboards, one feed per class
 }
 
 // newClassWeb makes the class pages' shared parts: metrics, and per-IP
@@ -26,11 +27,13 @@ type classWeb struct {
 func (s *Server) newClassWeb() *classWeb {
 	cc := s.cfg.Class
 	w := &classWeb{
-		s:       s,
-		m:       s.metrics,
-		joins:   newIPLimiter("joins", DefaultJoinRate, cc.Clock),
-		creates: newIPLimiter("classes created", cc.CreateRate, cc.Clock),
-		checks:  newIPLimiter("checks", DefaultCheckRate, cc.Clock),
+		s:     s,
+		m:     s.metrics,
+		joins: newIPLimiter("joins", DefaultJoinRate, cc.Clock),
+		// Wrong join codes have a bucket of their own (joinguess.go).
+		wrongCodes: newIPLimiter("wrong class codes", DefaultWrongCodeRate, cc.Clock),
+		creates:    newIPLimiter("classes created", cc.CreateRate, cc.Clock),
+		checks:     newIPLimiter("checks", DefaultCheckRate, cc.Clock),
 	}
 	w.feeds = newDashFeeds(w)
 	return w

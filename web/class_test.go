@@ -435,7 +435,7 @@ func TestClassPushScenario(t *testing.T) {
 			{`{"preset":"no-such-preset"}`, "preset"},
 			{`{"preset":"` + presetName(t) + `","link":"/playground?preset=x"}`, "preset"},
 			{`{"scenario":{"clients":"many"}}`, "scenario"},
-			{`{"scenario":{"lock":{"backend":"etcd"},"clients":[{"name":"a"}]}}`, "scenario.lock.backend"},
+			{`{"scenario":{"lock":{"backend":"consul"},"clients":[{"name":"a"}]}}`, "scenario.lock.backend"},
 			{`{"link":"https://example.org/playground?s=!!!"}`, "link"},
 			{`{"link":"https://example.org/somewhere"}`, "link"},
 			{`{"preset":7}`, "preset"},
@@ -674,7 +674,7 @@ func TestMetricsAndHealthz(t *testing.T) {
 		t.Errorf("/healthz %s", h.body)
 	}
 	st.Close()
-	wantStatus(t, newPerson(t, base).get("/healthz"), http.StatusServiceUnavailable, "/healthz with the store closed")
+	wantStatus(t, newPerson(t, base).get("/readyz"), http.StatusServiceUnavailable, "/readyz with the store closed")
 	// The failed calls are counted as store errors.
 	newPerson(t, base).postJSON("/api/classes", `{"name":"after close"}`)
 	if m := newPerson(t, base).get("/metrics").body; !strings.Contains(m, `playground_store_errors_total{op="create_class"} 1`) {

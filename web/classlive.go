@@ -194,8 +194,9 @@ func (f *dashFeed) latest() (seq uint64, data []byte, done bool, ready <-chan st
 
 // apiEvents: GET /api/classes/{code}/events streams "dashboard" events
 // until the browser goes away or the server shuts down. A stream counts
-// against Config.MaxConnections with the websockets, and against its
-// key's Config.Class.StreamsPerKey; past either it is refused with 429.
+// against Config.MaxDashboardStreams (503 past it), its address's
+// Config.DashboardStreamsPerAddress and its key's
+// Config.Class.StreamsPerKey (429 past either).
 func (w *classWeb) apiEvents(c echo.Context) error {
 	code, key := c.Param("code"), teacherKey(c)
 	cl, err := w.store().Teacher(c.Request().Context(), code, key)
@@ -203,12 +204,13 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 		return err
 	}
 	s := w.s
-	if !s.conns.tryAcquire() {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
-		return &userError{Status: http.StatusTooManyRequests,
-			Msg: fmt.Sprintf("this server has as many live connections open as it allows (%d, playgrounds and dashboards together); try again in a minute", s.cfg.MaxConnections)}
+	// Dashboards have a pool of their own: no number of playground
+	// sockets keeps a teacher from the class.
+	addr := clientAddress(c)
+	if err := s.connRefusal(c, s.dashes.tryAcquire(addr), "dashboard streams", s.cfg.MaxDashboardStreams, s.cfg.DashboardStreamsPerAddress); err != nil {
+		return err
 	}
-	defer s.conns.release()
+	defer s.dashes.release(addr)
 	f, err := w.feeds.join(cl.ID, key)
 	if err != nil {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))

@@ -110,7 +110,7 @@ func TestDashboardStreamsShareOneRead(t *testing.T) {
 		streams = 300
 	}
 	st := &countingStore{Store: openSQLite(t)}
-	ts, srv := startServer(t, web.Config{Classroom: st, MaxConnections: streams + 10,
+	ts, srv := startServer(t, web.Config{Classroom: st, MaxDashboardStreams: streams + 10, DashboardStreamsPerAddress: streams + 10,
 		Class: web.ClassConfig{StreamsPerKey: streams}})
 	c := createClass(t, ts.URL, "Projector")
 	ana, _ := join(t, ts.URL, c.Code, "Ana")
@@ -167,10 +167,10 @@ func TestDashboardStreamsShareOneRead(t *testing.T) {
 
 // TestDashboardStreamCaps: past the per-key cap a stream is refused with
 // 429 saying so, and closing one makes room; the server-wide cap counts
-// streams and websockets together.
+// the streams alone, in a pool of their own: websockets do not fill it.
 func TestDashboardStreamCaps(t *testing.T) {
 	st := openSQLite(t)
-	ts, srv := startServer(t, web.Config{Classroom: st, MaxConnections: 4, Class: web.ClassConfig{StreamsPerKey: 2}})
+	ts, srv := startServer(t, web.Config{Classroom: st, MaxConnections: 1, MaxDashboardStreams: 4, Class: web.ClassConfig{StreamsPerKey: 2}})
 	client := &http.Client{}
 	a := createClass(t, ts.URL, "A")
 	b := createClass(t, ts.URL, "B")
@@ -195,22 +195,27 @@ func TestDashboardStreamCaps(t *testing.T) {
 	if s3 == nil {
 		t.Fatal("another class's stream was refused")
 	}
-	// Three streams and a websocket fill the server's four connections.
+	// The one websocket place taken, a stream still opens; then four
+	// streams fill the dashboards' pool.
 	ws := dial(t, ts.URL, nil)
+	s4, res := openStream(t, client, ts.URL, b.Code, b.TeacherKey)
+	if s4 == nil {
+		t.Fatalf("a stream beside a full websocket pool: %s", res.Status)
+	}
 	_, res = openStream(t, client, ts.URL, b.Code, b.TeacherKey)
-	if res.StatusCode != http.StatusTooManyRequests {
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
 		t.Fatalf("a stream past the server's cap: %s", res.Status)
 	}
 	json.NewDecoder(res.Body).Decode(&e)
 	res.Body.Close()
-	if !strings.Contains(e.Error, "as many live connections open as it allows (4, playgrounds and dashboards together)") {
+	if !strings.Contains(e.Error, "as many dashboard streams open as it allows (4)") {
 		t.Errorf("refusal %+v", e)
 	}
 	// Closing frees: the websocket, then one of key A's streams.
 	ws.conn.Close()
 	s1.res.Body.Close()
 	deadline := time.Now().Add(30 * time.Second)
-	for srv.Connections() > 2 {
+	for srv.Connections() > 3 {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d connections still counted", srv.Connections())
 		}

@@ -23,6 +23,8 @@ type ClassHomeData struct {
 	ErrorField  string
 	ClassName   string
 	CreateError string
+	// NeedsKey asks for the server's class creation key in the form.
+	NeedsKey bool
 }
 
 // ClassCreatedData is the page shown once after creating a class: the
@@ -70,7 +72,7 @@ type learnerExercise struct {
 }
 
 func (w *classWeb) classHome(c echo.Context) error {
-	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.QueryParam("code")))}
+	d := ClassHomeData{Code: strings.ToUpper(strings.TrimSpace(c.QueryParam("code"))), NeedsKey: w.s.cfg.Class.CreationKey != ""}
 	return w.s.render(c, http.StatusOK, ClassHomePage(w.s.page("Class"), d))
 }
 
@@ -114,7 +116,7 @@ func (w *classWeb) pageCreate(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		d := ClassHomeData{ClassName: name, CreateError: p.Message}
+		d := ClassHomeData{ClassName: name, CreateError: p.Message, NeedsKey: w.s.cfg.Class.CreationKey != ""}
 		return w.s.render(c, p.Status, ClassHomePage(w.s.page("Class"), d))
 	}
 	setCookie(c, TeacherCookie, nc.TeacherKey)

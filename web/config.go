@@ -31,8 +31,9 @@ type Config struct {
 	WarmRaftGroups bool
 	// MaxLiveRuns is how many live runs (over the websocket) may run at
 	// once. Paced for watching, a live run costs memory and little CPU, so
-	// it takes a live place and no slot; at full speed (or paced faster
-	// than 50x) it takes a slot as well. Past it they wait their turn.
+	// it takes a live place and no slot; at full speed (or making more
+	// than LiveEventRate events a second) it takes a slot as well. Past it
+	// they wait their turn.
 	MaxLiveRuns int
 	// RunQueue bounds the runs waiting their turn, all clients together
 	// (0: 128 per slot); past it a request is told "busy, try again".
@@ -47,8 +48,39 @@ type Config struct {
 	// school's NAT is one address). 0 takes admission's defaults (0.25 and
 	// 0.75).
 	SessionShare, AddressShare float64
+	// SessionsPerAddress bounds the sessions (learners, visitors) one
+	// address may have running or waiting at once; a request of one more
+	// is admitted as the address's anonymous flow (0: 250, a class behind
+	// one NAT).
+	SessionsPerAddress int
+	// LiveTurn bounds how long a live run may hold its place while others
+	// wait for one: past it, a paused or very slow run is ended (its
+	// browser told why) and the place goes to the next in line (0:
+	// DefaultLiveTurn). With nobody waiting, a run lasts up to
+	// MaxRunTime.
+	LiveTurn time.Duration
+	// LiveEventRate is the most events a wall second a live run may make
+	// on its live place alone (0: DefaultLiveEventRate): its scenario's
+	// estimated events per simulated second times its speed. A faster run
+	// takes a slot too, so the slots bound the CPU whatever the pace.
+	LiveEventRate float64
 	// MaxConnections bounds the open websocket connections.
 	MaxConnections int
+	// ConnectionsPerAddress bounds the websockets one address may hold
+	// open (0: DefaultConnectionsPerAddress, at most MaxConnections). It
+	// is sized for a school's NAT: a class of 200 behind one address, a
+	// tab each and some to spare, fits; one script cannot take them all.
+	ConnectionsPerAddress int
+	// IdleTimeout closes a websocket that starts no run for this long
+	// after it opens or after its last run ends: an open socket costs a
+	// place whether or not it runs anything. The page opens a new one
+	// when Run is pressed.
+	IdleTimeout time.Duration
+	// MaxDashboardStreams bounds the teachers' live dashboard streams, in
+	// a pool of their own so that no number of playground sockets keeps a
+	// teacher from the dashboard; DashboardStreamsPerAddress is one
+	// address's share of it (0: the defaults).
+	MaxDashboardStreams, DashboardStreamsPerAddress int
 	// MaxMessageBytes bounds one websocket message from the browser.
 	MaxMessageBytes int64
 	// MessageRate bounds the messages a connection may send a second (with
@@ -88,6 +120,10 @@ type Config struct {
 	// serves MetricsHandler on its own address (--metrics-addr), which can
 	// stay private.
 	SeparateMetrics bool
+	// MetricsToken, when set, is what a scrape of /metrics on the main
+	// handler must carry (Authorization: Bearer); without it /metrics
+	// there answers only clients on this machine.
+	MetricsToken string
 	// AllowedOrigins are extra origins (scheme://host[:port]) trusted as the
 	// server's own: they may open a websocket and send the class and check
 	// requests that other sites are refused.
@@ -115,21 +151,29 @@ type Config struct {
 // Defaults for Config. A live run costs about one Raft group (21
 // goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
 const (
-	DefaultMaxLiveRuns     = 200
-	DefaultQueueWait       = 30 * time.Second
-	DefaultRunQueuePerSlot = admission.DefaultQueuePerSlot // RunQueue per slot
-	DefaultSessionShare    = admission.DefaultFlowShare
-	DefaultAddressShare    = admission.DefaultIPShare
-	DefaultMaxConnections  = 400
-	DefaultMaxMessageBytes = 72 << 10 // a 64 KiB scenario and its envelope
-	DefaultMessageRate     = 20
-	DefaultMaxBodyBytes    = 72 << 10
-	DefaultRunTimeout      = 30 * time.Second
-	DefaultWriteTimeout    = 10 * time.Second
-	DefaultMaxRunTime      = 20 * time.Minute
-	DefaultPingInterval    = 20 * time.Second
-	DefaultMaxQueueBytes   = 8 << 20 // a run of engine.MaxEvents at full speed, with room
-	DefaultMemoryBudget    = 1 << 30
+	DefaultMaxLiveRuns        = 200
+	DefaultQueueWait          = 30 * time.Second
+	DefaultRunQueuePerSlot    = admission.DefaultQueuePerSlot // RunQueue per slot
+	DefaultSessionShare       = admission.DefaultFlowShare
+	DefaultAddressShare       = admission.DefaultIPShare
+	DefaultSessionsPerAddress = admission.DefaultFlowsPerIP
+	DefaultMaxConnections     = 400
+	// DefaultConnectionsPerAddress is a class of 200 with a second tab
+	// for a quarter of them.
+	DefaultConnectionsPerAddress      = 250
+	DefaultIdleTimeout                = time.Minute
+	DefaultMaxDashboardStreams        = 200
+	DefaultDashboardStreamsPerAddress = 40
+	DefaultMaxMessageBytes            = 72 << 10 // a 64 KiB scenario and its envelope
+	DefaultMessageRate                = 20
+	DefaultMaxBodyBytes               = 72 << 10
+	DefaultRunTimeout                 = 30 * time.Second
+	DefaultWriteTimeout               = 10 * time.Second
+	DefaultMaxRunTime                 = 20 * time.Minute
+	DefaultLiveTurn                   = 5 * time.Minute
+	DefaultPingInterval               = 20 * time.Second
+	DefaultMaxQueueBytes              = 8 << 20 // a run of engine.MaxEvents at full speed, with room
+	DefaultMemoryBudget               = 1 << 30
 	// MinChaosTimeout and MaxChaosTimeout bound ChaosTimeout (the error
 	// says "between 100ms and 1h").
 	MinChaosTimeout = 100 * time.Millisecond
@@ -153,6 +197,18 @@ func (c Config) withDefaults() Config {
 	if c.MaxConnections == 0 {
 		c.MaxConnections = DefaultMaxConnections
 	}
+	if c.ConnectionsPerAddress == 0 {
+		c.ConnectionsPerAddress = min(DefaultConnectionsPerAddress, c.MaxConnections)
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxDashboardStreams == 0 {
+		c.MaxDashboardStreams = DefaultMaxDashboardStreams
+	}
+	if c.DashboardStreamsPerAddress == 0 {
+		c.DashboardStreamsPerAddress = min(DefaultDashboardStreamsPerAddress, c.MaxDashboardStreams)
+	}
 	if c.MaxMessageBytes == 0 {
 		c.MaxMessageBytes = DefaultMaxMessageBytes
 	}
@@ -173,6 +229,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxRunTime == 0 {
 		c.MaxRunTime = DefaultMaxRunTime
+	}
+	if c.LiveEventRate == 0 {
+		c.LiveEventRate = DefaultLiveEventRate
+	}
+	if c.LiveTurn == 0 {
+		c.LiveTurn = DefaultLiveTurn
 	}
 	if c.PingInterval == 0 {
 		c.PingInterval = DefaultPingInterval
@@ -199,6 +261,14 @@ func (c Config) Validate() error {
 		return fmt.Errorf("queue-wait: must be between 100ms and 10m, not %s", c.QueueWait)
 	case c.MaxConnections < 1 || c.MaxConnections > 100000:
 		return fmt.Errorf("max-connections: must be between 1 and 100000, not %d", c.MaxConnections)
+	case c.ConnectionsPerAddress < 1 || c.ConnectionsPerAddress > c.MaxConnections:
+		return fmt.Errorf("connections-per-address: must be between 1 and max-connections (%d), not %d", c.MaxConnections, c.ConnectionsPerAddress)
+	case c.IdleTimeout < 100*time.Millisecond || c.IdleTimeout > time.Hour:
+		return fmt.Errorf("idle-timeout: must be between 100ms and 1h, not %s", c.IdleTimeout)
+	case c.MaxDashboardStreams < 1 || c.MaxDashboardStreams > 100000:
+		return fmt.Errorf("max-dashboard-streams: must be between 1 and 100000, not %d", c.MaxDashboardStreams)
+	case c.DashboardStreamsPerAddress < 1 || c.DashboardStreamsPerAddress > c.MaxDashboardStreams:
+		return fmt.Errorf("dashboard-streams-per-address: must be between 1 and max-dashboard-streams (%d), not %d", c.MaxDashboardStreams, c.DashboardStreamsPerAddress)
 	case c.MaxMessageBytes < 1024 || c.MaxMessageBytes > 1<<20:
 		return fmt.Errorf("max-message-bytes: must be between 1024 and 1048576, not %d", c.MaxMessageBytes)
 	case c.MessageRate < 1 || c.MessageRate > 1000:
@@ -213,6 +283,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("write-timeout: must be between 100ms and 1m, not %s", c.WriteTimeout)
 	case c.MaxRunTime < time.Second || c.MaxRunTime > 24*time.Hour:
 		return fmt.Errorf("max-run-time: must be between 1s and 24h, not %s", c.MaxRunTime)
+	case !(c.LiveEventRate >= 1 && c.LiveEventRate <= 1e6):
+		return fmt.Errorf("live-event-rate: must be between 1 and 1000000 events a second, not %g", c.LiveEventRate)
+	case c.LiveTurn < 100*time.Millisecond || c.LiveTurn > 24*time.Hour:
+		return fmt.Errorf("live-turn: must be between 100ms and 24h, not %s", c.LiveTurn)
 	case c.PingInterval < 10*time.Millisecond || c.PingInterval > 10*time.Minute:
 		return fmt.Errorf("ping-interval: must be between 10ms and 10m, not %s", c.PingInterval)
 	case c.MaxQueueBytes < 64<<10 || c.MaxQueueBytes > 1<<30:
@@ -233,5 +307,6 @@ func (c Config) Validate() error {
 
 // admission is the admission controller's configuration.
 func (c Config) admission() admission.Config {
-	return admission.Config{Slots: c.RunSlots, Live: c.MaxLiveRuns, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare}
+	return admission.Config{Slots: c.RunSlots, Live: c.MaxLiveRuns, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare,
+		FlowsPerIP: c.SessionsPerAddress}
 }

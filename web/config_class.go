@@ -16,6 +16,10 @@ type ClassConfig struct {
 	// stream is refused with 429. All streams together count against
 	// Config.MaxConnections with the websockets.
 	StreamsPerKey int
+	// CreationKey, when set, is required to create a class (the header
+	// X-Class-Creation-Key, or the form's creation_key field): a public
+	// server whose operator hands it to its teachers.
+	CreationKey string
 	// Clock is what the per-IP rate limits, and the pages that say
 	// whether a class has expired, read the time from; nil is time.Now.
 	// Tests fix it (and the store's clock with it), so that what a
@@ -48,6 +52,8 @@ func (c ClassConfig) validate() error {
 		return fmt.Errorf("class-create-rate: must be more than 0 and at most 10000 a minute, not %g", c.CreateRate.PerMinute)
 	case c.CreateRate.Burst < 1 || c.CreateRate.Burst > 10000:
 		return fmt.Errorf("class-create-burst: must be between 1 and 10000, not %d", c.CreateRate.Burst)
+	case len(c.CreationKey) > 256:
+		return fmt.Errorf("class-creation-key: must be at most 256 bytes, not %d", len(c.CreationKey))
 	case c.StreamsPerKey < 1 || c.StreamsPerKey > 100000:
 		return fmt.Errorf("dashboard-streams-per-key: must be between 1 and 100000, not %d", c.StreamsPerKey)
 	}

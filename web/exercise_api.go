@@ -118,10 +118,10 @@ func queryVariant(c echo.Context) (int, error) {
 		return 0, nil
 	}
 	v, err := strconv.Atoi(raw)
-	if err != nil || v < 0 || v > lessons.MaxVariant {
-		return 0, badRequest("variant", "must be a whole number from 0 to %d, not %q", lessons.MaxVariant, raw)
+	if err != nil {
+		v = -1 // not a whole number: refused with the range's words
 	}
-	return v, nil
+	return v, checkVariant(v, strconv.Quote(excerpt(raw)))
 }
 
 // exerciseByID finds the exercise a route names, or a 404 that says where
@@ -238,8 +238,8 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 	if err := s.readJSON(c, &in); err != nil {
 		return err
 	}
-	if in.Variant < 0 || in.Variant > lessons.MaxVariant {
-		return badRequest("variant", "must be from 0 to %d, not %d", lessons.MaxVariant, in.Variant)
+	if err := checkVariant(in.Variant, strconv.Itoa(in.Variant)); err != nil {
+		return err
 	}
 	a, err := s.askerFor(c, ex, in.Variant)
 	if err != nil {
@@ -253,7 +253,7 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 	cctx, cancel := context.WithTimeout(sctx, s.RequestTimeout())
 	defer cancel()
 	if runsEngine(ex.Kind) {
-		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
+		cctx = lessons.WithRunner(cctx, s.checkRunner(c, s.requester(c)))
 	}
 	res, err := ex.Reveal(cctx, a.variant)
 	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 
@@ -31,11 +30,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := s.readBody(c)
-	if err != nil {
-		return err
-	}
-	a, err := lessons.DecodeAttempt(ex.ID, bytes.NewReader(body))
+	a, err := s.readAttempt(c, ex.ID)
 	if err != nil {
 		return err
 	}
@@ -57,7 +52,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	cctx, cancel := context.WithTimeout(sctx, s.RequestTimeout())
 	defer cancel()
 	if runsEngine(ex.Kind) {
-		cctx = lessons.WithRunner(cctx, s.checkRunner(c, requester(c)))
+		cctx = lessons.WithRunner(cctx, s.checkRunner(c, s.requester(c)))
 	}
 	res, err := ex.Check(cctx, a)
 	if err != nil && (cctx.Err() != nil || s.ctx.Err() != nil) {

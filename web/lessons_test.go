@@ -252,9 +252,10 @@ func TestCheckAPI(t *testing.T) {
 		{"the 99% mistake", "outlive-lease", `{"answer":"4,950","variant":0,"tries":0}`, 200, map[string]any{"correct": false, "format_error": ""}, "finish in time (99%)"},
 		{"unreadable", "outlive-lease", `{"answer":"forty","variant":0}`, 200, map[string]any{"correct": false, "graded": false}, `"forty" is a number in words`},
 		{"answer too long", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxAnswerLen+1) + `"}`, 400, map[string]any{"field": "answer"}, "at most 2000"},
-		{"request too large", "outlive-lease", `{"answer":"` + strings.Repeat("5", lessons.MaxRequestSize) + `"}`, 413, map[string]any{"field": "body"}, "larger than the limit of 16000 bytes"},
+		{"request too large", "outlive-lease", `{"answer":"` + strings.Repeat("5", web.DefaultMaxBodyBytes) + `"}`, 413, map[string]any{"field": "body"}, "larger than the limit of 73728 bytes"},
+		{"long answer within --max-body-bytes", "outlive-lease", `{"answer":"` + strings.Repeat("5", 20000) + `"}`, 400, map[string]any{"field": "answer"}, "at most 2000"},
 		{"bad JSON", "outlive-lease", `{"answer":50}`, 400, map[string]any{"field": "answer"}, "answer: must be a string"},
-		{"bad variant", "outlive-lease", `{"answer":"50","variant":-1}`, 400, map[string]any{"field": "variant"}, "variant: must be between 0 and"},
+		{"bad variant", "outlive-lease", `{"answer":"50","variant":-1}`, 400, map[string]any{"field": "variant"}, "variant: must be a whole number between 0 and 1000000, not -1"},
 		{"unknown exercise", "no-such-exercise", `{"answer":"50"}`, 404, nil, `"no-such-exercise"`},
 	}
 	for _, c := range cases {
@@ -318,10 +319,11 @@ func TestCheckAPIErrorsNameTheField(t *testing.T) {
 		{`{"answer":"50","variant":1.5}`, "variant", "variant: must be a whole number"},
 		{`{"answer":"50","tries":"two"}`, "tries", "tries: must be a whole number"},
 		{`{"answer":"50","tries":-1}`, "tries", "tries: must be between 0 and 1000, not -1"},
-		{`{"answer":"50","colour":"red"}`, "colour", "colour: is not a field of a check request"},
+		{`{"answer":"50","colour":"red"}`, "colour", "colour: is not a field of this request, which takes answer, variant or tries"},
 		{`not json`, "body", "body: is not valid JSON"},
 		{`["50"]`, "body", "body: must be a JSON object"},
-		{``, "body", "body: is empty"},
+		// An empty body is the empty object, as for every JSON body: an
+		// empty answer, which the checker says is empty.
 	} {
 		status, res := check(t, ts.URL, "outlive-lease", tc.body)
 		msg, _ := res["error"].(string)

@@ -30,6 +30,14 @@ type metrics struct {
 	routes      map[string]bool // route patterns, the closed set of route labels
 	runWait     *prometheus.HistogramVec
 	runsRefused *prometheus.CounterVec
+	// connsRefused counts websockets and dashboard streams refused, by
+	// pool and by which cap refused them.
+	connsRefused *prometheus.CounterVec
+	// idleClosed counts websockets closed for starting no run.
+	idleClosed prometheus.Counter
+	// liveEnded counts live runs ended because their turn was over while
+	// others waited for a place.
+	liveEnded prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -68,6 +76,23 @@ func newMetrics(s *Server) *metrics {
 		Name: "playground_runs_refused_total",
 		Help: "Runs that got no slot, by reason: queue_full, session_queue_full, address_queue_full, timeout (waited the longest a request may), shutdown.",
 	}, []string{"reason"})
+	m.connsRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "playground_connections_refused_total",
+		Help: "Websockets and dashboard streams refused, by pool (websockets, dashboard streams) and cap (full: the server's; address: one address's share).",
+	}, []string{"pool", "cap"})
+	m.idleClosed = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "playground_websocket_idle_closed_total",
+		Help: "Websockets closed because they started no run within --idle-timeout.",
+	})
+	m.liveEnded = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "playground_live_runs_turn_over_total",
+		Help: "Live runs ended because they had held their place for --live-turn while others waited for one.",
+	})
+	for _, p := range []string{"websockets", "dashboard streams"} {
+		for _, c := range []string{"full", "address"} {
+			m.connsRefused.WithLabelValues(p, c)
+		}
+	}
 	for _, k := range []string{workLive, workRun, workCheck, workChaos} {
 		m.runWait.WithLabelValues(k)
 	}
@@ -77,11 +102,12 @@ func newMetrics(s *Server) *metrics {
 	// Series that exist from the start, so a dashboard or an alert sees
 	// a zero rather than nothing.
 	m.checks.WithLabelValues("200")
-	for _, name := range []string{"joins", "classes created", "checks"} {
+	for _, name := range []string{"joins", "classes created", "checks", "wrong class codes"} {
 		m.limited.WithLabelValues(name)
 	}
 	m.storeErrors.WithLabelValues("record")
 	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped, m.runWait, m.runsRefused,
+		m.connsRefused, m.idleClosed, m.liveEnded,
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "playground_raft_pool_hits_total",
 			Help: "Runs that started on a warm Raft group (--warm-raft-groups).",

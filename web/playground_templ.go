@@ -575,14 +575,14 @@ func settings(d PlaygroundData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "</select></div><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\" id=\"row-lag\"><label for=\"lag\">Copy lag (ms)</label> <input id=\"lag\" type=\"number\" min=\"0\" max=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "</select></div><p id=\"backend-desc\" class=\"hint\" data-testid=\"backend-desc\"></p><div class=\"row\"><label for=\"nodes\">Nodes</label> <select id=\"nodes\" data-testid=\"nodes\"></select></div><div class=\"row\"><label for=\"lease\">Lease (s)</label> <input id=\"lease\" type=\"number\" min=\"0.1\" max=\"3600\" step=\"0.1\" inputmode=\"decimal\" data-testid=\"lease\"></div><div class=\"row\" id=\"row-lag\"><label for=\"lag\">Copy lag (ms)</label> <input id=\"lag\" type=\"number\" min=\"0\" max=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("replication_lag"))).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 271, Col: 99}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 272, Col: 99}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 		if templ_7745c5c3_Err != nil {
@@ -595,13 +595,26 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("persist_every") / 1000)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 275, Col: 108}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 276, Col: 108}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" step=\"0.1\" placeholder=\"never loses\" data-testid=\"persist\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset id=\"fs-clients\"><legend>Clients</legend><div id=\"clients\" class=\"clients\" data-testid=\"clients\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time, in the order listed: ↑ and ↓ swap a fault's time with its neighbour's.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" step=\"0.1\" placeholder=\"never loses\" data-testid=\"persist\"></div><div class=\"row\" id=\"row-delay\"><label for=\"delay\">Lock-delay (s)</label> <input id=\"delay\" type=\"number\" min=\"0\" max=\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		var templ_7745c5c3_Var24 string
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("lock_delay") / 1000)).Resolve(ctx)
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 280, Col: 103}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "\" step=\"0.1\" placeholder=\"none\" data-testid=\"lock-delay-input\"></div><div class=\"row\"><label for=\"latency\">Latency (ms)</label> <input id=\"latency\" type=\"number\" min=\"0\" max=\"10000\" step=\"10\" data-testid=\"latency\"></div></fieldset><fieldset id=\"fs-clients\"><legend>Clients</legend><div id=\"clients\" class=\"clients\" data-testid=\"clients\"></div></fieldset><fieldset><legend>Faults</legend><p class=\"hint\" id=\"faults-hint\">Each strikes at a simulated time, in the order listed: ↑ and ↓ swap a fault's time with its neighbour's.</p><ol id=\"fault-list\" class=\"fault-list\" aria-describedby=\"faults-hint\" data-testid=\"fault-list\"></ol><button type=\"button\" id=\"add-fault\" data-testid=\"add-fault\">Add a fault</button></fieldset><details id=\"json-details\"><summary>Advanced: the whole scenario as JSON</summary> <label for=\"json\" class=\"visually-hidden\">Scenario JSON</label> <textarea id=\"json\" spellcheck=\"false\" rows=\"18\" data-testid=\"json\" aria-describedby=\"json-error\"></textarea><p id=\"json-error\" class=\"field-error\" aria-live=\"polite\" data-testid=\"json-error\"></p></details></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -628,25 +641,25 @@ func legend() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 53, "<ul class=\"legend\" data-testid=\"legend\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<ul class=\"legend\" data-testid=\"legend\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		for _, m := range legendMarks {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<li data-legend=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "<li data-legend=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var25 string
-			templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
+			var templ_7745c5c3_Var26 string
+			templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 307, Col: 25}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 312, Col: 25}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -654,25 +667,25 @@ func legend() templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, " ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, " ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			var templ_7745c5c3_Var26 string
-			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
+			var templ_7745c5c3_Var27 string
+			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 309, Col: 13}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 314, Col: 13}
 			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 57, "</li>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</li>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 59, "</ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -74,6 +74,23 @@ func (l *ipLimiter) take(ip string) (ok bool, retry time.Duration) {
 	return true, 0
 }
 
+// wait is how long until ip's bucket has a token, without spending one
+// (0: it has one now).
+func (l *ipLimiter) wait(ip string) time.Duration {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim := l.ips[ip]
+	if lim == nil {
+		return 0
+	}
+	tokens := lim.TokensAt(now)
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / (l.rate.PerMinute / 60) * float64(time.Second))
+}
+
 // sweep forgets the buckets that have refilled, at most once a minute, so
 // the map holds only the addresses seen lately.
 func (l *ipLimiter) sweep(now time.Time) {
@@ -93,7 +110,7 @@ func (l *ipLimiter) sweep(now time.Time) {
 func (l *ipLimiter) middleware(m *metrics) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			ok, retry := l.take(c.RealIP())
+			ok, retry := l.take(clientAddress(c))
 			if ok {
 				return next(c)
 			}

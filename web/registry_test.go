@@ -67,7 +67,7 @@ func TestPageControlsComeFromTheRegistry(t *testing.T) {
 	if i < 0 {
 		t.Fatalf("the controls' catalog lacks the toy: %+v", pd.Catalog.Backends)
 	}
-	if k := pd.Catalog.Backends[i]; !slices.Equal(k.Nodes, []int{1}) || k.DefaultNodes != 1 || !k.Fencing || !slices.Equal(k.Settings, []string{"persist_every"}) {
+	if k := pd.Catalog.Backends[i]; !slices.Equal(k.Nodes, []int{1}) || k.DefaultNodes != 1 || !k.Fencing || !slices.Equal(k.Settings, []string{"persist_every", "lock_delay"}) {
 		t.Errorf("toy's controls: %+v", k)
 	}
 	status, out := post(t, ts.URL+"/api/run", `{"lock":{"backend":"toy-server"},"clients":[{"name":"a","steps":[{"do":"acquire"},{"do":"release"}]}]}`)

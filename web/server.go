@@ -33,8 +33,9 @@ type Server struct {
 	cfg    Config
 	log    *slog.Logger
 	echo   *echo.Echo
-	conns  *slots // open websockets
-	assets string // version of the static files, for cache-busting URLs
+	conns  *connPool // open websockets
+	dashes *connPool // open dashboard streams
+	assets string    // version of the static files, for cache-busting URLs
 
 	// crossOrigin refuses state-changing requests from other sites.
 	crossOrigin *http.CrossOriginProtection
@@ -43,6 +44,7 @@ type Server struct {
 	adm     *admission.Controller
 	pool    *engine.RaftPool // warm Raft groups; nil boots a group per run
 	doubled atomic.Int64     // live runs holding a slot too (at full speed)
+	warmed  atomic.Bool      // the warm pool has been full once (health.go)
 
 	metrics  *metrics
 	wsQueued atomic.Int64 // bytes waiting in every websocket's queue
@@ -55,6 +57,16 @@ type Server struct {
 	// practice is the key that signs anonymous learners' practice
 	// cookies (see practice.go).
 	practice practiceKeys
+	// visitor signs visitor ids, visitorIDs bounds how many one address
+	// is issued, and learners remembers whose session tokens are whose
+	// (visitor.go).
+	visitor    visitorKeys
+	visitorIDs *ipLimiter
+	learners   learnerCache
+
+	// histories caches the answers of the GET routes that run a shared
+	// scenario (api_history.go).
+	histories *resultCache
 }
 
 // NewServer builds a server from cfg (zero bounds take their defaults).
@@ -91,11 +103,14 @@ func NewServer(cfg Config) (*Server, error) {
 		crossOrigin: cop,
 		cfg:         cfg,
 		log:         cfg.Logger,
-		conns:       newSlots(cfg.MaxConnections),
+		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress),
+		dashes:      newConnPool(cfg.MaxDashboardStreams, cfg.DashboardStreamsPerAddress),
 		assets:      assetVersion(static.FS),
 		ctx:         ctx,
 		cancel:      cancel,
 	}
+	s.histories = newResultCache(historyCacheEntries, historyCacheBytes)
+	s.visitorIDs = newIPLimiter("visitor ids", visitorRate, cfg.Class.Clock)
 	s.metrics = newMetrics(s)
 	s.echo = s.routes()
 	return s, nil
@@ -137,8 +152,9 @@ func (s *Server) MetricsHandler() http.Handler {
 // An http.Server's WriteTimeout should be longer.
 func (s *Server) RequestTimeout() time.Duration { return s.cfg.QueueWait + s.cfg.RunTimeout }
 
-// Connections reports how many websockets are open now.
-func (s *Server) Connections() int { return s.conns.inUse() }
+// Connections reports how many long-lived connections are open now:
+// websockets and dashboard streams.
+func (s *Server) Connections() int { return s.conns.inUse() + s.dashes.inUse() }
 
 // Shutdown ends every live run and websocket (telling each browser the
 // server is going away), ends every request waiting for a slot or running
@@ -208,17 +224,18 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
-	e.GET("/playground/history", s.historyPage)
+	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch)
 	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
 	if !s.cfg.SeparateMetrics {
-		e.GET("/metrics", w.m.handler())
+		e.GET("/metrics", w.m.handler(), s.metricsGuard)
 	}
 	e.GET("/api/presets", s.apiPresets)
 	// A run and a chaos batch take a slot for whoever sends them: a page
 	// elsewhere must not spend them with its visitors' browsers.
 	e.POST("/api/run", s.apiRun, s.sameOrigin)
 	e.POST("/api/chaos", s.apiChaos, s.sameOrigin)
-	e.GET("/api/history", s.apiHistory)
+	e.GET("/api/history", s.apiHistory, s.noCrossSiteFetch)
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	s.ltiRoutes(e, w)
@@ -234,8 +251,10 @@ func (s *Server) routes() *echo.Echo {
 	class := func(method, path string, h echo.HandlerFunc, extra ...echo.MiddlewareFunc) {
 		e.Add(method, path, h, append([]echo.MiddlewareFunc{w.needStore, s.sameOrigin}, extra...)...)
 	}
-	join := w.joins.middleware(w.m)
-	create := w.creates.middleware(w.m)
+	joinLimit := w.joins.middleware(w.m)
+	join := func(next echo.HandlerFunc) echo.HandlerFunc { return joinLimit(w.wrongCodeGuard(next)) }
+	limit := w.creates.middleware(w.m)
+	create := func(next echo.HandlerFunc) echo.HandlerFunc { return limit(w.classCreation(next)) }
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 
 	class(get, "/class", w.classHome)
@@ -280,23 +299,6 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		h.Set("Referrer-Policy", "same-origin")
 		return next(c)
 	}
-}
-
-func (s *Server) healthz(c echo.Context) error {
-	body := map[string]any{"status": "ok", "live_runs": s.LiveRuns(), "queued_runs": s.QueuedRuns(), "connections": s.conns.inUse()}
-	if s.cfg.Classroom != nil {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
-		defer cancel()
-		if err := s.cfg.Classroom.Ping(ctx); err != nil {
-			// A replica that cannot reach its store must leave the load
-			// balancer's rotation: it would lose every answer.
-			s.log.Warn("healthz: classroom store does not answer", slog.Any("err", err))
-			body["status"], body["store"] = "unavailable", "not answering"
-			return c.JSON(http.StatusServiceUnavailable, body)
-		}
-		body["store"] = "ok"
-	}
-	return c.JSON(http.StatusOK, body)
 }
 
 // asset is the URL of a static file, with the version that lets browsers

@@ -65,8 +65,11 @@ func parseSpeed(v string, def float64) (float64, error) {
 		return def, nil
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f < 0 || f > engine.MaxSpeed || f != f {
-		return 0, badRequest("speed", "must be a number between 0 (as fast as possible) and %g, not %s", engine.MaxSpeed, excerpt(v))
+	if err != nil {
+		f = -1 // not a number: refused with the range's words
+	}
+	if err := checkSpeed(f, excerpt(v)); err != nil {
+		return 0, err
 	}
 	return f, nil
 }

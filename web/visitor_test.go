@@ -21,8 +21,8 @@ func visitorCookie(t *testing.T, baseURL string) string {
 	conn.Close()
 	for _, ck := range res.Cookies() {
 		if ck.Name == web.VisitorCookie {
-			if len(ck.Value) != 22 || !ck.HttpOnly {
-				t.Errorf("visitor cookie %+v: want a 22-character id, HttpOnly", ck)
+			if id, mac, ok := strings.Cut(ck.Value, "."); !ok || len(id) != 22 || len(mac) != 22 || !ck.HttpOnly {
+				t.Errorf("visitor cookie %+v: want a 22-character id and its signature, HttpOnly", ck)
 			}
 			return ck.Name + "=" + ck.Value
 		}
@@ -67,16 +67,25 @@ func TestAnonymousBrowsersBehindOneAddressEachHaveAShare(t *testing.T) {
 }
 
 // TestAClassLearnerKeepsTheClassSession: a learner's class cookie is the
-// session; no visitor cookie is set beside it.
+// session; no visitor cookie is set beside it. A token the store never
+// issued is no session: its browser is a visitor like any other.
 func TestAClassLearnerKeepsTheClassSession(t *testing.T) {
-	ts, _ := startServer(t, web.Config{})
-	h := http.Header{"Cookie": {web.LearnerCookie + "=someone"}}
-	conn, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/run", h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn.Close()
-	if set := res.Header["Set-Cookie"]; len(set) != 0 {
-		t.Errorf("a learner's handshake set cookies: %v", set)
+	st := openSQLite(t)
+	ts, _ := startServer(t, web.Config{Classroom: st})
+	c := createClass(t, ts.URL, "Sessions")
+	p, _ := join(t, ts.URL, c.Code, "Ana")
+	for _, tc := range []struct {
+		token   string
+		visitor bool
+	}{{p.cookie(web.LearnerCookie), false}, {"someone", true}} {
+		h := http.Header{"Cookie": {web.LearnerCookie + "=" + tc.token}}
+		conn, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws/run", h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.Close()
+		if set := res.Header["Set-Cookie"]; (len(set) != 0) != tc.visitor {
+			t.Errorf("token %q: the handshake set cookies %v, want a visitor cookie: %v", tc.token, set, tc.visitor)
+		}
 	}
 }

@@ -42,8 +42,9 @@ func (s *Server) wsRun(c echo.Context) error {
 	if !s.checkOrigin(r) {
 		return &userError{Status: http.StatusForbidden, Field: "Origin", Msg: "this origin may not open a websocket here"}
 	}
-	if !s.conns.tryAcquire() {
-		return errBusy
+	addr := clientAddress(c)
+	if err := s.connRefusal(c, s.conns.tryAcquire(addr), "websockets", s.cfg.MaxConnections, s.cfg.ConnectionsPerAddress); err != nil {
+		return err
 	}
 	up := websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
@@ -52,7 +53,7 @@ func (s *Server) wsRun(c echo.Context) error {
 	}
 	// Who the session's runs are admitted for, before the upgrade: a new
 	// visitor cookie goes out with the handshake's answer.
-	who := requester(c)
+	who := s.requester(c)
 	var answer http.Header
 	if set := w.Header().Values("Set-Cookie"); len(set) > 0 {
 		answer = http.Header{"Set-Cookie": set}
@@ -60,12 +61,12 @@ func (s *Server) wsRun(c echo.Context) error {
 	bw := &batchingWriter{ResponseWriter: w}
 	conn, err := up.Upgrade(bw, r, answer)
 	if err != nil {
-		s.conns.release()
+		s.conns.release(addr)
 		return nil // the upgrader has answered already
 	}
 	s.sessions.Add(1)
 	defer s.sessions.Done()
-	defer s.conns.release()
+	defer s.conns.release(addr)
 	sess := newSession(s, conn, bw.conn)
 	sess.who = who
 	if h := sessionHook.Load(); h != nil {
@@ -96,6 +97,9 @@ type session struct {
 	wake      chan struct{} // the queue has something, or closing
 	writerW   sync.WaitGroup
 
+	opened   time.Time    // when the socket opened
+	runEnded atomic.Int64 // when its last run ended, unix ns (0: none yet)
+
 	who  admission.Who // whom its runs are admitted for
 	live *liveRun      // the last run started (reader goroutine only)
 	// unread: reading stopped inside a message (one too large), so the
@@ -106,7 +110,21 @@ type session struct {
 func newSession(s *Server, conn *websocket.Conn, wire *batchConn) *session {
 	ctx, cancel := context.WithCancel(s.ctx)
 	return &session{srv: s, conn: conn, wire: wire, log: s.log, ctx: ctx, cancel: cancel,
-		wake: make(chan struct{}, 1), lastState: -1}
+		wake: make(chan struct{}, 1), lastState: -1, opened: time.Now()}
+}
+
+// idleLeft is how long the session may stay open without a run from now:
+// 0 once it has run nothing for IdleTimeout, and the whole timeout while
+// a run is live (reader goroutine only).
+func (ss *session) idleLeft() time.Duration {
+	if ss.live != nil && !ss.live.ended() {
+		return ss.srv.cfg.IdleTimeout
+	}
+	since := ss.opened
+	if ns := ss.runEnded.Load(); ns != 0 {
+		since = time.Unix(0, ns)
+	}
+	return max(0, ss.srv.cfg.IdleTimeout-time.Since(since))
 }
 
 func (ss *session) serve() {
@@ -194,8 +212,20 @@ func (ss *session) readLoop() {
 		stopReading()
 		<-readerDone
 	}()
+	idle := time.NewTimer(cfg.IdleTimeout)
+	defer idle.Stop()
 	for {
 		select {
+		case <-idle.C:
+			// A socket that runs nothing still holds one of its address's
+			// places; the page opens a new one when Run is pressed.
+			if left := ss.idleLeft(); left > 0 {
+				idle.Reset(left)
+				continue
+			}
+			ss.srv.metrics.idleClosed.Inc()
+			ss.closeWith(websocket.CloseNormalClosure, "idle: no run started")
+			return
 		case <-ss.ctx.Done():
 			// The server is shutting down, or the writer gave up on this
 			// browser (then nothing more can be sent anyway).

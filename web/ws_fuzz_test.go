@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web/admission"
 )
 
 // fuzzSession is a websocket session without a socket: handle queues its
@@ -76,14 +78,46 @@ func presetJSON(tb testing.TB, name string) string {
 	return string(data)
 }
 
+// drain takes what a session has queued so far, leaving its queue empty:
+// a session kept for many inputs answers each one afresh.
+func drain(tb testing.TB, ss *session) []ServerMessage {
+	tb.Helper()
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	var out []ServerMessage
+	for _, f := range ss.queue {
+		if f.data == nil || f.close != 0 {
+			continue
+		}
+		var m ServerMessage
+		if err := json.Unmarshal(f.data, &m); err != nil {
+			tb.Fatalf("the session queued a message that is not JSON: %v\n%.300s", err, f.data)
+		}
+		out = append(out, m)
+	}
+	ss.srv.wsQueued.Add(-ss.queued)
+	ss.queue, ss.queued, ss.lastState = ss.queue[:0], 0, -1
+	return out
+}
+
 // FuzzWebsocketMessage sends one message, anything at all, to a fresh
-// session: it is answered (an error, or a run's first state), never with
-// an internal error or a panic, and a run it starts is stopped cleanly.
+// session: it is answered (an error, or its place in line), never with an
+// internal error or a panic, and a run it starts leaves the line cleanly.
+// The server's one live place is held throughout, so a message that would
+// start a run is read, checked and queued like any other but runs nothing:
+// the engine's own inputs are FuzzParseScenario's and
+// FuzzWebsocketInject's, and a run per input would allow a few inputs a
+// second instead of thousands.
 func FuzzWebsocketMessage(f *testing.F) {
-	srv, err := NewServer(Config{})
+	srv, err := NewServer(Config{MaxLiveRuns: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
+	held, err := srv.adm.Acquire(context.Background(), admission.Who{IP: "the fuzz target's own"}, admission.Live, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(held.Release)
 	sc := presetJSON(f, "paused-holder")
 	for _, s := range []string{
 		`{"type":"start","scenario":` + sc + `,"speed":1}`,
@@ -114,17 +148,70 @@ func FuzzWebsocketMessage(f *testing.F) {
 	})
 }
 
-// FuzzWebsocketInject injects a fault, anything at all, into a live run of
-// paused-holder (a Raft lock group of three), then turns it to full speed
-// so that it applies the fault and runs to its end: a bad fault is refused
-// naming its field, a good one runs; nothing panics, no error is
-// internal, and the run ends with its summary.
+// injectRig is a live run of paused-holder (a Raft lock group of three)
+// that a fuzz process injects its faults into, a batch at a time.
+type injectRig struct {
+	ss *session
+	n  int // faults sent to it
+}
+
+// injectBatch is how many faults one run takes before it is run to its
+// end and replaced.
+const injectBatch = 64
+
+func newInjectRig(tb testing.TB, srv *Server) *injectRig {
+	tb.Helper()
+	ss := fuzzSession(srv)
+	// Paced at a thousandth of real time, the run stays at its start while
+	// the faults arrive.
+	ss.handle([]byte(`{"type":"start","scenario":` + presetJSON(tb, "paused-holder") + `,"speed":0.001}`))
+	lr := ss.live
+	if lr == nil {
+		tb.Fatalf("paused-holder did not start: %+v", finish(tb, ss, true))
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		lr.mu.Lock()
+		running := lr.run != nil
+		lr.mu.Unlock()
+		if running {
+			break
+		}
+		if lr.ended() || time.Now().After(deadline) {
+			tb.Fatalf("paused-holder did not start running: %+v", finish(tb, ss, true))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	drain(tb, ss)
+	return &injectRig{ss: ss}
+}
+
+// end turns the run to full speed, so that it applies every fault it
+// took and runs to its end, and checks that it ends with its summary.
+func (r *injectRig) end(tb testing.TB) {
+	tb.Helper()
+	r.ss.handle([]byte(`{"type":"speed","speed":0}`))
+	msgs := finish(tb, r.ss, false)
+	checkAnswers(tb, nil, msgs)
+	for _, m := range msgs {
+		if m.Type == MsgSummary {
+			return
+		}
+	}
+	tb.Fatalf("a run that took %d faults ended without a summary: %+v", r.n, msgs)
+}
+
+// FuzzWebsocketInject injects a fault, anything at all, into a live run:
+// a bad fault is refused naming its field (or the message, when the fault
+// breaks the message's JSON), a good one is taken; nothing panics and no
+// error is internal. Every injectBatch faults, the run is turned to full
+// speed so that it applies them and runs to its end, which it must do
+// with its summary; then a new run takes the next batch.
 func FuzzWebsocketInject(f *testing.F) {
 	srv, err := NewServer(Config{})
 	if err != nil {
 		f.Fatal(err)
 	}
-	start := []byte(`{"type":"start","scenario":` + presetJSON(f, "paused-holder") + `,"speed":0.001}`)
 	for _, s := range []string{
 		`{"do":"pause","target":"client-1","for":"1s"}`, `{"do":"crash","target":"node-1"}`,
 		`{"do":"crash","target":"leader"}`, `{"do":"restart","target":"node-2"}`,
@@ -132,35 +219,44 @@ func FuzzWebsocketInject(f *testing.F) {
 		`{"do":"pause","target":"client-9","for":"1s"}`, `{"do":"pause","target":"client-1","for":"-1s"}`,
 		`{"do":"pause","target":"client-1","for":"99999h"}`, `{"do":"fly"}`, `{}`, `null`, `[]`, `"pause"`,
 		`{"do":"pause","target":"client-1","for":"1s","extra":true}`, `{"do":"clock","target":"node-1","by":"5s"}`,
+		`{`, `{"do":`,
 	} {
 		f.Add([]byte(s))
 	}
+	var rig *injectRig
+	f.Cleanup(func() {
+		if rig != nil {
+			rig.end(f)
+		}
+	})
 	f.Fuzz(func(t *testing.T, fault []byte) {
 		msg := []byte(`{"type":"inject","fault":` + string(fault) + `}`)
 		if int64(len(msg)) > srv.cfg.MaxMessageBytes {
 			return
 		}
-		ss := fuzzSession(srv)
-		ss.handle(start)
-		if ss.live == nil {
-			t.Fatalf("paused-holder did not start: %+v", finish(t, ss, true))
+		if rig != nil && rig.n >= injectBatch {
+			rig.end(t)
+			rig = nil
 		}
-		// At a thousandth of real time the run is still at its start; a
-		// fault sent before it has its slot waits and applies as it
-		// starts, as a browser's would.
-		ss.handle(msg)
-		ss.handle([]byte(`{"type":"speed","speed":0}`))
-		msgs := finish(t, ss, false)
+		if rig == nil {
+			rig = newInjectRig(t, srv)
+		}
+		rig.ss.handle(msg)
+		rig.n++
+		msgs := drain(t, rig.ss)
 		checkAnswers(t, msg, msgs)
-		summary := false
 		for _, m := range msgs {
-			if m.Type == MsgError && m.Field != "" && m.Field != "fault" && !strings.HasPrefix(m.Field, "fault.") {
-				t.Fatalf("%.300q: an error about %q, not the fault", fault, m.Field)
+			if m.Type != MsgError {
+				continue
 			}
-			summary = summary || m.Type == MsgSummary
-		}
-		if !summary {
-			t.Fatalf("%.300q: the run ended without a summary", fault)
+			onFault := m.Field == "fault" || strings.HasPrefix(m.Field, "fault.")
+			// Bytes that are not one JSON value break the message around
+			// them (`"", "0": ""` adds a field to it): the error is then
+			// the message's.
+			onMessage := m.Code == "bad_message" && !json.Valid(fault)
+			if !onFault && !onMessage {
+				t.Fatalf("%.300q: an error about %q: %+v", fault, m.Field, m)
+			}
 		}
 	})
 }

@@ -261,7 +261,9 @@ func TestWebsocketBadMessagesGetErrorsNamingTheProblem(t *testing.T) {
 		{`{"type":"pause","extra":1}`, "extra", "bad_message", "extra: is not a field of this message, which takes type, scenario, speed, fault or paused"},
 		{`{"type":"pause"}`, "type", "no_run", "needs a live run"},
 		{`{"type":"start"}`, "scenario", "bad_message", "is required"},
-		{`{"type":"start","speed":-1,"scenario":{}}`, "speed", "bad_message", "between 0"},
+		// A value out of range is "invalid", on start as on a speed change
+		// (a message that cannot be read is "bad_message").
+		{`{"type":"start","speed":-1,"scenario":{}}`, "speed", "invalid", "speed: must be a number between 0 (as fast as possible) and 1000, not -1"},
 		{`{"type":"start","scenario":{"clients":[{"name":"a","steps":[{"do":"fly"}]}]}}`, "clients[0].steps[0].do", "invalid", "unknown step"},
 	} {
 		if err := c.conn.WriteMessage(websocket.TextMessage, []byte(tc.msg)); err != nil {

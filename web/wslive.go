@@ -21,6 +21,7 @@ type liveRun struct {
 
 	mu       sync.Mutex
 	speed    float64
+	density  float64 // its scenario's estimated events per simulated second
 	paused   bool
 	position int               // its place in line while it waits
 	admitted bool              // it has what it needs to start
@@ -152,15 +153,16 @@ func (lr *liveRun) release(s *Server) {
 }
 
 // setSpeed changes a running run's pace. Paced for watching, a live run
-// holds only its live place; at full speed it needs a slot too, so going
-// to full speed waits (in the background, the run going on at its pace)
-// for a slot, and slowing down gives the slot back.
+// holds only its live place; at full speed, or fast enough to make more
+// than LiveEventRate events a second, it needs a slot too, so speeding up
+// waits (in the background, the run going on at its pace) for a slot, and
+// slowing down gives the slot back.
 func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 	srv := ss.srv
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
 	lr.speed = speed
-	if !needsSlot(speed) {
+	if !srv.needsSlot(lr.density, speed) {
 		if lr.boosting != nil {
 			lr.boosting.cancel()
 			lr.boosting = nil

@@ -60,7 +60,7 @@ type ServerMessage struct {
 	Stopped bool     `json:"stopped,omitempty"` // the run ended early
 	Message string   `json:"message,omitempty"` // an error in words
 	Field   string   `json:"field,omitempty"`   // the input at fault
-	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
+	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "turn_over" (it held its place long enough while others waited), "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
 	// Position is a waiting run's place in line, 1 being next.
 	Position int `json:"position,omitempty"`
 	// Nodes are the Raft nodes as they see themselves (observed).

@@ -89,8 +89,8 @@ func (ss *session) control(lr *liveRun, r *engine.Run, m ClientMessage) {
 			return
 		}
 		speed := *m.Speed
-		if speed < 0 || speed > engine.MaxSpeed || speed != speed {
-			ss.sendErr("speed", "invalid", fmt.Sprintf("speed: must be between 0 (as fast as possible) and %g", engine.MaxSpeed))
+		if err := checkSpeed(speed, formatNumber(speed)); err != nil {
+			ss.sendError(err)
 			return
 		}
 		ss.setSpeed(lr, r, speed)
@@ -118,8 +118,8 @@ func (ss *session) start(m ClientMessage) {
 	if m.Speed != nil {
 		speed = *m.Speed
 	}
-	if speed < 0 || speed > engine.MaxSpeed || speed != speed {
-		ss.sendErr("speed", "bad_message", fmt.Sprintf("must be between 0 (as fast as possible) and %g", engine.MaxSpeed))
+	if err := checkSpeed(speed, formatNumber(speed)); err != nil {
+		ss.sendError(err)
 		return
 	}
 	if len(m.Scenario) == 0 {
@@ -132,7 +132,8 @@ func (ss *session) start(m ClientMessage) {
 		return
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused}
+	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
+		density: eventDensity(prepared.Scenario())}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared)
 }
@@ -148,6 +149,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	defer func() {
 		lr.release(ss.srv)
 		lr.cancel()
+		ss.runEnded.Store(time.Now().UnixNano())
 		close(lr.finished)
 		for _, m := range last {
 			ss.send(m)
@@ -174,7 +176,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		lr.mu.Lock()
 		lr.live = t
 		lr.mu.Unlock()
-		if needsSlot(lr.speed) {
+		if srv.needsSlot(lr.density, lr.speed) {
 			kind = admission.Slot
 			var st *admission.Ticket
 			if st, err = srv.adm.Acquire(wctx, ss.who, admission.Slot, moved); err == nil {
@@ -199,6 +201,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		}
 		return
 	}
+	admitted := time.Now()
 	srv.metrics.runWait.WithLabelValues(workLive).Observe(waited.Seconds())
 	lr.mu.Lock()
 	lr.admitted = true
@@ -247,8 +250,15 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		}
 	}
 	began := time.Now()
+	lr.mu.Lock()
+	live := lr.live
+	lr.mu.Unlock()
+	turn := ss.watchTurn(run, live, admitted)
 	ss.observe(run, poke) // until the run ends
 	res, err := run.Wait()
+	if turn.stop() {
+		ss.send(ServerMessage{Type: MsgError, Code: "turn_over", Message: fmt.Sprintf("the run was stopped: others are waiting for a place, and a live run may hold one for %s while they wait; press Run to queue again", srv.cfg.LiveTurn)})
+	}
 	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
 		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events)),
 		slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))

@@ -132,7 +132,9 @@ func testExpiry(t *testing.T, h Harness) {
 	defer cancel()
 	clk := NewClock()
 	const day = 24 * time.Hour
-	s := h.MustNew(t, classroom.Options{Now: clk.Now, Retention: 10 * day, Grace: 5 * day, PurgeEvery: -1})
+	// Empty classes live as long as the others here (testClassLimits
+	// has them go sooner).
+	s := h.MustNew(t, classroom.Options{Now: clk.Now, Retention: 10 * day, Grace: 5 * day, EmptyRetention: 100 * day, PurgeEvery: -1})
 	idle := mustCreate(t, s, "Idle")
 	busy := mustCreate(t, s, "Busy")
 	kept := mustCreate(t, s, "Kept")

@@ -31,6 +31,9 @@ func Run(t *testing.T, h Harness) {
 		{"ReviewAuthorization", testReviewAuthorization},
 		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
+		{"ClassLimits", testClassLimits},
+		{"StorageBudget", testStorageBudget},
+		{"Operator", testOperator},
 		{"RotateAndClose", testRotateAndClose},
 		{"RemoveLearner", testRemoveLearner},
 		{"PushScenario", testPushScenario},
@@ -299,13 +302,15 @@ func testLimits(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.MustNew(t, classroom.Options{Limits: classroom.Limits{MaxClasses: 2, MaxLearnersPerClass: 2, MaxAttemptsPerExercise: 3}})
 	nc := mustCreate(t, s, "one")
-	mustCreate(t, s, "two")
+	two := mustCreate(t, s, "two")
+	ana := mustJoin(t, s, nc.Class.Code, "Ana")
+	mustJoin(t, s, two.Class.Code, "Dee")
+	// Two classes in use: a third is refused.
 	_, err := s.CreateClass(ctx, "three")
 	wantCode(t, err, classroom.ELIMIT, "a third class")
-	if msg := classroom.ErrorMessage(err); !strings.Contains(msg, "2 classes") {
+	if msg := classroom.ErrorMessage(err); !strings.Contains(msg, "2 classes in use") {
 		t.Fatalf("limit message %q does not say the limit", msg)
 	}
-	ana := mustJoin(t, s, nc.Class.Code, "Ana")
 	mustJoin(t, s, nc.Class.Code, "Bo")
 	_, err = s.Join(ctx, nc.Class.Code, "Cy")
 	wantCode(t, err, classroom.ELIMIT, "a third learner")

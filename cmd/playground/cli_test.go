@@ -204,11 +204,12 @@ func TestChaosCommand(t *testing.T) {
 	for _, bad := range [][]string{
 		{"chaos", "--runs", "0"},
 		{"chaos", "--seed", "-1"},
-		{"chaos", "--backend", "etcd"},
+		{"chaos", "--backend", "consul"},
 		{"chaos", "--backend", "raft", "--nodes", "4"},
 		{"chaos", "--backend", "redlock", "--fencing", "on"},
 		{"chaos", "--fencing", "sometimes"},
 		{"chaos", "--examples", "9"},
+		{"chaos", "--backend", "single", "--lose-disk"},
 	} {
 		var ue *usageError
 		if _, _, err := runCLI(t, bad...); !errors.As(err, &ue) {

@@ -23,6 +23,8 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	backend := fs.String("backend", "raft", "lock backend: "+strings.Join(engine.Backends(), ", "))
 	nodes := fs.Int("nodes", 0, "lock nodes (the backend's default when 0)")
 	fencing := fs.String("fencing", "on", "fencing: on or off (off by default for redlock, which has no token)")
+	guard := fs.String("guard", "", "\"txn\": every write is a transaction guarded by the lock key's revision (etcd)")
+	loseDisk := fs.Bool("lose-disk", false, "let the generator make a node lose its disk (lose_disk: raft and zookeeper); off, fencing on Raft never fails")
 	examples := fs.Int("examples", 3, fmt.Sprintf("how many violations to shrink and show (1 to %d)", engine.MaxChaosExamples))
 	format := fs.String("format", "text", "output format: text or json")
 	save := fs.String("save", "", "write each example's scenario to `DIR` as chaos-SEED.json")
@@ -44,11 +46,12 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if b, _ := engine.LookupBackend(*backend); !b.Tokens && !fencingSet {
 		fenced = false // a backend without a token (Redlock) cannot fence
 	}
-	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Examples: *examples}
+	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Guard: *guard, Examples: *examples, LoseDisk: *loseDisk}
 	rep, err := engine.Chaos(ctx, opt)
 	if err != nil {
 		var fe *engine.FieldError
 		if asField(err, &fe) {
+			fe.Field = strings.ReplaceAll(fe.Field, "_", "-") // the flag's name
 			return &usageError{fmt.Errorf("--%s", err)}
 		}
 		return err
@@ -88,6 +91,9 @@ func writeChaosText(w io.Writer, rep engine.ChaosReport, save string) {
 	pct := func(n int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(rep.Runs)) }
 	fmt.Fprintf(w, "%d runs on %s with %d node(s), fencing %s, seeds %d to %d\n", rep.Runs, rep.Backend, rep.Nodes,
 		onOff(rep.Fencing), rep.Seed, rep.Seed+int64(rep.Runs)-1)
+	if rep.LoseDisk {
+		fmt.Fprintln(w, "lose_disk faults allowed: a node may lose its log and its vote")
+	}
 	fmt.Fprintf(w, "violations: %d (%s)\n", rep.Violations, pct(rep.Violations))
 	k := rep.ByKind
 	fmt.Fprintf(w, "  stale write %d, lost update %d, double grant %d, duplicate token %d, duplicate side effect %d\n",
@@ -109,8 +115,12 @@ func writeChaosText(w io.Writer, rep engine.ChaosReport, save string) {
 		if save != "" {
 			fmt.Fprintf(w, "  rerun: playground run --config %s\n", filepath.Join(save, fmt.Sprintf("chaos-%d.json", ex.Seed)))
 		} else {
-			fmt.Fprintf(w, "  rerun: playground chaos --runs 1 --seed %d --backend %s --nodes %d --fencing %s --save DIR\n",
-				ex.Seed, rep.Backend, rep.Nodes, onOff(rep.Fencing))
+			disk := ""
+			if rep.LoseDisk {
+				disk = " --lose-disk"
+			}
+			fmt.Fprintf(w, "  rerun: playground chaos --runs 1 --seed %d --backend %s --nodes %d --fencing %s%s --save DIR\n",
+				ex.Seed, rep.Backend, rep.Nodes, onOff(rep.Fencing), disk)
 		}
 	}
 }

@@ -38,6 +38,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	timeout := fs.Duration("timeout", 15*time.Minute, "give up after this long")
 	format := fs.String("format", "text", "output format: text or json")
 	serverLog := fs.String("server-log", "", "write the started server's log to `file`")
+	hostileMode := fs.String("hostile", "", "play an attack beside the class, from other loopback addresses: `mode` is one of "+hostileNames()+" (docs/load.md)")
 	probeURL := fs.String("probe", "", "(used by loadtest itself) probe `URL`/healthz every 100 ms until stdin closes, one JSON line per answer")
 	var serveArgs []string
 	for i, a := range args {
@@ -63,6 +64,8 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return usagef("--retries: must be between 0 and 100, not %d", *retries)
 	case *format != "text" && *format != "json":
 		return usagef("--format: must be text or json, not %q", *format)
+	case *hostileMode != "" && hostileModes[*hostileMode] == nil:
+		return usagef("--hostile: must be one of %s, not %q", hostileNames(), *hostileMode)
 	case *target != "" && len(serveArgs) > 0:
 		return usagef("serve flags after -- apply to a server loadtest starts, not to --url")
 	}
@@ -96,9 +99,21 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		cpuBefore = srv.cpuTime()
 	}
 	selfBefore := selfCPU()
+	var attacker *hostile
+	stopAttack := func() {}
+	if *hostileMode != "" {
+		attacker, stopAttack = startHostile(ctx, *hostileMode, base)
+		defer stopAttack()
+		// The attack has a second's head start, as it would.
+		sleepCtx(ctx, time.Second)
+	}
 	rep, err := playClass(ctx, base, plan)
+	stopAttack() // before the server is asked whether it drained
 	if err != nil && rep == nil {
 		return err
+	}
+	if attacker != nil {
+		rep.Hostile = &hostileReport{Mode: attacker.mode, Got: attacker.summary()}
 	}
 	studentsCPU := selfCPU() - selfBefore
 	out := loadOutput{Report: rep, CPUs: runtime.NumCPU(), GoroutinesBefore: before, Command: loadCommand(args, serveArgs),
@@ -185,6 +200,9 @@ func (o loadOutput) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "goroutines %d before, %d after (drained: %v); the students took %.1f s of CPU\n",
 		o.GoroutinesBefore, o.GoroutinesAfter, o.Drained, o.StudentsCPU.Seconds())
+	if h := r.Hostile; h != nil {
+		fmt.Fprintf(w, "attack   %s, beside the class: %s\n", h.Mode, h.Got)
+	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "  failure: %s\n", e)
 	}

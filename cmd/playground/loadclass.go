@@ -71,6 +71,14 @@ type classReport struct {
 	PeakWaiting int           `json:"peak_waiting"` // the most runs waiting at once, as /healthz said
 	Took        time.Duration `json:"took_ns"`
 	Errors      []string      `json:"errors,omitempty"` // the first few failures, for the reader
+	// Hostile is the attack played beside the class (--hostile), if any.
+	Hostile *hostileReport `json:"hostile,omitempty"`
+}
+
+// hostileReport is what the server answered the attacker, by outcome.
+type hostileReport struct {
+	Mode string `json:"mode"`
+	Got  string `json:"got"`
 }
 
 // tally counts one kind of request and the times it took.

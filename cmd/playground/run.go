@@ -32,6 +32,8 @@ Usage:
   playground exercises [--verify]    list the exercises, or check them against their own answers
   playground check --exercise ID --answer TEXT
                                      grade an answer to an exercise
+  playground classes list | delete CODE | archive CODE
+                                     the operator's view of the classes in the store
   playground loadtest [flags] [-- serve flags]
                                      play a class of 200 against a server on this machine
   playground lti add-platform|list|remove|rotate-key
@@ -61,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return checkCmd(ctx, args, getenv, stdout, stderr)
 	case "loadtest":
 		return loadtestCmd(ctx, args, stdout, stderr)
+	case "classes":
+		return classesCmd(ctx, args, getenv, stdout, stderr)
 	case "lti":
 		return ltiCmd(ctx, args, getenv, stdout, stderr)
 	case "help":

@@ -42,6 +42,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	addr := fs.String("addr", env("PLAYGROUND_ADDR", ":8080"), "listen on `host:port` (env PLAYGROUND_ADDR)")
 	metricsAddr := fs.String("metrics-addr", env("PLAYGROUND_METRICS_ADDR", ""), "serve /metrics on `host:port` instead of --addr, like 127.0.0.1:9090 to keep it private (env PLAYGROUND_METRICS_ADDR)")
 	var cfg web.Config
+	fs.StringVar(&cfg.MetricsToken, "metrics-token", env("PLAYGROUND_METRICS_TOKEN", ""), "without --metrics-addr, /metrics on --addr answers only scrapes from this machine, or those carrying this `token` as a Bearer token (env PLAYGROUND_METRICS_TOKEN)")
 	var origins string
 	ef := &envFlags{fs: fs, getenv: getenv}
 	ef.intVar(&cfg.MaxLiveRuns, "max-live-runs", "PLAYGROUND_MAX_LIVE_RUNS", web.DefaultMaxLiveRuns, "simulations running at once, all users together")
@@ -72,6 +73,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	logFormat := fs.String("log-format", env("PLAYGROUND_LOG_FORMAT", "text"), "request log format: text or json (env PLAYGROUND_LOG_FORMAT)")
 	// Classroom bounds (serve_class.go).
 	classf := addClassFlags(ef)
+	sharef := addShareFlags(ef)
 	var storeOpts classroom.Options
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -119,6 +121,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	if err := classf.apply(&cfg, &storeOpts); err != nil {
+		return err
+	}
+	if err := sharef.apply(&cfg); err != nil {
 		return err
 	}
 	if err := cfg.Validate(); err != nil {

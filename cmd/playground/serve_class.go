@@ -11,14 +11,24 @@ import (
 )
 
 // classFlags are serve's classroom bounds: how fast one address may
-// create classes, how many live dashboards one teacher key may hold open,
-// and how long unused and archived classes are kept.
+// create classes and how many it may have, how many classes the store
+// holds, how many live dashboards one teacher key may hold open, how long
+// unused, empty and archived classes are kept, and the key that creating
+// a class may need.
 type classFlags struct {
 	createRate  float64
 	createBurst int
 	streams     int
 	retention   time.Duration
 	grace       time.Duration
+	// The classes the store holds, and who may make them.
+	maxClasses     int
+	maxEmpty       int
+	perAddress     int
+	emptyRetention time.Duration
+	creationKey    string
+	// The bytes of answers kept for one learner and one class.
+	learnerBytes, classBytes int64
 }
 
 // addClassFlags defines the classroom flags on ef's flag set.
@@ -29,11 +39,27 @@ func addClassFlags(ef *envFlags) *classFlags {
 	ef.intVar(&f.createBurst, "class-create-burst", "PLAYGROUND_CLASS_CREATE_BURST", web.DefaultCreateRate.Burst,
 		"classes one address may create at once")
 	ef.intVar(&f.streams, "dashboard-streams-per-key", "PLAYGROUND_DASHBOARD_STREAMS_PER_KEY", web.DefaultStreamsPerKey,
-		"live dashboards one teacher key may hold open at once (all of them count against --max-connections with the websockets)")
+		"live dashboards one teacher key may hold open at once (all of them count against --max-dashboard-streams)")
 	ef.daysVar(&f.retention, "class-retention", "PLAYGROUND_CLASS_RETENTION", classroom.DefaultRetention,
 		"how long a class may go unused (no join, answer or teacher change) before it expires and takes no more joins or answers, like 180d or 720h")
 	ef.daysVar(&f.grace, "class-grace", "PLAYGROUND_CLASS_GRACE", classroom.DefaultGrace,
 		"how long an archived or expired class is kept for its teacher to export or restore before it is deleted, like 30d")
+	d := classroom.DefaultLimits()
+	ef.intVar(&f.maxClasses, "max-classes", "PLAYGROUND_MAX_CLASSES", d.MaxClasses,
+		"classes in use (someone joined them) the store may hold; archived and expired ones count until deleted")
+	ef.intVar(&f.maxEmpty, "max-empty-classes", "PLAYGROUND_MAX_EMPTY_CLASSES", d.MaxEmptyClasses,
+		"classes nobody has joined yet the store may hold, counted apart from those in use")
+	ef.intVar(&f.perAddress, "classes-per-address", "PLAYGROUND_CLASSES_PER_ADDRESS", d.MaxClassesPerAddress,
+		"live classes one address may have made (an IPv6 /64 is one address)")
+	ef.daysVar(&f.emptyRetention, "empty-class-retention", "PLAYGROUND_EMPTY_CLASS_RETENTION", classroom.DefaultEmptyRetention,
+		"how long a class nobody joins is kept after it was made, like 1d or 12h")
+	ef.sizeVar(&f.learnerBytes, "max-bytes-per-learner", "PLAYGROUND_MAX_BYTES_PER_LEARNER", d.MaxBytesPerLearner,
+		"`bytes` of answers the store keeps for one learner (like 2MiB); past it their answers are refused as full")
+	ef.sizeVar(&f.classBytes, "max-bytes-per-class", "PLAYGROUND_MAX_BYTES_PER_CLASS", d.MaxBytesPerClass,
+		"`bytes` of answers the store keeps for one class (like 256MiB); past it the class's answers are refused as full")
+	f.creationKey = ef.getenv("PLAYGROUND_CLASS_CREATION_KEY")
+	ef.fs.StringVar(&f.creationKey, "class-creation-key", f.creationKey,
+		"when set, creating a class needs this key (header X-Class-Creation-Key, or the form's field); give it to your teachers (env PLAYGROUND_CLASS_CREATION_KEY)")
 	return f
 }
 
@@ -51,10 +77,28 @@ func (f *classFlags) apply(cfg *web.Config, opts *classroom.Options) error {
 		return usagef("--class-retention: must be at least 1h, not %s", f.retention)
 	case f.grace < time.Hour:
 		return usagef("--class-grace: must be at least 1h, not %s", f.grace)
+	case f.maxClasses <= 0:
+		return usagef("--max-classes: must be positive, not %d", f.maxClasses)
+	case f.maxEmpty <= 0:
+		return usagef("--max-empty-classes: must be positive, not %d", f.maxEmpty)
+	case f.perAddress <= 0:
+		return usagef("--classes-per-address: must be positive, not %d", f.perAddress)
+	case f.emptyRetention < time.Hour:
+		return usagef("--empty-class-retention: must be at least 1h, not %s", f.emptyRetention)
+	case f.learnerBytes <= 0:
+		return usagef("--max-bytes-per-learner: must be positive, not %d", f.learnerBytes)
+	case f.classBytes <= 0:
+		return usagef("--max-bytes-per-class: must be positive, not %d", f.classBytes)
+	case len(f.creationKey) > 256:
+		return usagef("--class-creation-key: must be at most 256 bytes, not %d", len(f.creationKey))
 	}
 	cfg.Class.CreateRate = web.Rate{PerMinute: f.createRate, Burst: f.createBurst}
 	cfg.Class.StreamsPerKey = f.streams
 	opts.Retention, opts.Grace = f.retention, f.grace
+	opts.EmptyRetention = f.emptyRetention
+	opts.Limits.MaxClasses, opts.Limits.MaxEmptyClasses, opts.Limits.MaxClassesPerAddress = f.maxClasses, f.maxEmpty, f.perAddress
+	opts.Limits.MaxBytesPerLearner, opts.Limits.MaxBytesPerClass = f.learnerBytes, f.classBytes
+	cfg.Class.CreationKey = f.creationKey
 	return nil
 }
 

@@ -64,6 +64,9 @@ export class Controls {
     $('lag').value = lock.replication_lag ? parseDuration(lock.replication_lag) : 0;
     $('row-persist').hidden = !b.settings.includes('persist_every');
     $('persist').value = lock.persist_every ? seconds(parseDuration(lock.persist_every)) : '';
+    $('row-delay').hidden = !b.settings.includes('lock_delay');
+    $('delay').value = lock.lock_delay ? seconds(parseDuration(lock.lock_delay)) : '';
+    $('backend-desc').textContent = b.description || '';
     $('latency').value = lock.latency ? parseDuration(lock.latency) : 0;
     this.showClients(sc, lockUsed);
   }
@@ -145,6 +148,7 @@ ${lockRows}
       case 'lease': if (parseFloat(t.value) > 0) sc.lock.lease = ms(t.value); break;
       case 'lag': { const v = Math.round(parseFloat(t.value)); if (v > 0) sc.lock.replication_lag = formatMS(v); else delete sc.lock.replication_lag; break; }
       case 'persist': if (parseFloat(t.value) > 0) sc.lock.persist_every = ms(t.value); else delete sc.lock.persist_every; break;
+      case 'delay': if (parseFloat(t.value) > 0) sc.lock.lock_delay = ms(t.value); else delete sc.lock.lock_delay; break;
       case 'latency': { const v = Math.round(parseFloat(t.value)); if (v > 0) sc.lock.latency = formatMS(v); else delete sc.lock.latency; break; }
       default: return;
     }

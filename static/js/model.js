@@ -14,7 +14,10 @@ import { formatMS, parseDuration } from './format.js';
 
 const CLIENT_END = new Set(['lock_lost', 'gave_up', 'done', 'crashed', 'released']);
 const ASKS = new Set(['acquire_refused', 'check_ok', 'check_failed', 'unavailable', 'renew_refused', 'release_refused',
-  'renew_timeout', 'renew_stopped']);
+  'renew_timeout', 'renew_stopped', 'watching']);
+// Lock-server events drawn on the node's lane: ZooKeeper's session expiry
+// and watch, a lost disk.
+const NODE_MARKS = new Set(['session_expired', 'watch_fired', 'disk_lost']);
 
 /** signed writes a clock offset with its sign: "+9s", "-2s". */
 export const signed = ms => (ms >= 0 ? '+' : '') + formatMS(ms);
@@ -163,6 +166,16 @@ export function buildModel(sc, events, now, states = []) {
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'expired', token: e.token, client: e.holder });
         break;
       }
+      case 'lease_extended': {
+        // A new etcd leader gives the lease it inherits its full TTL.
+        const h = C[e.holder];
+        if (h && h.lease && h.lease.token === e.token) h.lease.until = e.lease_until;
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'extended', token: e.token, client: e.holder, until: e.lease_until });
+        break;
+      }
+      case 'lock_delay':
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'lock_delay', token: e.token, client: e.holder, until: e.until });
+        break;
       case 'clock_jump':
         if (who) who.jumps.push({ t: e.t, by: e.by || 0 });
         // A Redlock server whose clock jumps past a lease drops it.
@@ -197,6 +210,9 @@ export function buildModel(sc, events, now, states = []) {
           delays.push({ client: e.actor, from: e.t, to: e.until, message: e.message });
         }
         break;
+      case 'session_expired': case 'watch_fired': case 'disk_lost':
+        if (N[e.actor] && NODE_MARKS.has(e.kind)) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.holder || e.client, token: e.token, message: e.message, reason: e.reason });
+        break;
       case 'answer_lost':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
@@ -212,7 +228,7 @@ export function buildModel(sc, events, now, states = []) {
         if (c && redlock) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
         break;
       default:
-        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason });
+        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason, node: e.node, stale: e.stale === true });
     }
     // A belief ends when the client learns or stops; the lease itself
     // ends only when it is given back or runs out (a crashed holder's
@@ -234,6 +250,8 @@ export function buildModel(sc, events, now, states = []) {
 
   return {
     redlock,
+    // etcd's tokens are its keys' create revisions.
+    revisions: (sc.lock || {}).backend === 'etcd',
     clients: clientNames.map(name => ({ name, ...C[name] })),
     nodes: nodeNames.map(name => ({ name, ...N[name] })),
     others: otherNames.map(name => ({ name, marks: O[name] })),

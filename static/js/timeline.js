@@ -252,8 +252,11 @@ function drawClient(out, l, x, label, fill, compact, lay) {
       case 'sent':
         out.push(`<path d="M${mx - 5} ${my - 5}L${mx + 5} ${my}L${mx - 5} ${my + 5}z" class="m-sent" data-mark="write-sent"><title>sends a write with ${tok(k.token)} at ${fmt(k.t)}</title></path>`);
         break;
-      case 'check_ok':
-        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check" data-mark="check-ok"><title>check passed at ${fmt(k.t)}</title></circle>`);
+      case 'check_ok': case 'check_failed':
+        if (!k.stale && k.kind === 'check_failed') { out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>check failed at ${fmt(k.t)}: ${esc(k.reason || '')}</title></circle>`); break; }
+        out.push(`<circle cx="${mx}" cy="${my}" r="4" class="m-check${k.stale ? ' m-stale-read' : ''}" data-mark="${k.stale ? 'stale-read' : 'check-ok'}"><title>check ${k.kind === 'check_ok' ? 'passed' : 'failed'} at ${fmt(k.t)}${k.node ? ', answered by ' + esc(k.node) : ''}${k.message ? ': ' + esc(k.message) : ''}</title></circle>`);
+        if (k.stale) label(mx, `stale read (${k.node})`, [rows[1]], 'mark-label violation-label label-strong', 3);
+        else if (k.message) label(mx, `${k.message.split(':')[0]} (${k.node})`, [rows[1]], 'mark-label', 4);
         break;
       case 'lock_lost': case 'gave_up': case 'crashed': {
         // One sign per moment: "learns it lost the lock" and "gives up"
@@ -265,7 +268,15 @@ function drawClient(out, l, x, label, fill, compact, lay) {
         const shape = crashed ? `<path d="M${mx - 4} ${my - 4}l8 8M${mx + 4} ${my - 4}l-8 8" class="m-lost-line"/>`
           : `<path d="M${mx} ${my - 6}v7" class="m-lost-line"/><circle cx="${mx}" cy="${my + 4}" r="1.6" class="m-lost-dot"/>`;
         out.push(`<g data-mark="${crashed ? 'crashed' : 'lost'}"><title>${esc(words)} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title>${shape}</g>`);
-        label(mx + 4, words, [rows[1]], 'mark-label lost-label', 3);
+        // A client that dies with a message in flight: its label may need another row.
+        label(mx + 4, words, crashed ? rows : [rows[1]], 'mark-label lost-label', 3);
+        break;
+      }
+      case 'watching': {
+        // ZooKeeper: the client's node waits behind another and watches it.
+        const w = /watches (\S+) \(([^,]+)'s/.exec(k.reason || '');
+        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="watching"><title>${esc(k.reason || 'waits')} (${fmt(k.t)})</title></circle>`);
+        if (w) label(mx, `watches ${w[2]}'s node`, [rows[1]], 'mark-label', 4);
         break;
       }
       case 'done': case 'delayed':
@@ -330,10 +341,25 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     const mx = x(k.t), diamond = `M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z`;
     if (k.kind === 'grant') {
       out.push(`<path d="${diamond}" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${fmt(k.t)}</title></path>`);
-      if (!m.redlock) label(mx, `${k.token ? k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+      if (!m.redlock) label(mx, `${k.token ? (m.revisions ? 'rev ' : '') + k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'session_expired') {
+      out.push(`<path d="${diamond}" class="m-expired" data-mark="session-expired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></path>`);
+      label(mx, `session of ${k.client} closed: ${k.message} deleted`, rows, 'mark-label', 5);
+    } else if (k.kind === 'watch_fired') {
+      out.push(`<circle cx="${mx}" cy="${mid}" r="4" class="m-check" data-mark="watch-fired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></circle>`);
+      label(mx, `watch → ${k.client}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'disk_lost') {
+      out.push(`<path d="M${mx - 6} ${mid - 6}l12 12M${mx + 6} ${mid - 6}l-12 12" class="m-lost-line" data-mark="disk-lost"><title>${esc(k.message || 'its disk lost everything')} (${fmt(k.t)})</title></path>`);
+      label(mx, 'disk lost: empty log, no vote', rows, 'mark-label violation-label label-strong', 1);
     } else if (k.kind === 'answer_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
       label(mx, 'answer lost', rows, 'mark-label', 4);
+    } else if (k.kind === 'extended') {
+      out.push(`<path d="${diamond}" class="m-extended" data-mark="extended" data-testid="lease-extended"><title>the new leader gives the lease of ${esc(k.client)} (${tok(k.token)}) its full TTL again, to ${fmt(k.until)}</title></path>`);
+      label(mx, `lease ${k.token} extended to ${fmt(k.until)}`, rows, 'mark-label', 4);
+    } else if (k.kind === 'lock_delay') {
+      out.push(`<rect x="${mx}" y="${mid - 7}" width="${Math.max(x(k.until) - mx, 2)}" height="14" class="lock-delay" data-mark="lock-delay" data-testid="lock-delay"><title>lock-delay: the lease of ${esc(k.client)} ended without a release, so nobody gets the lock until ${fmt(k.until)}</title></rect>`);
+      label(mx, `lock-delay until ${fmt(k.until)}`, rows, 'mark-label', 4);
     } else {
       out.push(`<path d="${diamond}" class="m-expired" data-mark="expired"><title>the lease of ${esc(k.client)} (${tok(k.token)}) runs out at ${fmt(k.t)}</title></path>`);
       label(mx, `lease ${k.token || k.client} ends`, rows, 'mark-label', 5);

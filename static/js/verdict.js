@@ -22,7 +22,8 @@ function headline(events, s) {
     return `${s.duplicate_side_effects === 1 ? 'A side effect' : s.duplicate_side_effects + ' side effects'} happened twice: an outside service such as an SMS provider cannot check fencing tokens.`;
   }
   const refused = events.filter(e => e.kind === 'write_refused');
-  if (refused.length) return `The storage refused ${refused.map(e => `${e.client}'s write (${e.reason.replace(/, the highest.*$/, '')})`).join(' and ')}.`;
+  // A guarded transaction is refused by the lock service's node, not the storage.
+  if (refused.length) return `${refused[0].actor === 'storage' ? 'The storage' : refused[0].actor} refused ${refused.map(e => `${e.client}'s write (${e.reason.replace(/, the highest.*$/, '')})`).join(' and ')}.`;
   return '';
 }
 

@@ -43,6 +43,9 @@ const (
 	DefaultFlowShare    = 0.25
 	DefaultIPShare      = 0.75
 	DefaultFlowQueue    = 4
+	// DefaultFlowsPerIP is a class of 200 behind one NAT, and some to
+	// spare.
+	DefaultFlowsPerIP = 250
 )
 
 // Refusals: the request was not queued at all. ErrClosed also ends every
@@ -76,6 +79,11 @@ type Config struct {
 	// IPQueue bounds the requests one address may have waiting (default
 	// IPShare of Queue).
 	IPQueue int
+	// FlowsPerIP bounds the flows one address may have with requests
+	// held or waiting (default 250): past it, a request of a new session
+	// joins the address's anonymous flow, so sessions made up by the
+	// thousand do not each get a turn of their own.
+	FlowsPerIP int
 	// Now reads the clock, to measure waits; nil is time.Now.
 	Now func() time.Time
 }
@@ -103,6 +111,9 @@ func (c Config) WithDefaults() Config {
 	if c.IPQueue == 0 {
 		c.IPQueue = max(1, int(math.Round(float64(c.Queue)*c.IPShare)))
 	}
+	if c.FlowsPerIP == 0 {
+		c.FlowsPerIP = DefaultFlowsPerIP
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -128,6 +139,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("session-queue: must be between 1 and run-queue (%d), not %d", c.Queue, c.FlowQueue)
 	case c.IPQueue < c.FlowQueue || c.IPQueue > c.Queue:
 		return fmt.Errorf("address-queue: must be between session-queue (%d) and run-queue (%d), not %d", c.FlowQueue, c.Queue, c.IPQueue)
+	case c.FlowsPerIP < 1 || c.FlowsPerIP > 1000000:
+		return fmt.Errorf("sessions-per-address: must be between 1 and 1000000, not %d", c.FlowsPerIP)
 	}
 	return nil
 }
@@ -158,11 +171,14 @@ type Controller struct {
 	waiting  int            // requests waiting, every line together
 	flowWait map[string]int // requests waiting, by flow
 	ipWait   map[string]int // requests waiting, by address
-	seq      uint64
-	closed   bool
-	done     chan struct{} // closed by Close
-	stats    Stats
-	holdAvg  [kinds]float64 // seconds a ticket is held, moving average
+	// ipFlows counts each address's requests held or waiting, by flow,
+	// every line together: the flows it has now.
+	ipFlows map[string]map[string]int
+	seq     uint64
+	closed  bool
+	done    chan struct{} // closed by Close
+	stats   Stats
+	holdAvg [kinds]float64 // seconds a ticket is held, moving average
 }
 
 // line is one kind's capacity and the requests waiting for it.
@@ -176,6 +192,7 @@ type line struct {
 	flows    map[string]*flow
 	ips      map[string]int // held, by address
 	vtime    int64          // the largest tag served so far
+	yielding int            // tickets that promised their place to a waiter (Yield)
 }
 
 type flow struct {
@@ -203,7 +220,7 @@ func New(cfg Config) (*Controller, error) {
 		return nil, err
 	}
 	cfg = cfg.WithDefaults()
-	c := &Controller{cfg: cfg, flowWait: map[string]int{}, ipWait: map[string]int{}, done: make(chan struct{})}
+	c := &Controller{cfg: cfg, flowWait: map[string]int{}, ipWait: map[string]int{}, ipFlows: map[string]map[string]int{}, done: make(chan struct{})}
 	for k, capacity := range [kinds]int{Slot: cfg.Slots, Live: cfg.Live} {
 		flowCap := max(1, int(math.Round(float64(capacity)*cfg.FlowShare)))
 		ipCap := max(flowCap, int(math.Round(float64(capacity)*cfg.IPShare)))
@@ -300,6 +317,18 @@ func (c *Controller) abandon(w *waiter, err error) error {
 
 func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
 	key := who.flowKey()
+	flows := c.ipFlows[who.IP]
+	if flows == nil {
+		flows = map[string]int{}
+		c.ipFlows[who.IP] = flows
+	}
+	if flows[key] == 0 && who.Session != "" && len(flows) >= c.cfg.FlowsPerIP {
+		// One session too many at this address: it queues as the
+		// address's anonymous flow.
+		who.Session = ""
+		key = who.flowKey()
+	}
+	flows[key]++
 	f := l.flows[key]
 	if f == nil {
 		f = &flow{}
@@ -337,6 +366,17 @@ func cmpInt[T int64 | uint64](a, b T) int {
 	return 0
 }
 
+// dropFlowLocked counts one request of a flow out of its address's flows.
+func (c *Controller) dropFlowLocked(ip, key string) {
+	flows := c.ipFlows[ip]
+	if flows[key]--; flows[key] <= 0 {
+		delete(flows, key)
+		if len(flows) == 0 {
+			delete(c.ipFlows, ip)
+		}
+	}
+}
+
 // refusalLocked says whether a request that cannot start now may wait.
 func (c *Controller) refusalLocked(w *waiter) error {
 	switch {
@@ -370,6 +410,7 @@ func (c *Controller) removeLocked(w *waiter) {
 	}
 	l.queue = slices.Delete(l.queue, i, i+1)
 	c.unwaitLocked(w)
+	c.dropFlowLocked(w.who.IP, w.flow)
 	// A request that never ran gives its turn back.
 	if f := l.flows[w.flow]; f.finish == w.tag+1 {
 		f.finish = w.tag
@@ -511,6 +552,42 @@ type Ticket struct {
 	start    time.Time
 	waited   time.Duration
 	released bool // guarded by c.mu
+	yielded  bool // guarded by c.mu: Yield said true
+}
+
+// Yield reports whether a request waiting in the ticket's line would start
+// in the ticket's place if it were given back, one that no other ticket
+// has promised its place to already. When it says true, the caller is to
+// release the ticket soon: that is how a run that has held its place long
+// enough makes way for those waiting. A waiter held back by its own
+// flow's or address's share does not count, so requests that could not
+// start anyway (a script's, past its share) never push anyone out.
+func (t *Ticket) Yield() bool {
+	c, l := t.c, t.line
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.released || t.yielded {
+		return false
+	}
+	n := 0
+	for _, w := range l.queue {
+		fh, ih := l.flows[w.flow].held, l.ips[w.who.IP]
+		if w.flow == t.flow {
+			fh--
+		}
+		if w.who.IP == t.who.IP {
+			ih--
+		}
+		if fh < l.flowCap && ih < l.ipCap {
+			n++
+		}
+	}
+	if n <= l.yielding {
+		return false
+	}
+	l.yielding++
+	t.yielded = true
+	return true
 }
 
 // Waited is how long the request waited in the line.
@@ -529,6 +606,9 @@ func (t *Ticket) Release() {
 		return
 	}
 	t.released = true
+	if t.yielded {
+		l.yielding--
+	}
 	l.held--
 	l.flows[t.flow].held--
 	if l.ips[t.who.IP]--; l.ips[t.who.IP] == 0 {
@@ -540,6 +620,7 @@ func (t *Ticket) Release() {
 	} else {
 		*avg += (held - *avg) / 16
 	}
+	c.dropFlowLocked(t.who.IP, t.flow)
 	l.forget(t.flow)
 	c.dispatchLocked(l)
 }

@@ -24,7 +24,11 @@
 // client without a session, which is one flow, cannot take every slot) and
 // a larger share per address (so a whole class behind one school NAT, many
 // sessions on one address, can use most of the server but never all of it).
-// A request blocked only by its own caps is skipped for now (and so are
+// An address has at most FlowsPerIP flows at once: a request of one more
+// session joins the address's anonymous flow, so sessions made up by the
+// hundred share one flow's turn and share. A ticket held long enough can
+// Yield its place to a waiter that could start in it (never to one held
+// back by its own caps). A request blocked only by its own caps is skipped for now (and so are
 // the later requests of its flow and address, so that it is not starved by
 // them); one blocked by the capacity stops its line.
 //

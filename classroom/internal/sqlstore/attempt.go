@@ -76,6 +76,9 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if a.Try > s.opts.Limits.MaxAttemptsPerExercise {
 			return classroom.Errorf(classroom.ELIMIT, "exercise %s: you have used all %d attempts this server keeps; ask your teacher", a.Exercise, s.opts.Limits.MaxAttemptsPerExercise)
 		}
+		if err := s.chargeStorage(ctx, tx, l.ID, l.ClassID, a.Exercise, a.Answer); err != nil {
+			return err
+		}
 		before := classroom.Before{Revealed: revealedAt > 0}
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
 			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {

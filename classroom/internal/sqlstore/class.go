@@ -47,6 +47,7 @@ func (s *DB) CreateClass(ctx context.Context, name string) (*classroom.NewClass,
 		return nil, err
 	}
 	key := classroom.NewSecret()
+	creator := boundAddr(classroom.Creator(ctx))
 	var c *classroom.Class
 	for try := 0; ; try++ {
 		code := classroom.NewCode()
@@ -56,16 +57,12 @@ func (s *DB) CreateClass(ctx context.Context, name string) (*classroom.NewClass,
 					return err
 				}
 			}
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM classes`).Scan(&n); err != nil {
+			now := s.nowMS()
+			if err := s.checkClassLimits(ctx, tx, creator, now); err != nil {
 				return err
 			}
-			if n >= s.opts.Limits.MaxClasses {
-				return classroom.Errorf(classroom.ELIMIT, "this server already holds %d classes, its limit (archived and expired ones count until they are deleted); ask its operator to raise it", s.opts.Limits.MaxClasses)
-			}
-			now := s.nowMS()
-			row := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at, variant_secret)
-				VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING `+classColumns), code, name, classroom.HashSecret(key), true, now, now, classroom.NewSecretBytes(32))
+			row := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at, active_at, creator_addr, variant_secret)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+classColumns), code, name, classroom.HashSecret(key), true, now, now, creator, classroom.NewSecretBytes(32))
 			c, err = s.scanClass(row)
 			return err
 		})
@@ -188,11 +185,15 @@ func (s *DB) Purge(ctx context.Context) (int, error) {
 		now := s.nowMS()
 		archivedBefore := now - s.opts.Grace.Milliseconds()
 		activeBefore := now - (s.opts.Retention + s.opts.Grace).Milliseconds()
+		// A class nobody joined has nothing to export: it goes at the end
+		// of its EmptyRetention, without a grace.
+		emptyBefore := now - s.opts.EmptyRetention.Milliseconds()
 		n := 0
 		err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 			rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id FROM classes
 				WHERE (archived_at > 0 AND archived_at < ?) OR (archived_at = 0 AND active_at < ?)
-				ORDER BY id LIMIT ?`), archivedBefore, activeBefore, purgeBatch)
+					OR (created_at < ? AND NOT `+hasLearner+`)
+				ORDER BY id LIMIT ?`), archivedBefore, activeBefore, emptyBefore, purgeBatch)
 			if err != nil {
 				return err
 			}

@@ -129,6 +129,12 @@ func (s *DB) RemoveLearner(ctx context.Context, code, key string, learnerID int6
 		return err
 	}
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		// Their answers' bytes leave the class's storage budget with them,
+		// the class's row changed after the learner's, as Record does.
+		var freed int64
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(SUM(stored_bytes), 0) FROM progress WHERE learner_id = ? AND class_id = ?`), learnerID, c.ID).Scan(&freed); err != nil {
+			return err
+		}
 		// Attempts and progress go with the learner (ON DELETE CASCADE).
 		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM learners WHERE id = ? AND class_id = ?`), learnerID, c.ID)
 		if err != nil {
@@ -138,6 +144,9 @@ func (s *DB) RemoveLearner(ctx context.Context, code, key string, learnerID int6
 			return err
 		} else if n == 0 {
 			return classroom.Errorf(classroom.ENOTFOUND, "learner %d is not in class %s", learnerID, c.Code)
+		}
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET stored_bytes = stored_bytes - ? WHERE id = ?`), freed, c.ID); err != nil {
+			return err
 		}
 		changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeRemove, LearnerID: learnerID})
 		return s.touch(ctx, tx, c.ID, s.nowMS(), 0)
