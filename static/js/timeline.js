@@ -305,6 +305,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
+  for (const k of n.marks) if (k.kind === 'answer_lost') lay.reserve(mid + 4, x(k.t) - 7, x(k.t) + 7);
   let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
