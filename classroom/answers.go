@@ -8,7 +8,8 @@ import (
 	"unicode/utf8"
 )
 
-// Review is a teacher's score on a learner's open answer to an exercise:
+// Review is a teacher's score on a learner's open answer to an exercise,
+// or on an exercise whose answer was revealed to them:
 // a score from 0 to 1 and a comment, one per learner and exercise (a new
 // one replaces the old).
 type Review struct {
@@ -17,9 +18,16 @@ type Review struct {
 	Score     float64   `json:"score"`
 	Comment   string    `json:"comment"`
 	At        time.Time `json:"at"`
-	// Previous is the score this review replaced, nil for a first one:
-	// Store.Review sets it, so that a change of score can be sent on.
+	// Previous is the score this review replaced: nil for a first one of
+	// an open answer, the attempts' best for a first one of a revealed
+	// exercise. Store.Review sets it, so that a change of score can be
+	// sent on.
 	Previous *float64 `json:"-"`
+	// Graded is set by the caller for an exercise the checker grades: the
+	// store then accepts the review only once the answer was revealed to
+	// the learner (shared/EXERCISES.md, "Credit": a revealed exercise
+	// scores 0 unless the teacher says otherwise).
+	Graded bool `json:"-"`
 }
 
 // MaxCommentLen bounds a review's comment, in characters.

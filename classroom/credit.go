@@ -84,13 +84,20 @@ const (
 	StatusWrong     = "wrong"     // tried, nothing right yet
 	StatusSubmitted = "submitted" // an open answer waiting for the teacher
 	StatusScored    = "scored"    // an open answer the teacher scored
+	// StatusRevealedScored is a checker-graded exercise revealed to the
+	// learner and then scored by the teacher, who may give credit the
+	// reveal took away.
+	StatusRevealedScored = "revealed, scored"
 )
 
 // Status is where the learner stands on the exercise, the one word every
 // view (grid, learner page, CSVs) shows: a revealed answer is never
-// "solved", and an open answer is "scored" once the teacher scored it.
+// "solved", and an open answer is "scored" once the teacher scored it
+// (a revealed graded exercise "revealed, scored").
 func (p *Progress) Status() string {
 	switch {
+	case p.Review != nil && p.Revealed && !p.Open && !p.Solved:
+		return StatusRevealedScored
 	case p.Review != nil:
 		return StatusScored
 	case p.Open && p.Tries > 0:
@@ -118,7 +125,7 @@ func (p *Progress) Done() bool {
 }
 
 // BestScore is a learner's score on an exercise: the best attempt's (0 to
-// 1), or the teacher's score of an open answer. ok is false when there is
+// 1), or the teacher's score of an open answer or of a revealed one. ok is false when there is
 // nothing to score yet: no attempt, or an open answer not scored yet (a
 // gradebook leaves those blank). Multiply by the exercise's points
 // (lessons.Exercise.Points) for a gradebook.

@@ -57,6 +57,8 @@ func TestStatusAndBestScore(t *testing.T) {
 		{"wrong", classroom.Progress{Tries: 2}, classroom.StatusWrong, "0", false},
 		{"open, waiting", classroom.Progress{Tries: 1, Open: true, Revealed: true}, classroom.StatusSubmitted, "", false},
 		{"open, scored 1", classroom.Progress{Tries: 1, Open: true, Revealed: true, Review: full}, classroom.StatusScored, "1", true},
+		{"revealed, then scored by the teacher", classroom.Progress{Tries: 1, Correct: true, GaveUp: true, Revealed: true, Review: &classroom.Review{Score: 0.5}}, classroom.StatusRevealedScored, "0.5", false},
+		{"revealed without a try, scored 1", classroom.Progress{GaveUp: true, Revealed: true, Review: full}, classroom.StatusRevealedScored, "1", true},
 	} {
 		sc, ok := classroom.BestScore(tc.p)
 		got := ""

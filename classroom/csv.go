@@ -47,8 +47,9 @@ func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 				if p.Review != nil {
 					row[10] = cell(p.Review.Comment)
 				}
-				row[11] = bit(p.Status() == StatusRevealed)
-				row[12] = p.Status()
+				st := p.Status()
+				row[11] = bit(st == StatusRevealed || st == StatusRevealedScored)
+				row[12] = st
 			}
 			cw.Write(row)
 		}

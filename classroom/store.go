@@ -85,9 +85,11 @@ type Store interface {
 	// changes nothing.
 	GiveUp(ctx context.Context, token, exercise string, variant int) (*Progress, error)
 	// Review stores the teacher's score (0 to 1) and comment on a
-	// learner's open answer to an exercise, replacing an earlier one.
-	// Teacher key only; ENOTFOUND if the learner is not in the class or
-	// has not answered the exercise.
+	// learner's open answer to an exercise, or on an exercise revealed to
+	// them before any right answer (which needs no attempt), replacing an
+	// earlier one. Teacher key only; ENOTFOUND if the learner is not in
+	// the class or has neither answered the exercise nor had it revealed;
+	// EINVALID naming exercise if r.Graded and it was not revealed.
 	Review(ctx context.Context, code, key string, r Review) (*Review, error)
 	// Answers returns every open (ungraded) answer in the class, oldest
 	// first, each with the teacher's review of that learner and exercise:

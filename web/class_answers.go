@@ -181,9 +181,10 @@ type reviewRequest struct {
 }
 
 // apiReview: POST /api/classes/{code}/reviews {"learner_id", "exercise",
-// "score" 0..1, "comment"} with the teacher key. The exercise must be an
-// open (text) exercise of the catalog; the store checks the learner and
-// that they answered it.
+// "score" 0..1, "comment"} with the teacher key. The exercise must be of
+// the catalog: an open (text) one, or a checker-graded one the store finds
+// revealed to the learner (a revealed exercise scores 0 unless the teacher
+// says otherwise); the store checks the learner and that they answered it.
 func (w *classWeb) apiReview(c echo.Context) error {
 	var in reviewRequest
 	if err := w.s.readJSON(c, &in); err != nil {
@@ -192,18 +193,17 @@ func (w *classWeb) apiReview(c echo.Context) error {
 	if in.Score == nil {
 		return badRequest("score", "is required: a number from 0 (misses the point) to 1 (covers the rubric)")
 	}
+	graded := false
 	if w.s.cfg.Lessons != nil {
 		ex, err := w.s.cfg.Lessons.Exercise(in.Exercise)
 		if err != nil {
 			return badRequest("exercise", "%q is not an exercise of this course", in.Exercise)
 		}
-		if ex.Kind != lessons.KindText {
-			return badRequest("exercise", "%s is graded by the checker; only open (text) answers are scored by hand", in.Exercise)
-		}
+		graded = ex.Kind != lessons.KindText
 	}
 	ctx := c.Request().Context()
 	r, err := w.store().Review(ctx, c.Param("code"), teacherKey(c),
-		classroom.Review{LearnerID: in.LearnerID, Exercise: in.Exercise, Score: *in.Score, Comment: in.Comment})
+		classroom.Review{LearnerID: in.LearnerID, Exercise: in.Exercise, Score: *in.Score, Comment: in.Comment, Graded: graded})
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,8 @@ func statusWord(status string) string {
 		return "answered, waiting for a score"
 	case classroom.StatusScored:
 		return "scored by the teacher"
+	case classroom.StatusRevealedScored:
+		return "revealed, then scored by the teacher"
 	}
 	return "not tried"
 }
@@ -72,7 +74,7 @@ func learnerMark(status string) string {
 		return "◐"
 	case classroom.StatusWrong:
 		return "…"
-	case classroom.StatusRevealed:
+	case classroom.StatusRevealed, classroom.StatusRevealedScored:
 		return "↺"
 	case classroom.StatusSubmitted, classroom.StatusScored:
 		return "✎"
@@ -116,6 +118,8 @@ func learnerWords(ex learnerExercise) string {
 		return "answered; waiting for your teacher"
 	case classroom.StatusScored:
 		return "answered; scored by your teacher" + score
+	case classroom.StatusRevealedScored:
+		return "revealed, then scored by your teacher" + score
 	}
 	if ex.Open {
 		return "not answered"

@@ -101,6 +101,8 @@ func (c dashCell) stateOf() string {
 		return "correct"
 	case classroom.StatusWrong:
 		return "tried"
+	case classroom.StatusRevealedScored:
+		return "scored" // a class name: one word
 	}
 	return c.Status
 }
@@ -126,6 +128,8 @@ func cellOf(p classroom.Progress) dashCell {
 		c.Text = "✎ …"
 	case classroom.StatusScored:
 		c.Text = "✎ " + c.Score
+	case classroom.StatusRevealedScored:
+		c.Text = "↺ " + c.Score
 	}
 	c.State = c.stateOf()
 	c.Title = triesWord(p.Tries) + statusWord(c.Status)

@@ -29,6 +29,7 @@ func Run(t *testing.T, h Harness) {
 		{"Credit", testCredit},
 		{"Reviews", testReviews},
 		{"ReviewAuthorization", testReviewAuthorization},
+		{"RevealedReview", testRevealedReview},
 		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
 		{"ClassLimits", testClassLimits},

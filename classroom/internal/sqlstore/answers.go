@@ -84,13 +84,24 @@ func (s *DB) Review(ctx context.Context, code, key string, r classroom.Review) (
 	}
 	r.At = fromMS(now)
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
-		var n int
-		err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM learners l JOIN attempts a ON a.learner_id = l.id
-			WHERE l.id = ? AND l.class_id = ? AND a.exercise = ?`), r.LearnerID, c.ID, r.Exercise).Scan(&n)
-		if err != nil {
+		// An open answer needs an attempt; a revealed exercise may have
+		// none (the learner gave up without answering), only its
+		// progress row. Revealed means shown before any right answer: a
+		// solved exercise whose answer was looked at later keeps its
+		// checker's score.
+		var attempts, revealed int
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT
+				(SELECT COUNT(*) FROM attempts a WHERE a.learner_id = l.id AND a.exercise = ?),
+				(SELECT COUNT(*) FROM progress p WHERE p.learner_id = l.id AND p.exercise = ? AND p.revealed_at > 0 AND NOT p.solved)
+			FROM learners l WHERE l.id = ? AND l.class_id = ?`), r.Exercise, r.Exercise, r.LearnerID, c.ID).Scan(&attempts, &revealed)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return classroom.Errorf(classroom.ENOTFOUND, "learner %d is not in class %s", r.LearnerID, c.Code)
+		case err != nil:
 			return err
-		}
-		if n == 0 {
+		case r.Graded && revealed == 0:
+			return classroom.Errorf(classroom.EINVALID, "exercise: %s is graded by the checker; a teacher may score it only after it was revealed to the learner", r.Exercise)
+		case attempts == 0 && revealed == 0:
 			return classroom.Errorf(classroom.ENOTFOUND, "learner %d of class %s has not answered %s", r.LearnerID, c.Code, r.Exercise)
 		}
 		var prev float64
@@ -100,6 +111,17 @@ func (s *DB) Review(ctx context.Context, code, key string, r classroom.Review) (
 			r.Previous = &prev
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
+		case revealed > 0:
+			// A first score of a revealed exercise replaces what its
+			// attempts earned before the reveal (a choose-several's share).
+			var open bool
+			if err := tx.QueryRowContext(ctx, s.d.q(`SELECT best, open_answer FROM progress WHERE learner_id = ? AND exercise = ?`),
+				r.LearnerID, r.Exercise).Scan(&prev, &open); err != nil {
+				return err
+			}
+			if !open {
+				r.Previous = &prev
+			}
 		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO reviews (learner_id, exercise, class_id, score, comment, at)
 			VALUES (?, ?, ?, ?, ?, ?)
