@@ -15,7 +15,11 @@ type ChaosOptions struct {
 	Runs    int    // how many scenarios to generate and run
 	Seed    int64  // run i uses seed Seed+i, so any one can be run alone
 	Backend string // lock.backend of every scenario ("raft" when empty)
-	Nodes   int    // lock.nodes (the backend's default when 0)
+	// Kind is the kind of scenario generated: "" (or ChaosLocks) clients
+	// that take the lock to read, modify and write; ChaosClaims clients
+	// that take no lock and race with one conditional UPDATE each.
+	Kind    string
+	Nodes   int // lock.nodes (the backend's default when 0)
 	Fencing bool
 	// Guard "txn" makes every write a transaction guarded by the lock
 	// key's revision, on a backend whose entry takes it (etcd).
@@ -65,6 +69,7 @@ type ChaosReport struct {
 	Runs    int    `json:"runs"`
 	Seed    int64  `json:"seed"`
 	Backend string `json:"backend"`
+	Kind    string `json:"kind,omitempty"`
 	Nodes   int    `json:"nodes"`
 	Fencing bool   `json:"fencing"`
 	Guard   string `json:"guard,omitempty"`
@@ -99,6 +104,7 @@ type ViolationCounts struct {
 	DoubleGrant         int `json:"double_grant"`
 	DuplicateToken      int `json:"duplicate_token"`
 	DuplicateSideEffect int `json:"duplicate_side_effect"`
+	DoubleClaim         int `json:"double_claim"`
 }
 
 // LinearizabilityCounts counts runs per outcome of the history check.
@@ -134,6 +140,7 @@ const (
 	ViolationDoubleGrant         = "double_grant"
 	ViolationDuplicateToken      = "duplicate_token"
 	ViolationDuplicateSideEffect = "duplicate_side_effect"
+	ViolationDoubleClaim         = "double_claim" // two clients' conditional claims both changed the row
 )
 
 // Violations lists the kinds of violation in a run's summary, or nil when
@@ -153,6 +160,7 @@ func Violations(s Summary) []string {
 	add(s.LostUpdate, ViolationLostUpdate)
 	add(s.DuplicateTokens > 0, ViolationDuplicateToken)
 	add(s.DuplicateSideEffects > 0, ViolationDuplicateSideEffect)
+	add(s.ClaimsWon > 1, ViolationDoubleClaim)
 	if len(out) > 0 && s.DoubleGrants > 0 {
 		out = append(out, ViolationDoubleGrant)
 	}
@@ -172,6 +180,8 @@ func (v *ViolationCounts) count(kinds []string) {
 			v.DuplicateToken++
 		case ViolationDuplicateSideEffect:
 			v.DuplicateSideEffect++
+		case ViolationDoubleClaim:
+			v.DoubleClaim++
 		}
 	}
 }
@@ -198,6 +208,8 @@ func why(s Summary) string {
 		return fmt.Sprintf("an update was lost: final %d, expected %d", s.FinalValue, s.ExpectedValue)
 	case s.DuplicateSideEffects > 0:
 		return fmt.Sprintf("a side effect was repeated (%d)", s.DuplicateSideEffects)
+	case s.ClaimsWon > 1:
+		return fmt.Sprintf("%d clients each won the same claim", s.ClaimsWon)
 	}
 	return ""
 }
@@ -210,6 +222,9 @@ func (opt ChaosOptions) Check() error {
 	}
 	if opt.Seed < 0 || opt.Seed > MaxChaosSeed {
 		return fieldErr("seed", "must be between 0 and %d, not %d", int64(MaxChaosSeed), opt.Seed)
+	}
+	if opt.Kind != "" && opt.Kind != ChaosLocks && opt.Kind != ChaosClaims {
+		return fieldErr("kind", "must be %q or %q, not %q", ChaosLocks, ChaosClaims, opt.Kind)
 	}
 	if opt.Examples < 0 || opt.Examples > MaxChaosExamples {
 		return fieldErr("examples", "must be between 0 and %d, not %d", MaxChaosExamples, opt.Examples)
@@ -320,7 +335,7 @@ feed:
 	if failed != nil {
 		return ChaosReport{}, failed
 	}
-	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Nodes: opt.Nodes, Fencing: opt.Fencing, LoseDisk: opt.LoseDisk, Examples: []ChaosExample{}}
+	rep := ChaosReport{Runs: opt.Runs, Seed: opt.Seed, Backend: opt.Backend, Kind: opt.Kind, Nodes: opt.Nodes, Fencing: opt.Fencing, LoseDisk: opt.LoseDisk, Examples: []ChaosExample{}}
 	var failing []int
 	for i, o := range results {
 		seed := opt.Seed + int64(i)

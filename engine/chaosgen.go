@@ -86,6 +86,9 @@ const randomAim = "random"
 func generate(ctx context.Context, seed int64, opt ChaosOptions) (Scenario, map[string]aimed, *Result, error) {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed_c4a05))
 	g := &generation{rng: rng, notes: map[string]aimed{}}
+	if opt.Kind == ChaosClaims {
+		return g.claims(seed)
+	}
 	g.sc = normalize(baseScenario(rng, seed, opt))
 	if rng.IntN(4) == 0 {
 		if f, ok := g.randomFault(); ok {

@@ -57,6 +57,14 @@ func (ex *Exercise) AnswerKey() (model string, rubric []RubricPoint) {
 	return ex.spec.ModelAnswer, ex.spec.Rubric
 }
 
+// ModelAnswerHTML is an open (text) exercise's model answer rendered to
+// HTML, as a check's ModelAnswerHTML carries it: pages show this and never
+// render the Markdown themselves. Exercises of other kinds return "".
+func (ex *Exercise) ModelAnswerHTML() string {
+	model, _ := ex.AnswerKey()
+	return modelAnswerHTML(model)
+}
+
 // modelAnswerHTML renders a model answer's Markdown; an answer that does
 // not render is shown as its text, escaped.
 func modelAnswerHTML(md string) string {

@@ -62,3 +62,36 @@ func TestNoEngineRuleInTheScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestNoMarkdownRendererInTheScripts: model answers (and every other text
+// written in Markdown) are rendered once, on the server, and arrive as
+// HTML (model_answer_html). No script may cut Markdown into paragraphs at
+// blank lines, turn backticks into code, or bring a Markdown library.
+func TestNoMarkdownRendererInTheScripts(t *testing.T) {
+	renderer := regexp.MustCompile(strings.Join([]string{
+		`split\(\s*/\\n(\\s\*)?\\n/`,                // paragraphs at blank lines
+		"split\\(\\s*['\"]`['\"]\\s*\\)",            // code spans at backticks
+		"replace\\(\\s*/[^/\\n]*(`|\\\\\\*\\\\\\*)", // `code` or **bold** by a regexp
+		`\b(marked|markdown-it|showdown|snarkdown|micromark)\b`,
+		`\bmodel_answer\b[^_]`, // the Markdown source, where model_answer_html is the page's to show
+	}, "|"))
+	files, err := fs.Glob(static.FS, "js/*.js")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("found %d scripts (%v)", len(files), err)
+	}
+	for _, f := range files {
+		data, err := fs.ReadFile(static.FS, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			code := strings.TrimSpace(line)
+			if strings.HasPrefix(code, "//") || strings.HasPrefix(code, "*") || strings.HasPrefix(code, "/**") {
+				continue
+			}
+			if m := renderer.FindString(line); m != "" {
+				t.Errorf("%s:%d: renders Markdown (%q): use the server's HTML: %s", f, i+1, m, code)
+			}
+		}
+	}
+}

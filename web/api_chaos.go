@@ -37,6 +37,9 @@ const (
 // Fencing defaults to on, except under a backend with no token (Redlock).
 type chaosRequest struct {
 	Backend string `json:"backend"`
+	// Kind is the kind of scenario searched: "locks" (the default) or
+	// "claims", for a scenario whose clients take no lock.
+	Kind    string `json:"kind"`
 	Fencing *bool  `json:"fencing"`
 	Nodes   int    `json:"nodes"`
 	Runs    *int   `json:"runs"`
@@ -49,7 +52,7 @@ type chaosRequest struct {
 // options turns the request into the engine's options, defaults filled
 // in, and checks every bound; errors name the request's field.
 func (r chaosRequest) options() (engine.ChaosOptions, error) {
-	opt := engine.ChaosOptions{Backend: r.Backend, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers, LoseDisk: r.LoseDisk}
+	opt := engine.ChaosOptions{Backend: r.Backend, Kind: r.Kind, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers, LoseDisk: r.LoseDisk}
 	if opt.Backend == "" {
 		opt.Backend = engine.BackendRaft
 	}

@@ -113,6 +113,7 @@ func TestAPIChaosBadInputNamesTheField(t *testing.T) {
 		{`{"backend":"single","lose_disk":true}`, "lose_disk"},
 		{`{"lose_disk":"yes"}`, "lose_disk"},
 		{`{"runs":10,"workers":64}`, "workers"},
+		{`{"kind":"rides"}`, "kind"},
 		{`{"runs":`, "body"},
 	} {
 		status, out := post(t, ts.URL+"/api/chaos", tc.body)
@@ -135,6 +136,21 @@ func TestAPIChaosBadInputNamesTheField(t *testing.T) {
 	}
 	if n := srv.LiveRuns(); n != 0 {
 		t.Errorf("refused requests hold %d live runs", n)
+	}
+}
+
+// TestAPIChaosSearchesClaims: kind "claims" searches races of clients
+// that take no lock, as ride-claim's Find a failure asks, and finds no
+// double claim.
+func TestAPIChaosSearchesClaims(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	status, out := post(t, ts.URL+"/api/chaos", `{"kind":"claims","runs":20,"seed":100000}`)
+	var rep engine.ChaosReport
+	if err := json.Unmarshal(out, &rep); err != nil || status != http.StatusOK {
+		t.Fatalf("%d %s", status, out)
+	}
+	if rep.Kind != engine.ChaosClaims || rep.Runs != 20 || rep.Violations != 0 || len(rep.Examples) != 0 {
+		t.Errorf("claims search: %+v", rep)
 	}
 }
 

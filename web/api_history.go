@@ -3,11 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"net/http"
-	"regexp"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -32,6 +29,10 @@ type historyResponse struct {
 	// ClockNote, beside a history that is not linearizable by true time,
 	// names the clocks by which each grant looked legal.
 	ClockNote string `json:"clock_note,omitempty"`
+
+	// Conflict, beside a history that is not linearizable, names the two
+	// operations that conflict.
+	Conflict *engine.Conflict `json:"conflict,omitempty"`
 }
 
 // noCrossSiteFetch refuses a GET that runs the engine when a browser sent
@@ -116,7 +117,7 @@ func (s *Server) apiHistory(c echo.Context) error {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(historyResponse{Operations: ops, Linearizable: h.Linearizable(linearizeTimeout),
-			ClockNote: h.ClockNote(linearizeTimeout), Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
+			ClockNote: h.ClockNote(linearizeTimeout), Conflict: h.Conflict(linearizeTimeout), Summary: res.Summary, Verdict: engine.Verdict(res.Summary)})
 		return &cached{body: buf.Bytes()}, err
 	})
 	if err != nil {
@@ -125,28 +126,18 @@ func (s *Server) apiHistory(c echo.Context) error {
 	return c.JSONBlob(http.StatusOK, v.body)
 }
 
-var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
-
-// historyPage: GET /playground/history?s=SCENARIO is porcupine's own
-// visualisation of the run's history. Its page carries its script inline,
-// so its Content-Security-Policy allows that one script by its hash and
-// nothing else.
+// historyPage: GET /playground/history?s=SCENARIO is the run's lock
+// history as the checker judged it: where it is not linearizable, the two
+// operations that conflict, named and drawn on a time axis, with a link
+// back to the run's timeline.
 func (s *Server) historyPage(c echo.Context) error {
 	v, err := s.sharedRun(c, "page", func(res *engine.Result) (*cached, error) {
 		var buf bytes.Buffer
-		if err := res.History().WriteHTML(&buf, linearizeTimeout); err != nil {
-			return nil, err
-		}
-		csp := "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
-		if m := inlineScript.FindSubmatch(buf.Bytes()); m != nil {
-			sum := sha256.Sum256(m[1])
-			csp += "; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-		}
-		return &cached{body: buf.Bytes(), csp: csp}, nil
+		err := HistoryPage(s.page("Lock history"), newHistoryView(c.QueryParam("s"), res.History())).Render(c.Request().Context(), &buf)
+		return &cached{body: buf.Bytes()}, err
 	})
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Content-Security-Policy", v.csp)
 	return c.HTMLBlob(http.StatusOK, v.body)
 }

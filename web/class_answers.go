@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -134,10 +133,13 @@ func (w *classWeb) answerViews(all []classroom.TextAnswer) []dashAnswer {
 // dashKey is what the teacher marks one open exercise against: its model
 // answer and rubric, shown once above the answers to it.
 type dashKey struct {
-	Exercise string   `json:"exercise"`
-	Title    string   `json:"title"`
-	Model    string   `json:"model_answer"`
-	Points   []string `json:"rubric"`
+	Exercise string `json:"exercise"`
+	Title    string `json:"title"`
+	Model    string `json:"model_answer"`
+	// ModelHTML is Model rendered by the lessons package: the page shows
+	// it as it comes and renders no Markdown itself.
+	ModelHTML string   `json:"model_answer_html"`
+	Points    []string `json:"rubric"`
 }
 
 // answerKeys returns the keys of the exercises the answers are to, in the
@@ -161,36 +163,13 @@ func (w *classWeb) answerKeys(answers []dashAnswer) []dashKey {
 		if model == "" && len(rubric) == 0 {
 			continue
 		}
-		k := dashKey{Exercise: a.Exercise, Title: a.ExerciseTitle, Model: model, Points: make([]string, len(rubric))}
+		k := dashKey{Exercise: a.Exercise, Title: a.ExerciseTitle, Model: model, ModelHTML: ex.ModelAnswerHTML(), Points: make([]string, len(rubric))}
 		for i, p := range rubric {
 			k.Points[i] = p.Point
 		}
 		out = append(out, k)
 	}
 	return out
-}
-
-// paragraphs splits text at its blank lines.
-func paragraphs(text string) []string {
-	var out []string
-	for _, p := range strings.Split(strings.TrimSpace(text), "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// codeSpans cuts a paragraph of a model answer at its Markdown backticks:
-// the pieces at odd indexes are code ("a `WHERE` b" is "a ", "WHERE",
-// " b"). A paragraph with an unpaired backtick is one plain piece.
-// static/js/teacher.js cuts the same way.
-func codeSpans(p string) []string {
-	parts := strings.Split(p, "`")
-	if len(parts)%2 == 0 {
-		return []string{p}
-	}
-	return parts
 }
 
 // reviewRequest is the body of POST /api/classes/{code}/reviews.

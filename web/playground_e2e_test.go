@@ -489,16 +489,35 @@ func TestE2ELinearizabilityView(t *testing.T) {
 		t.Errorf("history verdict %q", got)
 	}
 	b.shots(ctx, "21-lock-history", "#history-view")
-	// Porcupine's own page opens from the same link, with its script
-	// allowed by hash and nothing else.
-	href := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=porcupine-link]').getAttribute('href')`))
-	page, cancel := chromedp.NewContext(b.ctx)
-	defer cancel()
-	if err := chromedp.Do(page); err != nil {
-		t.Fatal(err)
+	if why := run(b, ctx, chromedp.TextContent(chromedp.CSS("[data-testid=history-conflict]"))); !strings.Contains(why, "client-1's acquire at 0s") || !strings.Contains(why, "client-2's acquire at 1.5s") {
+		t.Errorf("the conflict is not named: %q", why)
 	}
-	b.do(page, chromedp.Navigate(b.base+href))
-	run(b, page, chromedp.Poll[bool](`document.querySelectorAll('#canvas *').length > 0`, chromedp.WithPollingTimeout(10*time.Second)))
+	// The history page opens from the same link: the conflicting pair on
+	// a time axis, no sideways scroll at a phone's width or a laptop's,
+	// and a way back to the timeline that shows the failure.
+	href := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('[data-testid=history-link]').getAttribute('href')`))
+	page := b.tab(href)
+	for _, sz := range [][2]int{{1366, 900}, {390, 844}} {
+		b.size(page, sz[0], sz[1])
+		b.settle(page)
+		if n := count(b, page, "[data-testid=conflict-op]"); n != 2 {
+			t.Errorf("%dx%d: %d conflicting operations named", sz[0], sz[1], n)
+		}
+		if w := run(b, page, chromedp.Evaluate[int](`document.documentElement.scrollWidth - document.documentElement.clientWidth`)); w > 0 {
+			t.Errorf("%dx%d: the history page scrolls %d px sideways", sz[0], sz[1], w)
+		}
+		axis := run(b, page, chromedp.Evaluate[float64](`document.querySelector('[data-testid=conflict-axis]').getBoundingClientRect().right`))
+		if axis > float64(sz[0]) {
+			t.Errorf("%dx%d: the axis ends at %.0f px", sz[0], sz[1], axis)
+		}
+		if names := run(b, page, chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid=history-lanes] .lbl')].map(t => t.textContent).join(',')`)); names != "client-1,client-2" {
+			t.Errorf("lanes named %q", names)
+		}
+		b.shot(page, "", fmt.Sprintf("21-history-page-%dx%d", sz[0], sz[1]))
+	}
+	back := run(b, page, chromedp.Evaluate[string](`document.querySelector('[data-testid=timeline-link]').getAttribute('href')`))
+	b.do(page, chromedp.Navigate(b.base+back), chromedp.WaitVisible(chromedp.ID("timeline")))
+	b.waitVerdict(page, "the lock was granted twice at once")
 }
 
 // TestE2EFailurePresetsBreakOnFirstRun: every failure preset, run as it

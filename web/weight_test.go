@@ -14,7 +14,9 @@ import (
 // TestPlaygroundPageWeight adds up the playground page, its stylesheet, its
 // icon and every ES module it imports, uncompressed: the budget is 160 KiB
 // (150 KiB of code and styles, and room for the preset and backend menus and
-// the marks of six backends, which grow with every preset and backend).
+// the marks of six backends, which grow with every preset and backend, and
+// for the timeline's counting of dense refusals and keeping words off
+// arrows and ticks, which every run's drawing needs).
 func TestPlaygroundPageWeight(t *testing.T) {
 	const budget = 160 << 10
 	ts, _ := startServer(t, web.Config{})

@@ -5,6 +5,7 @@
 
 import './tools.js';
 import { esc, num } from './format.js';
+import { usesLock } from './controls.js';
 
 const BATCH = 25;
 const MAX_WALL_MS = 90000;
@@ -14,6 +15,8 @@ export class Chaos {
     this.view = view;
     this.ctx = ctx;
     this.$ = id => view.querySelector('#' + id);
+    this.hint = view.querySelector('.hint');
+    this.lockHint = this.hint.textContent;
     this.$('chaos-start').addEventListener('click', () => this.search());
     this.$('chaos-cancel').addEventListener('click', () => { this.cancelled = true; });
     this.$('chaos-close').addEventListener('click', () => { this.cancelled = true; view.hidden = true; });
@@ -27,7 +30,12 @@ export class Chaos {
     this.view.hidden = false;
     const sc = this.ctx.getScenario();
     const b = this.ctx.backendOf(sc);
-    this.$('chaos-status').textContent = `On ${b.label}, ${this.ctx.nodeCount(sc)} node(s), fencing ${sc.fencing ? 'on' : 'off'}.`;
+    // A scenario whose clients take no lock is searched as its own kind:
+    // clients racing with a conditional claim, faults striking them.
+    this.hint.textContent = usesLock(sc) ? this.lockHint
+      : 'The server generates races for one row with faults striking the racers, and stops at the first race with two winners, shrunk to its smallest form.';
+    this.$('chaos-status').textContent = usesLock(sc) ? `On ${b.label}, ${this.ctx.nodeCount(sc)} node(s), fencing ${sc.fencing ? 'on' : 'off'}.`
+      : 'On races of two to six clients that take no lock and claim the row with one conditional UPDATE each, with pauses, held claims and clock jumps striking them.';
     this.view.scrollIntoView({ block: 'nearest' });
     this.$('chaos-start').focus({ preventScroll: true });
   }
@@ -55,7 +63,7 @@ export class Chaos {
         status.textContent = `Searching: ${num(done)} of ${num(total)} runs, no violation yet…`;
         const r = await fetch('/api/chaos', {
           method: 'POST', headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ backend: b.name, fencing: !!sc.fencing, nodes: this.ctx.nodeCount(sc), runs, seed }),
+          body: JSON.stringify(usesLock(sc) ? { backend: b.name, fencing: !!sc.fencing, nodes: this.ctx.nodeCount(sc), runs, seed } : { kind: 'claims', runs, seed }),
         });
         const body = await r.json().catch(() => ({}));
         if (!r.ok) {
@@ -75,7 +83,7 @@ export class Chaos {
           return;
         }
       }
-      status.textContent = `No violation in ${num(done)} runs${sc.fencing ? ': fencing held' : ''}.`;
+      status.textContent = `No violation in ${num(done)} runs${!usesLock(sc) ? ': no race had two winners' : sc.fencing ? ': fencing held' : ''}.`;
     } catch (err) {
       status.textContent = 'Error: ' + err.message;
     } finally {

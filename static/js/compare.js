@@ -1,7 +1,7 @@
 // Compare: the scenario as the settings have it (A) against the same with
 // one setting changed (B): fencing, the backend, the lease or a client's
-// renewal. Both run on the server as fast as possible and are drawn
-// stacked, full width, on one time axis; what happened in only one of
+// renewal. Both run on the server as fast as possible and are drawn on
+// one time axis, side by side on a laptop and stacked on a phone; what happened in only one of
 // them is ringed, the summaries stand side by side with the differences
 // marked, and each has its verdict. On Redlock, which has no token to
 // fence with, the backend is what is compared.
@@ -163,10 +163,11 @@ export class Compare {
 <p class="hint">Ringed: what happened in one run and not in the other (${onlyA.length} only in A, ${onlyB.length} only in B).</p>
 <table class="cmp-facts" data-testid="compare-facts"><caption class="visually-hidden">The two summaries</caption>
 <thead><tr><th></th><th scope="col">A</th><th scope="col">B</th></tr></thead><tbody>${rows}</tbody></table>`;
-    const svgs = this.out.querySelectorAll('svg');
-    const width = this.out.clientWidth;
-    this.ctx.render(svgs[0], ra.scenario, ra.events, { states: ra.states, domain: end, now: ra.summary.end_ms, playhead: null, width, highlight: onlyA });
-    this.ctx.render(svgs[1], rb.scenario, rb.events, { states: rb.states, domain: end, now: rb.summary.end_ms, playhead: null, width, highlight: onlyB });
+    // Each at its own column's width: side by side on a laptop, stacked
+    // on a phone (tools.css).
+    const svgs = this.out.querySelectorAll('svg'), width = i => svgs[i].parentNode.clientWidth;
+    this.ctx.render(svgs[0], ra.scenario, ra.events, { states: ra.states, domain: end, now: ra.summary.end_ms, playhead: null, width: width(0), highlight: onlyA });
+    this.ctx.render(svgs[1], rb.scenario, rb.events, { states: rb.states, domain: end, now: rb.summary.end_ms, playhead: null, width: width(1), highlight: onlyB });
   }
 }
 

@@ -2,8 +2,9 @@
 // lock service answered, as a bar from its call to its return on one lane
 // per client, with what it asked and what it was told, and the checker's
 // verdict. The server re-runs the scenario (the same scenario gives the
-// same history) and checks it with porcupine; porcupine's own view is one
-// link away.
+// same history) and checks it with porcupine; where it is not
+// linearizable, the server names the two operations that conflict, and
+// its history page draws them on a time axis.
 
 import './tools.js';
 import { esc } from './format.js';
@@ -48,7 +49,8 @@ export async function showHistory(view, out, sc) {
   out.innerHTML = `<p class="lin ${h.linearizable ? 'safe' : 'unsafe'}" data-testid="history-verdict"><strong>${h.linearizable ? '✓ Linearizable' : '✗ Not linearizable'}</strong>: ${h.linearizable
     ? 'every answer the lock service gave fits one order of the operations in which each sees the lock as the one before left it.'
     : 'no single order of the operations explains every answer the lock service gave: two clients were told things that cannot both be true of one lock.'}</p>
+${h.conflict ? `<p data-testid="history-conflict">${esc(h.conflict.why)}</p>` : ''}
 <p class="hint">${ops.length} operation(s) the lock service answered, on one lane per client, from call to return in the order the simulation ran them. A bar is green when the service said yes, orange when it refused, grey dashed when the answer was lost.</p>
 <svg class="history-svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="The lock operations of each client">${svg.join('')}</svg>
-<p><a href="/playground/history?s=${s}" target="_blank" rel="noopener" data-testid="porcupine-link">Open porcupine's own visualisation</a> (with its linearization points).</p>`;
+<p><a href="/playground/history?s=${s}" target="_blank" rel="noopener" data-testid="history-link">Open the history page</a>${h.conflict ? ': the two operations that conflict, on a time axis' : ''}.</p>`;
 }

@@ -160,15 +160,6 @@ function answerCard(a) {
   return form;
 }
 
-// codeSpans turns a paragraph's Markdown `code` into code elements, as
-// the server's page does (codeSpans in web/class_answers.go); a paragraph
-// with an unpaired backtick stays plain text.
-function codeSpans(p) {
-  const parts = p.split('`');
-  if (parts.length % 2 === 0) return [p];
-  return parts.map((s, i) => (i % 2 ? el('code', {}, s) : s));
-}
-
 // renderKeys redraws the rubric and model answer of each exercise that has
 // answers to mark, keeping open the ones the teacher opened.
 function renderKeys(keys) {
@@ -178,7 +169,9 @@ function renderKeys(keys) {
     const d = el('details', { class: 'answer-key', 'data-testid': 'answer-key', 'data-exercise': k.exercise },
       el('summary', {}, 'How to mark ', el('em', {}, k.title), ': the rubric and a model answer'),
       el('ul', { class: 'rubric' }, ...k.rubric.map((p) => el('li', {}, p))),
-      el('blockquote', { class: 'model-answer' }, ...k.model_answer.split(/\n\s*\n/).filter((p) => p.trim()).map((p) => el('p', {}, ...codeSpans(p.trim())))));
+      el('blockquote', { class: 'model-answer' }));
+    // The server renders the model answer's Markdown (model_answer_html).
+    d.querySelector('.model-answer').innerHTML = k.model_answer_html;
     d.open = open.has(k.exercise);
     return d;
   }));

@@ -127,8 +127,11 @@ export function render(svg, sc, events, opts) {
     const from = laneOf(d.client);
     if (!from) continue;
     const target = d.message === 'write' || d.message === 'read' || d.message === 'send' ? st : (laneOf('node-1') || st);
-    out.push(`<line x1="${x(d.from)}" y1="${from.y + from.h - 14}" x2="${x(d.to)}" y2="${target.y + 12}" class="delay" marker-end="url(#${id}-arrow)" data-mark="delay" data-arrow="${esc(d.message)}" data-client="${esc(d.client)}"><title>${esc(d.client)}'s ${esc(d.message)} is held by the network until ${fmt(d.to)}</title></line>`);
-    if (inView(d.from)) label(x(d.from), `${d.message} held until ${fmt(d.to)}`, [from.y + from.h - 2], 'mark-label', 4);
+    const x1 = x(d.from), y1 = from.y + from.h - 14, x2 = x(d.to), y2 = target.y + 12;
+    // Words keep off the arrow: it is boxed in steps along its length.
+    for (let i = 0, n = Math.ceil(Math.hypot(x2 - x1, y2 - y1) / 8); i <= n; i++) lay.boxes.push([x1 + (x2 - x1) * i / n - 3, y1 + (y2 - y1) * i / n - 3, x1 + (x2 - x1) * i / n + 3, y1 + (y2 - y1) * i / n + 3]);
+    out.push(`<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" class="delay" marker-end="url(#${id}-arrow)" data-mark="delay" data-arrow="${esc(d.message)}" data-client="${esc(d.client)}"><title>${esc(d.client)}'s ${esc(d.message)} is held by the network until ${fmt(d.to)}</title></line>`);
+    if (inView(d.from)) label(x1, `${d.message} held until ${fmt(d.to)}`, [y1 - 4, from.y + from.h - 2], 'mark-label', 4);
   }
   drawStorage(out, st, m.storage, x, label, compact);
   for (const { h, cx, cy } of rings) {
@@ -218,7 +221,8 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
     out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: granted at ${fmt(s.from)}, lease until ${fmt(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
-    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${fmt(r)}</title></path>`);
+    // Under the bar, pointing at it: a tick inside would cut its words.
+    for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h + 6}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${fmt(r)}</title></path>`);
     const lx = lay.clear(x(s.from) + 5, top + 14), fits = t => !compact && x(s.from) + w - lx > textWidth(t, 600, 11) + 4;
     const whole = `${tok(s.token)} · until ${fmt(s.until)}`, inside = fits(whole) ? whole : s.token && fits(String(s.token)) ? s.token : '';
     if (inside) out.push(`<text x="${lx}" y="${top + 14}" class="lease-label">${inside}</text>`);
@@ -230,6 +234,18 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   }
   for (const j of c.jumps) drawJump(out, l, j, x, label, rows);
   let shownLost = null;
+  // Asks closer than 6 px (a client retrying every few ms) are one mark
+  // with their count: hundreds of dots would merge into a bar nobody can
+  // read.
+  const asks = [], flush = () => {
+    const my = band + (compact ? 4 : 7), a = asks[0], z = asks.at(-1), all = asks.every(k => k.kind.endsWith('refused'));
+    if (asks.length > 3) {
+      const what = `${asks.length} ${all ? 'refused' : 'asks'}`;
+      out.push(`<rect x="${x(a.t) - 3}" y="${my - 3}" width="${x(z.t) - x(a.t) + 6}" height="6" rx="3" class="m-ask" data-mark="ask" data-testid="asks"><title>${what} from ${fmt(a.t)} to ${fmt(z.t)}${a.reason ? ': ' + esc(a.reason) : ''}</title></rect>`);
+      label(x(a.t), what, [rows[1]], 'mark-label', 3);
+    } else for (const k of asks) out.push(`<circle cx="${x(k.t)}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>${esc(k.kind.replace(/_/g, ' '))}${k.message ? ' (' + esc(k.message) + ')' : ''} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title></circle>`);
+    asks.length = 0;
+  };
   for (const k of c.marks) {
     const mx = x(k.t), my = band + (compact ? 4 : 7);
     switch (k.kind) {
@@ -266,9 +282,11 @@ function drawClient(out, l, x, label, fill, compact, lay) {
       case 'done': case 'delayed':
         break;
       default:
-        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="ask"><title>${esc(k.kind.replace(/_/g, ' '))}${k.message ? ' (' + esc(k.message) + ')' : ''} at ${fmt(k.t)}${k.reason ? ': ' + esc(k.reason) : ''}</title></circle>`);
+        if (asks.length && mx - x(asks.at(-1).t) > 6) flush();
+        asks.push(k);
     }
   }
+  flush();
 }
 
 function drawJump(out, l, j, x, label, rows) {
