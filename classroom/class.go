@@ -19,6 +19,8 @@ type Class struct {
 	// Scenario is what the teacher pushed to every learner's playground, or
 	// nil.
 	Scenario *Scenario `json:"scenario,omitempty"`
+	// Settings pace the class: quiz mode, open lessons, a deadline.
+	Settings Settings `json:"settings"`
 	// TeacherKeyHash is the SHA-256 of the teacher key (see HashSecret).
 	TeacherKeyHash []byte `json:"-"`
 	// Variants is VariantsPerLearner (each learner their own numbers, the
@@ -124,11 +126,16 @@ type Session struct {
 	Token   string
 }
 
-// Scenario is what a teacher pushes: a preset name or a scenario document
-// (JSON, checked by the web layer against the engine), exactly one of them.
+// Scenario is what a teacher pushes: a preset name, a scenario document
+// (JSON, checked by the web layer against the engine), a lesson or an
+// exercise, exactly one of them.
 type Scenario struct {
-	Preset   string    `json:"preset,omitempty"`
-	JSON     string    `json:"json,omitempty"`
+	Preset string `json:"preset,omitempty"`
+	JSON   string `json:"json,omitempty"`
+	// Lesson or Exercise is a pushed lesson page or exercise (the web
+	// layer checks it against the catalog).
+	Lesson   string    `json:"lesson,omitempty"`
+	Exercise string    `json:"exercise,omitempty"`
 	PushedAt time.Time `json:"pushed_at"`
 }
 
@@ -174,6 +181,9 @@ type Attempt struct {
 	// attempt: a right answer then is practice, and an open answer was
 	// written after seeing the model answer.
 	AfterReveal bool `json:"after_reveal"`
+	// Late is set for an attempt after the class's deadline: kept, and
+	// worth nothing.
+	Late bool `json:"late"`
 	// BestChange is set by Record when the attempt raised the learner's
 	// best score on the exercise.
 	BestChange *ScoreChange `json:"-"`
@@ -197,6 +207,9 @@ type Progress struct {
 	// Revealed is set once the answer was shown: giving up, a wrong try
 	// that used the last one, a submitted open answer.
 	Revealed bool `json:"revealed"`
+	// Late is set once the learner tried after the class's deadline:
+	// those attempts are kept and earn nothing.
+	Late bool `json:"late"`
 	// Solved is set by a right answer given before the answer was shown;
 	// a right answer after it is practice and is not.
 	Solved bool `json:"solved"`

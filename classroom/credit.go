@@ -36,14 +36,17 @@ type Before struct {
 	// Revealed is set once the answer was shown to them (they gave up,
 	// or a wrong try or a submitted open answer showed it).
 	Revealed bool
+	// Late is set for an attempt after the class's deadline.
+	Late bool
 }
 
 // AttemptScore is what one graded attempt earns under rule: share is the
 // check's own measure (1 or 0 for right or wrong, a fraction for a
 // choose-several or a scenario's runs), correct its verdict. Nothing is
-// earned once the answer was revealed: a right answer then is practice.
+// earned once the answer was revealed (a right answer then is practice),
+// nor after the class's deadline.
 func AttemptScore(rule string, share float64, correct bool, b Before) float64 {
-	if b.Revealed {
+	if b.Revealed || b.Late {
 		return 0
 	}
 	if math.IsNaN(share) {
@@ -84,6 +87,7 @@ const (
 	StatusWrong     = "wrong"     // tried, nothing right yet
 	StatusSubmitted = "submitted" // an open answer waiting for the teacher
 	StatusScored    = "scored"    // an open answer the teacher scored
+	StatusLate      = "late"      // tried after the deadline, not solved before it
 	// StatusRevealedScored is a checker-graded exercise revealed to the
 	// learner and then scored by the teacher, who may give credit the
 	// reveal took away.
@@ -104,6 +108,8 @@ func (p *Progress) Status() string {
 		return StatusSubmitted
 	case p.Solved:
 		return StatusSolved
+	case p.Late:
+		return StatusLate
 	case p.Revealed:
 		return StatusRevealed
 	case p.Score > 0:

@@ -98,12 +98,12 @@ func WriteWideCSV(w io.Writer, d *Dashboard, exercises []string) error {
 // WriteAttemptsCSV writes attempts.csv: every attempt, oldest first, with
 // the answer as typed and as the checker read it, its result (right,
 // wrong, submitted), what it earned, and whether the answer had been
-// shown before it:
+// shown before it, and whether it came after the class's deadline:
 //
-//	learner,exercise,variant,try,answer,read,result,score,after_reveal,time
+//	learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late
 func WriteAttemptsCSV(w io.Writer, attempts []ClassAttempt) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"learner", "exercise", "variant", "try", "answer", "read", "result", "score", "after_reveal", "time"})
+	cw.Write([]string{"learner", "exercise", "variant", "try", "answer", "read", "result", "score", "after_reveal", "time", "late"})
 	for _, a := range attempts {
 		result, sc := "wrong", score(a.Score)
 		switch {
@@ -113,7 +113,7 @@ func WriteAttemptsCSV(w io.Writer, attempts []ClassAttempt) error {
 			result = "right"
 		}
 		cw.Write([]string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), strconv.Itoa(a.Try),
-			cell(a.Answer), cell(a.Parsed), result, sc, bit(a.AfterReveal), stamp(a.At)})
+			cell(a.Answer), cell(a.Parsed), result, sc, bit(a.AfterReveal), stamp(a.At), bit(a.Late)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -61,6 +61,8 @@ type Store interface {
 	// PushScenario sets the scenario every learner's playground offers;
 	// an empty Scenario clears it.
 	PushScenario(ctx context.Context, code, key string, s Scenario) (*Class, error)
+	// SetSettings replaces the class's settings (CheckSettings).
+	SetSettings(ctx context.Context, code, key string, s Settings) (*Class, error)
 	// RotateCode gives the class a new join code; the old one stops
 	// working for joining and for teacher URLs, sessions keep working.
 	RotateCode(ctx context.Context, code, key string) (*Class, error)

@@ -50,9 +50,25 @@ func CheckAttempt(a *Attempt) error {
 // CheckScenario validates a pushed scenario: a preset name or a JSON
 // document, not both; both empty clears the push.
 func CheckScenario(s Scenario) error {
+	n := 0
+	for _, v := range []string{s.Preset, s.JSON, s.Lesson, s.Exercise} {
+		if v != "" {
+			n++
+		}
+	}
+	if s.Lesson != "" {
+		if err := checkSlug("lesson", s.Lesson); err != nil {
+			return err
+		}
+	}
+	if s.Exercise != "" {
+		if err := checkSlug("exercise", s.Exercise); err != nil {
+			return err
+		}
+	}
 	switch {
-	case s.Preset != "" && s.JSON != "":
-		return Errorf(EINVALID, "scenario: give a preset or a scenario document, not both")
+	case n > 1:
+		return Errorf(EINVALID, "scenario: give one of a preset, a scenario document, a lesson or an exercise, not %d", n)
 	case utf8.RuneCountInString(s.Preset) > MaxPresetLen:
 		return Errorf(EINVALID, "preset: must be at most %d characters (it has %d)", MaxPresetLen, utf8.RuneCountInString(s.Preset))
 	case len(s.JSON) > MaxScenarioBytes:

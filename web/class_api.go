@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -129,6 +128,8 @@ type classSummary struct {
 	Scenario *scenarioLink `json:"scenario,omitempty"`
 	Status   string        `json:"status"`
 	Notice   string        `json:"notice,omitempty"`
+	// Settings are what the class's pages must hide or close.
+	Settings learnerSettings `json:"settings"`
 }
 
 // apiJoin: POST /api/classes/{code}/join {"name", "student_id", "email"}
@@ -144,12 +145,13 @@ func (w *classWeb) apiJoin(c echo.Context) error {
 		return err
 	}
 	setLearnerCookies(c, sess.Token)
-	return writeJSON(c, http.StatusCreated, joined{Learner: sess.Learner, Class: summarize(sess.Class, w.s.cfg.Class.Clock())})
+	return writeJSON(c, http.StatusCreated, joined{Learner: sess.Learner, Class: w.summarize(sess.Class)})
 }
 
-func summarize(cl *classroom.Class, now time.Time) classSummary {
-	lc := lifecycleOf(cl, now)
-	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: linkFor(cl.Scenario), Status: lc.Status, Notice: lc.Notice}
+func (w *classWeb) summarize(cl *classroom.Class) classSummary {
+	lc := lifecycleOf(cl, w.s.cfg.Class.Clock())
+	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: w.linkFor(cl.Scenario), Status: lc.Status, Notice: lc.Notice,
+		Settings: learnerSettingsOf(cl.Settings)}
 }
 
 // apiMe: GET /api/me, the learner's own class, progress and pushed scenario.
@@ -158,7 +160,7 @@ func (w *classWeb) apiMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": summarize(cl, w.s.cfg.Class.Clock()), "progress": prog})
+	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": w.summarize(cl), "progress": prog})
 }
 
 func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []classroom.Progress, error) {

@@ -352,7 +352,7 @@ func TestCreditRulesThroughHTTP(t *testing.T) {
 			t.Errorf("attempts.csv Content-Type %q", ct)
 		}
 		rows := readCSV(t, a.body)
-		if strings.Join(rows[0], ",") != "learner,exercise,variant,try,answer,read,result,score,after_reveal,time" {
+		if strings.Join(rows[0], ",") != "learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late" {
 			t.Fatalf("attempts.csv header %v", rows[0])
 		}
 		if len(rows) != 1+6 {

@@ -14,13 +14,19 @@ import (
 )
 
 // pushRequest is what a teacher pushes: a preset's name, a scenario
-// document, or a share link (or its s parameter); all empty clears.
+// document, a share link (or its s parameter), a lesson's slug or an
+// exercise's id; all empty clears.
 type pushRequest struct {
 	Preset   string          `json:"preset"`
 	Scenario json.RawMessage `json:"scenario"`
 	Link     string          `json:"link"`
+	Lesson   string          `json:"lesson"`
+	Exercise string          `json:"exercise"`
 }
 
+// apiPushScenario: POST /api/classes/{code}/push (and the older
+// /scenario) with the teacher key. Every learner's page offers what was
+// pushed in a banner with a button; nobody is moved off their page.
 func (w *classWeb) apiPushScenario(c echo.Context) error {
 	var in pushRequest
 	if err := w.s.readJSON(c, &in); err != nil {
@@ -30,11 +36,36 @@ func (w *classWeb) apiPushScenario(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := w.checkPushedPage(sc); err != nil {
+		return err
+	}
 	cl, err := w.store().PushScenario(c.Request().Context(), c.Param("code"), teacherKey(c), sc)
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "scenario": linkFor(cl.Scenario)})
+	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "scenario": w.linkFor(cl.Scenario)})
+}
+
+// checkPushedPage refuses a lesson or exercise the catalog does not have.
+func (w *classWeb) checkPushedPage(sc classroom.Scenario) error {
+	cat := w.s.cfg.Lessons
+	switch {
+	case sc.Lesson != "":
+		if cat == nil {
+			return badRequest("lesson", "this server has no lessons")
+		}
+		if _, err := cat.Lesson(sc.Lesson); err != nil {
+			return badRequest("lesson", "%s is not a lesson of this course", excerpt(sc.Lesson))
+		}
+	case sc.Exercise != "":
+		if cat == nil {
+			return badRequest("exercise", "this server has no lessons")
+		}
+		if _, err := cat.Exercise(sc.Exercise); err != nil {
+			return badRequest("exercise", "%s is not an exercise of this course", excerpt(sc.Exercise))
+		}
+	}
+	return nil
 }
 
 // validatePush checks a pushed scenario against the engine, so a learner
@@ -45,7 +76,7 @@ func validatePush(in pushRequest) (classroom.Scenario, error) {
 		raw = ""
 	}
 	n := 0
-	for _, set := range []bool{in.Preset != "", raw != "", in.Link != ""} {
+	for _, set := range []bool{in.Preset != "", raw != "", in.Link != "", in.Lesson != "", in.Exercise != ""} {
 		if set {
 			n++
 		}
@@ -54,7 +85,13 @@ func validatePush(in pushRequest) (classroom.Scenario, error) {
 	case n == 0:
 		return classroom.Scenario{}, nil
 	case n > 1:
-		return classroom.Scenario{}, badRequest("preset", "give one of preset, scenario or link, not %d of them", n)
+		return classroom.Scenario{}, badRequest("preset", "give one of preset, scenario, link, lesson or exercise, not %d of them", n)
+	case in.Lesson != "" || in.Exercise != "":
+		sc := classroom.Scenario{Lesson: in.Lesson, Exercise: in.Exercise}
+		if err := classroom.CheckScenario(sc); err != nil {
+			return classroom.Scenario{}, err
+		}
+		return sc, nil
 	case in.Preset != "":
 		if _, err := engine.LoadPreset(in.Preset); err != nil {
 			return classroom.Scenario{}, badRequest("preset", "must be one of %s, not %s", strings.Join(engine.PresetNames(), ", "), excerpt(in.Preset))
@@ -120,9 +157,38 @@ func scenarioFromLink(link string) (classroom.Scenario, error) {
 
 // scenarioLink is a pushed scenario as a learner's page shows it.
 type scenarioLink struct {
+	// Kind is what was pushed: scenario, lesson or exercise.
+	Kind     string    `json:"kind"`
 	Label    string    `json:"label"`
 	URL      string    `json:"url"`
 	PushedAt time.Time `json:"pushed_at"`
+}
+
+// linkFor turns a push into a link: a lesson's page, an exercise on its
+// lesson's page, or a playground link (?preset= for a preset, a share
+// link for a document). A lesson or exercise the catalog no longer has
+// shows nothing.
+func (w *classWeb) linkFor(sc *classroom.Scenario) *scenarioLink {
+	if sc != nil && w.s.cfg.Lessons != nil {
+		cat := w.s.cfg.Lessons
+		switch {
+		case sc.Lesson != "":
+			l, err := cat.Lesson(sc.Lesson)
+			if err != nil {
+				return nil
+			}
+			return &scenarioLink{Kind: "lesson", Label: l.Title, URL: "/lessons/" + l.Slug, PushedAt: sc.PushedAt}
+		case sc.Exercise != "":
+			ex, err := cat.Exercise(sc.Exercise)
+			if err != nil {
+				return nil
+			}
+			// An exercise's title is shown above its form before it is
+			// answered, so it gives no prediction away.
+			return &scenarioLink{Kind: "exercise", Label: ex.Title, URL: "/lessons/" + ex.Lesson + "#exercise-" + ex.ID, PushedAt: sc.PushedAt}
+		}
+	}
+	return linkFor(sc)
 }
 
 // linkFor turns a pushed scenario into a playground link: ?preset= for a
@@ -132,7 +198,7 @@ func linkFor(sc *classroom.Scenario) *scenarioLink {
 	case sc == nil:
 		return nil
 	case sc.Preset != "":
-		return &scenarioLink{Label: pushLabel(""), URL: "/playground?preset=" + url.QueryEscape(sc.Preset), PushedAt: sc.PushedAt}
+		return &scenarioLink{Kind: "scenario", Label: pushLabel(""), URL: "/playground?preset=" + url.QueryEscape(sc.Preset), PushedAt: sc.PushedAt}
 	case sc.JSON != "":
 		doc, err := engine.DecodeScenario([]byte(sc.JSON))
 		if err != nil {
@@ -142,7 +208,7 @@ func linkFor(sc *classroom.Scenario) *scenarioLink {
 		if err != nil {
 			return nil
 		}
-		return &scenarioLink{Label: pushLabel(doc.Title), URL: "/playground?s=" + s, PushedAt: sc.PushedAt}
+		return &scenarioLink{Kind: "scenario", Label: pushLabel(doc.Title), URL: "/playground?s=" + s, PushedAt: sc.PushedAt}
 	}
 	return nil
 }

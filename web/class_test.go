@@ -508,7 +508,7 @@ func TestClassAPIsRejectUnknownFields(t *testing.T) {
 			{newPerson(t, base), api + "/join", `{"name":"Zed"}{"name":"Ann"}`, "body", "body: has more than one JSON value"},
 			{owner, api + "/joining", `{"open":true,"until":"friday"}`, "until", "until: is not a field of this request, which takes open"},
 			{owner, api + "/joining", `{"open":"yes"}`, "open", "open: must be true or false"},
-			{owner, api + "/scenario", `{"preset":"` + presetName(t) + `","speed":2}`, "speed", "speed: is not a field of this request, which takes preset, scenario or link"},
+			{owner, api + "/scenario", `{"preset":"` + presetName(t) + `","speed":2}`, "speed", "speed: is not a field of this request, which takes preset, scenario, link, lesson or exercise"},
 		} {
 			a := tc.who.postJSON(tc.path, tc.body)
 			var e struct{ Error, Field string }

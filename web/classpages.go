@@ -142,7 +142,7 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 		}
 		return err
 	}
-	d := LearnerData{Learner: l, Class: summarize(cl, w.s.cfg.Class.Clock()), Progress: prog}
+	d := LearnerData{Learner: l, Class: w.summarize(cl), Progress: prog}
 	by := map[string]classroom.Progress{}
 	for _, p := range prog {
 		by[p.Exercise] = p

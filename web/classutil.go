@@ -53,6 +53,8 @@ func statusWord(status string) string {
 		return "revealed: the answer was shown first, so it earns nothing"
 	case classroom.StatusPartial:
 		return "partly right"
+	case classroom.StatusLate:
+		return "late: tried after the deadline, so it earns nothing"
 	case classroom.StatusWrong:
 		return "not right yet"
 	case classroom.StatusSubmitted:
@@ -76,6 +78,8 @@ func learnerMark(status string) string {
 		return "…"
 	case classroom.StatusRevealed, classroom.StatusRevealedScored:
 		return "↺"
+	case classroom.StatusLate:
+		return "⏰"
 	case classroom.StatusSubmitted, classroom.StatusScored:
 		return "✎"
 	}
@@ -109,6 +113,8 @@ func learnerWords(ex learnerExercise) string {
 		return "revealed: you saw the answer first, so answering it is practice" + score
 	case classroom.StatusPartial:
 		return "partly right" + score
+	case classroom.StatusLate:
+		return "late: answered after the deadline, so it earns nothing" + score
 	case classroom.StatusWrong:
 		if ex.Tries == 1 {
 			return "1 try, not solved yet" + score

@@ -2,10 +2,13 @@ package web
 
 import (
 	"math"
+	"sort"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // dashView is the teacher's dashboard: what the page renders first and
@@ -29,7 +32,13 @@ type dashView struct {
 	// every column).
 	tried, untried []dashExercise
 	columns        []int
+	// lessonOpts and pollOpts fill the room's controls: the lessons to
+	// push or open, and the exercises whose answers can be counted.
+	lessonOpts, pollOpts []roomOpt
 }
+
+// roomOpt is one choice in the room's controls.
+type roomOpt struct{ ID, Title string }
 
 type dashClass struct {
 	Code      string `json:"code"`
@@ -43,6 +52,8 @@ type dashClass struct {
 	Roster    string        `json:"roster,omitempty"`
 	Scenario  *scenarioLink `json:"scenario,omitempty"`
 	Lifecycle lifecycle     `json:"lifecycle"`
+	// Settings are the class's pacing (POST .../settings).
+	Settings classroom.Settings `json:"settings"`
 }
 
 // dashExercise sums one exercise up over the class, with its most common
@@ -75,7 +86,19 @@ type dashLearner struct {
 	// sums the learner's scores, as progress-wide.csv does.
 	Correct int    `json:"correct"`
 	Score   string `json:"score"`
+	// LastActive is when the learner last joined or answered; Current the
+	// exercise they answered last (its id and title), where they are now.
+	LastActive   time.Time `json:"last_active"`
+	Current      string    `json:"current,omitempty"`
+	CurrentTitle string    `json:"current_title,omitempty"`
+	// Stuck says they have tried Current StuckTries times without
+	// solving it: the dashboard lists them first.
+	Stuck bool `json:"stuck"`
 }
+
+// StuckTries is how many failed tries on the current exercise flag a
+// learner as stuck.
+const StuckTries = 3
 
 // dashCell is one learner on one exercise, worked out here once for the
 // page and for teacher.js, which draws what it is sent.
@@ -120,6 +143,8 @@ func cellOf(p classroom.Progress) dashCell {
 		c.Text = "✓ " + c.Score
 	case classroom.StatusRevealed:
 		c.Text = "revealed"
+	case classroom.StatusLate:
+		c.Text = "late"
 	case classroom.StatusPartial:
 		c.Text = "◐ " + c.Score
 	case classroom.StatusWrong:
@@ -167,7 +192,7 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	order := w.exerciseOrder(d)
 	v := &dashView{
 		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, Variants: d.Class.Variants, JoinOpen: d.Class.JoinOpen,
-			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: linkFor(d.Class.Scenario),
+			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: w.linkFor(d.Class.Scenario), Settings: d.Class.Settings,
 			Lifecycle: lifecycleOf(d.Class, w.s.cfg.Class.Clock())},
 		Exercises: []dashExercise{},
 		Learners:  []dashLearner{},
@@ -193,6 +218,16 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		}
 		v.Exercises = append(v.Exercises, ex)
 	}
+	if cat := w.s.cfg.Lessons; cat != nil {
+		for _, l := range cat.Lessons() {
+			v.lessonOpts = append(v.lessonOpts, roomOpt{l.Slug, l.Title})
+		}
+		for _, ex := range cat.Exercises() {
+			if ex.Kind == lessons.KindPredict || ex.Kind == lessons.KindChoice || ex.Kind == lessons.KindNumber {
+				v.pollOpts = append(v.pollOpts, roomOpt{ex.ID, ex.Title})
+			}
+		}
+	}
 	v.Answers = w.answerViews(d.Answers)
 	v.Keys = w.answerKeys(v.Answers)
 	col := map[string]int{}
@@ -203,14 +238,18 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	totals := make([]float64, len(d.Learners))
 	for _, l := range d.Learners {
 		row[l.ID] = len(v.Learners)
-		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order))})
+		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order)), LastActive: l.JoinedAt.UTC()})
 	}
-	for _, p := range d.Progress {
+	current := make([]*classroom.Progress, len(v.Learners))
+	for i, p := range d.Progress {
 		r, ok := row[p.LearnerID]
 		if !ok {
 			continue
 		}
 		v.Learners[r].Cells[col[p.Exercise]] = cellOf(p)
+		if cur := current[r]; cur == nil || p.LastAt.After(cur.LastAt) {
+			current[r] = &d.Progress[i]
+		}
 		if p.Done() {
 			v.Learners[r].Correct++
 		}
@@ -220,7 +259,18 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	}
 	for i := range v.Learners {
 		v.Learners[i].Score = scoreWord(math.Round(totals[i]*1e6) / 1e6)
+		if p := current[i]; p != nil {
+			l := &v.Learners[i]
+			if p.LastAt.After(l.LastActive) {
+				l.LastActive = p.LastAt.UTC()
+			}
+			l.Current = p.Exercise
+			l.CurrentTitle, _ = w.exerciseTitle(p.Exercise)
+			l.Stuck = !p.Done() && !p.Correct && !p.Open && p.Tries >= StuckTries
+		}
 	}
+	// Who is stuck now comes first; otherwise the joining order stays.
+	sort.SliceStable(v.Learners, func(i, j int) bool { return v.Learners[i].Stuck && !v.Learners[j].Stuck })
 	return v
 }
 

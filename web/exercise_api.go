@@ -200,6 +200,9 @@ func (s *Server) apiSolution(c echo.Context) error {
 	if err != nil {
 		return checkClassError(err)
 	}
+	if err := a.refuseShowMe(); err != nil {
+		return err
+	}
 	if !a.standing.Earned() {
 		return errNotEarned(ex)
 	}
@@ -244,6 +247,12 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 	a, err := s.askerFor(c, ex, in.Variant)
 	if err != nil {
 		return checkClassError(err)
+	}
+	if err := a.refuseClosedLesson(); err != nil {
+		return err
+	}
+	if err := a.refuseShowMe(); err != nil {
+		return err
 	}
 
 	// A prediction's reveal runs the engine, so its runs wait for slots

@@ -44,6 +44,9 @@ func (s *Server) apiCheck(c echo.Context) error {
 		if err := who.class.ClosedError(s.cfg.Class.Clock(), "answers"); err != nil {
 			return err
 		}
+		if err := who.refuseClosedLesson(); err != nil {
+			return err
+		}
 	}
 	a.Variant, a.Tries, a.Earned = who.variant, who.standing.Tries, who.standing.Earned()
 

@@ -298,6 +298,12 @@ func (s countingStore) PushScenario(ctx context.Context, code, key string, sc cl
 	return c, err
 }
 
+func (s countingStore) SetSettings(ctx context.Context, code, key string, set classroom.Settings) (*classroom.Class, error) {
+	c, err := s.Store.SetSettings(ctx, code, key, set)
+	s.count("set_settings", err)
+	return c, err
+}
+
 func (s countingStore) RotateCode(ctx context.Context, code, key string) (*classroom.Class, error) {
 	c, err := s.Store.RotateCode(ctx, code, key)
 	s.count("rotate_code", err)

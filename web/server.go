@@ -284,6 +284,10 @@ func (s *Server) routes() *echo.Echo {
 	class(post, "/api/classes/:code/variants", w.apiVariants)
 	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)
 	class(post, "/api/classes/:code/regrade", w.apiRegrade)
+	class(get, "/api/classes/:code/gradebook.csv", w.apiGradebookCSV)
+	class(post, "/api/classes/:code/push", w.apiPushScenario)
+	class(post, "/api/classes/:code/settings", w.apiSettings)
+	class(get, "/api/classes/:code/predictions", w.apiPredictions)
 	s.metrics.knowRoutes(e)
 	return e
 }

@@ -38,6 +38,7 @@ func Run(t *testing.T, h Harness) {
 		{"RotateAndClose", testRotateAndClose},
 		{"RemoveLearner", testRemoveLearner},
 		{"PushScenario", testPushScenario},
+		{"Settings", testSettings},
 		{"Archive", testArchive},
 		{"Expiry", testExpiry},
 		{"Subscribe", testSubscribe},

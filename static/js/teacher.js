@@ -51,6 +51,8 @@ function render(v) {
   renderAnswers(v.answers);
 
   renderGrid(v.exercises, v.learners);
+  renderSettings(v.class.settings);
+  act(refreshPoll);
   document.getElementById('learner-count').textContent = String(v.learners.length);
 }
 
@@ -108,7 +110,10 @@ function renderGrid(exercises, learners) {
     el('th', { scope: 'col' }, el('span', { class: 'visually-hidden' }, 'Remove')));
   document.getElementById('dash-grid-body').replaceChildren(...learners.map((l) => el('tr',
     { 'data-testid': 'dash-learner', 'data-learner': String(l.id) },
-    el('th', { scope: 'row', 'data-testid': 'learner-name' }, l.name),
+    el('th', { scope: 'row', 'data-stuck': String(l.stuck), title: 'last active ' + new Date(l.last_active).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) },
+      el('span', { 'data-testid': 'learner-name' }, l.name),
+      l.stuck ? el('span', { class: 'stuck', 'data-testid': 'learner-stuck' }, 'stuck on ' + l.current_title)
+        : l.current_title ? el('span', { class: 'hint current', 'data-testid': 'learner-current' }, 'on ' + l.current_title) : ''),
     el('td', { 'data-testid': 'learner-solved' }, l.correct),
     el('td', { 'data-testid': 'learner-score' }, l.score),
     ...cols.map((i) => el('td', { class: ('cell ' + l.cells[i].state).trim(), 'data-exercise': exercises[i].id,
@@ -203,6 +208,7 @@ function setCode(c) {
   document.getElementById('csv-wide').href = '/api/classes/' + encodeURIComponent(c) + '/progress-wide.csv';
   document.getElementById('csv-answers').href = '/api/classes/' + encodeURIComponent(c) + '/answers.csv';
   document.getElementById('csv-attempts').href = '/api/classes/' + encodeURIComponent(c) + '/attempts.csv';
+  document.getElementById('gradebook-canvas').href = '/api/classes/' + encodeURIComponent(c) + '/gradebook.csv?format=canvas';
   connect();
 }
 
@@ -295,13 +301,89 @@ document.getElementById('dash-answers').addEventListener('submit', (e) => {
 const pushForm = document.getElementById('push-form');
 pushForm.addEventListener('submit', (e) => {
   e.preventDefault();
-  const preset = pushForm.elements.preset.value;
-  const link = pushForm.elements.link.value.trim();
+  const f = pushForm.elements;
+  const link = f.link.value.trim();
+  // The last thing the teacher picked wins: a link, a lesson, an exercise, a preset.
+  const body = link ? { link } : f.lesson.value ? { lesson: f.lesson.value }
+    : f.exercise.value ? { exercise: f.exercise.value } : { preset: f.preset.value };
   act(async () => {
-    await send('POST', api('/scenario'), link ? { link } : { preset });
-    pushForm.elements.link.value = '';
+    await send('POST', api('/push'), body);
+    f.link.value = '';
   });
 });
-document.getElementById('push-clear').addEventListener('click', () => act(() => send('POST', api('/scenario'), {})));
+for (const name of ['preset', 'lesson', 'exercise']) {
+  // Picking one clears the others, so what is pushed is what is shown.
+  pushForm.elements[name].addEventListener('change', () => {
+    for (const other of ['preset', 'lesson', 'exercise']) if (other !== name) pushForm.elements[other].value = '';
+  });
+}
+document.getElementById('push-clear').addEventListener('click', () => act(() => send('POST', api('/push'), {})));
+
+// The settings form: quiz mode, open lessons, deadline. The deadline is
+// typed in the teacher's time zone and sent in UTC.
+const settingsForm = document.getElementById('settings-form');
+const settingsState = document.getElementById('settings-state');
+function localInput(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+}
+function renderSettings(s) {
+  if (!s || settingsForm.contains(document.activeElement)) return;
+  settingsForm.elements.show_me.checked = s.show_me;
+  for (const box of settingsForm.querySelectorAll('input[name=open]')) box.checked = (s.open_lessons || []).includes(box.value);
+  settingsForm.elements.deadline.value = localInput(s.deadline);
+}
+settingsForm.elements.deadline.value = localInput(settingsForm.dataset.deadline);
+settingsForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const f = settingsForm.elements;
+  const body = {
+    show_me: f.show_me.checked,
+    open_lessons: [...settingsForm.querySelectorAll('input[name=open]:checked')].map((b) => b.value),
+    deadline: f.deadline.value ? new Date(f.deadline.value).toISOString() : null,
+  };
+  act(async () => {
+    settingsState.textContent = 'saving…';
+    try {
+      await send('POST', api('/settings'), body);
+      settingsState.textContent = 'saved';
+    } catch (err) {
+      settingsState.textContent = 'not saved';
+      throw err;
+    }
+  });
+});
+
+// The predictions chart: the class's first answers as bars, redrawn on
+// every live update; which answer is right only after Reveal.
+const pollSelect = document.getElementById('poll-exercise');
+const pollReveal = document.getElementById('poll-reveal');
+let revealed = false;
+async function refreshPoll() {
+  const id = pollSelect.value;
+  pollReveal.disabled = !id;
+  if (!id) {
+    document.getElementById('poll-bars').replaceChildren();
+    document.getElementById('poll-total').textContent = '';
+    return;
+  }
+  const p = await send('GET', api('/predictions?exercise=' + encodeURIComponent(id) + (revealed ? '&reveal=1' : '')));
+  if (pollSelect.value !== id) return;
+  const most = Math.max(1, ...p.answers.map((a) => a.count));
+  document.getElementById('poll-total').textContent = p.total === 1 ? '1 learner answered' : p.total + ' learners answered';
+  document.getElementById('poll-bars').replaceChildren(...p.answers.map((a) => {
+    const mark = a.right === undefined ? '' : a.right ? ' ✓ right' : '';
+    const bar = el('div', { class: 'poll-bar' + (a.right === undefined ? '' : a.right ? ' right' : ' wrong') });
+    bar.style.width = (100 * a.count / most) + '%';
+    return el('div', { class: 'poll-row', 'data-testid': 'poll-row', 'data-right': a.right === undefined ? '' : String(a.right) },
+      el('span', { class: 'poll-answer', title: a.answer }, (a.label || a.answer) + mark),
+      el('span', { class: 'poll-track' }, bar),
+      el('span', { class: 'poll-count', 'data-testid': 'poll-count' }, a.count));
+  }));
+  pollReveal.textContent = revealed ? 'Hide the answer' : 'Reveal the answer';
+}
+pollSelect.addEventListener('change', () => { revealed = false; act(refreshPoll); });
+pollReveal.addEventListener('click', () => { revealed = !revealed; act(refreshPoll); });
 
 connect();

@@ -45,9 +45,13 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		}
 		a.ClassID, a.LearnerID = l.ClassID, l.ID
 		now := s.nowMS()
-		if err := s.classOpen(ctx, tx, l.ClassID, now); err != nil {
+		cl, err := s.openClass(ctx, tx, l.ClassID, now)
+		if err != nil {
 			return err
 		}
+		// Late by the store's clock and the class's deadline: the client
+		// has no say in it.
+		a.Late = cl.Settings.Late(fromMS(now))
 		a.At = fromMS(now)
 		firstCorrect := 0
 		if a.Correct {
@@ -79,7 +83,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if err := s.chargeStorage(ctx, tx, l.ID, l.ClassID, a.Exercise, a.Answer); err != nil {
 			return err
 		}
-		before := classroom.Before{Revealed: revealedAt > 0}
+		before := classroom.Before{Revealed: revealedAt > 0, Late: a.Late}
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
 			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {
 			return err
@@ -89,16 +93,20 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if a.Graded {
 			a.Score = classroom.AttemptScore(a.Rule, a.Share, a.Correct, before)
 		}
-		revealNow := int64(0)
+		revealNow, lateNow := int64(0), int64(0)
 		if a.Reveals {
 			revealNow = now
+		}
+		if a.Late {
+			lateNow = now
 		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE progress SET
 				best = CASE WHEN best < ? THEN ? ELSE best END,
 				solved = solved OR ?,
-				revealed_at = CASE WHEN revealed_at = 0 THEN ? ELSE revealed_at END
+				revealed_at = CASE WHEN revealed_at = 0 THEN ? ELSE revealed_at END,
+				late_at = CASE WHEN late_at = 0 THEN ? ELSE late_at END
 			WHERE learner_id = ? AND exercise = ?`),
-			a.Score, a.Score, a.Correct && !before.Revealed, revealNow, l.ID, a.Exercise); err != nil {
+			a.Score, a.Score, a.Correct && !before.Revealed && !a.Late, revealNow, lateNow, l.ID, a.Exercise); err != nil {
 			return err
 		}
 		if a.Score > best {
@@ -106,10 +114,10 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 				Score: a.Score, Previous: best, At: a.At}
 		}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
-			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now,
-			a.Score, a.AfterReveal).Scan(&a.ID); err != nil {
+			a.Score, a.AfterReveal, a.Late).Scan(&a.ID); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})
@@ -128,9 +136,16 @@ const activityEvery = time.Hour
 
 // classOpen refuses an answer to a class that is archived or expired.
 func (s *DB) classOpen(ctx context.Context, q querier, classID, now int64) error {
+	_, err := s.openClass(ctx, q, classID, now)
+	return err
+}
+
+// openClass reads the class an answer goes to, refusing it if archived
+// or expired.
+func (s *DB) openClass(ctx context.Context, q querier, classID, now int64) (*classroom.Class, error) {
 	c, err := s.scanClass(q.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), classID))
 	if err != nil {
-		return wrap("read the class", err)
+		return nil, wrap("read the class", err)
 	}
-	return c.ClosedError(fromMS(now), "answers")
+	return c, c.ClosedError(fromMS(now), "answers")
 }

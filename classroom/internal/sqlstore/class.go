@@ -9,7 +9,7 @@ import (
 	"github.com/leaselab/playground/classroom"
 )
 
-const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at, variants, variant_secret`
+const classColumns = `id, code, name, teacher_key_hash, join_open, scenario_preset, scenario_json, scenario_at, created_at, archived_at, active_at, variants, variant_secret, scenario_lesson, scenario_exercise, settings`
 
 type rowScanner interface{ Scan(...any) error }
 
@@ -19,9 +19,14 @@ func (s *DB) scanClass(r rowScanner) (*classroom.Class, error) {
 	var c classroom.Class
 	var sc classroom.Scenario
 	var scAt, created, archived, active int64
-	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active, &c.Variants, &c.VariantSecret); err != nil {
+	var settings string
+	if err := r.Scan(&c.ID, &c.Code, &c.Name, &c.TeacherKeyHash, &c.JoinOpen, &sc.Preset, &sc.JSON, &scAt, &created, &archived, &active, &c.Variants, &c.VariantSecret,
+		&sc.Lesson, &sc.Exercise, &settings); err != nil {
 		return nil, err
 	}
+	// Settings are only ever written by SetSettings, checked: a row that
+	// does not read keeps the defaults rather than lock the teacher out.
+	c.Settings, _ = classroom.DecodeSettings(settings)
 	c.CreatedAt, c.ArchivedAt, c.ActiveAt = fromMS(created), fromMS(archived), fromMS(max(active, created))
 	c.ExpiresAt = c.ActiveAt.Add(s.opts.Retention)
 	if c.ArchivedAt.IsZero() {
@@ -29,7 +34,7 @@ func (s *DB) scanClass(r rowScanner) (*classroom.Class, error) {
 	} else {
 		c.DeleteAt = c.ArchivedAt.Add(s.opts.Grace)
 	}
-	if sc.Preset != "" || sc.JSON != "" {
+	if sc.Preset != "" || sc.JSON != "" || sc.Lesson != "" || sc.Exercise != "" {
 		sc.PushedAt = fromMS(scAt)
 		c.Scenario = &sc
 	}
@@ -235,8 +240,8 @@ func (s *DB) PushScenario(ctx context.Context, code, key string, sc classroom.Sc
 		return nil, err
 	}
 	return s.updateClass(ctx, code, key, classroom.ChangeScenario, func(tx *sql.Tx, c *classroom.Class, now int64) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET scenario_preset = ?, scenario_json = ?, scenario_at = ? WHERE id = ?`),
-			sc.Preset, sc.JSON, now, c.ID)
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET scenario_preset = ?, scenario_json = ?, scenario_lesson = ?, scenario_exercise = ?, scenario_at = ? WHERE id = ?`),
+			sc.Preset, sc.JSON, sc.Lesson, sc.Exercise, now, c.ID)
 		return err
 	})
 }
@@ -273,4 +278,19 @@ func (s *DB) RotateCode(ctx context.Context, code, key string) (*classroom.Class
 		}
 		return c, err
 	}
+}
+
+// SetSettings implements classroom.Store.
+func (s *DB) SetSettings(ctx context.Context, code, key string, set classroom.Settings) (*classroom.Class, error) {
+	if err := classroom.CheckSettings(set); err != nil {
+		return nil, err
+	}
+	text, err := classroom.EncodeSettings(set)
+	if err != nil {
+		return nil, err
+	}
+	return s.updateClass(ctx, code, key, classroom.ChangeSettings, func(tx *sql.Tx, c *classroom.Class, now int64) error {
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET settings = ? WHERE id = ?`), text, c.ID)
+		return err
+	})
 }

@@ -10,13 +10,13 @@ import (
 // attemptColumns are an attempt's columns over attempts a, with the
 // learner's name from learners l.
 const attemptColumns = `a.id, a.learner_id, l.name, a.exercise, a.variant, a.answer, a.correct, a.graded,
-	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal`
+	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal, a.late`
 
 func scanAttempt(r rowScanner) (classroom.ClassAttempt, error) {
 	var a classroom.ClassAttempt
 	var at int64
 	err := r.Scan(&a.ID, &a.LearnerID, &a.LearnerName, &a.Exercise, &a.Variant, &a.Answer, &a.Correct, &a.Graded,
-		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal)
+		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal, &a.Late)
 	a.At = fromMS(at)
 	return a, err
 }
@@ -146,7 +146,7 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 		} else if rule == classroom.RulePartial || rule == classroom.RuleShare {
 			share = a.Score // as recorded, having no new verdict
 		}
-		before.Revealed = a.AfterReveal
+		before.Revealed, before.Late = a.AfterReveal, a.Late
 		a.Score = classroom.AttemptScore(rule, share, a.Correct, before)
 		before.Tries++
 		if !a.Correct {
@@ -158,7 +158,7 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 			if firstCorrect == 0 {
 				firstCorrect = a.Try
 			}
-			solved = solved || !a.AfterReveal
+			solved = solved || !a.AfterReveal && !a.Late
 		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE attempts SET correct = ?, score = ?, mistake = ?, parsed = ? WHERE id = ?`),
 			a.Correct, a.Score, a.Mistake, a.Parsed, a.ID); err != nil {

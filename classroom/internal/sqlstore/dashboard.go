@@ -12,7 +12,7 @@ import (
 func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classroom.Progress, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT p.learner_id, l.name, p.exercise, p.tries, p.correct,
 			p.tries_to_correct, p.last_variant, p.first_at, p.last_at, p.gave_up_at,
-			p.best, p.solved, p.revealed_at, p.open_answer, r.score, r.comment, r.at
+			p.best, p.solved, p.revealed_at, p.open_answer, r.score, r.comment, r.at, p.late_at
 		FROM progress p JOIN learners l ON l.id = p.learner_id
 		LEFT JOIN reviews r ON r.learner_id = p.learner_id AND r.exercise = p.exercise
 		WHERE `+where+` ORDER BY p.learner_id, p.first_at, p.exercise`), args...)
@@ -23,14 +23,14 @@ func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classro
 	ps := []classroom.Progress{}
 	for rows.Next() {
 		var p classroom.Progress
-		var first, last, gaveUp, revealed int64
+		var first, last, gaveUp, revealed, late int64
 		var rv nullReview
 		if err := rows.Scan(&p.LearnerID, &p.LearnerName, &p.Exercise, &p.Tries, &p.Correct,
 			&p.TriesToCorrect, &p.LastVariant, &first, &last, &gaveUp,
-			&p.Score, &p.Solved, &revealed, &p.Open, &rv.score, &rv.comment, &rv.at); err != nil {
+			&p.Score, &p.Solved, &revealed, &p.Open, &rv.score, &rv.comment, &rv.at, &late); err != nil {
 			return nil, wrap("read the progress", err)
 		}
-		p.FirstAt, p.LastAt, p.GaveUp, p.Revealed = fromMS(first), fromMS(last), gaveUp > 0, revealed > 0
+		p.FirstAt, p.LastAt, p.GaveUp, p.Revealed, p.Late = fromMS(first), fromMS(last), gaveUp > 0, revealed > 0, late > 0
 		p.Review = rv.review(p.LearnerID, p.Exercise)
 		ps = append(ps, p)
 	}
@@ -66,7 +66,7 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 	if d.Answers, err = s.answers(ctx, c.ID); err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT id, name, joined_at, student_id, email FROM learners WHERE class_id = ? ORDER BY id`), c.ID)
 	if err != nil {
 		return nil, wrap("read the learners", err)
 	}
@@ -75,7 +75,7 @@ func (s *DB) Dashboard(ctx context.Context, code, key string) (*classroom.Dashbo
 	for rows.Next() {
 		l := classroom.Learner{ClassID: c.ID}
 		var joined int64
-		if err := rows.Scan(&l.ID, &l.Name, &joined); err != nil {
+		if err := rows.Scan(&l.ID, &l.Name, &joined, &l.StudentID, &l.Email); err != nil {
 			return nil, wrap("read the learners", err)
 		}
 		l.JoinedAt = fromMS(joined)

@@ -1,0 +1,125 @@
+package classroom
+
+import (
+	"encoding/csv"
+	"io"
+)
+
+// Gradebook formats (GET /api/classes/{code}/gradebook.csv?format=...).
+const (
+	// GradebookCanvas is Canvas's gradebook import: Student, ID, SIS User
+	// ID, SIS Login ID, Section, then one column per assignment, and a
+	// "Points Possible" row under the header.
+	GradebookCanvas = "canvas"
+	// GradebookMoodle is Moodle's CSV grade import: an "ID number" and an
+	// "Email address" column for its "Identify user by" mapping, the name,
+	// then one column per grade item.
+	GradebookMoodle = "moodle"
+	// GradebookPlain is learner, student_id, email, then the items.
+	GradebookPlain = "plain"
+)
+
+// GradebookFormats lists the formats WriteGradebookCSV knows.
+var GradebookFormats = []string{GradebookCanvas, GradebookMoodle, GradebookPlain}
+
+// GradePart is one exercise counted in a gradebook column, with what it is
+// worth.
+type GradePart struct {
+	Exercise string
+	Points   float64
+}
+
+// GradeItem is one gradebook column: an exercise, or a lesson summing its
+// exercises.
+type GradeItem struct {
+	// Name heads the column (an exercise id or a lesson slug: unique and
+	// stable, so a second import updates the same assignment).
+	Name  string
+	Parts []GradePart
+}
+
+// Points is what the item is worth: its parts' points summed.
+func (it GradeItem) Points() float64 {
+	total := 0.0
+	for _, p := range it.Parts {
+		total += p.Points
+	}
+	return roundScore(total)
+}
+
+// GradeCell is a learner's points on an item: the parts' BestScore times
+// their points, summed. ok is false when none of its parts has anything
+// to score (not attempted): the cell is left blank, which an import
+// reads as "no grade", unlike 0.
+func GradeCell(idx map[string]*Progress, it GradeItem) (points float64, ok bool) {
+	for _, part := range it.Parts {
+		p := idx[part.Exercise]
+		if p == nil {
+			continue
+		}
+		if sc, scored := BestScore(*p); scored {
+			points += sc * part.Points
+			ok = true
+		}
+	}
+	return roundScore(points), ok
+}
+
+// WriteGradebookCSV writes the class's gradebook in format (one of
+// GradebookFormats): one row per learner, in joining order, one column
+// per item. section names the class in Canvas's Section column. A
+// learner's name, student_id and email are written as cells a
+// spreadsheet will not run as formulas.
+func WriteGradebookCSV(w io.Writer, d *Dashboard, format string, items []GradeItem, section string) error {
+	idx := d.progressIndex()
+	cw := csv.NewWriter(w)
+	var lead []string
+	switch format {
+	case GradebookCanvas:
+		lead = []string{"Student", "ID", "SIS User ID", "SIS Login ID", "Section"}
+	case GradebookMoodle:
+		lead = []string{"ID number", "Email address", "Full name"}
+	case GradebookPlain:
+		lead = []string{"learner", "student_id", "email"}
+	default:
+		return Errorf(EINVALID, "format: %q is not a gradebook format (canvas, moodle or plain)", Excerpt(format, ExcerptLen))
+	}
+	header := append([]string(nil), lead...)
+	for _, it := range items {
+		header = append(header, cell(it.Name))
+	}
+	cw.Write(header)
+	if format == GradebookCanvas {
+		// Canvas's own export carries this row, and its import reads the
+		// assignments' points from it.
+		row := make([]string, len(lead), len(header))
+		row[0] = "Points Possible"
+		for _, it := range items {
+			row = append(row, score(it.Points()))
+		}
+		cw.Write(row)
+	}
+	for _, l := range d.Learners {
+		var row []string
+		switch format {
+		case GradebookCanvas:
+			// Canvas's own user id is not known here: its import matches by
+			// SIS User ID, SIS Login ID or name.
+			row = []string{cell(l.Name), "", cell(l.StudentID), cell(l.Email), cell(section)}
+		case GradebookMoodle:
+			row = []string{cell(l.StudentID), cell(l.Email), cell(l.Name)}
+		default:
+			row = []string{cell(l.Name), cell(l.StudentID), cell(l.Email)}
+		}
+		for _, it := range items {
+			v := ""
+			if pts, ok := GradeCell(idx[l.ID], it); ok {
+				v = score(pts)
+			}
+			row = append(row, v)
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,123 @@
+package web
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
+)
+
+// predictionCount is one answer the class gave first, and how many did.
+type predictionCount struct {
+	Answer string `json:"answer"`
+	// Label is a chosen option's text (several joined by " + "), so the
+	// chart reads as the question did; empty for a number.
+	Label string `json:"label,omitempty"`
+	Count int    `json:"count"`
+	// Right is there only once the teacher reveals it, so a projected
+	// chart does not give the answer away before the class has discussed.
+	Right *bool `json:"right,omitempty"`
+}
+
+// predictionsBody is GET /api/classes/{code}/predictions.
+type predictionsBody struct {
+	Exercise string            `json:"exercise"`
+	Title    string            `json:"title"`
+	Answers  []predictionCount `json:"answers"`
+	Total    int               `json:"total"`
+	Revealed bool              `json:"revealed"`
+}
+
+// apiPredictions: GET /api/classes/{code}/predictions?exercise=ID[&reveal=1]
+// with the teacher key: the class's first answers to a predict or choice
+// exercise, grouped by what the checker read (the value, or the options),
+// most given first. A learner's later tries are left out: peer
+// instruction counts what each thought before discussing.
+func (w *classWeb) apiPredictions(c echo.Context) error {
+	id := c.QueryParam("exercise")
+	if id == "" {
+		return badRequest("exercise", "is required: the id of a predict or choice exercise")
+	}
+	if len(id) > classroom.MaxExerciseLen {
+		return badRequest("exercise", "must be at most %d characters (it has %d)", classroom.MaxExerciseLen, len(id))
+	}
+	reveal := false
+	switch c.QueryParam("reveal") {
+	case "", "0":
+	case "1":
+		reveal = true
+	default:
+		return badRequest("reveal", "must be 1 or 0 (got %s)", excerpt(c.QueryParam("reveal")))
+	}
+	if w.s.cfg.Lessons == nil {
+		return badRequest("exercise", "this server has no lessons")
+	}
+	ex, err := w.s.cfg.Lessons.Exercise(id)
+	if err != nil {
+		return badRequest("exercise", "%s is not an exercise of this course", excerpt(id))
+	}
+	if ex.Kind != lessons.KindPredict && ex.Kind != lessons.KindChoice && ex.Kind != lessons.KindNumber {
+		return badRequest("exercise", "%s is a %s exercise: only predictions, choices and numbers are counted", ex.ID, ex.Kind)
+	}
+	all, err := w.store().Attempts(c.Request().Context(), c.Param("code"), teacherKey(c), ex.ID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return writeJSON(c, http.StatusOK, countFirst(ex, all, reveal))
+}
+
+// countFirst counts each learner's first graded attempt by what the
+// checker read.
+func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool) predictionsBody {
+	out := predictionsBody{Exercise: ex.ID, Title: ex.Title, Answers: []predictionCount{}, Revealed: reveal}
+	seen := map[int64]bool{}
+	at := map[string]int{}
+	right := map[string]bool{}
+	for _, a := range all {
+		if !a.Graded || seen[a.LearnerID] {
+			continue
+		}
+		seen[a.LearnerID] = true
+		key := strings.TrimSpace(a.Parsed)
+		if key == "" {
+			key = strings.TrimSpace(a.Answer)
+		}
+		i, ok := at[key]
+		if !ok {
+			i = len(out.Answers)
+			at[key] = i
+			out.Answers = append(out.Answers, predictionCount{Answer: key})
+		}
+		out.Answers[i].Count++
+		right[key] = right[key] || a.Correct
+		out.Total++
+	}
+	texts := map[string]string{}
+	if sv, err := ex.Serve(0, lessons.Standing{}); err == nil {
+		for _, o := range sv.Options {
+			texts[o.ID] = o.Text
+		}
+	}
+	for i := range out.Answers {
+		var parts []string
+		for _, id := range strings.Split(out.Answers[i].Answer, ", ") {
+			if t, ok := texts[id]; ok {
+				parts = append(parts, t)
+			}
+		}
+		out.Answers[i].Label = strings.Join(parts, " + ")
+	}
+	sort.SliceStable(out.Answers, func(i, j int) bool { return out.Answers[i].Count > out.Answers[j].Count })
+	if reveal {
+		for i := range out.Answers {
+			r := right[out.Answers[i].Answer]
+			out.Answers[i].Right = &r
+		}
+	}
+	return out
+}

@@ -1,0 +1,143 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
+	"github.com/leaselab/playground/web"
+)
+
+// roomShots saves the viewport with sel at the top at 1366x900, 1280x720
+// (a projector) and 390x844 (a phone), as name-WxH.png, and leaves the tab
+// at 1366x900.
+func (b *browser) roomShots(ctx context.Context, name, sel string) {
+	b.t.Helper()
+	for _, sz := range [][2]int{{390, 844}, {1280, 720}, {1366, 900}} {
+		b.size(ctx, sz[0], sz[1])
+		b.settle(ctx)
+		b.do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).scrollIntoView()`, sel)))
+		b.settle(ctx)
+		b.shot(ctx, "", fmt.Sprintf("%s-%dx%d", name, sz[0], sz[1]))
+	}
+}
+
+// TestE2ERoom: a live class run from the dashboard with one click each.
+// The teacher pushes a lesson and a learner already on another page gets
+// the banner without a reload, and stays where they were; quiz mode and
+// one open lesson reach the learner's page live (show-me hidden, "not
+// open yet"); the predictions chart counts the class's first answers
+// without marking the right one until Reveal.
+func TestE2ERoom(t *testing.T) {
+	st := openSQLite(t)
+	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
+	cat, err := lessons.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := cat.Lessons()
+	first, second := ls[0], ls[1]
+	var pred *lessons.Exercise
+	for _, ex := range cat.Exercises() {
+		if ex.Kind == lessons.KindPredict {
+			pred = ex
+			break
+		}
+	}
+
+	tc := b.isolatedTab("/class")
+	b.do(tc,
+		chromedp.SetValue(chromedp.ID("class-name"), "Week 5"),
+		chromedp.Click(chromedp.CSS("[data-testid=create-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=class-code]")))
+	code := strings.TrimSpace(run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=class-code]"))))
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=open-dashboard]")), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
+	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live")
+
+	lc := b.isolatedTab("/class?code=" + code)
+	b.do(lc,
+		chromedp.SetValue(chromedp.ID("join-name"), "Ada"),
+		chromedp.Click(chromedp.CSS("[data-testid=join-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")),
+		chromedp.Navigate(b.base+"/lessons/"+first.Slug), chromedp.WaitVisible(chromedp.CSS("[data-testid=lesson]")))
+	b.do(lc, chromedp.Evaluate[chromedp.Void](`window.stayed = true`))
+
+	// Three learners predict; one changes her mind later (not counted).
+	ctx := context.Background()
+	for i, v := range []string{"30", "20", "30"} {
+		s, err := st.Join(ctx, code, fmt.Sprintf("Learner %d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Record(ctx, s.Token, classroom.Attempt{Exercise: pred.ID, Answer: v, Parsed: v, Correct: v == "30", Graded: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// Push a lesson: one pick, one click.
+	b.do(tc, choose("#push-lesson", second.Slug), chromedp.Click(chromedp.CSS("[data-testid=push-submit]")))
+	b.waitUntil(tc, fmt.Sprintf(`document.getElementById('push-current').textContent.includes(%q)`, second.Title), "the pushed lesson on the dashboard")
+	b.waitUntil(lc, `!!document.querySelector('[data-testid=class-banner-link]')`, "the banner on the learner's lesson page")
+	if href := run(b, lc, chromedp.Evaluate[string](`document.querySelector('[data-testid=class-banner-link]').getAttribute('href')`)); href != "/lessons/"+second.Slug {
+		t.Errorf("the banner links to %q", href)
+	}
+	if !run(b, lc, chromedp.Evaluate[bool](`window.stayed === true && location.pathname === '/lessons/`+first.Slug+`'`)) {
+		t.Error("the push moved the learner off their page")
+	}
+	b.roomShots(lc, "room-learner-banner", "[data-testid=class-banner]")
+	b.roomShots(tc, "room-push", "#push-form")
+
+	// Quiz mode, and only the first lesson open.
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=set-show-me]")),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf("[data-testid=set-open][value=%q]", first.Slug))),
+		chromedp.Click(chromedp.CSS("[data-testid=settings-save]")))
+	b.waitUntil(tc, `document.getElementById('settings-state').textContent === 'saved'`, "the settings saved")
+	b.roomShots(tc, "room-settings", "#settings-form")
+	b.waitUntil(lc, `document.documentElement.hasAttribute('data-class-quiz')`, "quiz mode on the learner's page")
+	if n := run(b, lc, chromedp.Evaluate[int](`[...document.querySelectorAll('[data-action=show-me]')].filter(e => e.offsetParent !== null).length`)); n != 0 {
+		t.Errorf("%d show-me buttons still visible in quiz mode", n)
+	}
+	b.do(lc, chromedp.Navigate(b.base+"/lessons/"+second.Slug), chromedp.WaitVisible(chromedp.CSS("[data-testid=lesson]")))
+	b.waitUntil(lc, `document.getElementById('class-banner').textContent.includes('Not open yet')`, "not open yet on a closed lesson")
+	b.roomShots(lc, "room-not-open", "[data-testid=class-banner]")
+
+	// The predictions chart, before and after the reveal.
+	b.do(tc, choose("#poll-exercise", pred.ID))
+	b.waitUntil(tc, `document.querySelectorAll('[data-testid=poll-row]').length === 2`, "two bars")
+	if got := run(b, tc, chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid=poll-row]')].map(r => r.textContent + '|' + r.dataset.right).join(';')`)); got != "302|;201|" {
+		t.Errorf("before the reveal the chart is %q", got)
+	}
+	b.roomShots(tc, "room-predictions", "#predictions")
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
+	b.waitUntil(tc, `document.querySelector('[data-testid=poll-row][data-right=true]') !== null`, "the reveal")
+	b.roomShots(tc, "room-predictions-revealed", "#predictions")
+	// Live: a fourth learner's prediction moves the bar without a click.
+	s, err := st.Join(ctx, code, "Learner 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Record(ctx, s.Token, classroom.Attempt{Exercise: pred.ID, Answer: "20", Parsed: "20", Graded: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=poll-count]')].map(e => e.textContent).join(',') === '2,2'`, "the chart following a new prediction")
+
+	// Three wrong tries on an exercise: that learner is flagged, at the top.
+	for range 3 {
+		if _, err := st.Record(ctx, s.Token, classroom.Attempt{Exercise: pred.ID, Answer: "20", Parsed: "20", Graded: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.waitUntil(tc, `document.querySelector('[data-testid=dash-learner] [data-testid=learner-stuck]') !== null`, "the stuck learner flagged")
+	if got := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-learner] [data-testid=learner-name]"))); got != "Learner 4" {
+		t.Errorf("the first learner in the grid is %q, want the stuck one", got)
+	}
+	b.roomShots(tc, "room-stuck", "#dash-learners-heading")
+	if href := run(b, tc, chromedp.Evaluate[string](`document.getElementById('gradebook-canvas').getAttribute('href')`)); href != "/api/classes/"+code+"/gradebook.csv?format=canvas" {
+		t.Errorf("the Canvas gradebook button links to %q", href)
+	}
+}

@@ -1,0 +1,179 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// settingsRequest is POST /api/classes/{code}/settings: any of the
+// fields; those left out keep their value. deadline "" or null clears it.
+type settingsRequest struct {
+	ShowMe      *bool           `json:"show_me"`
+	OpenLessons *[]string       `json:"open_lessons"`
+	Deadline    json.RawMessage `json:"deadline"`
+}
+
+// learnerSettings is what a learner's pages are told of the settings:
+// what to hide, what is closed, when the deadline is.
+type learnerSettings struct {
+	ShowMe      bool       `json:"show_me"`
+	OpenLessons []string   `json:"open_lessons"`
+	Deadline    *time.Time `json:"deadline,omitempty"`
+}
+
+func learnerSettingsOf(s classroom.Settings) learnerSettings {
+	open := s.OpenLessons
+	if open == nil {
+		open = []string{}
+	}
+	return learnerSettings{ShowMe: s.ShowMe, OpenLessons: open, Deadline: s.Deadline}
+}
+
+// apiSettings: POST /api/classes/{code}/settings with the teacher key.
+// The settings reach learners' pages with the next read of their class,
+// and the dashboard's stream at once.
+func (w *classWeb) apiSettings(c echo.Context) error {
+	var in settingsRequest
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	set, err := w.applySettings(cl.Settings, in)
+	if err != nil {
+		return err
+	}
+	cl, err = w.store().SetSettings(ctx, cl.Code, teacherKey(c), set)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "settings": cl.Settings})
+}
+
+// applySettings puts a request's fields over the current settings,
+// checking each against its bounds and the catalog; errors name the field.
+func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (classroom.Settings, error) {
+	set := cur
+	if in.ShowMe != nil {
+		set.ShowMe = *in.ShowMe
+	}
+	if in.OpenLessons != nil {
+		open := *in.OpenLessons
+		if len(open) > classroom.MaxOpenLessons {
+			return set, badRequest("open_lessons", "must list at most %d lessons (it has %d)", classroom.MaxOpenLessons, len(open))
+		}
+		seen := map[string]bool{}
+		set.OpenLessons = []string{}
+		for _, slug := range open {
+			if w.s.cfg.Lessons == nil {
+				return set, badRequest("open_lessons", "this server has no lessons")
+			}
+			if _, err := w.s.cfg.Lessons.Lesson(slug); err != nil {
+				return set, badRequest("open_lessons", "%s is not a lesson of this course", excerpt(slug))
+			}
+			if !seen[slug] {
+				seen[slug] = true
+				set.OpenLessons = append(set.OpenLessons, slug)
+			}
+		}
+	}
+	if raw := bytes.TrimSpace(in.Deadline); len(raw) > 0 {
+		var text *string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return set, badRequest("deadline", "must be a time in RFC 3339 (2026-12-01T17:00:00Z), or null to clear it")
+		}
+		if text == nil || *text == "" {
+			set.Deadline = nil
+		} else {
+			if len(*text) > 64 {
+				return set, badRequest("deadline", "must be at most 64 characters (it has %d)", len(*text))
+			}
+			t, err := time.Parse(time.RFC3339, *text)
+			if err != nil {
+				return set, badRequest("deadline", "%s is not a time in RFC 3339 (2026-12-01T17:00:00Z)", excerpt(*text))
+			}
+			t = t.UTC()
+			set.Deadline = &t
+		}
+	}
+	if err := classroom.CheckSettings(set); err != nil {
+		return set, err
+	}
+	return set, nil
+}
+
+// Codes of the refusals the settings cause, so a page can tell them apart.
+const (
+	codeQuizMode      = "quiz_mode"
+	codeLessonNotOpen = "not_open_yet"
+)
+
+// refuseClosedLesson is the 403 for a class learner's check of an
+// exercise whose lesson the teacher has not opened yet.
+func (a *asker) refuseClosedLesson() error {
+	if !a.inClass() || a.class.Settings.LessonOpen(a.ex.Lesson) {
+		return nil
+	}
+	return &userError{Status: http.StatusForbidden, Code: codeLessonNotOpen, Field: "exercise",
+		Msg: "this exercise's lesson is not open yet in your class: your teacher opens the lessons one at a time"}
+}
+
+// refuseShowMe is the 403 for giving up, "show me" or a solution in a
+// class in quiz mode.
+func (a *asker) refuseShowMe() error {
+	if !a.inClass() || a.class.Settings.ShowMe {
+		return nil
+	}
+	return &userError{Status: http.StatusForbidden, Code: codeQuizMode, Field: "exercise",
+		Msg: "your class is in quiz mode: answers and solutions are not shown until your teacher ends it"}
+}
+
+// openHas says whether a lesson is ticked open in the settings form.
+func openHas(s classroom.Settings, slug string) bool {
+	for _, o := range s.OpenLessons {
+		if o == slug {
+			return true
+		}
+	}
+	return false
+}
+
+// deadlineAttr is the deadline for the settings form's script (RFC 3339,
+// shown in the teacher's own time zone), or "".
+func deadlineAttr(s classroom.Settings) string {
+	if s.Deadline == nil {
+		return ""
+	}
+	return s.Deadline.UTC().Format(time.RFC3339)
+}
+
+// lastActiveWord is a learner's row's tooltip: when they last did
+// something (UTC; the page's script shows it in the teacher's time).
+func lastActiveWord(l dashLearner) string {
+	return "last active " + l.LastActive.UTC().Format("15:04 UTC")
+}
+
+// lessonOpenTo says whether the learner's class has lesson slug open.
+func lessonOpenTo(s learnerSettings, slug string) bool {
+	return classroom.Settings{OpenLessons: s.OpenLessons}.LessonOpen(slug)
+}
+
+// pushedWhat names what was pushed, for the learner's page.
+func pushedWhat(l *scenarioLink) string {
+	switch l.Kind {
+	case "lesson":
+		return "a lesson"
+	case "exercise":
+		return "an exercise"
+	}
+	return "a scenario"
+}
