@@ -83,9 +83,12 @@ type sessionStats struct {
 // starts are spread evenly over spread, as a class's browsers press Run
 // within a second or so (a second measure, named apart).
 func benchSessions(b *testing.B, n int, spread time.Duration) {
-	// n learners behind one address (a class behind a school's NAT): each
-	// session is a learner of its own, and the address may use every slot.
-	ts, _ := startServer(b, web.Config{MaxLiveRuns: 2 * n, MaxConnections: 2 * n, AddressShare: 1})
+	// n browsers behind one address (a class behind a school's NAT): each
+	// session has the visitor cookie the server issued it (a made-up one
+	// would count as the address's one anonymous flow), and the address may
+	// use every slot, socket and session.
+	ts, _ := startServer(b, web.Config{MaxLiveRuns: 2 * n, MaxConnections: 2 * n, AddressShare: 1,
+		ConnectionsPerAddress: 2 * n, SessionsPerAddress: 2 * n})
 	// The Go runtime as the serve command sets it for its default memory
 	// budget (GOGC=100 in the environment measures the collector's default).
 	defer web.ApplyMemoryBudget(web.DefaultMemoryBudget, os.Getenv)()
@@ -93,10 +96,14 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	scenario := preset(b, "paused-holder", false)
 	var lags, firsts []float64
 	var cpu, heap float64
+	cookies := make([]string, n)
+	for i := range cookies {
+		cookies[i] = visitorCookie(b, ts.URL)
+	}
 	for b.Loop() {
 		conns := make([]*websocket.Conn, n)
 		for i := range conns {
-			h := http.Header{"Cookie": {fmt.Sprintf("%s=bench-learner-%d", web.LearnerCookie, i)}}
+			h := http.Header{"Cookie": {cookies[i]}}
 			c, _, err := websocket.DefaultDialer.Dial(url, h)
 			if err != nil {
 				b.Fatalf("dial %d: %v", i, err)

@@ -110,7 +110,11 @@ func NewServer(cfg Config) (*Server, error) {
 		cancel:      cancel,
 	}
 	s.histories = newResultCache(historyCacheEntries, historyCacheBytes)
-	s.visitorIDs = newIPLimiter("visitor ids", visitorRate, cfg.Class.Clock)
+	// An address is issued at least as many visitor ids at once as it may
+	// hold sessions, so a deployment that raises one raises both.
+	vr := visitorRate
+	vr.Burst = max(vr.Burst, cfg.SessionsPerAddress)
+	s.visitorIDs = newIPLimiter("visitor ids", vr, cfg.Class.Clock)
 	s.metrics = newMetrics(s)
 	s.echo = s.routes()
 	return s, nil

@@ -12,7 +12,7 @@ import (
 
 // visitorCookie dials the websocket without cookies and returns the
 // visitor cookie its handshake's answer set.
-func visitorCookie(t *testing.T, baseURL string) string {
+func visitorCookie(t testing.TB, baseURL string) string {
 	t.Helper()
 	conn, res, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(baseURL, "http")+"/ws/run", nil)
 	if err != nil {
