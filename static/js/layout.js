@@ -43,9 +43,10 @@ export class Layout {
     return !this.taken(y).some(([a, b]) => x0 < b + GAP && x1 + GAP > a);
   }
 
-  /** clear moves a word's start x on baseline y past what it is under. */
-  clear(x, y) {
-    for (const [a, b] of this.taken(y)) if (x > a - 2 && x < b + 2) x = b + 3;
+  /** clear moves a word of width w starting at x on baseline y past
+   * whatever it would be under, left to right. */
+  clear(x, y, w = 0) {
+    for (const [a, b] of this.taken(y).sort((p, q) => p[0] - q[0])) if (x + w > a - 2 && x < b + 2) x = b + 3;
     return x;
   }
 

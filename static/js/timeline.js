@@ -214,8 +214,8 @@ function drawClient(out, l, x, label, fill, compact, lay) {
     const from = lease ? Math.max(lease.to, b.from) : b.from;
     if (b.to > from) {
       out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
-      const bx = lay.clear(x(from) + 5, top + 14);
-      if (!compact && x(b.to) - bx > 105) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">believes it holds ${b.token || 'the lock'}</text>`);
+      const bw = `believes it holds ${b.token || 'the lock'}`, bx = lay.clear(x(from) + 5, top + 14, textWidth(bw, 600, 11));
+      if (!compact && x(b.to) - bx > 105) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">${bw}</text>`);
     }
   }
   for (const s of c.leases) {
