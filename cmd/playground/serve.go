@@ -212,6 +212,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		MaxHeaderBytes: 32 << 10,
 		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
+	var fresh freshConns
+	hs.ConnState = fresh.track
+	hs.RegisterOnShutdown(fresh.closeAll)
 	fmt.Fprintf(stdout, "serving the playground on http://%s\n", displayAddr(ln.Addr()))
 	errc := make(chan error, 2)
 	go func() { errc <- hs.Serve(ln) }()

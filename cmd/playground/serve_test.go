@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -171,18 +172,7 @@ func TestDockerfileBuildCommand(t *testing.T) {
 func TestServeShutdownEndsDashboardStreams(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	out, w := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, noEnv, w, io.Discard)
-		w.Close()
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("reading the address: %v", err)
-	}
-	go io.Copy(io.Discard, out)
-	url := regexp.MustCompile(`http://\S+`).FindString(line)
+	url, done := startServe(ctx, t)
 	res, err := http.Post(url+"/api/classes", "application/json", strings.NewReader(`{"name":"Shutdown"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -200,11 +190,62 @@ func TestServeShutdownEndsDashboardStreams(t *testing.T) {
 	}
 	defer stream.Body.Close()
 	cancel()
+	// A stream that held the shutdown past its grace would make
+	// http.Server.Shutdown fail, and serve return that error: no clock is
+	// needed to tell, so a slow machine cannot fail this.
+	waitServe(t, done)
+}
+
+// TestServeShutdownClosesUnusedConnections: a connection that was opened
+// and never sent a request (a browser's preconnect) does not hold the
+// shutdown; http.Server alone would wait 5 s for it, past the grace.
+func TestServeShutdownClosesUnusedConnections(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	url, done := startServe(ctx, t)
+	silent, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	// The server accepts in order: once a later connection is answered,
+	// the silent one has been accepted too.
+	res, err := http.Get(url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	cancel()
+	waitServe(t, done)
+	silent.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := silent.Read(make([]byte, 1)); err == nil {
+		t.Error("the silent connection is still open after the shutdown")
+	}
+}
+
+// startServe runs serve on a loopback port until ctx ends and returns its
+// base URL and the channel serve's error arrives on.
+func startServe(ctx context.Context, t *testing.T) (string, <-chan error) {
+	t.Helper()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir()}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the address: %v", err)
+	}
+	go io.Copy(io.Discard, out)
+	return regexp.MustCompile(`http://\S+`).FindString(line), done
+}
+
+// waitServe fails the test unless serve returns nil.
+func waitServe(t *testing.T, done <-chan error) {
+	t.Helper()
 	select {
 	case err := <-done:
-		// A stream that held the shutdown past its grace would make
-		// http.Server.Shutdown fail, and serve return that error: no
-		// clock is needed to tell, so a slow machine cannot fail this.
 		if err != nil {
 			t.Errorf("serve returned %v", err)
 		}
