@@ -52,10 +52,10 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 			answered(x)
 		}
 		if lat == 0 {
-			arrive()
+			w.arriving(arrive)
 			return
 		}
-		w.s.at(w.s.now+lat, arrive)
+		w.s.at(w.s.now+lat, func() { w.arriving(arrive) })
 	})
 	return x
 }

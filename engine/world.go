@@ -38,6 +38,8 @@ type world struct {
 	audit    *auditor // keeps the summary, from outside
 
 	probe *raftProbe // tests only
+	// held, while an answer arrives, collects what it emits (arriving).
+	held *heldEvents
 }
 
 func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, pool *RaftPool, probe *raftProbe) (w *world, err error) {
@@ -146,6 +148,10 @@ var lockSteps = sync.OnceValue(func() map[string]bool {
 // sink. Past the event limit the run is truncated.
 func (w *world) emit(e Event) {
 	if w.truncated {
+		return
+	}
+	if w.held != nil {
+		w.hold(e)
 		return
 	}
 	e.T = w.s.now
