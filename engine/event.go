@@ -81,7 +81,12 @@ const (
 	KindLeader         = "leader"        // a node serves as leader or primary; term (Raft)
 	KindLeaseExpired   = "lease_expired" // node: holder, token
 	KindAnswerLost     = "answer_lost"   // node: client, token, message (the command), reason: applied, but the answer never reached the client
-	KindTruncated      = "truncated"     // the run hit the event limit
+	// An entry its leader appended but never committed, told when the next
+	// leader leads (actor: that leader): node, term, client, message (the
+	// command), reason; a committed one also token and lease_until.
+	KindEntryCommitted = "entry_committed" // the next leader committed it in its own term
+	KindEntryLost      = "entry_lost"      // the next leader never had it
+	KindTruncated      = "truncated"       // the run hit the event limit
 
 	// Lock-server faults and what follows them (actor: the node).
 	KindNodeCrashed    = "node_crashed"

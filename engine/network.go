@@ -35,6 +35,8 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 	x := &exchange{}
 	w.s.at(w.s.now+d, func() {
 		from := serve()
+		fl := w.takeFlight() // an answer that waits for its command to commit (ambiguous.go)
+		back := lat + fl.wait()
 		arrive := func() {
 			x.arrived, x.at = true, w.s.now
 			if c.done {
@@ -43,7 +45,7 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 				}
 				return
 			}
-			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from)) {
+			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from) || fl.uncommitted()) {
 				x.lost = true
 				if onLost != nil {
 					onLost()
@@ -51,11 +53,11 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 			}
 			answered(x)
 		}
-		if lat == 0 {
+		if back == 0 {
 			w.arriving(arrive)
 			return
 		}
-		w.s.at(w.s.now+lat, func() { w.arriving(arrive) })
+		w.s.at(w.s.now+back, func() { w.arriving(arrive) })
 	})
 	return x
 }
