@@ -136,12 +136,12 @@ func (s *raftService) serveLater(nd *raftNode, cmd Command) (Reply, string, bool
 	reply := shadow.Apply(cmd)
 
 	s.catchUp() // the followers hold everything before it, as in simulated time
-	s.withheld = true
-	s.links()
-	before, _ := nd.log.LastIndex()
+	// The followers hear no heartbeat while the leader's links are held:
+	// their timers are held too, so that they never campaign on the wall
+	// clock (a paced or paused run can hold a window for seconds).
+	s.holdElections(true)
 	data := EncodeCommand(cmd) // the log keeps the buffer: never reused or changed
-	future := nd.r.Apply(data, raftEnqueueWait)
-	index, err := s.waitAppended(nd, before)
+	future, index, err := s.appendAt(nd, data)
 	if err != nil {
 		s.fail(err)
 		return Reply{}, nd.name, false
@@ -149,10 +149,7 @@ func (s *raftService) serveLater(nd *raftNode, cmd Command) (Reply, string, bool
 	lag := w.sc.Lock.ReplicationLag.MS()
 	f := &inflight{cmd: cmd, leader: nd, term: s.term, index: index, stamped: w.s.now,
 		reachAt: w.s.now + lag, commitAt: w.s.now + 2*lag, reply: reply, future: future, data: data}
-	var entry raft.Log
-	if err := nd.log.GetLog(index, &entry); err == nil {
-		f.realTerm = entry.Term
-	}
+	f.realTerm = f.termAt(nd)
 	s.flights = append(s.flights, f)
 	// Only the leader's log has it yet.
 	s.logs.seq++
@@ -163,24 +160,56 @@ func (s *raftService) serveLater(nd *raftNode, cmd Command) (Reply, string, bool
 	return reply, nd.name, true
 }
 
-// waitAppended waits until the leader's log holds an entry past before
-// and returns its index.
-func (s *raftService) waitAppended(nd *raftNode, before uint64) (uint64, error) {
+// appendAt appends data at nd, the leader, and returns its future and
+// index once nd's log holds it. When the real group has moved on without
+// nd (Raft's own timers on a busy machine), nd is made the real leader
+// again and the entry appended again: simulated time does not move.
+func (s *raftService) appendAt(nd *raftNode, data []byte) (raft.ApplyFuture, uint64, error) {
 	p := s.waits.start()
 	for {
-		changed := nd.log.changes()
-		if last, _ := nd.log.LastIndex(); last > before {
-			return last, nil
+		s.withheld = true
+		s.links()
+		if nd.r.State() == raft.Leader {
+			before, _ := nd.log.LastIndex()
+			future := nd.r.Apply(data, raftEnqueueWait)
+			if index, ok := s.waitAppended(nd, before, data, p); ok {
+				return future, index, nil
+			}
 		}
 		if !p.again() {
-			return 0, fmt.Errorf("raft: %s did not append the command: %s", nd.name, p)
+			return nil, 0, fmt.Errorf("raft: %s did not append the command: %s", nd.name, p)
+		}
+		s.withheld = false // nd campaigns over its links
+		s.links()
+		if err := s.resettle(nd); err != nil {
+			return nil, 0, err
+		}
+	}
+}
+
+// waitAppended waits until nd's log holds data past before, and returns
+// its index; false when nd stops leading first.
+func (s *raftService) waitAppended(nd *raftNode, before uint64, data []byte, p *patience) (uint64, bool) {
+	for p.again() {
+		changed := nd.log.changes()
+		last, _ := nd.log.LastIndex()
+		for i := before + 1; i <= last; i++ {
+			var l raft.Log
+			if nd.log.GetLog(i, &l) == nil && l.Type == raft.LogCommand && string(l.Data) == string(data) {
+				return i, true
+			}
+		}
+		if nd.r.State() != raft.Leader {
+			return 0, false
 		}
 		select {
 		case <-changed:
 		case <-time.After(raftRecheck):
 		case <-p.ctx.Done():
+			return 0, false
 		}
 	}
+	return 0, false
 }
 
 // reach carries the leader's entry to every follower it can reach, as its
@@ -191,20 +220,70 @@ func (s *raftService) reach(f *inflight) {
 		return
 	}
 	nd := f.leader
+	var want []*raftNode
 	for _, o := range s.nodes {
-		if o == nd || !o.up() || o.r == nil || !s.connected(nd.name, o.name) {
-			continue
+		if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
+			want = append(want, o)
+		}
+	}
+	disturbed := !f.heldBy(nd)
+	for _, o := range want {
+		if disturbed {
+			break
 		}
 		ok, err := s.carry(nd, o, f.index)
 		if err != nil {
 			s.fail(err)
 			return
 		}
-		if ok {
-			f.reached = append(f.reached, o.name)
+		disturbed = !ok
+	}
+	if disturbed {
+		// A real election behind the simulation's back (Raft's own timers,
+		// or a follower told to campaign, on a busy machine) took the
+		// entry out of nd's log, or put a follower in a later term. nd is
+		// made the real leader again, which commits what it holds; an
+		// entry it lost is appended again and carried.
+		if err := s.rehome(f); err != nil {
+			s.fail(err)
+			return
 		}
 	}
+	for _, o := range want {
+		f.reached = append(f.reached, o.name)
+	}
 	s.replicated()
+}
+
+// rehome makes f's leader the real leader again with f's entry in every
+// reachable follower's log, after the real group moved on without it.
+func (s *raftService) rehome(f *inflight) error {
+	nd := f.leader
+	s.withheld = false
+	s.links()
+	if err := s.resettle(nd); err != nil {
+		return err
+	}
+	if f.heldBy(nd) {
+		s.catchUp() // settle committed it: the followers have it, or will in a moment
+		s.withheld = true
+		s.links()
+		return nil
+	}
+	future, index, err := s.appendAt(nd, f.data)
+	if err != nil {
+		return err
+	}
+	f.future, f.index, f.realTerm = future, index, 0
+	f.realTerm = f.termAt(nd)
+	for _, o := range s.nodes {
+		if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
+			if _, err := s.carry(nd, o, f.index); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // carry sends follower o the leader's entries up to index, as the leader's
@@ -257,6 +336,7 @@ func (s *raftService) commitFlight(f *inflight) {
 	nd := f.leader
 	s.withheld = false
 	s.links()
+	s.holdElections(false)
 	// Raft's replication to a follower it failed to reach waits for its
 	// next entry (or for its commit timeout, up to a second of wall clock):
 	// a barrier is that entry, and changes no state machine.
@@ -367,6 +447,22 @@ func (s *raftService) dropSettled() {
 	}
 	clear(s.flights[len(keep):])
 	s.flights = keep
+}
+
+// termAt is the real term of the entry at f's index in nd's log (0 when
+// there is none).
+func (f *inflight) termAt(nd *raftNode) uint64 {
+	var l raft.Log
+	if nd.log.GetLog(f.index, &l) != nil {
+		return 0
+	}
+	return l.Term
+}
+
+// heldBy reports whether nd's log holds f's entry where it was appended.
+func (f *inflight) heldBy(nd *raftNode) bool {
+	var l raft.Log
+	return nd.log.GetLog(f.index, &l) == nil && l.Term == f.realTerm && string(l.Data) == string(f.data)
 }
 
 // provenCommitted checks, on the real new leader, what the timeline is
