@@ -216,6 +216,9 @@ export function buildModel(sc, events, now, states = []) {
       case 'answer_lost':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
+      case 'entry_committed': case 'entry_lost':
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, term: e.term, message: e.message, reason: e.reason });
+        break;
       case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost': {
         const stale = !!e.stale;
         storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '', stale });
