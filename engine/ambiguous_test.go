@@ -203,3 +203,21 @@ func TestCrashBeforeTheRequest(t *testing.T) {
 		t.Fatalf("client-1 should be granted token 33 by the next leader: %v", g)
 	}
 }
+
+// TestRaftCommitTakesTwoTrips: with lock.replication_lag, a Raft leader
+// answers only once the followers' acknowledgements are back: the copy
+// travels for the lag, the acknowledgement for the lag again. With no
+// fault, client-1's acquire is granted by node-1 at 2×latency + 2×lag,
+// and the lease runs from when node-1 took the request.
+func TestRaftCommitTakesTwoTrips(t *testing.T) {
+	sc := mustPreset(t, "ambiguous-commit", true)
+	sc.Faults = nil
+	res := mustRun(t, sc)
+	g := find(res, "client-1", engine.KindGranted)
+	if len(g) != 1 || g[0].T != ambAnswer || g[0].Node != "node-1" || g[0].Token != 33 || g[0].LeaseUntil != ambAppend+ambLease {
+		t.Fatalf("node-1 should grant token 33 at %d ms, its lease until %d ms: %v", ambAnswer, ambAppend+ambLease, g)
+	}
+	if n := pendingOps(t, res); n != 0 || !res.History().Linearizable(0) {
+		t.Errorf("a plain run: %d pending, linearizable %v", n, res.History().Linearizable(0))
+	}
+}
