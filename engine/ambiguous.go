@@ -421,7 +421,7 @@ func (s *raftService) settleOrphans(nd *raftNode) {
 				what = fmt.Sprintf("token %d, lease until %s", token, FormatMS(r.LeaseUntil))
 			}
 		}
-		w.emit(Event{Actor: nd.name, Kind: KindEntryCommitted, Node: nd.name, Term: s.term, Client: f.cmd.Client, Token: token,
+		w.emit(Event{Actor: nd.name, Kind: KindAnswerLost, Node: nd.name, Term: s.term, Client: f.cmd.Client, Token: token,
 			LeaseUntil: r.LeaseUntil, Message: op,
 			Reason: fmt.Sprintf("%s's %s, appended by %s in term %d and stored by %s, commits in term %d with %s's first entry (%s); %s was never told",
 				f.cmd.Client, op, f.leader.name, f.term, strings.Join(f.reached, " and "), s.term, nd.name, what, f.cmd.Client)})

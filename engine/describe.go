@@ -98,8 +98,6 @@ func Describe(e Event) string {
 		return "waits for the lock: " + e.Reason
 	case KindAnswerLost:
 		return "applied, answer lost: " + e.Reason
-	case KindEntryCommitted:
-		return "commits an earlier leader's entry: " + e.Reason
 	case KindEntryLost:
 		return "an earlier leader's entry is lost: " + e.Reason
 	case KindLockLost:

@@ -36,7 +36,6 @@ var legendMarks = []LegendMark{
 	{ID: "watch-fired", Label: "watch fires", Icon: `<circle cx="12" cy="7" r="4.5" class="m-check"/>`},
 	{ID: "disk-lost", Label: "disk lost", Icon: `<path d="M6 1l12 12M18 1l-12 12" class="m-lost-line"/>`},
 	{ID: "answer-lost", Label: "applied, answer lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">?</text>`},
-	{ID: "entry-committed", Label: "new leader commits the last leader's entry", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-grant"/>`},
 	{ID: "entry-lost", Label: "the last leader's entry is lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">×</text>`},
 	{ID: "leader", Label: "leader (★, with its term)", Icon: `<rect x="1" y="4" width="22" height="6" class="role leader"/>`},
 	{ID: "follower", Label: "follower / replica / server up", Icon: `<rect x="1" y="4" width="22" height="6" class="role follower"/>`},

@@ -12,7 +12,7 @@ import (
 // the log, the lost disk and the ambiguous commit in the playground, and
 // checks that the timeline draws what is new in it: the closed session
 // and the watch, the stale read and which node answered, the wiped disk,
-// the entry the next leader commits. Screenshots at desktop and phone sizes.
+// the lost answer. Screenshots at desktop and phone sizes.
 func TestE2ERealLockSystems(t *testing.T) {
 	b := startBrowser(t)
 	cases := []struct {
@@ -23,7 +23,7 @@ func TestE2ERealLockSystems(t *testing.T) {
 		{"lease-read-stale", "stale write", []string{"stale-read"}},
 		{"follower-read-stale", "stale write", []string{"stale-read", "session-expired"}},
 		{"raft-disk-loss", "handed out twice", []string{"disk-lost", "duplicate-token"}},
-		{"ambiguous-commit", "as expected", []string{"entry-committed"}},
+		{"ambiguous-commit", "as expected", []string{"answer-lost"}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.preset, func(t *testing.T) {

@@ -354,10 +354,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
       label(mx, 'disk lost: empty log, no vote', rows, 'mark-label violation-label label-strong', 1);
     } else if (k.kind === 'answer_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
-      label(mx, 'answer lost', rows, 'mark-label', 4);
-    } else if (k.kind === 'entry_committed') {
-      out.push(`<path d="${diamond}" class="m-grant" data-mark="entry-committed"><title>commits ${esc(k.message || 'a command')} of ${esc(k.client || '')}, which the last leader appended and never committed: ${esc(k.reason || '')} (${fmt(k.t)})</title></path>`);
-      label(mx, `${k.token ? k.token + ' → ' : ''}${k.client}, committed in term ${k.term}`, rows, 'mark-label', 4);
+      label(mx, k.term ? `answer lost; committed in term ${k.term}` : 'answer lost', rows, 'mark-label', 4);
     } else if (k.kind === 'entry_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="entry-lost"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">×</text>`);
       label(mx, `${k.client}'s ${k.message || 'entry'} lost`, rows, 'mark-label', 4);
