@@ -137,9 +137,11 @@ func (s *raftService) serveLater(nd *raftNode, cmd Command) (Reply, string, bool
 
 	s.catchUp() // the followers hold everything before it, as in simulated time
 	// The followers hear no heartbeat while the leader's links are held:
-	// their timers are held too, so that they never campaign on the wall
-	// clock (a paced or paused run can hold a window for seconds).
-	s.holdElections(true)
+	// in a window held for seconds of wall clock (a slowly paced or paused
+	// run) one may campaign, as on a busy machine, and reach and
+	// commitFlight ride it out. Their timers are not held: a candidate
+	// that lost must stay free to campaign again, or two of them can wait
+	// for each other for ever.
 	data := EncodeCommand(cmd) // the log keeps the buffer: never reused or changed
 	future, index, err := s.appendAt(nd, data)
 	if err != nil {
@@ -336,7 +338,6 @@ func (s *raftService) commitFlight(f *inflight) {
 	nd := f.leader
 	s.withheld = false
 	s.links()
-	s.holdElections(false)
 	// Raft's replication to a follower it failed to reach waits for its
 	// next entry (or for its commit timeout, up to a second of wall clock):
 	// a barrier is that entry, and changes no state machine.

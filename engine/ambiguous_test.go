@@ -221,3 +221,36 @@ func TestRaftCommitTakesTwoTrips(t *testing.T) {
 		t.Errorf("a plain run: %d pending, linearizable %v", n, res.History().Linearizable(0))
 	}
 }
+
+// TestAmbiguousCommitReachedOneFollower: node-2 is cut off while node-1
+// appends the acquire, so only node-3 stores the copy before node-1
+// crashes. When node-2 is back, Raft's election restriction decides: node-2
+// lacks an entry node-3 holds and cannot win, so node-3 leads in term 3 and
+// commits the entry with its first one; client-1's retry gets that grant.
+func TestAmbiguousCommitReachedOneFollower(t *testing.T) {
+	for _, tc := range []struct{ cut, holder string }{{"node-2", "node-3"}, {"node-3", "node-2"}} {
+		t.Run("cut="+tc.cut, func(t *testing.T) {
+			sc := mustPreset(t, "ambiguous-commit", true)
+			sc.Faults = append(sc.Faults, engine.Fault{At: engine.Ms(0), Do: engine.FaultPartition, Target: tc.cut, For: engine.Ms(500)})
+			res := mustRun(t, sc)
+			leaders := find(res, "", engine.KindLeader)
+			if len(leaders) != 2 || leaders[1].Node != tc.holder || leaders[1].Term != 3 || !strings.Contains(leaders[1].Message, tc.cut+" could not win") {
+				t.Fatalf("%s, the only node with the entry, should win term 3 over %s: %v", tc.holder, tc.cut, leaders)
+			}
+			c := find(res, tc.holder, engine.KindAnswerLost)
+			if len(c) != 1 || c[0].Term != 3 || c[0].Token != 33 || c[0].T != leaders[1].T || !strings.Contains(c[0].Reason, "stored by "+tc.holder+",") {
+				t.Fatalf("%s should commit client-1's acquire in term 3 as it takes over: %v", tc.holder, c)
+			}
+			g := find(res, "client-1", engine.KindGranted)
+			if len(g) != 1 || g[0].Token != 33 || g[0].Node != tc.holder || g[0].LeaseUntil != c[0].LeaseUntil {
+				t.Fatalf("the retry should get the grant %s committed: %v", tc.holder, g)
+			}
+			if n := pendingOps(t, res); n != 1 || !res.History().Linearizable(0) {
+				t.Errorf("one pending acquire and a linearizable history: %d pending, linearizable %v", n, res.History().Linearizable(0))
+			}
+			if s := res.Summary; !s.LockSafe || s.DuplicateTokens != 0 {
+				t.Errorf("one token per grant: %+v", s)
+			}
+		})
+	}
+}
