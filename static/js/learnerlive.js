@@ -1,18 +1,23 @@
 // On the playground and the lesson pages, a learner in a class sees what
 // their teacher pushed (a scenario, a lesson or an exercise) as a banner
-// with a button: never a jump away from what they are typing. The banner
-// follows the teacher live: the class is read again every few seconds
-// while the page is visible. The same read carries the class's settings:
-// in quiz mode the "show me" buttons and solutions are hidden (the server
-// refuses them anyway), and a lesson not open yet says so.
+// with a button: never a jump away from what they are typing. The same
+// news carries the class's settings: in quiz mode the "show me" buttons
+// and solutions are hidden (the server refuses them anyway), and a lesson
+// not open yet says so.
+//
+// The banner follows the teacher live over one server-sent event stream
+// per tab (/api/me/events): the class on connect and after every change.
+// The browser reconnects it by itself when the server ends it (its age, a
+// restart). When it cannot be opened or is refused (the server's, the
+// network's or this learner's share is full, or no EventSource), the page
+// reads /api/me instead, as often as the server says (poll_ms), backing
+// off while that fails, and tries the stream again now and then.
 // The session cookie is HttpOnly, so a second cookie without any secret
-// (pg_class=1) says whether asking /api/me is worth a request.
+// (pg_class=1) says whether any of this is worth a request.
 // Loaded by classbanner.js for a learner in a class only.
-
 (function classBanner() {
   const banner = document.getElementById('class-banner');
   if (!banner) return;
-  const every = 5000;
   let shown = '';
 
   function draw(cl) {
@@ -56,13 +61,81 @@
     banner.hidden = parts.length === 0;
   }
 
-  async function read() {
-    if (document.visibilityState !== 'hidden') {
-      const res = await fetch('/api/me', { credentials: 'same-origin' });
-      if (res.status === 401 || res.status === 404) return; // not in a class any more
-      if (res.ok) draw((await res.json()).class || {});
-    }
-    setTimeout(() => read().catch(() => setTimeout(read, every)), every);
+  // How the page follows the class: 'stream' or 'poll' (for tests and
+  // for anyone curious, on the banner's data-live).
+  const mode = (m) => { banner.dataset.live = m; };
+  let every = 5000; // the poll's interval, until the server says
+  let source = null; // this tab's one stream
+  let timer = 0; // the next poll
+  let streamAgain = 0; // when to try the stream again after a refusal
+  let streamWait = 30000; // doubles at each refusal, up to 10 minutes
+  let stopped = false; // not in a class any more
+  let failures = 0; // polls failed in a row
+
+  function follow() {
+    if (source || stopped || !window.EventSource) return false;
+    clearTimeout(timer);
+    const es = new EventSource('/api/me/events');
+    source = es;
+    es.addEventListener('class', (e) => {
+      const v = JSON.parse(e.data);
+      if (v.poll_ms > 0) every = v.poll_ms;
+      streamWait = 30000;
+      mode('stream');
+      draw(v.class || {});
+    });
+    es.addEventListener('error', () => {
+      // CONNECTING: the browser is reconnecting by itself. CLOSED: the
+      // stream was refused (or is not one): poll, and try it later.
+      if (es.readyState !== EventSource.CLOSED || source !== es) return;
+      source = null;
+      streamAgain = Date.now() + streamWait;
+      streamWait = Math.min(streamWait * 2, 600000);
+      mode('poll');
+      poll(0);
+    });
+    return true;
   }
-  read().catch(() => {});
+
+  function poll(delay) {
+    clearTimeout(timer);
+    timer = setTimeout(() => read().then(poll, (wait) => poll(typeof wait === 'number' ? wait : backoff(0))), delay);
+  }
+
+  // read asks /api/me once and resolves with the delay to the next read
+  // (rejects with it after a failure), or stops when the stream took over.
+  async function read() {
+    if (stopped || source) return new Promise(() => {});
+    if (Date.now() >= streamAgain && follow()) return new Promise(() => {});
+    if (document.visibilityState === 'hidden') return every;
+    let res;
+    try {
+      res = await fetch('/api/me', { credentials: 'same-origin' });
+    } catch {
+      throw backoff(0);
+    }
+    if (res.status === 401 || res.status === 404) {
+      stopped = true; // not in a class any more
+      return new Promise(() => {});
+    }
+    if (!res.ok) throw backoff(Number(res.headers.get('Retry-After')) * 1000 || 0);
+    const v = await res.json();
+    if (v.poll_ms > 0) every = v.poll_ms;
+    failures = 0;
+    draw(v.class || {});
+    return every;
+  }
+
+  // After a failure the poll waits twice as long each time, up to a
+  // minute (or what Retry-After asks), so a struggling server is not
+  // pressed by every open page.
+  function backoff(asked) {
+    failures++;
+    return Math.max(asked, Math.min(every * 2 ** failures, Math.max(60000, every)));
+  }
+
+  if (!follow()) {
+    mode('poll');
+    poll(0);
+  }
 })();
