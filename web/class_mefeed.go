@@ -141,8 +141,8 @@ func (fs *learnerFeeds) tokens(f *learnerFeed) map[int64]string {
 // learner's page shows of the class.
 func learnerSees(kind string) bool {
 	switch kind {
-	case classroom.ChangeScenario, classroom.ChangeSettings, classroom.ChangeCode, classroom.ChangeJoining,
-		classroom.ChangeArchive, classroom.ChangeResync:
+	case classroom.ChangeScenario, classroom.ChangeSettings, classroom.ChangeCode, classroom.ChangeArchive,
+		classroom.ChangeResync:
 		return true
 	}
 	return false
