@@ -116,3 +116,32 @@ func TestE2ELearnerStreamRefusedPolls(t *testing.T) {
 		t.Errorf("the banner came without a read of /api/me (%d)", n)
 	}
 }
+
+// TestE2ELearnerOwnPageLive: a learner who joined and waits on their own
+// page (/class/me) sees the push there too, live. After a reload the
+// page itself says what was pushed, and the banner does not say it again;
+// a newer push replaces the page's line with the banner.
+func TestE2ELearnerOwnPageLive(t *testing.T) {
+	st := openSQLite(t)
+	b, _ := liveBrowser(t, web.Config{Classroom: st, Class: web.ClassConfig{Live: web.LearnerLiveConfig{Poll: time.Hour}}})
+	cat := catalog(t)
+	c := createClass(t, b.base, "Week 6")
+	owner := teacher(t, b.base, c.TeacherKey)
+	lc := joinInBrowser(b, c.Code, "Ada", "/class/me")
+	b.waitUntil(lc, `document.getElementById('class-banner').dataset.live === 'stream'`, "the learner's page following the class")
+	first, second := cat.Lessons()[0], cat.Lessons()[1]
+	wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/push", `{"lesson":"`+first.Slug+`"}`), http.StatusOK, "push")
+	b.waitUntil(lc, `!!document.querySelector('[data-testid=class-banner-link]')`, "the push on the learner's own page")
+
+	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=pushed-scenario-link]")))
+	b.waitUntil(lc, `document.getElementById('class-banner').dataset.live === 'stream'`, "the reloaded page following the class")
+	if run(b, lc, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=class-banner-link]') || document.querySelector('[data-testid=pushed-scenario]').hidden`)) {
+		t.Error("after a reload the push is said twice, or not by the page")
+	}
+	wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/push", `{"lesson":"`+second.Slug+`"}`), http.StatusOK, "a newer push")
+	b.waitUntil(lc, `document.querySelector('[data-testid=class-banner-link]')?.getAttribute('href') === '/lessons/`+second.Slug+`'`, "the newer push in the banner")
+	if !run(b, lc, chromedp.Evaluate[bool](`document.querySelector('[data-testid=pushed-scenario]').hidden`)) {
+		t.Error("the page's out-of-date line about the first push is still shown")
+	}
+	b.shots(lc, "learner-own-page-live", "[data-testid=class-banner]")
+}

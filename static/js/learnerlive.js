@@ -44,7 +44,17 @@
       line(Object.assign(document.createElement('strong'), { textContent: 'Not open yet: ' }),
         'your teacher opens the lessons one at a time; this one is for later. Reading is fine, checks wait.');
     }
-    if (sc) {
+    // The learner's own page says what was pushed, and quiz mode, as they
+    // were when the page was made: said once, by the page while it is
+    // still true, by the banner once it is not.
+    const still = (kind, now) => {
+      const e = document.querySelector('[data-class-static=' + kind + ']');
+      if (e && !e.hidden && !now(e)) e.hidden = true;
+      return !!e && !e.hidden;
+    };
+    const saidPush = still('push', (e) => !!sc && e.querySelector('a').getAttribute('href') === sc.url);
+    const saidQuiz = still('quiz', () => s.show_me === false);
+    if (sc && !saidPush) {
       const what = sc.kind === 'lesson' ? 'a lesson' : sc.kind === 'exercise' ? 'an exercise' : 'a scenario';
       const strong = document.createElement('strong');
       strong.textContent = 'Your teacher shared ' + what + (cl.name ? ' in ' + cl.name : '') + ': ';
@@ -56,7 +66,7 @@
       const here = location.pathname + location.search;
       line(strong, link, here === sc.url.split('#')[0] ? ' (this page)' : '');
     }
-    if (s.show_me === false) line('Quiz mode: answers are not shown for now.');
+    if (s.show_me === false && !saidQuiz) line('Quiz mode: answers are not shown for now.');
     banner.replaceChildren(...parts);
     banner.hidden = parts.length === 0;
   }
