@@ -61,7 +61,10 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
 	res.WriteHeader(http.StatusOK)
+	// The server's write timeout is for ordinary answers; each write here
+	// sets its own.
 	rc := http.NewResponseController(res.Writer)
+	_ = rc.SetWriteDeadline(time.Time{})
 	write := func(text string) error {
 		_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
 		if _, err := fmt.Fprint(res, text); err != nil {
