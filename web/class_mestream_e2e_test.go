@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -143,5 +144,11 @@ func TestE2ELearnerOwnPageLive(t *testing.T) {
 	if !run(b, lc, chromedp.Evaluate[bool](`document.querySelector('[data-testid=pushed-scenario]').hidden`)) {
 		t.Error("the page's out-of-date line about the first push is still shown")
 	}
+	// Opening one lesson marks the others on the page, live.
+	wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/settings", `{"open_lessons":["`+first.Slug+`"]}`), http.StatusOK, "one lesson open")
+	marked := `[...document.querySelectorAll('[data-testid=lesson-not-open]')].filter(e => !e.hidden).map(e => e.closest('li').dataset.lesson)`
+	b.waitUntil(lc, fmt.Sprintf(`%s.length === %d && !%s.includes(%q)`, marked, len(cat.Lessons())-1, marked, first.Slug), "the other lessons marked not open yet")
 	b.shots(lc, "learner-own-page-live", "[data-testid=class-banner]")
+	wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/settings", `{"open_lessons":[]}`), http.StatusOK, "all open")
+	b.waitUntil(lc, marked+`.length === 0`, "every lesson open again")
 }

@@ -27,6 +27,12 @@
     const lesson = document.querySelector('[data-testid=lesson]');
     const closed = lesson && s.open_lessons && s.open_lessons.length > 0 && !s.open_lessons.includes(lesson.dataset.slug);
     html.toggleAttribute('data-class-closed', !!closed);
+    // The learner's own page marks each lesson not open yet.
+    const open = s.open_lessons || [];
+    for (const li of document.querySelectorAll('li[data-lesson]')) {
+      const mark = li.querySelector('[data-testid=lesson-not-open]');
+      if (mark) mark.hidden = open.length === 0 || open.includes(li.dataset.lesson);
+    }
 
     const sc = cl.scenario;
     const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, closed, s.show_me, cl.name]);
