@@ -69,7 +69,7 @@ func newLearnerFeeds(w *classWeb) *learnerFeeds {
 // errTooManyLearnerStreams is the 429 for a learner past their cap.
 func errTooManyLearnerStreams(max int) error {
 	return &userError{Status: http.StatusTooManyRequests,
-		Msg: fmt.Sprintf("you already have %d pages following the class live, the most one learner may; this page checks every few seconds instead", max)}
+		Msg: fmt.Sprintf("one learner may follow the class live in at most %d pages at once; this page checks every few seconds instead", max)}
 }
 
 // join counts a new stream of a learner, starting the class's feed if it

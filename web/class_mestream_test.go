@@ -223,7 +223,7 @@ func waitConnections(t *testing.T, srv *web.Server, n int) {
 func TestLearnerStreamCaps(t *testing.T) {
 	st := openSQLite(t)
 	ts, srv := startServer(t, web.Config{Classroom: st, MaxDashboardStreams: 1,
-		Class: web.ClassConfig{Live: web.LearnerLiveConfig{MaxStreams: 3, StreamsPerAddress: 2, StreamsPerLearner: 1}}})
+		Class: web.ClassConfig{Live: web.LearnerLiveConfig{MaxStreams: 4, StreamsPerAddress: 2, StreamsPerLearner: 2}}})
 	if err := srv.TrustProxies([]string{"127.0.0.0/8", "::1/128"}); err != nil {
 		t.Fatal(err)
 	}
@@ -247,11 +247,12 @@ func TestLearnerStreamCaps(t *testing.T) {
 		}
 	}
 	first := mustOpen(t, ada, school...)
-	refused(ada, http.StatusTooManyRequests, "you already have 1 pages following the class live", "Ada's second tab", home...)
+	mustOpen(t, ada, home...)
+	refused(ada, http.StatusTooManyRequests, "one learner may follow the class live in at most 2 pages at once", "Ada's third tab", cafe...)
 	mustOpen(t, bob, school...)
 	refused(cyd, http.StatusTooManyRequests, "your network already has 2 learner streams open", "a third stream from the school", school...)
 	mustOpen(t, cyd, home...)
-	refused(dan, http.StatusServiceUnavailable, "as many learner streams open as it allows (3)", "a fourth stream", cafe...)
+	refused(dan, http.StatusServiceUnavailable, "as many learner streams open as it allows (4)", "a fifth stream", cafe...)
 
 	// The learners' pool is full; a teacher's dashboard still opens, and
 	// fills its own pool of one without taking a learner's place.
@@ -259,7 +260,7 @@ func TestLearnerStreamCaps(t *testing.T) {
 	if dash == nil {
 		t.Fatalf("a dashboard beside full learner streams: %s", res.Status)
 	}
-	waitConnections(t, srv, 4)
+	waitConnections(t, srv, 5)
 
 	// Closing Ada's stream makes room for Dan.
 	first.res.Body.Close()
