@@ -21,8 +21,8 @@ const learnerStreamRetryMS = 2000
 // apiMeEvents: GET /api/me/events, the learner's class as server-sent
 // "class" events (the same JSON as /api/me's class and poll_ms): once on
 // connect and after every change a learner sees (a push, the settings,
-// archiving, a new code), with a comment every sseKeepAlive so proxies
-// keep it open. The learner is the one of the session cookie; a made-up
+// archiving, a new code), with a comment every Config.Class.Live.KeepAlive
+// so proxies keep it open. The learner is the one of the session cookie; a made-up
 // or removed session is refused like /api/me (401). A stream counts in
 // the learners' pool of its own (Config.Class.Live: 503 past
 // MaxStreams, 429 past the address's or the learner's share, with
@@ -85,7 +85,7 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 	// opened together end apart.
 	age := time.NewTimer(lv.MaxAge - time.Duration(rand.Int64N(int64(lv.MaxAge/4)+1)))
 	defer age.Stop()
-	keep := time.NewTicker(sseKeepAlive)
+	keep := time.NewTicker(lv.KeepAlive)
 	defer keep.Stop()
 	var sent uint64
 	for {

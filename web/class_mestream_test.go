@@ -30,6 +30,7 @@ type meStream struct {
 	res    *http.Response
 	events chan meEvent
 	retry  atomic.Bool   // the stream asked for a reconnection delay
+	kept   atomic.Int64  // keep-alive comments received
 	ended  chan struct{} // closed when the server ended the stream
 }
 
@@ -66,6 +67,8 @@ func openMeStream(t *testing.T, p *person, extra ...string) (*meStream, answer) 
 			switch {
 			case strings.HasPrefix(line, "retry: "):
 				s.retry.Store(true)
+			case strings.HasPrefix(line, ":"):
+				s.kept.Add(1)
 			case strings.HasPrefix(line, "event: "):
 				event = strings.TrimPrefix(line, "event: ")
 			case strings.HasPrefix(line, "data: ") && event == "class":
@@ -293,6 +296,24 @@ func TestLearnerStreamMaxAge(t *testing.T) {
 	}
 	waitConnections(t, srv, 0)
 	mustOpen(t, ada).next(t, "the state after reconnecting")
+}
+
+// TestLearnerStreamKeepAlive: an idle stream sends a comment every
+// KeepAlive (here 50 ms), so a proxy's idle timeout does not cut it.
+func TestLearnerStreamKeepAlive(t *testing.T) {
+	st := openSQLite(t)
+	ts, _ := startServer(t, web.Config{Classroom: st, Class: web.ClassConfig{Live: web.LearnerLiveConfig{KeepAlive: 50 * time.Millisecond}}})
+	c := createClass(t, ts.URL, "Room")
+	ada, _ := join(t, ts.URL, c.Code, "Ada")
+	s := mustOpen(t, ada)
+	s.next(t, "the state on connect")
+	deadline := time.Now().Add(30 * time.Second)
+	for s.kept.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d keep-alive comments on an idle stream after 30 s", s.kept.Load())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // countingLearnerStore is the real store with a count of its Learner

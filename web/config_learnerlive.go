@@ -31,6 +31,10 @@ type LearnerLiveConfig struct {
 	// Poll is how often a page without a stream reads /api/me instead;
 	// the page is told it in every answer.
 	Poll time.Duration
+	// KeepAlive is how often an idle stream sends a comment, so that a
+	// proxy with a shorter idle timeout than the default's 20 s does not
+	// cut it, and a gone browser is noticed.
+	KeepAlive time.Duration
 }
 
 // Defaults for LearnerLiveConfig.
@@ -40,6 +44,7 @@ const (
 	DefaultLearnerStreamsPerLearner = 3
 	DefaultLearnerStreamMaxAge      = 30 * time.Minute
 	DefaultLearnerPoll              = 5 * time.Second
+	DefaultLearnerStreamKeepAlive   = sseKeepAlive
 )
 
 func (c LearnerLiveConfig) withDefaults() LearnerLiveConfig {
@@ -58,6 +63,9 @@ func (c LearnerLiveConfig) withDefaults() LearnerLiveConfig {
 	if c.Poll == 0 {
 		c.Poll = DefaultLearnerPoll
 	}
+	if c.KeepAlive == 0 {
+		c.KeepAlive = DefaultLearnerStreamKeepAlive
+	}
 	return c
 }
 
@@ -75,6 +83,8 @@ func (c LearnerLiveConfig) validate() error {
 		return fmt.Errorf("learner-stream-max-age: must be between 100ms and 24h, not %s", c.MaxAge)
 	case c.Poll < 100*time.Millisecond || c.Poll > 24*time.Hour:
 		return fmt.Errorf("learner-poll: must be between 100ms and 24h, not %s", c.Poll)
+	case c.KeepAlive < 10*time.Millisecond || c.KeepAlive > 10*time.Minute:
+		return fmt.Errorf("learner-stream-keepalive: must be between 10ms and 10m, not %s", c.KeepAlive)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 // streams (GET /api/me/events) and the poll their pages fall back on.
 type learnerLiveFlags struct {
 	streams, perAddr, perLearner int
-	maxAge, poll                 time.Duration
+	maxAge, poll, keepAlive      time.Duration
 }
 
 // addLearnerLiveFlags defines the learner stream flags on ef's flag set.
@@ -26,6 +26,8 @@ func addLearnerLiveFlags(ef *envFlags) *learnerLiveFlags {
 		"longest a learner stream stays open before the browser reconnects, between 100ms and 24h")
 	ef.durationVar(&f.poll, "learner-poll", "PLAYGROUND_LEARNER_POLL", web.DefaultLearnerPoll,
 		"how often a learner's page without a stream reads /api/me, between 100ms and 24h")
+	ef.durationVar(&f.keepAlive, "learner-stream-keepalive", "PLAYGROUND_LEARNER_STREAM_KEEPALIVE", web.DefaultLearnerStreamKeepAlive,
+		"how often an idle learner stream sends a comment, so that proxies keep it open, between 10ms and 10m")
 	return f
 }
 
@@ -43,8 +45,10 @@ func (f *learnerLiveFlags) apply(cfg *web.Config) error {
 		return usagef("--learner-stream-max-age: must be positive, not %s", f.maxAge)
 	case f.poll <= 0:
 		return usagef("--learner-poll: must be positive, not %s", f.poll)
+	case f.keepAlive <= 0:
+		return usagef("--learner-stream-keepalive: must be positive, not %s", f.keepAlive)
 	}
 	cfg.Class.Live = web.LearnerLiveConfig{MaxStreams: f.streams, StreamsPerAddress: min(f.perAddr, f.streams),
-		StreamsPerLearner: f.perLearner, MaxAge: f.maxAge, Poll: f.poll}
+		StreamsPerLearner: f.perLearner, MaxAge: f.maxAge, Poll: f.poll, KeepAlive: f.keepAlive}
 	return nil
 }
