@@ -51,7 +51,8 @@ const apiMeReads = `performance.getEntriesByType('resource').filter(e => new URL
 // TestE2ELearnerStream: a learner on a lesson page follows the class over
 // one stream. The server tells pages to poll once an hour, so what
 // reaches the page within the test came by the stream: the teacher's
-// push shows its banner, quiz mode hides "show me", the page never read
+// push shows its banner, quiz mode hides "show me", the deadline is
+// given, the page never read
 // /api/me and was never reloaded, and the tab holds one stream.
 func TestE2ELearnerStream(t *testing.T) {
 	st := openSQLite(t)
@@ -71,6 +72,8 @@ func TestE2ELearnerStream(t *testing.T) {
 	}
 	wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/settings", `{"show_me":false}`), http.StatusOK, "quiz mode")
 	b.waitUntil(lc, `document.documentElement.hasAttribute('data-class-quiz')`, "quiz mode on the learner's page")
+	wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/settings", `{"deadline":"2031-03-04T17:00:00Z"}`), http.StatusOK, "a deadline")
+	b.waitUntil(lc, `document.querySelector('[data-testid=class-deadline]')?.dataset.at === '2031-03-04T17:00:00Z'`, "the deadline on the learner's page")
 	if n := run(b, lc, chromedp.Evaluate[int](apiMeReads)); n != 0 {
 		t.Errorf("the page read /api/me %d times beside its stream", n)
 	}

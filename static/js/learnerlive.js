@@ -2,8 +2,8 @@
 // their teacher pushed (a scenario, a lesson or an exercise) as a banner
 // with a button: never a jump away from what they are typing. The same
 // news carries the class's settings: in quiz mode the "show me" buttons
-// and solutions are hidden (the server refuses them anyway), and a lesson
-// not open yet says so.
+// and solutions are hidden (the server refuses them anyway), a lesson not
+// open yet says so, and the deadline is given in the learner's time.
 //
 // The banner follows the teacher live over one server-sent event stream
 // per tab (/api/me/events): the class on connect and after every change.
@@ -35,7 +35,7 @@
     }
 
     const sc = cl.scenario;
-    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, closed, s.show_me, cl.name]);
+    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, closed, s.show_me, s.deadline, cl.name]);
     if (key === shown) return;
     shown = key;
     const parts = [];
@@ -73,6 +73,14 @@
       line(strong, link, here === sc.url.split('#')[0] ? ' (this page)' : '');
     }
     if (s.show_me === false && !saidQuiz) line('Quiz mode: answers are not shown for now.');
+    if (s.deadline) {
+      const at = new Date(s.deadline).toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+      const deadline = Object.assign(document.createElement('span'), { textContent: at });
+      deadline.dataset.testid = 'class-deadline';
+      deadline.dataset.at = s.deadline;
+      line(Object.assign(document.createElement('strong'), { textContent: 'Deadline: ' }), deadline,
+        '. Attempts after it are kept and marked late, and earn no points.');
+    }
     banner.replaceChildren(...parts);
     banner.hidden = parts.length === 0;
   }
