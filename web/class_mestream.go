@@ -13,21 +13,20 @@ import (
 
 // learnerStreamRetryMS is the reconnection delay a learner stream asks
 // of the browser (the "retry" field): after a stream reaches its age or
-// the server restarts, the page is following again within seconds, and a
-// class of 200 does not come back all in the same instant as the default
-// would have it.
+// the server restarts, the page follows the class again two seconds
+// later, whatever the browser's own default.
 const learnerStreamRetryMS = 2000
 
 // apiMeEvents: GET /api/me/events, the learner's class as server-sent
 // "class" events (the same JSON as /api/me's class and poll_ms): once on
 // connect and after every change a learner sees (a push, the settings,
-// archiving, a new code), with a comment every Config.Class.Live.KeepAlive
-// so proxies keep it open. The learner is the one of the session cookie; a made-up
-// or removed session is refused like /api/me (401). A stream counts in
-// the learners' pool of its own (Config.Class.Live: 503 past
-// MaxStreams, 429 past the address's or the learner's share, with
-// Retry-After) and lives at most MaxAge, after which the browser
-// reconnects by itself.
+// archiving, a new code), with a comment every
+// Config.Class.Live.KeepAlive so proxies keep it open. The learner is the
+// one of the session cookie; a made-up or removed session is refused
+// like /api/me (401). A stream counts in the learners' pool of its own
+// (Config.Class.Live: 503 past MaxStreams, 429 past the address's or the
+// learner's share, with Retry-After) and lives at most MaxAge, after
+// which the browser reconnects by itself.
 func (w *classWeb) apiMeEvents(c echo.Context) error {
 	token := learnerToken(c)
 	l, cl, err := w.store().Learner(c.Request().Context(), token)
