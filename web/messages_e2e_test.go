@@ -69,6 +69,8 @@ func TestE2EMessagesFly(t *testing.T) {
 		b.shot(ctx, "", fmt.Sprintf("messages-ambiguous-commit-%dx%d", sz[0], sz[1]))
 	}
 	b.size(ctx, 1366, 900)
+	b.settle(ctx)
+	b.shot(ctx, "#svg-wrap", "timeline-messages")
 	b.do(ctx, chromedp.Click(chromedp.ID("msgs")))
 	b.settle(ctx)
 	if p, n := pressed(), run(b, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#timeline [data-testid=messages]').length`)); p != "false" || n != 0 {
@@ -107,6 +109,11 @@ func TestE2EMessagesFly(t *testing.T) {
 	}
 	ctx = runPreset(b, "/playground?s="+url.QueryEscape(s))
 	b.waitJS(ctx, `!!document.querySelector('#timeline [data-mark=msg-late] .ck')`, "the late renewal's clock")
+	// With the playhead at 4 s the renewal is still in flight: drawn as
+	// far as it got, with no head and no clock yet.
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scrub'); s.value = 4000; s.dispatchEvent(new Event('input')); })()`))
+	b.settle(ctx)
+	b.waitJS(ctx, `(() => { const g = document.querySelector('#timeline [data-mark=msg-late]'); return !!g && !g.querySelector('.ck, .hd'); })()`, "the late renewal in flight at 4s")
 
 	// A busy run on a phone starts with its arrows hidden, until pressed.
 	b.do(ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('msgs')`))
