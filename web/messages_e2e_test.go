@@ -115,6 +115,15 @@ func TestE2EMessagesFly(t *testing.T) {
 	b.settle(ctx)
 	b.waitJS(ctx, `(() => { const g = document.querySelector('#timeline [data-mark=msg-late]'); return !!g && !g.querySelector('.ck, .hd'); })()`, "the late renewal in flight at 4s")
 
+	// During a live run the arrows come as the run goes, before its end.
+	ctx = b.tab("/playground?preset=paused-holder")
+	b.do(ctx, setSpeed(4), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `!!document.querySelector('#timeline [data-mark=msg-append]')`, "arrows during the live run")
+	if done := run(b, ctx, chromedp.Evaluate[bool](`!!document.querySelector('[data-testid=verdict-heading]')`)); done {
+		t.Error("paused-holder at 4 s a second ended before its first arrows were drawn")
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+
 	// A busy run on a phone starts with its arrows hidden, until pressed.
 	b.do(ctx, chromedp.Evaluate[chromedp.Void](`localStorage.removeItem('msgs')`))
 	ctx = b.tab("/playground?preset=crashed-holder")
