@@ -184,3 +184,26 @@ func indexOf(t *testing.T, ms []engine.Message, ok func(engine.Message) bool) in
 	t.Fatalf("no such message among %d", len(ms))
 	return -1
 }
+
+// TestMessagesAreBounded: a run busy enough to carry more than
+// MaxMessages keeps the first ones and says so.
+func TestMessagesAreBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 Raft commits")
+	}
+	sc := mustPreset(t, "baseline", false)
+	sc.Until = engine.Ms(3_600_000)
+	sc.Clients = sc.Clients[:1]
+	sc.Clients[0].Steps = []engine.Step{{Do: "acquire"}, {Do: "work", For: engine.Ms(3_000_000)}}
+	for i := 2; i <= 10; i++ {
+		sc.Clients = append(sc.Clients, engine.Client{Name: fmt.Sprintf("client-%d", i), RetryEvery: engine.Ms(10),
+			Steps: []engine.Step{{Do: "acquire"}}})
+	}
+	res := runMessages(t, sc, nil)
+	if !res.Summary.Truncated || !res.MessagesTruncated || len(res.Messages) != engine.MaxMessages {
+		t.Fatalf("events truncated %v; messages truncated %v, %d kept (limit %d)", res.Summary.Truncated, res.MessagesTruncated, len(res.Messages), engine.MaxMessages)
+	}
+	if last := res.Messages[len(res.Messages)-1]; last.ID != engine.MaxMessages {
+		t.Errorf("the last record kept is %d", last.ID)
+	}
+}
