@@ -14,6 +14,10 @@ type exchange struct {
 	arrived bool  // the answer (or the news that none will come) reached the client's side
 	at      int64 // when it did
 	lost    bool  // the far end answered, but the answer never reached the client
+	// For the message log (msgLog), when the run keeps one: the request's
+	// record, and when its sender stops waiting for the answer (0: never).
+	msg      int
+	deadline int64
 }
 
 // dispatch sends a request of the given kind and returns at once. serve
@@ -25,9 +29,9 @@ type exchange struct {
 func (c *client) dispatch(kind string, serve func() string, onLost func(), answered func(x *exchange)) *exchange {
 	w := c.w
 	lat := w.sc.Lock.Latency.MS()
-	d := lat
+	d, sent, by := lat, w.s.now, int64(0)
 	if q := c.delays[kind]; len(q) > 0 {
-		by := q[0].By.MS()
+		by = q[0].By.MS()
 		d += by
 		c.delays[kind] = q[1:]
 		c.emit(Event{Kind: KindDelayed, Message: kind, For: by, Until: w.s.now + d})
@@ -37,9 +41,12 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 		from := serve()
 		fl := w.takeFlight() // an answer that waits for its command to commit (ambiguous.go)
 		back := lat + fl.wait()
+		w.msgs.request(c, kind, sent, by, from, x)
+		servedAt := w.s.now + fl.wait() // when the answer leaves
 		arrive := func() {
 			x.arrived, x.at = true, w.s.now
 			if c.done {
+				w.msgs.answer(c, kind, from, servedAt, x, true)
 				if from != "" && onLost != nil {
 					onLost()
 				}
@@ -47,9 +54,14 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 			}
 			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from) || fl.uncommitted()) {
 				x.lost = true
+				if !fl.uncommitted() { // an uncommitted command was never answered: no answer left
+					w.msgs.answer(c, kind, from, servedAt, x, true)
+				}
 				if onLost != nil {
 					onLost()
 				}
+			} else {
+				w.msgs.answer(c, kind, from, servedAt, x, false)
 			}
 			answered(x)
 		}

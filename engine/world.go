@@ -38,6 +38,7 @@ type world struct {
 	audit    *auditor // keeps the summary, from outside
 
 	probe *raftProbe // tests only
+	msgs  *msgLog    // the messages, when the run keeps them (nil otherwise)
 	// held, while an answer arrives, collects what it emits (arriving).
 	held *heldEvents
 	// flight is the command the lock service just took and has yet to
