@@ -255,6 +255,28 @@ func (s *raftService) reach(f *inflight) {
 		f.reached = append(f.reached, o.name)
 	}
 	s.replicated()
+	s.copiesArrived(f)
+}
+
+// copiesArrived records, in the message log when the run keeps one, the
+// entry's copies as they reach the followers, sent when the leader
+// appended it (a follower cut off from the leader never gets one).
+func (s *raftService) copiesArrived(f *inflight) {
+	m := s.msgs()
+	if m == nil {
+		return
+	}
+	nd := f.leader
+	for _, o := range s.nodes {
+		if o == nd || !o.up() {
+			continue
+		}
+		r := Message{Kind: "append", From: nd.name, To: o.name, Sent: f.stamped, At: s.w.s.now, Text: appendText(f.cmd)}
+		if !s.connected(nd.name, o.name) {
+			r.Lost, r.Why = true, o.name+" is cut off from "+nd.name
+		}
+		m.add(r)
+	}
 }
 
 // rehome makes f's leader the real leader again with f's entry in every

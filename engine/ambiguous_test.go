@@ -254,3 +254,33 @@ func TestAmbiguousCommitReachedOneFollower(t *testing.T) {
 		})
 	}
 }
+
+// TestAmbiguousCommitMessages: kept, the messages show the window: node-1's
+// copies of the acquire leave when it appends it (50 ms) and reach node-2
+// and node-3 a replication lag later (100 ms); client-1's first request
+// reached node-1, and no answer to it ever left.
+func TestAmbiguousCommitMessages(t *testing.T) {
+	res := runMessages(t, mustPreset(t, "ambiguous-commit", true), nil)
+	var copies []string
+	first := 0
+	for _, m := range res.Messages {
+		if m.Kind == "append" && m.Sent == ambAppend && m.Text == "client-1's acquire" {
+			copies = append(copies, fmt.Sprintf("%s→%s@%d lost=%v", m.From, m.To, m.At, m.Lost))
+		}
+		if m.Kind == "acquire" && m.From == "client-1" && m.Sent == 0 {
+			first = m.ID
+		}
+	}
+	want := []string{fmt.Sprintf("node-1→node-2@%d lost=false", ambReach), fmt.Sprintf("node-1→node-3@%d lost=false", ambReach)}
+	if fmt.Sprint(copies) != fmt.Sprint(want) {
+		t.Errorf("node-1's copies: %v, want %v", copies, want)
+	}
+	if first == 0 {
+		t.Fatal("client-1's first acquire is not in the message log")
+	}
+	for _, m := range res.Messages {
+		if m.Answer == first {
+			t.Errorf("the first acquire was never committed by node-1, so no answer left it: %+v", m)
+		}
+	}
+}
