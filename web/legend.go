@@ -36,7 +36,6 @@ var legendMarks = []LegendMark{
 	{ID: "watch-fired", Label: "watch fires", Icon: `<circle cx="12" cy="7" r="4.5" class="m-check"/>`},
 	{ID: "disk-lost", Label: "disk lost", Icon: `<path d="M6 1l12 12M18 1l-12 12" class="m-lost-line"/>`},
 	{ID: "answer-lost", Label: "applied, answer lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">?</text>`},
-	{ID: "entry-lost", Label: "the last leader's entry is lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">×</text>`},
 	{ID: "leader", Label: "leader (★, with its term)", Icon: `<rect x="1" y="4" width="22" height="6" class="role leader"/>`},
 	{ID: "follower", Label: "follower / replica / server up", Icon: `<rect x="1" y="4" width="22" height="6" class="role follower"/>`},
 	{ID: "down", Label: "node down", Icon: `<rect x="1" y="1" width="22" height="12" class="node-down"/>`},

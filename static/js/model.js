@@ -214,10 +214,7 @@ export function buildModel(sc, events, now, states = []) {
         if (N[e.actor] && NODE_MARKS.has(e.kind)) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.holder || e.client, token: e.token, message: e.message, reason: e.reason });
         break;
       case 'answer_lost':
-        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, term: e.term, message: e.message, reason: e.reason });
-        break;
-      case 'entry_lost':
-        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, term: e.term, message: e.message, reason: e.reason });
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
         break;
       case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost': {
         const stale = !!e.stale;

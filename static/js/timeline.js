@@ -305,7 +305,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const n = l.data, mid = l.y + l.h / 2;
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
-  for (const k of n.marks) if (k.kind === 'answer_lost' || k.kind === 'entry_lost') lay.reserve(mid + 4, x(k.t) - 7, x(k.t) + 7);
+  for (const k of n.marks) if (k.kind === 'answer_lost') lay.reserve(mid + 4, x(k.t) - 7, x(k.t) + 7);
   let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
@@ -354,10 +354,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
       label(mx, 'disk lost: empty log, no vote', rows, 'mark-label violation-label label-strong', 1);
     } else if (k.kind === 'answer_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
-      label(mx, k.term ? `answer lost; committed in term ${k.term}` : 'answer lost', rows, 'mark-label', 4);
-    } else if (k.kind === 'entry_lost') {
-      out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="entry-lost"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">×</text>`);
-      label(mx, `${k.client}'s ${k.message || 'entry'} lost`, rows, 'mark-label', 4);
+      label(mx, 'answer lost', rows, 'mark-label', 4);
     } else if (k.kind === 'extended') {
       out.push(`<path d="${diamond}" class="m-extended" data-mark="extended" data-testid="lease-extended"><title>the new leader gives the lease of ${esc(k.client)} (${tok(k.token)}) its full TTL again, to ${fmt(k.until)}</title></path>`);
       label(mx, `lease ${k.token} extended to ${fmt(k.until)}`, rows, 'mark-label', 4);
