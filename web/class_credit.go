@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -113,7 +114,7 @@ type regradeBody struct {
 // apiRegrade: POST /api/classes/{code}/regrade {"exercise": ID} with the
 // teacher key. After an exercise's key was fixed (a new binary or
 // lessons folder), every kept attempt at it is checked again on its own
-// variant and rescored in try order; learners whose best score changed
+// variant, read as it was meant (storedAnswer), and rescored in try order; learners whose best score changed
 // are passed on (scoreChanged). Numbers and choices only: a prediction
 // or a scenario is graded by the engine's run, not a key, and an open
 // answer by the teacher.
@@ -144,7 +145,7 @@ func (w *classWeb) apiRegrade(c echo.Context) error {
 		if !a.Graded {
 			continue
 		}
-		res, err := ex.Check(ctx, lessons.Attempt{Exercise: ex.ID, Answer: a.Answer, Variant: a.Variant})
+		res, err := ex.Check(ctx, lessons.Attempt{Exercise: ex.ID, Answer: storedAnswer(ex, a.Attempt), Variant: a.Variant})
 		if err != nil {
 			return err
 		}
@@ -166,4 +167,25 @@ func (w *classWeb) apiRegrade(c echo.Context) error {
 		changes = []classroom.ScoreChange{}
 	}
 	return writeJSON(c, http.StatusOK, regradeBody{Exercise: ex.ID, Attempts: len(verdicts), Changed: changes})
+}
+
+// storedAnswer is a kept attempt's answer as the checker reads it today.
+// Letters are not stable: a variant letters its options after shuffling,
+// and the shuffle places the right option, so fixing a key can move every
+// letter. A choice attempt kept before the shuffle
+// (classroom.AnswerKeyLetters) named options by their own keys ("b" was
+// option b on every variant), and is rewritten into stable ids; one
+// recorded since is read by the stable ids its letters named when it was
+// checked (Attempt.Parsed, "option-b"). Anything else is read as typed.
+func storedAnswer(ex *lessons.Exercise, a classroom.Attempt) string {
+	if ex.Kind != lessons.KindChoice && ex.Kind != lessons.KindPredict {
+		return a.Answer
+	}
+	if a.AnswerFormat == classroom.AnswerKeyLetters {
+		return ex.LegacyChoiceAnswer(a.Answer)
+	}
+	if strings.HasPrefix(a.Parsed, lessons.OptionIDPrefix) {
+		return a.Parsed
+	}
+	return a.Answer
 }

@@ -113,11 +113,14 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 			a.BestChange = &classroom.ScoreChange{ClassID: l.ClassID, LearnerID: l.ID, Exercise: a.Exercise,
 				Score: a.Score, Previous: best, At: a.At}
 		}
+		// Every attempt recorded now was read with the letters its
+		// variant showed: the column's default is for rows kept before.
+		a.AnswerFormat = classroom.AnswerShownLetters
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
-			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late, answer_format)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now,
-			a.Score, a.AfterReveal, a.Late).Scan(&a.ID); err != nil {
+			a.Score, a.AfterReveal, a.Late, a.AnswerFormat).Scan(&a.ID); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})
