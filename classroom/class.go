@@ -229,8 +229,12 @@ type Progress struct {
 	// that used the last one, a submitted open answer.
 	Revealed bool `json:"revealed"`
 	// Late is set once the learner tried after the class's deadline:
-	// those attempts are kept and earn nothing.
+	// those attempts are kept and earn nothing, unless LateCredit.
 	Late bool `json:"late"`
+	// LateCredit is set when the teacher granted credit for this
+	// learner's late work on the exercise (Store.CreditLate): their
+	// attempts after the deadline, still marked late, score as if on time.
+	LateCredit bool `json:"late_credit"`
 	// Solved is set by a right answer given before the answer was shown;
 	// a right answer after it is practice and is not.
 	Solved bool `json:"solved"`

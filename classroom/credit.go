@@ -36,7 +36,8 @@ type Before struct {
 	// Revealed is set once the answer was shown to them (they gave up,
 	// or a wrong try or a submitted open answer showed it).
 	Revealed bool
-	// Late is set for an attempt after the class's deadline.
+	// Late is set for an attempt after the class's deadline that the
+	// teacher has not granted credit for (Store.CreditLate).
 	Late bool
 }
 
@@ -108,7 +109,7 @@ func (p *Progress) Status() string {
 		return StatusSubmitted
 	case p.Solved:
 		return StatusSolved
-	case p.Late:
+	case p.Late && !p.LateCredit:
 		return StatusLate
 	case p.Revealed:
 		return StatusRevealed

@@ -136,25 +136,9 @@ func (w *classWeb) apiRegrade(c echo.Context) error {
 	if ex.Kind != lessons.KindNumber && ex.Kind != lessons.KindChoice {
 		return badRequest("exercise", "%s is a %s exercise: only numbers and choices have a key to fix and regrade", ex.ID, ex.Kind)
 	}
-	all, err := w.store().Attempts(ctx, c.Param("code"), teacherKey(c), ex.ID)
+	verdicts, err := w.recheck(c, ex, 0)
 	if err != nil {
 		return err
-	}
-	verdicts := make([]classroom.Verdict, 0, len(all))
-	for _, a := range all {
-		if !a.Graded {
-			continue
-		}
-		res, err := ex.Check(ctx, lessons.Attempt{Exercise: ex.ID, Answer: storedAnswer(ex, a.Attempt), Variant: a.Variant})
-		if err != nil {
-			return err
-		}
-		if res.FormatError != "" {
-			// The fixed checker cannot read it: it stays as it was graded.
-			continue
-		}
-		verdicts = append(verdicts, classroom.Verdict{AttemptID: a.ID, Correct: res.Correct, Share: res.Share,
-			Mistake: res.Mistake, Parsed: res.Read})
 	}
 	changes, err := w.store().Rescore(ctx, c.Param("code"), teacherKey(c), ex.ID, ex.CreditRule(), verdicts)
 	if err != nil {

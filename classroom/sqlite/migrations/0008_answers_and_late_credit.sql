@@ -8,3 +8,8 @@
 -- already kept take the default, so a regrade reads their letters as
 -- keys (classroom.AnswerKeyLetters, lessons' LegacyChoiceAnswer).
 ALTER TABLE attempts ADD COLUMN answer_format TEXT NOT NULL DEFAULT 'key-letters';
+
+-- late_credit: the teacher granted this learner credit for their late
+-- work on the exercise (an extension): their attempts after the deadline,
+-- still marked late, are scored as if on time.
+ALTER TABLE progress ADD COLUMN late_credit INTEGER NOT NULL DEFAULT 0;
