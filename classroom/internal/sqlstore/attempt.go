@@ -86,7 +86,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		}
 		// A late attempt stays marked late; the teacher's credit for the
 		// learner's late work on this exercise lets it score.
-		before := classroom.Before{Revealed: revealedAt > 0, Late: a.Late && !lateCredit}
+		before := classroom.Before{Revealed: revealedAt > 0, Late: classroom.HeldLate(a.Late, lateCredit)}
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
 			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {
 			return err
@@ -109,7 +109,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 				revealed_at = CASE WHEN revealed_at = 0 THEN ? ELSE revealed_at END,
 				late_at = CASE WHEN late_at = 0 THEN ? ELSE late_at END
 			WHERE learner_id = ? AND exercise = ?`),
-			a.Score, a.Score, a.Correct && !before.Revealed && !before.Late, revealNow, lateNow, l.ID, a.Exercise); err != nil {
+			a.Score, a.Score, classroom.Solves(a.Correct, before), revealNow, lateNow, l.ID, a.Exercise); err != nil {
 			return err
 		}
 		if a.Score > best {

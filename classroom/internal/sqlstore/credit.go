@@ -154,8 +154,7 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 			// without credit earned 0, which says nothing of its share.
 			share = a.Score
 		}
-		late := a.Late && !lateCredit
-		before.Revealed, before.Late = a.AfterReveal, late
+		before.Revealed, before.Late = a.AfterReveal, classroom.HeldLate(a.Late, lateCredit)
 		a.Score = classroom.AttemptScore(rule, share, a.Correct, before)
 		before.Tries++
 		if !a.Correct {
@@ -167,7 +166,7 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 			if firstCorrect == 0 {
 				firstCorrect = a.Try
 			}
-			solved = solved || !a.AfterReveal && !late
+			solved = solved || classroom.Solves(a.Correct, before)
 		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE attempts SET correct = ?, score = ?, mistake = ?, parsed = ? WHERE id = ?`),
 			a.Correct, a.Score, a.Mistake, a.Parsed, a.ID); err != nil {
