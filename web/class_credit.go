@@ -173,3 +173,15 @@ func storedAnswer(ex *lessons.Exercise, a classroom.Attempt) string {
 	}
 	return a.Answer
 }
+
+// storedRead is what the checker read of a kept attempt, in today's
+// terms: a choice read before options were lettered after shuffling
+// (classroom.AnswerKeyLetters) was written as the options' own keys
+// ("b, d"), and reads as their stable ids ("option-b, option-d"), so it
+// counts with the answers given since.
+func storedRead(ex *lessons.Exercise, a classroom.Attempt) string {
+	if a.AnswerFormat == classroom.AnswerKeyLetters && (ex.Kind == lessons.KindChoice || ex.Kind == lessons.KindPredict) {
+		return ex.LegacyChoiceAnswer(a.Parsed)
+	}
+	return a.Parsed
+}
