@@ -114,8 +114,8 @@ type regradeBody struct {
 // apiRegrade: POST /api/classes/{code}/regrade {"exercise": ID} with the
 // teacher key. After an exercise's key was fixed (a new binary or
 // lessons folder), every kept attempt at it is checked again on its own
-// variant, read as it was meant (storedAnswer), and rescored in try order; learners whose best score changed
-// are passed on (scoreChanged). Numbers and choices only: a prediction
+// variant, read as it was meant (storedAnswer), and rescored in try
+// order; learners whose best score changed are passed on (scoreChanged). Numbers and choices only: a prediction
 // or a scenario is graded by the engine's run, not a key, and an open
 // answer by the teacher.
 func (w *classWeb) apiRegrade(c echo.Context) error {
