@@ -63,21 +63,12 @@ const (
 	raftTrailingLogs      = 1024
 )
 
-// raftMaxAppend caps the entries of one append and of one batch the state
-// machine applies (hashicorp/raft's MaxAppendEntries, 64 by default).
-// Raft allocates room for the cap on every append it sends and every
-// commit it applies, on every node: 512 bytes twice over for what is, in
-// a run, one entry. With 64 clients at once (LockGroup) the leader sends
-// about four entries an append, well under 16.
-const raftMaxAppend = 16
-
 func raftConfig(id string, t raftTiming) *raft.Config {
 	c := raft.DefaultConfig()
 	c.SnapshotInterval = raftSnapshotInterval
 	c.SnapshotThreshold = raftSnapshotThreshold
 	c.TrailingLogs = raftTrailingLogs
 	c.BatchApplyCh = true
-	c.MaxAppendEntries = raftMaxAppend
 	c.NoLegacyTelemetry = true
 	c.LocalID = raft.ServerID(id)
 	c.HeartbeatTimeout = t.heartbeat
