@@ -74,6 +74,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	// Classroom bounds (serve_class.go).
 	classf := addClassFlags(ef)
 	sharef := addShareFlags(ef)
+	livef := addLearnerLiveFlags(ef)
 	var storeOpts classroom.Options
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
@@ -124,6 +125,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	if err := sharef.apply(&cfg); err != nil {
+		return err
+	}
+	if err := livef.apply(&cfg); err != nil {
 		return err
 	}
 	if err := cfg.Validate(); err != nil {
