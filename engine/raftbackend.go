@@ -740,8 +740,9 @@ func (s *raftService) close() error {
 		s.probe.closing(s)
 	}
 	var errs []error
-	// Unlink everyone first: a call to a peer that has already stopped
-	// would otherwise wait out the transport's 500 ms timeout.
+	// Unlink everyone first, so that no node starts a new call to a peer
+	// that is stopping (a call already waiting ends when the peer's
+	// transport closes, memTransport).
 	for _, nd := range s.nodes {
 		nd.trans.DisconnectAll()
 	}
