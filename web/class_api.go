@@ -17,8 +17,8 @@ type classWeb struct {
 	joins      *ipLimiter
 	wrongCodes *ipLimiter // joins with a code no class has (joinguess.go)
 	creates    *ipLimiter
-	checks     *ipLimiter
-	feeds      *dashFeeds // live dashboards, one feed per class
+	checks     *flowLimiter // per issued session, then per address (flowlimit.go)
+	feeds      *dashFeeds   // live dashboards, one feed per class
 }
 
 // newClassWeb makes the class pages' shared parts: metrics, and per-IP
@@ -32,7 +32,8 @@ func (s *Server) newClassWeb() *classWeb {
 		// Wrong join codes have a bucket of their own (joinguess.go).
 		wrongCodes: newIPLimiter("wrong class codes", DefaultWrongCodeRate, cc.Clock),
 		creates:    newIPLimiter("classes created", cc.CreateRate, cc.Clock),
-		checks:     newIPLimiter("checks", DefaultCheckRate, cc.Clock),
+		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
+			cc.Clock),
 	}
 	w.feeds = newDashFeeds(w)
 	return w

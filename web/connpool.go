@@ -7,12 +7,26 @@ import "sync"
 // never waits: a caller past either is told at once, so it can answer
 // "busy, try again". Without the share one address (a script behind a
 // school's NAT) could hold every place and shut everyone else out.
+//
+// A pool made withSessions also counts the connections of each session
+// the server issued (a learner, a signed visitor): those do not spend the
+// address's share, which is for connections without one, but each session
+// may hold perSession, and the address all together sessionsMax. A lecture
+// hall of 400 behind one NAT, each learner with a session of its own, so
+// fits; a script without sessions has the address's share, and one that
+// collects them (they are issued at visitorRate) still leaves every other
+// address the rest of the pool.
 type connPool struct {
 	mu      sync.Mutex
 	used    int
 	max     int
 	perAddr int
-	byAddr  map[string]int
+	byAddr  map[string]int // connections without a session, by address
+
+	perSession  int            // 0: sessions are not counted apart
+	sessionsMax int            // an address's connections, with a session or not
+	bySession   map[string]int // by address and session
+	addrTotal   map[string]int // every connection of an address
 }
 
 // Why a connection was refused.
@@ -20,33 +34,77 @@ const (
 	poolOK = iota
 	poolFull
 	poolAddressFull
+	poolSessionFull
 )
 
 func newConnPool(max, perAddr int) *connPool {
 	return &connPool{max: max, perAddr: min(perAddr, max), byAddr: map[string]int{}}
 }
 
-// tryAcquire takes a place for addr, or says which cap refused it.
-func (p *connPool) tryAcquire(addr string) int {
+// withSessions counts the connections of issued sessions apart (see
+// connPool); addrMax is at least the address share.
+func (p *connPool) withSessions(perSession, addrMax int) *connPool {
+	p.perSession, p.sessionsMax = perSession, min(max(addrMax, p.perAddr), p.max)
+	p.bySession, p.addrTotal = map[string]int{}, map[string]int{}
+	return p
+}
+
+// tryAcquire takes a place for a connection of addr without a session, or
+// says which cap refused it.
+func (p *connPool) tryAcquire(addr string) int { return p.tryAcquireFor(addr, "") }
+
+// tryAcquireFor takes a place for a connection of session (issued by the
+// server; "" for none) at addr.
+func (p *connPool) tryAcquireFor(addr, session string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	switch {
-	case p.used >= p.max:
+	if p.used >= p.max {
 		return poolFull
-	case p.byAddr[addr] >= p.perAddr:
-		return poolAddressFull
+	}
+	if session == "" || p.perSession == 0 {
+		if p.byAddr[addr] >= p.perAddr || p.perSession > 0 && p.addrTotal[addr] >= p.sessionsMax {
+			return poolAddressFull
+		}
+		p.byAddr[addr]++
+	} else {
+		key := addr + " " + session
+		switch {
+		case p.addrTotal[addr] >= p.sessionsMax:
+			return poolAddressFull
+		case p.bySession[key] >= p.perSession:
+			return poolSessionFull
+		}
+		p.bySession[key]++
+	}
+	if p.perSession > 0 {
+		p.addrTotal[addr]++
 	}
 	p.used++
-	p.byAddr[addr]++
 	return poolOK
 }
 
-func (p *connPool) release(addr string) {
+// release gives back a place taken by tryAcquire.
+func (p *connPool) release(addr string) { p.releaseFor(addr, "") }
+
+// releaseFor gives back a place taken by tryAcquireFor.
+func (p *connPool) releaseFor(addr, session string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.used--
-	if p.byAddr[addr]--; p.byAddr[addr] <= 0 {
-		delete(p.byAddr, addr)
+	if session == "" || p.perSession == 0 {
+		if p.byAddr[addr]--; p.byAddr[addr] <= 0 {
+			delete(p.byAddr, addr)
+		}
+	} else {
+		key := addr + " " + session
+		if p.bySession[key]--; p.bySession[key] <= 0 {
+			delete(p.bySession, key)
+		}
+	}
+	if p.perSession > 0 {
+		if p.addrTotal[addr]--; p.addrTotal[addr] <= 0 {
+			delete(p.addrTotal, addr)
+		}
 	}
 }
 

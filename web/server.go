@@ -103,7 +103,7 @@ func NewServer(cfg Config) (*Server, error) {
 		crossOrigin: cop,
 		cfg:         cfg,
 		log:         cfg.Logger,
-		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress),
+		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress).withSessions(cfg.ConnectionsPerSession, cfg.sessionConnsMax()),
 		dashes:      newConnPool(cfg.MaxDashboardStreams, cfg.DashboardStreamsPerAddress),
 		assets:      assetVersion(static.FS),
 		ctx:         ctx,
@@ -215,7 +215,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Use(w.m.middleware)
 	// The checks are registered by the lesson pages; their limit and
 	// cross-site guard apply by route pattern, whoever registers them.
-	checkLimit := w.checks.middleware(w.m)
+	checkLimit := w.checks.middleware(w.m, s.issuedSession)
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		limited := s.sameOrigin(checkLimit(next))
 		return func(c echo.Context) error {

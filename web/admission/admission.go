@@ -43,9 +43,10 @@ const (
 	DefaultFlowShare    = 0.25
 	DefaultIPShare      = 0.75
 	DefaultFlowQueue    = 4
-	// DefaultFlowsPerIP is a class of 200 behind one NAT, and some to
-	// spare.
-	DefaultFlowsPerIP = 250
+	// DefaultFlowsPerIP is the largest class (classroom's
+	// MaxLearnersPerClass, 500) behind one NAT: a lecture hall of 400
+	// and some to spare.
+	DefaultFlowsPerIP = 500
 )
 
 // Refusals: the request was not queued at all. ErrClosed also ends every
@@ -80,7 +81,7 @@ type Config struct {
 	// IPShare of Queue).
 	IPQueue int
 	// FlowsPerIP bounds the flows one address may have with requests
-	// held or waiting (default 250): past it, a request of a new session
+	// held or waiting (default 500): past it, a request of a new session
 	// joins the address's anonymous flow, so sessions made up by the
 	// thousand do not each get a turn of their own.
 	FlowsPerIP int
