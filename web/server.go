@@ -63,6 +63,8 @@ type Server struct {
 	visitor    visitorKeys
 	visitorIDs *ipLimiter
 	learners   learnerCache
+	// storeHealth is the classroom store's state as /healthz last saw it.
+	storeHealth storeHealth
 
 	// histories caches the answers of the GET routes that run a shared
 	// scenario (api_history.go).
