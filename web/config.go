@@ -213,7 +213,7 @@ func (c Config) withDefaults() Config {
 		c.MaxConnections = max(DefaultMaxConnections, c.MaxLiveRuns+c.MaxLiveRuns/4)
 	}
 	if c.ConnectionsPerSession == 0 {
-		c.ConnectionsPerSession = DefaultConnectionsPerSession
+		c.ConnectionsPerSession = min(DefaultConnectionsPerSession, c.MaxConnections)
 	}
 	if c.ConnectionsPerAddress == 0 {
 		c.ConnectionsPerAddress = min(DefaultConnectionsPerAddress, c.MaxConnections)
