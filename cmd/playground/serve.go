@@ -78,6 +78,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	classf := addClassFlags(ef)
 	sharef := addShareFlags(ef)
 	var storeOpts classroom.Options
+	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile of the server (pprof format) to `file` from start-up until it stops, to see where its time goes under a load test (docs/load.md)")
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
 		return err
@@ -137,6 +138,13 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if err := cfg.Validate(); err != nil {
 		return &usageError{err}
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return usagef("--cpu-profile: %v", err)
+		}
+		defer stop()
 	}
 	// The budget is the runtime's soft limit too, so the collector works
 	// harder before the process passes it, and below it the collector runs
