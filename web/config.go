@@ -332,11 +332,13 @@ func (c Config) admission() admission.Config {
 // Raft group, its database, its goroutines and its socket's queue: about
 // half a MiB resident at 1,000 sessions (docs/web-benchmarks.md), so a MiB
 // each leaves the other half of the budget for everything else. Its CPU,
-// paced at 10x, is about 0.2 % of a core: LiveRunsPerCore of them keep the
-// event lag p99 within 100 ms on an otherwise quiet machine.
+// paced at 10x, is about 0.2 % of a core, but what bounds the count is the
+// event lag: 500 sessions on two cores keep its p99 within 100 ms on an
+// otherwise quiet machine, 600 are on the edge and 1,000 miss it
+// (docs/web-benchmarks.md), so LiveRunsPerCore is 250.
 const (
 	LiveRunBytes    = 1 << 20
-	LiveRunsPerCore = 500
+	LiveRunsPerCore = 250
 	// MinLiveRuns is the least the sizing gives, however small the
 	// machine: a class of 50.
 	MinLiveRuns = 50
@@ -344,7 +346,7 @@ const (
 
 // LiveRunsFor is the default MaxLiveRuns for a memory budget and a number
 // of cores: as many as both hold, at least MinLiveRuns and at most 10,000.
-// 1 GiB and two cores give 1,000.
+// 1 GiB and two cores give 500; 1 GiB and eight cores 1,024.
 func LiveRunsFor(memoryBudget int64, cores int) int {
 	byMemory := memoryBudget / LiveRunBytes
 	byCPU := int64(max(cores, 1)) * LiveRunsPerCore
