@@ -203,9 +203,14 @@ type flow struct {
 }
 
 type waiter struct {
-	line    *line
-	who     Who
-	flow    string
+	line *line
+	who  Who
+	flow string
+	// f is the flow's bookkeeping in its line, which stays while the
+	// waiter waits (a flow that waits for something is never forgotten):
+	// dispatching a long line looks each waiter's flow up without hashing
+	// its key again.
+	f       *flow
 	tag     int64
 	seq     uint64
 	pos     int
@@ -345,7 +350,7 @@ func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
 	c.flowWait[key]++
 	c.ipWait[who.IP]++
 	c.seq++
-	w := &waiter{line: l, who: who, flow: key, tag: tag, seq: c.seq, queued: now,
+	w := &waiter{line: l, who: who, flow: key, f: f, tag: tag, seq: c.seq, queued: now,
 		moved: make(chan struct{}, 1), ready: make(chan struct{})}
 	i, _ := slices.BinarySearchFunc(l.queue, w, func(a, b *waiter) int {
 		if a.tag != b.tag {
@@ -394,7 +399,7 @@ func (c *Controller) refusalLocked(w *waiter) error {
 // unwaitLocked counts a request out of the waiting.
 func (c *Controller) unwaitLocked(w *waiter) {
 	c.waiting--
-	w.line.flows[w.flow].wait--
+	w.f.wait--
 	if c.flowWait[w.flow]--; c.flowWait[w.flow] == 0 {
 		delete(c.flowWait, w.flow)
 	}
@@ -428,19 +433,20 @@ func (c *Controller) dispatchLocked(l *line) {
 	changed := false
 	// Flows and addresses held back by their share in this pass: their
 	// later requests may not overtake their first.
-	var heldBack map[string]bool
+	var heldFlows map[*flow]bool
+	var heldIPs map[string]bool
 	for i := 0; i < len(l.queue); {
 		w := l.queue[i]
-		f := l.flows[w.flow]
-		if heldBack["f"+w.flow] || heldBack["a"+w.who.IP] {
+		f := w.f
+		if heldFlows[f] || heldIPs[w.who.IP] {
 			i++
 			continue
 		}
 		if f.held+1 > l.flowCap || l.ips[w.who.IP]+1 > l.ipCap {
-			if heldBack == nil {
-				heldBack = map[string]bool{}
+			if heldFlows == nil {
+				heldFlows, heldIPs = map[*flow]bool{}, map[string]bool{}
 			}
-			heldBack["f"+w.flow], heldBack["a"+w.who.IP] = true, true
+			heldFlows[f], heldIPs[w.who.IP] = true, true
 			i++
 			continue
 		}
@@ -572,7 +578,7 @@ func (t *Ticket) Yield() bool {
 	}
 	n := 0
 	for _, w := range l.queue {
-		fh, ih := l.flows[w.flow].held, l.ips[w.who.IP]
+		fh, ih := w.f.held, l.ips[w.who.IP]
 		if w.flow == t.flow {
 			fh--
 		}
