@@ -19,6 +19,8 @@ type classWeb struct {
 	creates    *ipLimiter
 	checks     *flowLimiter // per issued session, then per address (flowlimit.go)
 	feeds      *dashFeeds   // live dashboards, one feed per class
+	// learnerFeeds: learners' live class streams, one feed per class.
+	learnerFeeds *learnerFeeds
 }
 
 // newClassWeb makes the class pages' shared parts: metrics, and per-IP
@@ -36,6 +38,7 @@ func (s *Server) newClassWeb() *classWeb {
 			cc.Clock),
 	}
 	w.feeds = newDashFeeds(w)
+	w.learnerFeeds = newLearnerFeeds(w)
 	return w
 }
 
@@ -161,7 +164,8 @@ func (w *classWeb) apiMe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": w.summarize(cl), "progress": prog})
+	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": w.summarize(cl), "progress": prog,
+		"poll_ms": w.s.cfg.Class.Live.Poll.Milliseconds()})
 }
 
 func (w *classWeb) me(c echo.Context) (*classroom.Learner, *classroom.Class, []classroom.Progress, error) {

@@ -40,8 +40,8 @@ func setCookie(c echo.Context, name, value string) {
 }
 
 // ClassHintCookie is readable by scripts and holds no secret: it says that
-// this browser joined a class, so the playground asks /api/me for a
-// pushed scenario only then.
+// this browser joined a class, so the playground follows the class
+// (/api/me/events, or /api/me) for a pushed scenario only then.
 const ClassHintCookie = "pg_class"
 
 func setLearnerCookies(c echo.Context, token string) {

@@ -25,6 +25,9 @@ type ClassConfig struct {
 	// Tests fix it (and the store's clock with it), so that what a
 	// limiter decides does not depend on how fast the machine is.
 	Clock func() time.Time
+	// Live bounds the learners' live class streams and their pages'
+	// fallback poll (config_learnerlive.go).
+	Live LearnerLiveConfig
 }
 
 // DefaultStreamsPerKey lets a teacher keep the dashboard open on a few
@@ -41,6 +44,7 @@ func (c ClassConfig) withDefaults() ClassConfig {
 	if c.Clock == nil {
 		c.Clock = time.Now
 	}
+	c.Live = c.Live.withDefaults()
 	return c
 }
 
@@ -57,5 +61,5 @@ func (c ClassConfig) validate() error {
 	case c.StreamsPerKey < 1 || c.StreamsPerKey > 100000:
 		return fmt.Errorf("dashboard-streams-per-key: must be between 1 and 100000, not %d", c.StreamsPerKey)
 	}
-	return nil
+	return c.Live.validate()
 }

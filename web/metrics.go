@@ -78,7 +78,7 @@ func newMetrics(s *Server) *metrics {
 	}, []string{"reason"})
 	m.connsRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "playground_connections_refused_total",
-		Help: "Websockets and dashboard streams refused, by pool (websockets, dashboard streams) and cap (full: the server's; address: one address's share).",
+		Help: "Websockets, dashboard streams and learner streams refused, by pool (websockets, dashboard streams, learner streams) and cap (full: the server's; address: one address's share; learner: one learner's).",
 	}, []string{"pool", "cap"})
 	m.idleClosed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "playground_websocket_idle_closed_total",
@@ -88,11 +88,12 @@ func newMetrics(s *Server) *metrics {
 		Name: "playground_live_runs_turn_over_total",
 		Help: "Live runs ended because they had held their place for --live-turn while others waited for one.",
 	})
-	for _, p := range []string{"websockets", "dashboard streams"} {
+	for _, p := range []string{"websockets", "dashboard streams", "learner streams"} {
 		for _, c := range []string{"full", "address"} {
 			m.connsRefused.WithLabelValues(p, c)
 		}
 	}
+	m.connsRefused.WithLabelValues("learner streams", "learner")
 	for _, k := range []string{workLive, workRun, workCheck, workChaos} {
 		m.runWait.WithLabelValues(k)
 	}
@@ -108,6 +109,10 @@ func newMetrics(s *Server) *metrics {
 	m.storeErrors.WithLabelValues("record")
 	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped, m.runWait, m.runsRefused,
 		m.connsRefused, m.idleClosed, m.liveEnded,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "playground_learner_streams",
+			Help: "Learners' pages following their class live (GET /api/me/events).",
+		}, func() float64 { return float64(s.mestreams.inUse()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "playground_raft_pool_hits_total",
 			Help: "Runs that started on a warm Raft group (--warm-raft-groups).",

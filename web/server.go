@@ -35,7 +35,9 @@ type Server struct {
 	echo   *echo.Echo
 	conns  *connPool // open websockets
 	dashes *connPool // open dashboard streams
-	assets string    // version of the static files, for cache-busting URLs
+	// mestreams counts the learners' class streams (class_mestream.go).
+	mestreams *connPool
+	assets    string // version of the static files, for cache-busting URLs
 
 	// crossOrigin refuses state-changing requests from other sites.
 	crossOrigin *http.CrossOriginProtection
@@ -107,6 +109,7 @@ func NewServer(cfg Config) (*Server, error) {
 		log:         cfg.Logger,
 		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress).withSessions(cfg.ConnectionsPerSession, cfg.sessionConnsMax()),
 		dashes:      newConnPool(cfg.MaxDashboardStreams, cfg.DashboardStreamsPerAddress),
+		mestreams:   newConnPool(cfg.Class.Live.MaxStreams, cfg.Class.Live.StreamsPerAddress),
 		assets:      assetVersion(static.FS),
 		ctx:         ctx,
 		cancel:      cancel,
@@ -159,8 +162,10 @@ func (s *Server) MetricsHandler() http.Handler {
 func (s *Server) RequestTimeout() time.Duration { return s.cfg.QueueWait + s.cfg.RunTimeout }
 
 // Connections reports how many long-lived connections are open now:
-// websockets and dashboard streams.
-func (s *Server) Connections() int { return s.conns.inUse() + s.dashes.inUse() }
+// websockets, dashboard streams and learner streams.
+func (s *Server) Connections() int {
+	return s.conns.inUse() + s.dashes.inUse() + s.mestreams.inUse()
+}
 
 // Shutdown ends every live run and websocket (telling each browser the
 // server is going away), ends every request waiting for a slot or running
@@ -273,6 +278,7 @@ func (s *Server) routes() *echo.Echo {
 	class(post, "/api/classes", w.apiCreate, create)
 	class(post, "/api/classes/:code/join", w.apiJoin, join)
 	class(get, "/api/me", w.apiMe)
+	class(get, "/api/me/events", w.apiMeEvents)
 	class(post, "/api/teacher/session", w.apiTeacherSession)
 	class(get, "/api/classes/:code/dashboard", w.apiDashboard)
 	class(get, "/api/classes/:code/events", w.apiEvents)

@@ -77,6 +77,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	// Classroom bounds (serve_class.go).
 	classf := addClassFlags(ef)
 	sharef := addShareFlags(ef)
+	livef := addLearnerLiveFlags(ef)
 	var storeOpts classroom.Options
 	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile of the server (pprof format) to `file` from start-up until it stops, to see where its time goes under a load test (docs/load.md)")
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
@@ -134,6 +135,9 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	if err := sharef.apply(&cfg); err != nil {
+		return err
+	}
+	if err := livef.apply(&cfg); err != nil {
 		return err
 	}
 	if err := cfg.Validate(); err != nil {

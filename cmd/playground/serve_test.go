@@ -197,6 +197,44 @@ func TestServeShutdownEndsDashboardStreams(t *testing.T) {
 	waitServe(t, done)
 }
 
+// TestServeShutdownEndsLearnerStreams: a learner's page following the
+// class live (GET /api/me/events) does not hold the shutdown either.
+func TestServeShutdownEndsLearnerStreams(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	url, done := startServe(ctx, t)
+	res, err := http.Post(url+"/api/classes", "application/json", strings.NewReader(`{"name":"Shutdown"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]string
+	json.NewDecoder(res.Body).Decode(&raw)
+	res.Body.Close()
+	res, err = http.Post(url+"/api/classes/"+raw["code"]+"/join", "application/json", strings.NewReader(`{"name":"Ada"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("join: %s", res.Status)
+	}
+	req, _ := http.NewRequest("GET", url+"/api/me/events", nil)
+	for _, ck := range res.Cookies() {
+		req.AddCookie(ck)
+	}
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("learner events: %v %v", err, stream)
+	}
+	defer stream.Body.Close()
+	// Its first line arrived: the stream is being served.
+	if _, err := bufio.NewReader(stream.Body).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	waitServe(t, done)
+}
+
 // TestServeShutdownClosesUnusedConnections: a connection that was opened
 // and never sent a request (a browser's preconnect) does not hold the
 // shutdown; http.Server alone would wait 5 s for it, past the grace.

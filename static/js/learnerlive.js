@@ -1,18 +1,23 @@
 // On the playground and the lesson pages, a learner in a class sees what
 // their teacher pushed (a scenario, a lesson or an exercise) as a banner
-// with a button: never a jump away from what they are typing. The banner
-// follows the teacher live: the class is read again every few seconds
-// while the page is visible. The same read carries the class's settings:
-// in quiz mode the "show me" buttons and solutions are hidden (the server
-// refuses them anyway), and a lesson not open yet says so.
+// with a button: never a jump away from what they are typing. The same
+// news carries the class's settings: in quiz mode the "show me" buttons
+// and solutions are hidden (the server refuses them anyway), a lesson not
+// open yet says so, and the deadline is given in the learner's time.
+//
+// The banner follows the teacher live over one server-sent event stream
+// per tab (/api/me/events): the class on connect and after every change.
+// The browser reconnects it by itself when the server ends it (its age, a
+// restart). When it cannot be opened or is refused (the server's, the
+// network's or this learner's share is full, or no EventSource), the page
+// reads /api/me instead, as often as the server says (poll_ms), backing
+// off while that fails, and tries the stream again now and then.
 // The session cookie is HttpOnly, so a second cookie without any secret
-// (pg_class=1) says whether asking /api/me is worth a request.
+// (pg_class=1) says whether any of this is worth a request.
 // Loaded by classbanner.js for a learner in a class only.
-
 (function classBanner() {
   const banner = document.getElementById('class-banner');
   if (!banner) return;
-  const every = 5000;
   let shown = '';
 
   function draw(cl) {
@@ -22,9 +27,15 @@
     const lesson = document.querySelector('[data-testid=lesson]');
     const closed = lesson && s.open_lessons && s.open_lessons.length > 0 && !s.open_lessons.includes(lesson.dataset.slug);
     html.toggleAttribute('data-class-closed', !!closed);
+    // The learner's own page marks each lesson not open yet.
+    const open = s.open_lessons || [];
+    for (const li of document.querySelectorAll('li[data-lesson]')) {
+      const mark = li.querySelector('[data-testid=lesson-not-open]');
+      if (mark) mark.hidden = open.length === 0 || open.includes(li.dataset.lesson);
+    }
 
     const sc = cl.scenario;
-    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, closed, s.show_me, cl.name]);
+    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, closed, s.show_me, s.deadline, cl.name]);
     if (key === shown) return;
     shown = key;
     const parts = [];
@@ -39,7 +50,17 @@
       line(Object.assign(document.createElement('strong'), { textContent: 'Not open yet: ' }),
         'your teacher opens the lessons one at a time; this one is for later. Reading is fine, checks wait.');
     }
-    if (sc) {
+    // The learner's own page says what was pushed, and quiz mode, as they
+    // were when the page was made: said once, by the page while it is
+    // still true, by the banner once it is not.
+    const still = (kind, now) => {
+      const e = document.querySelector('[data-class-static=' + kind + ']');
+      if (e && !e.hidden && !now(e)) e.hidden = true;
+      return !!e && !e.hidden;
+    };
+    const saidPush = still('push', (e) => !!sc && e.querySelector('a').getAttribute('href') === sc.url);
+    const saidQuiz = still('quiz', () => s.show_me === false);
+    if (sc && !saidPush) {
       const what = sc.kind === 'lesson' ? 'a lesson' : sc.kind === 'exercise' ? 'an exercise' : 'a scenario';
       const strong = document.createElement('strong');
       strong.textContent = 'Your teacher shared ' + what + (cl.name ? ' in ' + cl.name : '') + ': ';
@@ -51,18 +72,94 @@
       const here = location.pathname + location.search;
       line(strong, link, here === sc.url.split('#')[0] ? ' (this page)' : '');
     }
-    if (s.show_me === false) line('Quiz mode: answers are not shown for now.');
+    if (s.show_me === false && !saidQuiz) line('Quiz mode: answers are not shown for now.');
+    if (s.deadline) {
+      const at = new Date(s.deadline).toLocaleString([], { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+      const deadline = Object.assign(document.createElement('span'), { textContent: at });
+      deadline.dataset.testid = 'class-deadline';
+      deadline.dataset.at = s.deadline;
+      line(Object.assign(document.createElement('strong'), { textContent: 'Deadline: ' }), deadline,
+        '. Attempts after it are kept and marked late, and earn no points.');
+    }
     banner.replaceChildren(...parts);
     banner.hidden = parts.length === 0;
   }
 
-  async function read() {
-    if (document.visibilityState !== 'hidden') {
-      const res = await fetch('/api/me', { credentials: 'same-origin' });
-      if (res.status === 401 || res.status === 404) return; // not in a class any more
-      if (res.ok) draw((await res.json()).class || {});
-    }
-    setTimeout(() => read().catch(() => setTimeout(read, every)), every);
+  // How the page follows the class: 'stream' or 'poll' (for tests and
+  // for anyone curious, on the banner's data-live).
+  const mode = (m) => { banner.dataset.live = m; };
+  let every = 5000; // the poll's interval, until the server says
+  let source = null; // this tab's one stream
+  let timer = 0; // the next poll
+  let streamAgain = 0; // when to try the stream again after a refusal
+  let streamWait = 30000; // doubles at each refusal, up to 10 minutes
+  let stopped = false; // not in a class any more
+  let failures = 0; // polls failed in a row
+
+  function follow() {
+    if (source || stopped || !window.EventSource) return false;
+    clearTimeout(timer);
+    const es = new EventSource('/api/me/events');
+    source = es;
+    es.addEventListener('class', (e) => {
+      const v = JSON.parse(e.data);
+      if (v.poll_ms > 0) every = v.poll_ms;
+      streamWait = 30000;
+      mode('stream');
+      draw(v.class || {});
+    });
+    es.addEventListener('error', () => {
+      // CONNECTING: the browser is reconnecting by itself. CLOSED: the
+      // stream was refused (or is not one): poll, and try it later.
+      if (es.readyState !== EventSource.CLOSED || source !== es) return;
+      source = null;
+      streamAgain = Date.now() + streamWait;
+      streamWait = Math.min(streamWait * 2, 600000);
+      mode('poll');
+      poll(0);
+    });
+    return true;
   }
-  read().catch(() => {});
+
+  function poll(delay) {
+    clearTimeout(timer);
+    timer = setTimeout(() => read().then(poll, (wait) => poll(typeof wait === 'number' ? wait : backoff(0))), delay);
+  }
+
+  // read asks /api/me once and resolves with the delay to the next read
+  // (rejects with it after a failure), or stops when the stream took over.
+  async function read() {
+    if (stopped || source) return new Promise(() => {});
+    if (Date.now() >= streamAgain && follow()) return new Promise(() => {});
+    if (document.visibilityState === 'hidden') return every;
+    let res;
+    try {
+      res = await fetch('/api/me', { credentials: 'same-origin' });
+    } catch {
+      throw backoff(0);
+    }
+    if (res.status === 401 || res.status === 404) {
+      stopped = true; // not in a class any more
+      return new Promise(() => {});
+    }
+    if (!res.ok) throw backoff(Number(res.headers.get('Retry-After')) * 1000 || 0);
+    const v = await res.json();
+    if (v.poll_ms > 0) every = v.poll_ms;
+    failures = 0;
+    draw(v.class || {});
+    return every;
+  }
+
+  // After a failure the poll waits twice as long each time, up to a
+  // minute (or what Retry-After asks), so a struggling server is not
+  // pressed by every open page.
+  function backoff(asked) {
+    failures++;
+    return Math.max(asked, Math.min(every * 2 ** failures, Math.max(60000, every)));
+  }
+
+  if (!follow()) {
+    mode('poll');
+    poll(0);
+  }
 })();

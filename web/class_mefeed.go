@@ -1,0 +1,268 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// A learner's page follows what the teacher does to the class (a push,
+// the settings, archiving) through GET /api/me/events. What it shows is
+// the same for every learner of the class, so, as for the dashboards
+// (classlive.go), all the learner streams of one class on this server
+// share one feed: one subscription to the store's changes (the same
+// LISTEN/NOTIFY path on PostgreSQL), and one read of the class per
+// change that matters, whatever the number of learners. Answers and joins
+// change nothing a learner's banner shows, so they cost no read at all.
+
+// learnerFeeds holds the feed of every class with an open learner stream
+// on this server, and counts each learner's streams against
+// Config.Class.Live.StreamsPerLearner.
+type learnerFeeds struct {
+	w     *classWeb
+	mu    sync.Mutex
+	feeds map[int64]*learnerFeed
+}
+
+// learnerFeed is one class's shared learner state: the latest version,
+// encoded, the learners removed since the feed began, and a channel
+// closed (and replaced) whenever either changes.
+type learnerFeed struct {
+	classID int64
+	cancel  context.CancelFunc
+	// Guarded by learnerFeeds.mu: the streams open, and each learner's
+	// count and session token (any one of them reads the class).
+	streams  int
+	learners map[int64]*feedLearner
+
+	mu    sync.Mutex
+	seq   uint64
+	data  []byte
+	gone  map[int64]bool // learners removed from the class
+	done  bool           // no more versions: the class is gone or the store failed
+	ready chan struct{}
+}
+
+type feedLearner struct {
+	token   string
+	streams int
+}
+
+// classState is one event of a learner stream, and what /api/me
+// carries beside the learner and their progress: the class as its
+// learners see it, and how often a page without a stream should poll.
+type classState struct {
+	Class  classSummary `json:"class"`
+	PollMS int64        `json:"poll_ms"`
+}
+
+func newLearnerFeeds(w *classWeb) *learnerFeeds {
+	return &learnerFeeds{w: w, feeds: map[int64]*learnerFeed{}}
+}
+
+// errTooManyLearnerStreams is the 429 for a learner past their cap.
+func errTooManyLearnerStreams(max int) error {
+	return &userError{Status: http.StatusTooManyRequests,
+		Msg: fmt.Sprintf("one learner may follow the class live in at most %d pages at once; this page checks every few seconds instead", max)}
+}
+
+// join counts a new stream of a learner, starting the class's feed if it
+// is the first, or refuses it past the per-learner cap.
+func (fs *learnerFeeds) join(classID, learnerID int64, token string) (*learnerFeed, error) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	f := fs.feeds[classID]
+	if f != nil && f.ended() {
+		f = nil // its streams are on their way out; newcomers get a fresh feed
+	}
+	capped := fs.w.s.cfg.Class.Live.StreamsPerLearner
+	if f != nil && f.learners[learnerID] != nil && f.learners[learnerID].streams >= capped {
+		return nil, errTooManyLearnerStreams(capped)
+	}
+	if f == nil {
+		s := fs.w.s
+		ctx, cancel := context.WithCancel(s.ctx)
+		f = &learnerFeed{classID: classID, cancel: cancel, learners: map[int64]*feedLearner{},
+			gone: map[int64]bool{}, ready: make(chan struct{})}
+		fs.feeds[classID] = f
+		s.sessions.Add(1)
+		go func() {
+			defer s.sessions.Done()
+			fs.run(ctx, f)
+		}()
+	}
+	fl := f.learners[learnerID]
+	if fl == nil {
+		fl = &feedLearner{}
+		f.learners[learnerID] = fl
+	}
+	fl.token = token
+	fl.streams++
+	f.streams++
+	return f, nil
+}
+
+// leave uncounts a stream; the last one out stops the feed.
+func (fs *learnerFeeds) leave(f *learnerFeed, learnerID int64) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fl := f.learners[learnerID]; fl != nil {
+		if fl.streams--; fl.streams <= 0 {
+			delete(f.learners, learnerID)
+		}
+	}
+	f.streams--
+	if f.streams == 0 {
+		f.cancel()
+		if fs.feeds[f.classID] == f {
+			delete(fs.feeds, f.classID)
+		}
+	}
+}
+
+// tokens returns a session token of each learner following the feed.
+func (fs *learnerFeeds) tokens(f *learnerFeed) map[int64]string {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	out := make(map[int64]string, len(f.learners))
+	for id, fl := range f.learners {
+		out[id] = fl.token
+	}
+	return out
+}
+
+// learnerSees says whether a change of this kind can change what a
+// learner's page shows of the class.
+func learnerSees(kind string) bool {
+	switch kind {
+	case classroom.ChangeScenario, classroom.ChangeSettings, classroom.ChangeCode, classroom.ChangeArchive,
+		classroom.ChangeResync:
+		return true
+	}
+	return false
+}
+
+// run subscribes to the class's changes, reads the class once, then again
+// at most once per dashboardInterval while changes a learner sees come,
+// until the last stream leaves or the server shuts down.
+func (fs *learnerFeeds) run(ctx context.Context, f *learnerFeed) {
+	defer f.end()
+	// Subscribe before the first read, so that no change between the two
+	// is missed.
+	changes, err := fs.w.store().Subscribe(ctx, f.classID)
+	if err != nil || !fs.reload(ctx, f) {
+		return
+	}
+	var last time.Time
+	var pending <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ch, ok := <-changes:
+			switch {
+			case !ok || ch.Kind == classroom.ChangeDeleted:
+				return // the store closed, or the class is gone
+			case ch.Kind == classroom.ChangeRemove:
+				f.remove(ch.LearnerID)
+			case learnerSees(ch.Kind) && pending == nil:
+				pending = time.After(max(0, dashboardInterval-time.Since(last)))
+			}
+		case <-pending:
+			pending, last = nil, time.Now()
+			if !fs.reload(ctx, f) {
+				return
+			}
+		}
+	}
+}
+
+// reload reads the class with the session of a learner following it and
+// publishes what learners see. A session the store no longer knows is a
+// learner removed (a notification of it may have been dropped): their
+// streams end and the next session is tried. It reports false when the
+// class cannot be read: the feed ends, its streams close, and browsers
+// reconnect, to be told why.
+func (fs *learnerFeeds) reload(ctx context.Context, f *learnerFeed) bool {
+	for id, token := range fs.tokens(f) {
+		_, cl, err := fs.w.store().Learner(ctx, token)
+		var ce *classroom.Error
+		if errors.As(err, &ce) && (ce.Code == classroom.EUNAUTHORIZED || ce.Code == classroom.ENOTFOUND) {
+			f.remove(id)
+			continue
+		}
+		if err != nil || cl.ID != f.classID {
+			return false
+		}
+		data, err := json.Marshal(fs.w.classStateOf(cl))
+		if err != nil {
+			return false
+		}
+		f.publish(data)
+		return true
+	}
+	// Nobody left to read it for: the feed is stopping.
+	return true
+}
+
+// classStateOf is what a learner sees of cl.
+func (w *classWeb) classStateOf(cl *classroom.Class) classState {
+	return classState{Class: w.summarize(cl), PollMS: w.s.cfg.Class.Live.Poll.Milliseconds()}
+}
+
+func (f *learnerFeed) publish(data []byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.seq++
+	f.data = data
+	f.wake()
+}
+
+// remove ends the streams of a learner removed from the class.
+func (f *learnerFeed) remove(learnerID int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.gone[learnerID] {
+		f.gone[learnerID] = true
+		f.wake()
+	}
+}
+
+// wake closes ready, waking every stream; f.mu is held.
+func (f *learnerFeed) wake() {
+	if f.done {
+		return // ready is closed already, for good
+	}
+	close(f.ready)
+	f.ready = make(chan struct{})
+}
+
+// end says there will be no more versions.
+func (f *learnerFeed) end() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.done {
+		f.done = true
+		close(f.ready)
+	}
+}
+
+func (f *learnerFeed) ended() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.done
+}
+
+// latest returns the newest version, whether the learner was removed,
+// whether the feed has ended, and a channel closed when any changes.
+func (f *learnerFeed) latest(learnerID int64) (seq uint64, data []byte, gone, done bool, ready <-chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seq, f.data, f.gone[learnerID], f.done, f.ready
+}
