@@ -210,12 +210,15 @@ type waiter struct {
 	// waiter waits (a flow that waits for something is never forgotten):
 	// dispatching a long line looks each waiter's flow up without hashing
 	// its key again.
-	f       *flow
-	tag     int64
-	seq     uint64
-	pos     int
-	queued  time.Time
-	moved   chan struct{} // pos changed (capacity 1)
+	f      *flow
+	tag    int64
+	seq    uint64
+	pos    int
+	queued time.Time
+	// moved says pos changed (capacity 1); nil for a caller that is not
+	// told its place (an HTTP request), so that a line of hundreds does
+	// not wake every waiter's goroutine each time it moves.
+	moved   chan struct{}
 	ready   chan struct{} // closed when granted
 	granted *Ticket
 }
@@ -265,7 +268,7 @@ func (c *Controller) Acquire(ctx context.Context, who Who, k Kind, moved func(po
 		c.mu.Unlock()
 		return nil, ErrClosed
 	}
-	w := c.enqueueLocked(c.lines[k], who, now)
+	w := c.enqueueLocked(c.lines[k], who, now, moved != nil)
 	c.dispatchLocked(w.line)
 	if t := w.granted; t != nil {
 		c.mu.Unlock()
@@ -321,7 +324,7 @@ func (c *Controller) abandon(w *waiter, err error) error {
 	return err
 }
 
-func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
+func (c *Controller) enqueueLocked(l *line, who Who, now time.Time, told bool) *waiter {
 	key := who.flowKey()
 	flows := c.ipFlows[who.IP]
 	if flows == nil {
@@ -351,7 +354,10 @@ func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
 	c.ipWait[who.IP]++
 	c.seq++
 	w := &waiter{line: l, who: who, flow: key, f: f, tag: tag, seq: c.seq, queued: now,
-		moved: make(chan struct{}, 1), ready: make(chan struct{})}
+		ready: make(chan struct{})}
+	if told {
+		w.moved = make(chan struct{}, 1)
+	}
 	i, _ := slices.BinarySearchFunc(l.queue, w, func(a, b *waiter) int {
 		if a.tag != b.tag {
 			return cmpInt(a.tag, b.tag)
@@ -470,9 +476,11 @@ func (c *Controller) dispatchLocked(l *line) {
 		for i, w := range l.queue {
 			if w.pos != i+1 {
 				w.pos = i + 1
-				select {
-				case w.moved <- struct{}{}:
-				default:
+				if w.moved != nil {
+					select {
+					case w.moved <- struct{}{}:
+					default:
+					}
 				}
 			}
 		}
