@@ -144,6 +144,11 @@ type Summary struct {
 type Result struct {
 	Events  []Event `json:"events"`
 	Summary Summary `json:"summary"`
+	// Messages are the run's messages, when Options.Messages asked for
+	// them (nil otherwise); MessagesTruncated says the run had more than
+	// MaxMessages. Neither is part of the timeline's JSON.
+	Messages          []Message `json:"-"`
+	MessagesTruncated bool      `json:"-"`
 
 	history *History
 }

@@ -14,6 +14,10 @@ type exchange struct {
 	arrived bool  // the answer (or the news that none will come) reached the client's side
 	at      int64 // when it did
 	lost    bool  // the far end answered, but the answer never reached the client
+	// For the message log (msgLog), when the run keeps one: the request's
+	// record, and when its sender stops waiting for the answer (0: never).
+	msg      int
+	deadline int64
 }
 
 // dispatch sends a request of the given kind and returns at once. serve
@@ -25,9 +29,9 @@ type exchange struct {
 func (c *client) dispatch(kind string, serve func() string, onLost func(), answered func(x *exchange)) *exchange {
 	w := c.w
 	lat := w.sc.Lock.Latency.MS()
-	d := lat
+	d, sent, by := lat, w.s.now, int64(0)
 	if q := c.delays[kind]; len(q) > 0 {
-		by := q[0].By.MS()
+		by = q[0].By.MS()
 		d += by
 		c.delays[kind] = q[1:]
 		c.emit(Event{Kind: KindDelayed, Message: kind, For: by, Until: w.s.now + d})
@@ -35,9 +39,12 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 	x := &exchange{}
 	w.s.at(w.s.now+d, func() {
 		from := serve()
+		w.msgs.request(c, kind, sent, by, from, x)
+		servedAt := w.s.now
 		arrive := func() {
 			x.arrived, x.at = true, w.s.now
 			if c.done {
+				w.msgs.answer(c, kind, from, servedAt, x, true)
 				if from != "" && onLost != nil {
 					onLost()
 				}
@@ -45,9 +52,12 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 			}
 			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from)) {
 				x.lost = true
+				w.msgs.answer(c, kind, from, servedAt, x, true)
 				if onLost != nil {
 					onLost()
 				}
+			} else {
+				w.msgs.answer(c, kind, from, servedAt, x, false)
 			}
 			answered(x)
 		}

@@ -348,7 +348,9 @@ func (s *raftService) links() {
 			s.linked[key] = want
 		}
 	}
+	behind := s.msgs().behindLeader(s)
 	s.replicated()
+	s.msgs().replicate(s, "", behind)
 }
 
 // connected reports whether the simulated network links two actors (all
@@ -434,6 +436,7 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 	}
 	s.remember(nd, cmd.Lock)
 	s.appended()
+	s.msgs().replicate(s, appendText(cmd), nil)
 	// The timeline names the node the simulation treats as leader, which
 	// is the one that committed it.
 	return r, nd.name, true
@@ -695,6 +698,7 @@ func (s *raftService) elect() {
 	s.leader = want
 	s.term++
 	s.appended() // the entry that opens its term
+	s.msgs().replicate(s, fmt.Sprintf("the entry that opens term %d", s.term), nil)
 	if s.probe != nil {
 		s.probe.elected(s)
 	}

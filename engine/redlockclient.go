@@ -130,6 +130,7 @@ func (c *client) nodeCall(a *actor, rl *redlockService, i int, op Op, token int6
 		r, ok = rl.serveNode(i, cmd)
 		w.noteAvailability()
 		if !ok {
+			w.msgs.aim(name)
 			return ""
 		}
 		return name

@@ -99,6 +99,7 @@ func (c *client) renewAtService(l *renewLoop) {
 			}
 		})
 	})
+	x.deadline = deadline // an answer after it is late (msgLog)
 	c.renewTimer(l, x, sent, deadline)
 }
 

@@ -23,6 +23,13 @@ type Options struct {
 	// ahead of time (see RaftPool). The timeline is the same byte for byte
 	// with or without it.
 	Pool *RaftPool
+	// Messages asks the run to keep a record of every message the
+	// simulated network carries (Result.Messages), apart from the
+	// timeline, which stays the same byte for byte. OnMessage, if set,
+	// receives each record as it is settled, on the run's goroutine (and
+	// implies Messages).
+	Messages  bool
+	OnMessage func(Message)
 
 	probe *raftProbe // tests only: watches the real Raft group
 }
@@ -86,6 +93,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.msgs = newMsgLog(w, opt.Messages, opt.OnMessage)
 	r := &Run{w: w, ctl: make(chan control, 64), done: make(chan struct{})}
 	go r.loop(ctx, opt)
 	return r, nil
@@ -268,6 +276,12 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 	internal := errors.Join(w.err, s.err)
 	summary, serr := w.summarize(end)
 	r.res = &Result{Events: w.events, Summary: summary, history: w.history.export()}
+	if w.msgs != nil {
+		r.res.Messages, r.res.MessagesTruncated = w.msgs.list, w.msgs.truncated
+		if r.res.Messages == nil {
+			r.res.Messages = []Message{}
+		}
+	}
 	if r.res.Events == nil {
 		r.res.Events = []Event{}
 	}

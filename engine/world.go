@@ -38,6 +38,7 @@ type world struct {
 	audit    *auditor // keeps the summary, from outside
 
 	probe *raftProbe // tests only
+	msgs  *msgLog    // the messages, when the run keeps them (nil otherwise)
 }
 
 func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, pool *RaftPool, probe *raftProbe) (w *world, err error) {

@@ -23,6 +23,10 @@ type runResponse struct {
 	// States are the run folded (Fold): what the page draws roles from.
 	States []FoldedState `json:"states"`
 	Texts  []string      `json:"texts"`
+	// Messages are the run's messages (engine.Message), with
+	// ?messages=1 only: kept apart from the timeline.
+	Messages          []engine.Message `json:"messages,omitempty"`
+	MessagesTruncated bool             `json:"messages_truncated,omitempty"`
 }
 
 func (s *Server) apiPresets(c echo.Context) error {
@@ -35,6 +39,14 @@ func (s *Server) apiPresets(c echo.Context) error {
 // waits for a slot (QueueWait at most, then 503 with Retry-After) and runs
 // for RunTimeout at most. The server's shutdown ends both.
 func (s *Server) apiRun(c echo.Context) error {
+	messages := false
+	switch v := c.QueryParam("messages"); v {
+	case "", "0":
+	case "1":
+		messages = true
+	default:
+		return badRequest("messages", "must be 1 or 0 (got %s)", excerpt(v))
+	}
 	body, err := s.readBody(c, scenarioTypes...)
 	if err != nil {
 		return err
@@ -55,11 +67,13 @@ func (s *Server) apiRun(c echo.Context) error {
 	defer t.Release()
 	rctx, rcancel := context.WithTimeout(ctx, s.cfg.RunTimeout)
 	defer rcancel()
-	res, err := s.execute(rctx, sc)
+	res, err := s.executeWith(rctx, sc, messages)
 	if err != nil {
 		return s.runError(c, err, s.cfg.RunTimeout)
 	}
-	return writeJSON(c, http.StatusOK, newRunResponse(sc.Scenario(), res))
+	out := newRunResponse(sc.Scenario(), res)
+	out.Messages, out.MessagesTruncated = res.Messages, res.MessagesTruncated
+	return writeJSON(c, http.StatusOK, out)
 }
 
 func newRunResponse(sc engine.Scenario, res *engine.Result) runResponse {
@@ -78,4 +92,17 @@ func writeJSON(c echo.Context, status int, v any) error {
 	enc := json.NewEncoder(c.Response())
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// executeWith runs a scenario as execute does, keeping its messages when
+// asked.
+func (s *Server) executeWith(ctx context.Context, p *engine.Prepared, messages bool) (*engine.Result, error) {
+	if !messages {
+		return s.execute(ctx, p)
+	}
+	r, err := engine.Start(ctx, p, engine.Options{Pool: s.pool, Messages: true})
+	if err != nil {
+		return nil, err
+	}
+	return r.Wait()
 }

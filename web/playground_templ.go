@@ -496,7 +496,7 @@ func stage(d PlaygroundData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section class=\"stage\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\" class=\"visually-hidden\">Timeline</h2><figure class=\"timeline panel\"><div class=\"tl-head\"><figcaption id=\"timeline-caption\">Timeline: a lane per client, per lock server and for the storage. Click a lane's name to act on it.</figcaption><button type=\"button\" id=\"projector\" class=\"small\" data-testid=\"projector\" aria-pressed=\"false\" aria-keyshortcuts=\"v\" title=\"Projector view: the timeline fills the screen (V)\">Projector</button></div><div class=\"tl-wrap\" id=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"actor-menu\" class=\"actor-menu\" role=\"menu\" hidden data-testid=\"actor-menu\"></div></div><p id=\"now-caption\" class=\"now-caption\" data-testid=\"now-caption\"></p><ul id=\"tl-notes\" class=\"tl-notes\" data-testid=\"tl-notes\" aria-label=\"Labels with no room\"></ul><div class=\"pan\" id=\"pan-row\" hidden><label for=\"pan\">Pan</label> <input id=\"pan\" type=\"range\" min=\"0\" max=\"1000\" step=\"1\" value=\"0\" data-testid=\"pan\"></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"50\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output> <span class=\"zoom\" role=\"group\" aria-label=\"Zoom the timeline\"><button type=\"button\" id=\"zoom-out\" data-testid=\"zoom-out\" aria-label=\"Zoom out\" title=\"Zoom out (Shift+Z)\">−</button> <button type=\"button\" id=\"zoom-fit\" data-testid=\"zoom-fit\" title=\"Show the whole run\">Fit</button> <button type=\"button\" id=\"zoom-in\" data-testid=\"zoom-in\" aria-label=\"Zoom in\" title=\"Zoom in (Z)\">+</button></span></div><details class=\"legend-box\" id=\"legend-box\"><summary>What the marks mean</summary>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<section class=\"stage\" aria-labelledby=\"timeline-h\"><h2 id=\"timeline-h\" class=\"visually-hidden\">Timeline</h2><figure class=\"timeline panel\"><div class=\"tl-head\"><figcaption id=\"timeline-caption\">Timeline: a lane per client, per lock server and for the storage. Click a lane's name to act on it.</figcaption><button type=\"button\" id=\"msgs\" class=\"small\" aria-pressed=\"false\" hidden title=\"Draw each request, answer and Raft append as an arrow\">Messages</button> <button type=\"button\" id=\"projector\" class=\"small\" data-testid=\"projector\" aria-pressed=\"false\" aria-keyshortcuts=\"v\" title=\"Projector view: the timeline fills the screen (V)\">Projector</button></div><div class=\"tl-wrap\" id=\"svg-wrap\"><svg id=\"timeline\" role=\"img\" aria-labelledby=\"timeline-caption\" data-testid=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\"></svg><div id=\"actor-menu\" class=\"actor-menu\" role=\"menu\" hidden data-testid=\"actor-menu\"></div></div><p id=\"now-caption\" class=\"now-caption\" data-testid=\"now-caption\"></p><ul id=\"tl-notes\" class=\"tl-notes\" data-testid=\"tl-notes\" aria-label=\"Labels with no room\"></ul><div class=\"pan\" id=\"pan-row\" hidden><label for=\"pan\">Pan</label> <input id=\"pan\" type=\"range\" min=\"0\" max=\"1000\" step=\"1\" value=\"0\" data-testid=\"pan\"></div><div class=\"scrub\"><label for=\"scrub\">Playhead</label> <input id=\"scrub\" type=\"range\" min=\"0\" max=\"0\" step=\"50\" value=\"0\" disabled data-testid=\"scrub\" aria-describedby=\"scrub-time\"> <output id=\"scrub-time\" for=\"scrub\" data-testid=\"scrub-time\">0s</output> <span class=\"zoom\" role=\"group\" aria-label=\"Zoom the timeline\"><button type=\"button\" id=\"zoom-out\" data-testid=\"zoom-out\" aria-label=\"Zoom out\" title=\"Zoom out (Shift+Z)\">−</button> <button type=\"button\" id=\"zoom-fit\" data-testid=\"zoom-fit\" title=\"Show the whole run\">Fit</button> <button type=\"button\" id=\"zoom-in\" data-testid=\"zoom-in\" aria-label=\"Zoom in\" title=\"Zoom in (Z)\">+</button></span></div><details class=\"legend-box\" id=\"legend-box\"><summary>What the marks mean</summary>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -551,7 +551,7 @@ func settings(d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Name).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 257, Col: 29}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 258, Col: 29}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
 			if templ_7745c5c3_Err != nil {
@@ -564,7 +564,7 @@ func settings(d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var21 string
 			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 257, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 258, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
@@ -582,7 +582,7 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("replication_lag"))).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 272, Col: 99}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 273, Col: 99}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 		if templ_7745c5c3_Err != nil {
@@ -595,7 +595,7 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("persist_every") / 1000)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 276, Col: 108}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 277, Col: 108}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
@@ -608,7 +608,7 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("lock_delay") / 1000)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 280, Col: 103}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 281, Col: 103}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
@@ -653,7 +653,7 @@ func legend() templ.Component {
 			var templ_7745c5c3_Var26 string
 			templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 312, Col: 25}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 313, Col: 25}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
 			if templ_7745c5c3_Err != nil {
@@ -674,7 +674,7 @@ func legend() templ.Component {
 			var templ_7745c5c3_Var27 string
 			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 314, Col: 13}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 315, Col: 13}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {

@@ -253,12 +253,12 @@ func TestWebsocketBadMessagesGetErrorsNamingTheProblem(t *testing.T) {
 		want        string
 	}{
 		{`{"type":`, "message", "bad_message", "message: is not valid JSON"},
-		{`[1,2]`, "message", "bad_message", "message: must be a JSON object with type, scenario, speed, fault or paused"},
+		{`[1,2]`, "message", "bad_message", "message: must be a JSON object with type, scenario, speed, fault, paused or messages"},
 		{`{"type":"pause"} {"type":"stop"}`, "message", "bad_message", "more than one JSON value"},
 		{`{"type":5}`, "type", "bad_message", "type: must be a string"},
 		{`{"type":"start","speed":"fast"}`, "speed", "bad_message", "speed: must be a number"},
 		{`{"type":"dance"}`, "type", "bad_message", "unknown message type"},
-		{`{"type":"pause","extra":1}`, "extra", "bad_message", "extra: is not a field of this message, which takes type, scenario, speed, fault or paused"},
+		{`{"type":"pause","extra":1}`, "extra", "bad_message", "extra: is not a field of this message, which takes type, scenario, speed, fault, paused or messages"},
 		{`{"type":"pause"}`, "type", "no_run", "needs a live run"},
 		{`{"type":"start"}`, "scenario", "bad_message", "is required"},
 		// A value out of range is "invalid", on start as on a speed change

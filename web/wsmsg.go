@@ -26,6 +26,11 @@ const (
 	// about themselves, sent when it changes; observed, not part of the
 	// deterministic timeline.
 	MsgObserved = "observed"
+	// MsgMessage carries record: one message the simulated network
+	// carried (a request, an answer, a Raft append), sent as it is settled
+	// to a browser that asked with "messages" in its start; kept apart
+	// from the timeline.
+	MsgMessage = "message"
 )
 
 // ClientMessage is one message from the browser.
@@ -37,6 +42,9 @@ type ClientMessage struct {
 	// Paused starts the run paused at 0 (start only): it waits for
 	// "step" or "resume".
 	Paused bool `json:"paused,omitempty"`
+	// Messages asks for the run's messages (start only): each is sent as
+	// a "message" as it is settled.
+	Messages bool `json:"messages,omitempty"`
 }
 
 // ServerMessage is one message to the browser. Only the fields of its type
@@ -65,4 +73,9 @@ type ServerMessage struct {
 	Position int `json:"position,omitempty"`
 	// Nodes are the Raft nodes as they see themselves (observed).
 	Nodes []engine.NodeStatus `json:"nodes,omitempty"`
+	// Record is one message the network carried (MsgMessage).
+	Record *engine.Message `json:"record,omitempty"`
+	// MessagesTruncated says the run had more messages than were sent
+	// (summary, when messages were asked for).
+	MessagesTruncated bool `json:"messages_truncated,omitempty"`
 }

@@ -135,7 +135,7 @@ func (ss *session) start(m ClientMessage) {
 	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
 		density: eventDensity(prepared.Scenario())}
 	ss.live = lr
-	go ss.runLive(ctx, lr, prepared)
+	go ss.runLive(ctx, lr, prepared, m.Messages)
 }
 
 // runLive waits for the run's slot, telling the browser its place as it
@@ -144,7 +144,7 @@ func (ss *session) start(m ClientMessage) {
 // Its last message (the summary, or an error) is sent once the run's slot
 // is given back and a new start is accepted, so a browser that starts the
 // next run as soon as it reads the summary is never told one is live.
-func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Prepared) {
+func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Prepared, messages bool) {
 	var last []ServerMessage
 	defer func() {
 		lr.release(ss.srv)
@@ -225,7 +225,11 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	runCtx, cancelRun := context.WithTimeout(ctx, limit)
 	defer cancelRun()
 	startPaused := lr.startsPaused()
-	run, err := engine.Start(runCtx, prepared, engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool})
+	opt := engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool}
+	if messages {
+		opt.OnMessage = func(m engine.Message) { ss.send(ServerMessage{Type: MsgMessage, Record: &m}) }
+	}
+	run, err := engine.Start(runCtx, prepared, opt)
 	if err != nil {
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
@@ -272,5 +276,5 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)
 	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Heading: &head,
-		Scenario: &norm, States: Fold(norm, res.Events), Stopped: stopped})
+		Scenario: &norm, States: Fold(norm, res.Events), Stopped: stopped, MessagesTruncated: res.MessagesTruncated})
 }

@@ -79,7 +79,7 @@
       deadline.dataset.testid = 'class-deadline';
       deadline.dataset.at = s.deadline;
       line(Object.assign(document.createElement('strong'), { textContent: 'Deadline: ' }), deadline,
-        '. Attempts after it are kept and marked late, and earn no points.');
+        '. Attempts after it are kept, flagged late, and earn no points unless your teacher allows them.');
     }
     banner.replaceChildren(...parts);
     banner.hidden = parts.length === 0;

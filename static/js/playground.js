@@ -256,6 +256,7 @@ const session = new Session({
     appendLog(m.event, m.text);
     draw();
   },
+  message(m) { run?.live && run.msgs.push(m.record); },
   // The server has no free slot yet: the run waits its turn, and starts
   // by itself (its first state message) when the turn comes.
   queued(m) {
@@ -360,7 +361,7 @@ async function start() {
   }
   const s = speed(), paused = el.startPaused.checked;
   const norm = normalised(sc);
-  run = { sc: norm, sent: clone(sc), events: [], texts: [], folds: [{ after: -1, state: sketch(sc) }], obs: [], summary: null, live: true, speed: s,
+  run = { sc: norm, sent: clone(sc), events: [], msgs: [], texts: [], folds: [{ after: -1, state: sketch(sc) }], obs: [], summary: null, live: true, speed: s,
     anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: untilOf(sc),
     cursor: 0, follow: !paused, playing: !paused, serverPaused: paused };
   el.log.innerHTML = '';
@@ -379,7 +380,7 @@ async function start() {
   try { await session.open(); } catch (err) {
     run.live = false; setButtons(); setStatus(err.message, true); return;
   }
-  session.send({ type: 'start', scenario: sc, speed: s, ...(paused ? { paused: true } : {}) });
+  session.send({ type: 'start', scenario: sc, speed: s, messages: true, ...(paused ? { paused: true } : {}) });
   tick();
 }
 
@@ -539,6 +540,7 @@ function paint() {
     const domain = untilOf(sc);
     geo = render(el.svg, normalised(sc), [], { states: [{ after: -1, state: sketch(sc) }], domain, now: 0, playhead: null, view: viewOf(domain, 0), width, interactive: true });
     showZoom(domain);
+    arrows();
     return;
   }
   const h = head();
@@ -557,6 +559,17 @@ function paint() {
   showZoom(domain);
   showAt(h);
   showUnplaced();
+  arrows(h);
+}
+
+let msgView, msgPref; // messages.js once shown; the toggle, kept
+try { msgPref = localStorage.msgs; } catch { /* for this page */ }
+/** arrows draws the messages as toggled, or if few enough for the width. */
+function arrows(h) {
+  const b = $('msgs'), list = run?.msgs || [], on = (msgPref ?? (list.length * 7 <= geo.width ? 'on' : '')) == 'on';
+  b.hidden = !list.length;
+  b.setAttribute('aria-pressed', on);
+  if (on && list.length) (msgView ??= import('./messages.js')).then(m => m.draw(el.svg, geo, list, h));
 }
 
 /** showUnplaced lists under the timeline the labels it had no room for. */
@@ -942,6 +955,11 @@ $('chaos').addEventListener('click', openChaos);
 $('share').addEventListener('click', share);
 $('keys').addEventListener('click', () => toggleKeys());
 $('projector').addEventListener('click', projector);
+$('msgs').addEventListener('click', e => {
+  msgPref = e.currentTarget.ariaPressed == 'true' ? 'off' : 'on';
+  try { localStorage.msgs = msgPref; } catch { /* for this page */ }
+  draw();
+});
 // A folded question or outcome unfolds at a click (or Enter on its summary).
 el.box.addEventListener('click', e => {
   if (!el.box.classList.contains('folded')) return;
