@@ -74,12 +74,13 @@ type Config struct {
 	// open without a session the server issued (0:
 	// DefaultConnectionsPerAddress, at most MaxConnections): one script
 	// cannot take them all. Sockets of issued sessions (learners, signed
-	// visitors) count apart: ConnectionsPerSession each, and AddressShare
-	// of MaxConnections for the whole address, so a lecture hall behind
-	// one NAT fits.
+	// visitors) have ConnectionsPerSession places of their own each before
+	// they take from it, and the whole address holds at most AddressShare
+	// of MaxConnections, so a lecture hall behind one NAT fits.
 	ConnectionsPerAddress int
-	// ConnectionsPerSession bounds the websockets of one issued session
-	// (0: DefaultConnectionsPerSession).
+	// ConnectionsPerSession is the places of its own each issued session
+	// has for its websockets (0: DefaultConnectionsPerSession); more take
+	// the address's share.
 	ConnectionsPerSession int
 	// IdleTimeout closes a websocket that starts no run for this long
 	// after it opens or after its last run ends: an open socket costs a
@@ -351,15 +352,6 @@ func LiveRunsFor(memoryBudget int64, cores int) int {
 	byMemory := memoryBudget / LiveRunBytes
 	byCPU := int64(max(cores, 1)) * LiveRunsPerCore
 	return int(min(max(min(byMemory, byCPU), MinLiveRuns), 10000))
-}
-
-// connAddressCap is the most websockets an address may hold open for a
-// connection of session ("" for none): what a refusal names.
-func (s *Server) connAddressCap(session string) int {
-	if session == "" {
-		return s.cfg.ConnectionsPerAddress
-	}
-	return s.conns.sessionsMax
 }
 
 // sessionConnsMax is the most websockets one address may hold, its

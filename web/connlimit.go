@@ -20,11 +20,6 @@ func (s *Server) connRefusal(c echo.Context, why int, what string, total, perAdd
 	switch why {
 	case poolOK:
 		return nil
-	case poolSessionFull:
-		s.metrics.connsRefused.WithLabelValues(what, "session").Inc()
-		c.Response().Header().Set("Retry-After", strconv.Itoa(connRetryAfter))
-		return &userError{Status: http.StatusTooManyRequests,
-			Msg: fmt.Sprintf("you already have %d %s open, the most one browser may; close some tabs or try again in %d s", s.cfg.ConnectionsPerSession, what, connRetryAfter)}
 	case poolAddressFull:
 		s.metrics.connsRefused.WithLabelValues(what, "address").Inc()
 		c.Response().Header().Set("Retry-After", strconv.Itoa(connRetryAfter))

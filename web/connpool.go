@@ -9,13 +9,15 @@ import "sync"
 // school's NAT) could hold every place and shut everyone else out.
 //
 // A pool made withSessions also counts the connections of each session
-// the server issued (a learner, a signed visitor): those do not spend the
-// address's share, which is for connections without one, but each session
-// may hold perSession, and the address all together sessionsMax. A lecture
-// hall of 400 behind one NAT, each learner with a session of its own, so
-// fits; a script without sessions has the address's share, and one that
-// collects them (they are issued at visitorRate) still leaves every other
-// address the rest of the pool.
+// the server issued (a learner, a signed visitor): each session has
+// perSession places of its own, which do not spend the address's share,
+// and past them its connections take the address's share like any other;
+// the address all together holds at most sessionsMax. A lecture hall of
+// 400 behind one NAT, each learner with a session of its own, so fits, and
+// a browser with many tabs open still gets the address's share; a script
+// without sessions has the address's share, and one that collects them
+// (they are issued at visitorRate) still leaves every other address the
+// rest of the pool.
 type connPool struct {
 	mu      sync.Mutex
 	used    int
@@ -34,7 +36,6 @@ const (
 	poolOK = iota
 	poolFull
 	poolAddressFull
-	poolSessionFull
 )
 
 func newConnPool(max, perAddr int) *connPool {
@@ -51,55 +52,56 @@ func (p *connPool) withSessions(perSession, addrMax int) *connPool {
 
 // tryAcquire takes a place for a connection of addr without a session, or
 // says which cap refused it.
-func (p *connPool) tryAcquire(addr string) int { return p.tryAcquireFor(addr, "") }
+func (p *connPool) tryAcquire(addr string) int {
+	why, _, _ := p.tryAcquireFor(addr, "")
+	return why
+}
 
 // tryAcquireFor takes a place for a connection of session (issued by the
-// server; "" for none) at addr.
-func (p *connPool) tryAcquireFor(addr, session string) int {
+// server; "" for none) at addr: one of the session's own places while it
+// has one (own), else one of the address's share. Give it back with
+// releaseFor and the same own. A refusal says the cap that refused it
+// (limit).
+func (p *connPool) tryAcquireFor(addr, session string) (why int, own bool, limit int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.used >= p.max {
-		return poolFull
+	switch {
+	case p.used >= p.max:
+		return poolFull, false, p.max
+	case p.perSession > 0 && p.addrTotal[addr] >= p.sessionsMax:
+		return poolAddressFull, false, p.sessionsMax
 	}
-	if session == "" || p.perSession == 0 {
-		if p.byAddr[addr] >= p.perAddr || p.perSession > 0 && p.addrTotal[addr] >= p.sessionsMax {
-			return poolAddressFull
+	key := addr + " " + session
+	if own = session != "" && p.perSession > 0 && p.bySession[key] < p.perSession; own {
+		p.bySession[key]++
+	} else {
+		if p.byAddr[addr] >= p.perAddr {
+			return poolAddressFull, false, p.perAddr
 		}
 		p.byAddr[addr]++
-	} else {
-		key := addr + " " + session
-		switch {
-		case p.addrTotal[addr] >= p.sessionsMax:
-			return poolAddressFull
-		case p.bySession[key] >= p.perSession:
-			return poolSessionFull
-		}
-		p.bySession[key]++
 	}
 	if p.perSession > 0 {
 		p.addrTotal[addr]++
 	}
 	p.used++
-	return poolOK
+	return poolOK, own, 0
 }
 
 // release gives back a place taken by tryAcquire.
-func (p *connPool) release(addr string) { p.releaseFor(addr, "") }
+func (p *connPool) release(addr string) { p.releaseFor(addr, "", false) }
 
 // releaseFor gives back a place taken by tryAcquireFor.
-func (p *connPool) releaseFor(addr, session string) {
+func (p *connPool) releaseFor(addr, session string, own bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.used--
-	if session == "" || p.perSession == 0 {
-		if p.byAddr[addr]--; p.byAddr[addr] <= 0 {
-			delete(p.byAddr, addr)
-		}
-	} else {
+	if own {
 		key := addr + " " + session
 		if p.bySession[key]--; p.bySession[key] <= 0 {
 			delete(p.bySession, key)
 		}
+	} else if p.byAddr[addr]--; p.byAddr[addr] <= 0 {
+		delete(p.byAddr, addr)
 	}
 	if p.perSession > 0 {
 		if p.addrTotal[addr]--; p.addrTotal[addr] <= 0 {

@@ -68,17 +68,20 @@ func TestALectureHallBehindOneAddressJoinsAndChecks(t *testing.T) {
 // TestSocketsOfLearnersBehindOneAddressFitButLeaveTheRest: a script's
 // sockets without a session have the address's share; learners behind
 // the same address, each with the session the server issued, open theirs
-// beside it, a few tabs each, up to the address's share of the whole
+// beside it, a few places each before they too take the address's share
+// (a browser with many tabs), up to the address's share of the whole
 // pool; another address still opens its own.
 func TestSocketsOfLearnersBehindOneAddressFitButLeaveTheRest(t *testing.T) {
 	st := openSQLite(t)
 	ts, _ := startServer(t, web.Config{Classroom: st, MaxConnections: 20, ConnectionsPerAddress: 4, ConnectionsPerSession: 2})
 	class := createClass(t, ts.URL, "Hall")
 	const school = "127.0.0.2"
-	for i := range 6 {
-		_, status := tryDialFrom(t, ts.URL, school, nil)
-		if want := map[bool]int{true: http.StatusSwitchingProtocols, false: http.StatusTooManyRequests}[i < 4]; status != want {
-			t.Fatalf("socket %d without a session: %d, want %d", i+1, status, want)
+	want := func(ok bool) int {
+		return map[bool]int{true: http.StatusSwitchingProtocols, false: http.StatusTooManyRequests}[ok]
+	}
+	for i := range 3 {
+		if _, status := tryDialFrom(t, ts.URL, school, nil); status != want(true) {
+			t.Fatalf("socket %d without a session: %d", i+1, status)
 		}
 	}
 	var learners []http.Header
@@ -89,24 +92,26 @@ func TestSocketsOfLearnersBehindOneAddressFitButLeaveTheRest(t *testing.T) {
 		}
 		learners = append(learners, http.Header{"Cookie": {web.LearnerCookie + "=" + p.cookie(web.LearnerCookie)}})
 	}
-	// A learner's two tabs, and a third refused.
-	for tab := range 3 {
-		_, status := tryDialFrom(t, ts.URL, school, learners[0])
-		if want := map[bool]int{true: http.StatusSwitchingProtocols, false: http.StatusTooManyRequests}[tab < 2]; status != want {
-			t.Fatalf("the learner's tab %d: %d, want %d", tab+1, status, want)
+	// A learner's two tabs on their own places, a third on the address's
+	// last place without a session, a fourth refused.
+	for tab := range 4 {
+		if _, status := tryDialFrom(t, ts.URL, school, learners[0]); status != want(tab < 3) {
+			t.Fatalf("the learner's tab %d: %d, want %d", tab+1, status, want(tab < 3))
 		}
 	}
-	// The address holds 15 of the 20 (its three quarters): 4 without a
-	// session, 2 of the first learner's, 9 more learners'.
+	if _, status := tryDialFrom(t, ts.URL, school, nil); status != want(false) {
+		t.Fatalf("a socket without a session past the address's share: %d", status)
+	}
+	// The address holds 15 of the 20 (its three quarters): 4 on its share,
+	// 2 of the first learner's own, 9 more learners'.
 	for i := 1; i < 12; i++ {
-		_, status := tryDialFrom(t, ts.URL, school, learners[i])
-		if want := map[bool]int{true: http.StatusSwitchingProtocols, false: http.StatusTooManyRequests}[i < 10]; status != want {
-			t.Fatalf("learner %d's socket: %d, want %d", i+1, status, want)
+		if _, status := tryDialFrom(t, ts.URL, school, learners[i]); status != want(i < 10) {
+			t.Fatalf("learner %d's socket: %d, want %d", i+1, status, want(i < 10))
 		}
 	}
 	for i := range 5 {
-		if _, status := tryDialFrom(t, ts.URL, "127.0.0.3", nil); status != http.StatusSwitchingProtocols && i < 4 {
-			t.Fatalf("another address's socket %d beside the full school: %d", i+1, status)
+		if _, status := tryDialFrom(t, ts.URL, "127.0.0.3", nil); status != want(i < 4) {
+			t.Fatalf("another address's socket %d beside the full school: %d, want %d", i+1, status, want(i < 4))
 		}
 	}
 }

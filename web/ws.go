@@ -47,7 +47,8 @@ func (s *Server) wsRun(c echo.Context) error {
 	// session's places, not the address's share (connPool): a lecture
 	// hall behind one NAT is many sessions.
 	session := s.issuedSession(c)
-	if err := s.connRefusal(c, s.conns.tryAcquireFor(addr, session), "websockets", s.cfg.MaxConnections, s.connAddressCap(session)); err != nil {
+	why, own, limit := s.conns.tryAcquireFor(addr, session)
+	if err := s.connRefusal(c, why, "websockets", s.cfg.MaxConnections, limit); err != nil {
 		return err
 	}
 	up := websocket.Upgrader{
@@ -65,12 +66,12 @@ func (s *Server) wsRun(c echo.Context) error {
 	bw := &batchingWriter{ResponseWriter: w}
 	conn, err := up.Upgrade(bw, r, answer)
 	if err != nil {
-		s.conns.releaseFor(addr, session)
+		s.conns.releaseFor(addr, session, own)
 		return nil // the upgrader has answered already
 	}
 	s.sessions.Add(1)
 	defer s.sessions.Done()
-	defer s.conns.releaseFor(addr, session)
+	defer s.conns.releaseFor(addr, session, own)
 	sess := newSession(s, conn, bw.conn)
 	sess.who = who
 	if h := sessionHook.Load(); h != nil {

@@ -24,7 +24,7 @@ type shareFlags struct {
 func addShareFlags(ef *envFlags) *shareFlags {
 	f := &shareFlags{}
 	ef.intVar(&f.connsPerAddr, "connections-per-address", "PLAYGROUND_CONNECTIONS_PER_ADDRESS", web.DefaultConnectionsPerAddress,
-		"open websockets one address may hold without a session the server issued, at most --max-connections; a learner's or signed visitor's count apart, a few each, and the address's together at most --address-share of --max-connections")
+		"open websockets one address may hold without a session the server issued, at most --max-connections; a learner's or signed visitor's first few count apart, and the address's together are at most --address-share of --max-connections")
 	ef.durationVar(&f.idle, "idle-timeout", "PLAYGROUND_IDLE_TIMEOUT", web.DefaultIdleTimeout,
 		"close a websocket that starts no run for this long (the page reconnects when Run is pressed)")
 	ef.intVar(&f.dashes, "max-dashboard-streams", "PLAYGROUND_MAX_DASHBOARD_STREAMS", web.DefaultMaxDashboardStreams,
