@@ -184,10 +184,31 @@ type Attempt struct {
 	// Late is set for an attempt after the class's deadline: kept, and
 	// worth nothing.
 	Late bool `json:"late"`
+	// AnswerFormat says how a letter in the answer names a choice's
+	// option (AnswerShownLetters, AnswerKeyLetters): Store.Record sets it
+	// to AnswerShownLetters whatever the caller says, and attempts kept
+	// before the schema recorded it read AnswerKeyLetters, so a regrade
+	// reads each answer as it was meant.
+	AnswerFormat string `json:"answer_format,omitempty"`
 	// BestChange is set by Record when the attempt raised the learner's
 	// best score on the exercise.
 	BestChange *ScoreChange `json:"-"`
 }
+
+// Answer formats of a recorded attempt (Attempt.AnswerFormat).
+const (
+	// AnswerShownLetters: a letter is the one the learner's variant
+	// showed the option under (options are lettered after shuffling), or
+	// the answer names options by stable id ("option-b"). Every attempt
+	// recorded now is in this format.
+	AnswerShownLetters = "shown-letters"
+	// AnswerKeyLetters: the attempt was recorded before options were
+	// lettered after shuffling, when a letter was the option's own key in
+	// the exercise's file on every variant ("b" meant option b). Attempts
+	// kept before migration 0008 read this; lessons.Exercise's
+	// LegacyChoiceAnswer rewrites such an answer into stable ids.
+	AnswerKeyLetters = "key-letters"
+)
 
 // Progress is one learner's standing on one exercise.
 type Progress struct {
@@ -208,8 +229,12 @@ type Progress struct {
 	// that used the last one, a submitted open answer.
 	Revealed bool `json:"revealed"`
 	// Late is set once the learner tried after the class's deadline:
-	// those attempts are kept and earn nothing.
+	// those attempts are kept and earn nothing, unless LateCredit.
 	Late bool `json:"late"`
+	// LateCredit is set when the teacher granted credit for this
+	// learner's late work on the exercise (Store.CreditLate): their
+	// attempts after the deadline, still marked late, score as if on time.
+	LateCredit bool `json:"late_credit"`
 	// Solved is set by a right answer given before the answer was shown;
 	// a right answer after it is practice and is not.
 	Solved bool `json:"solved"`

@@ -36,9 +36,23 @@ type Before struct {
 	// Revealed is set once the answer was shown to them (they gave up,
 	// or a wrong try or a submitted open answer showed it).
 	Revealed bool
-	// Late is set for an attempt after the class's deadline.
+	// Late is set for an attempt after the class's deadline that the
+	// teacher has not granted credit for (Store.CreditLate).
 	Late bool
 }
+
+// HeldLate is the deadline rule, the one place it is decided for an
+// attempt the store marked late (after the class's deadline by the
+// store's clock, Settings.Late): such an attempt is kept and earns
+// nothing, unless the teacher credited this learner's late work on the
+// exercise (Store.CreditLate). Record, Rescore and CreditLate all read an
+// attempt's Before.Late through it.
+func HeldLate(marked, credited bool) bool { return marked && !credited }
+
+// Solves reports whether a right attempt solves the exercise: given
+// before the answer was shown and not held late. Record, Rescore and
+// CreditLate all decide Progress.Solved with it.
+func Solves(correct bool, b Before) bool { return correct && !b.Revealed && !b.Late }
 
 // AttemptScore is what one graded attempt earns under rule: share is the
 // check's own measure (1 or 0 for right or wrong, a fraction for a
@@ -108,7 +122,7 @@ func (p *Progress) Status() string {
 		return StatusSubmitted
 	case p.Solved:
 		return StatusSolved
-	case p.Late:
+	case p.Late && !p.LateCredit:
 		return StatusLate
 	case p.Revealed:
 		return StatusRevealed

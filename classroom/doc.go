@@ -90,6 +90,7 @@
 //	GET .../attempts.csv                  Attempts(code, key, ""), then WriteAttemptsCSV
 //	POST .../regrade                      Attempts(code, key, exercise), recheck each, then
 //	                                      Rescore(code, key, exercise, rule, verdicts)
+//	POST .../late-credit                  CreditLate(code, key, learnerID, exercise, rule, on, verdicts)
 //	anonymous practice cookies            ServerSecret(ctx, "practice-cookie") signs them
 //	a learner's own progress              LearnerProgress(code, Credentials{Session: token}, learnerID)
 //	teacher requests                      Teacher(code, key) to authenticate; TeacherClass(key) finds the
@@ -148,7 +149,10 @@
 // leaves out wrong answers given after the learner's first right one.
 // Attempts lists every attempt (attempts.csv); Rescore reworks an
 // exercise's scores in try order from new verdicts after its key was
-// fixed. Each class has a random VariantSecret from which the web draws
+// fixed; an attempt's AnswerFormat says how its letters name a choice's
+// options, so the web reads old ones as they were meant. CreditLate is the
+// teacher's extension: a learner's late attempts at an exercise score as
+// if on time (Progress.LateCredit). Each class has a random VariantSecret from which the web draws
 // its learners' variants, so nobody outside the class can work them out.
 //
 // # Limits

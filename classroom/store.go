@@ -113,6 +113,17 @@ type Store interface {
 	// verdicts. It returns the learners whose best score changed.
 	// Teacher key only; EINVALID for a bad exercise or rule.
 	Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []Verdict) ([]ScoreChange, error)
+	// CreditLate grants (on) or withdraws the teacher's credit for a
+	// learner's late work on an exercise, an extension: with it, their
+	// attempts after the class's deadline, kept and still marked late,
+	// score as if on time, those already made and those to come. The
+	// exercise is then rescored in try order as Rescore does (verdicts,
+	// which may be empty, are the checker's on attempts whose stored
+	// score does not tell their share). It returns the change of the
+	// learner's best score, nil if none. Teacher key only; ENOTFOUND if
+	// the learner is not in the class or never answered the exercise,
+	// EINVALID naming exercise if none of their attempts at it was late.
+	CreditLate(ctx context.Context, code, key string, learnerID int64, exercise, rule string, on bool, verdicts []Verdict) (*ScoreChange, error)
 	// ServerSecret returns the 32 random bytes kept under name, made on
 	// first use: keys the server's replicas must share and keep across
 	// restarts (what signs anonymous practice cookies).

@@ -241,6 +241,27 @@ func BenchmarkChaos(b *testing.B) {
 	}
 }
 
+// BenchmarkChaosRaft300 is issue 23's chaos row as a benchmark: the batch
+// `playground chaos --runs 300 --backend raft --fencing on` runs (seeds 1
+// to 300, 3 nodes, fencing, three examples at most), reporting the
+// seconds a batch takes and the CPU a schedule costs. The command runs
+// the collector at GOGC=400 (cmd/playground, chaosMemoryBudget); a test
+// binary runs at Go's default unless GOGC says otherwise.
+//
+// Rerun: GOGC=400 go test ./engine -run '^$' -bench ChaosRaft300 -benchtime 5x
+func BenchmarkChaosRaft300(b *testing.B) {
+	const runs = 300
+	cpu0 := processCPU()
+	for b.Loop() {
+		if _, err := Chaos(context.Background(), ChaosOptions{Runs: runs, Seed: 1, Backend: BackendRaft, Fencing: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/batch")
+	b.ReportMetric(float64(runs*b.N)/b.Elapsed().Seconds(), "schedules/s")
+	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(runs*b.N), "cpu-ms/schedule")
+}
+
 // BenchmarkIdleGroupCPU reports the CPU an idle 3-node Raft group costs,
 // measured over two seconds on 30 of them: paused live runs (what a
 // browser tab that paused its run holds) and warm groups waiting in a

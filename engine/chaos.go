@@ -32,7 +32,8 @@ type ChaosOptions struct {
 	// Workers runs that many scenarios at once (4 x GOMAXPROCS when 0: a
 	// Raft run mostly waits for its group's timers, not for the CPU).
 	Workers int
-	// Execute runs one prepared scenario; nil is the package's Execute.
+	// Execute runs one prepared scenario; nil is the package's Execute,
+	// with the batch's databases reused from run to run (newStoresPool).
 	// Every run of the batch goes through it (the runs that aim the
 	// faults, the runs judged, the shrinker's), so that a server can make
 	// each one wait for a slot of its own. It must not change the result.
@@ -291,6 +292,13 @@ func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = 4 * runtime.GOMAXPROCS(0)
+	}
+	if opt.Execute == nil {
+		// The batch's runs take turns with a database each worker's last
+		// run left (a kept database is exactly a new one, storePool).
+		pool := newStoresPool(workers)
+		defer pool.Close()
+		opt.Execute = pool.Execute
 	}
 	results := make([]outcome, opt.Runs)
 	var keep examplesKept

@@ -141,7 +141,7 @@ type raftNode struct {
 	log   *raftLog         // the node's log (raftLog)
 	store *raft.InmemStore // its stable store (term, vote)
 	snaps *raft.InmemSnapshotStore
-	trans *raft.InmemTransport
+	trans *memTransport
 	fsm   atomic.Pointer[LockFSM] // what the real node applies to: simNode.fsm
 	// answers is set once a command was applied through this node: from
 	// then on its state machine hands replies back (raftFSM).
@@ -173,7 +173,7 @@ type raftService struct {
 	// ctrl is the simulation's own hand on the group: a transport linked to
 	// every node (and by nobody), over which it sends TimeoutNow. It is not
 	// a voter and partitions do not cut it.
-	ctrl *raft.InmemTransport
+	ctrl *memTransport
 	// changed wakes a settle when a node's state or leader changes (an
 	// observer on every running node feeds it).
 	changed chan raft.Observation
@@ -246,10 +246,11 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 			svc.close()
 		}
 	}()
-	_, svc.ctrl = raft.NewInmemTransport("simulation")
+	svc.ctrl = newMemTransport("simulation")
 	var servers []raft.Server
 	for _, sn := range newSimNodes(n, 1) {
-		addr, trans := raft.NewInmemTransport(raft.ServerAddress(sn.name))
+		addr := raft.ServerAddress(sn.name)
+		trans := newMemTransport(addr)
 		svc.nodes = append(svc.nodes, &raftNode{simNode: sn, trans: trans, log: &raftLog{}, store: raft.NewInmemStore(), snaps: raft.NewInmemSnapshotStore()})
 		servers = append(servers, raft.Server{ID: raft.ServerID(sn.name), Address: addr})
 	}
@@ -322,7 +323,7 @@ func (s *raftService) stopNode(nd *raftNode) error {
 
 // links makes the in-memory transport match who can reach whom: every
 // pair of running nodes on the same side of every partition is linked,
-// every other pair unlinked (InmemTransport's Disconnect cuts one
+// every other pair unlinked (memTransport's Disconnect cuts one
 // direction only, so each direction is set on its own). Links already
 // right are left alone, so a partition elsewhere does not disturb them.
 // The simulation's own transport is linked to every node, whatever the
@@ -609,7 +610,7 @@ func (s *raftService) restart(n *simNode) {
 	nd := s.raftNode(n)
 	n.down = false
 	nd.trans.Close()
-	_, nd.trans = raft.NewInmemTransport(nd.trans.LocalAddr())
+	nd.trans = newMemTransport(nd.trans.LocalAddr())
 	nd.simNode.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
 	nd.simNode.fsm.revisions = s.revisions
 	for key := range s.linked {
@@ -743,8 +744,9 @@ func (s *raftService) close() error {
 		s.probe.closing(s)
 	}
 	var errs []error
-	// Unlink everyone first: a call to a peer that has already stopped
-	// would otherwise wait out the transport's 500 ms timeout.
+	// Unlink everyone first, so that no node starts a new call to a peer
+	// that is stopping (a call already waiting ends when the peer's
+	// transport closes, memTransport).
 	for _, nd := range s.nodes {
 		nd.trans.DisconnectAll()
 	}

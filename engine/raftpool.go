@@ -103,6 +103,20 @@ func NewRaftPool(size RaftPoolSize) (*RaftPool, error) {
 	return p, nil
 }
 
+// newStoresPool is a pool that boots no group ahead of time and keeps only
+// the finished runs' databases, stores of them per table: a batch of runs
+// in one process (a chaos batch) reuses its databases instead of opening,
+// creating and preparing one for every run. Booting groups ahead would
+// not save a batch anything: each group serves one run, and the batch
+// already keeps the CPU busy.
+func newStoresPool(stores int) *RaftPool {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	close(done) // no refill to wait for at Close
+	return &RaftPool{ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), done: done,
+		idle: map[int][]*raftService{}, stores: newStorePool(max(1, stores))}
+}
+
 // Execute runs a prepared scenario as fast as possible, as engine.Execute
 // does, with its Raft group from the pool. A nil pool boots one.
 func (p *RaftPool) Execute(ctx context.Context, prep *Prepared) (*Result, error) {

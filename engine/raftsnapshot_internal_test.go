@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/hashicorp/raft"
 )
 
 // bufferSink is a raft.SnapshotSink that keeps the snapshot in memory.
@@ -135,7 +133,7 @@ func TestRaftGroupCompactsAndCatchesUpFromSnapshot(t *testing.T) {
 	// Restart the follower on its stores with an empty machine, as restart does.
 	lagging.down = false
 	lagging.trans.Close()
-	_, lagging.trans = raft.NewInmemTransport(lagging.trans.LocalAddr())
+	lagging.trans = newMemTransport(lagging.trans.LocalAddr())
 	lagging.simNode.fsm = NewLockFSM(1)
 	for key := range s.linked {
 		if key[0] == 2 || key[1] == 2 {

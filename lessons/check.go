@@ -27,6 +27,11 @@ type Attempt struct {
 	// Earned says the learner already earned the answer (right before,
 	// or gave up): then a wrong answer shows it too.
 	Earned bool `json:"-"`
+	// Withhold keeps the answer back whatever was earned: a class in quiz
+	// mode. The verdict, the hints and the feedback on the answer given
+	// come back; the expected answer, the worked solution, a model answer
+	// and a prediction's run do not, and Revealed stays false.
+	Withhold bool `json:"-"`
 }
 
 // Result is the checker's verdict on an attempt. Its JSON is what the CLI
@@ -164,6 +169,12 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 		r.Hints = ex.HintsAfter(a.Tries+1, a.Variant)
 	}
 	switch {
+	case a.Withhold:
+		r.Expected, r.Timeline = "", nil
+		r.ModelAnswer, r.ModelAnswerHTML, r.Rubric = "", "", nil
+		if r.Submitted {
+			r.Feedback = "Answer submitted: your teacher reads it and gives it a score. The model answer is shown once your class leaves quiz mode."
+		}
 	case r.Correct, r.Submitted, wrong && (a.Earned || a.Tries+1 >= RevealAfter):
 		if err := ex.reveal(&r, env, p, a.Variant); err != nil {
 			return Result{}, err

@@ -121,26 +121,59 @@ func (ex *Exercise) fillOptions(text string, variant int) string {
 
 // LegacyChoiceAnswer rewrites an answer recorded before options were
 // lettered after shuffling, when a letter was the option's own key on
-// every variant, into stable ids ("b, d" becomes "option-b, option-d"),
-// so that regrading it reads it as it was meant. An answer that is not
-// made of this exercise's keys is returned as it is.
+// every variant, into stable ids ("b, d" becomes "option-b, option-d";
+// "bd", keys typed together in a choose-several, too), so that regrading
+// it reads it as it was meant. It reads the answer as the parser of that
+// time did: an option's alias stays as written (aliases do not move with
+// the shuffle), and an answer that was not made of this exercise's keys
+// and aliases is returned as it is.
 func (ex *Exercise) LegacyChoiceAnswer(answer string) string {
 	if len(ex.options) == 0 {
 		return answer
 	}
+	s := strings.TrimRight(strings.ToLower(strings.TrimSpace(answer)), ".!")
+	if s == "" || ex.aliasKey(s) != "" {
+		return answer
+	}
 	var out []string
-	for _, tok := range choiceSepRE.Split(strings.ToLower(strings.TrimSpace(answer)), -1) {
-		tok = strings.Trim(tok, "()[]. ")
-		if tok == "" {
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
 			continue
 		}
-		if ex.option(tok) == nil {
-			return answer
+		if ex.aliasKey(part) != "" {
+			out = append(out, part)
+			continue
 		}
-		out = append(out, optionID(tok))
+		for _, tok := range choiceSepRE.Split(part, -1) {
+			tok = strings.Trim(tok, "()[]. ")
+			switch {
+			case tok == "":
+			case ex.option(tok) != nil:
+				out = append(out, optionID(tok))
+			case ex.spec.Multiple && ex.allKeys(tok):
+				for _, r := range tok {
+					out = append(out, optionID(string(r)))
+				}
+			default:
+				return answer
+			}
+		}
 	}
 	if len(out) == 0 {
 		return answer
 	}
 	return strings.Join(out, ", ")
+}
+
+// allKeys reports whether every letter of s is one of the options' own
+// keys: how choose-several answers typed together ("bd") were read
+// before the shuffle.
+func (ex *Exercise) allKeys(s string) bool {
+	for _, r := range s {
+		if ex.option(string(r)) == nil {
+			return false
+		}
+	}
+	return s != ""
 }

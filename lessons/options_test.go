@@ -70,3 +70,43 @@ func TestLettersAreTheOnesShown(t *testing.T) {
 		t.Errorf("an old stored alias is rewritten %q", got)
 	}
 }
+
+// TestLegacyChoiceAnswerReadsAsTheOldParserDid: an answer kept from before
+// the shuffle is rewritten into stable ids the way the parser of that
+// time read it: keys typed together in a choose-several, parentheses,
+// aliases left as written (they never moved); anything that parser could
+// not read stays as it is.
+func TestLegacyChoiceAnswerReadsAsTheOldParserDid(t *testing.T) {
+	c := mustCatalog(t)
+	ex, err := c.Exercise("four-failures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"abcd":            "option-a, option-b, option-c, option-d",
+		"(a) (c)":         "option-a, option-c",
+		"A and D.":        "option-a, option-d",
+		"a, clock jump":   "option-a, clock jump",
+		"pause":           "pause",
+		"option-b":        "option-b",
+		"a, z":            "a, z",
+		"nothing like it": "nothing like it",
+		"":                "",
+	} {
+		if got := ex.LegacyChoiceAnswer(in); got != want {
+			t.Errorf("LegacyChoiceAnswer(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// What the rewrite says is what the old answer meant, on every
+	// variant: "abcd" (the four right keys) is right wherever the
+	// letters moved.
+	for v := 0; v < 30; v++ {
+		r, err := ex.Check(context.Background(), lessons.Attempt{Exercise: ex.ID, Answer: ex.LegacyChoiceAnswer("abcd"), Variant: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Correct {
+			t.Fatalf("variant %d: the old right answer abcd, rewritten, is graded wrong: %+v", v, r)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -113,8 +114,8 @@ type regradeBody struct {
 // apiRegrade: POST /api/classes/{code}/regrade {"exercise": ID} with the
 // teacher key. After an exercise's key was fixed (a new binary or
 // lessons folder), every kept attempt at it is checked again on its own
-// variant and rescored in try order; learners whose best score changed
-// are passed on (scoreChanged). Numbers and choices only: a prediction
+// variant, read as it was meant (storedAnswer), and rescored in try
+// order; learners whose best score changed are passed on (scoreChanged). Numbers and choices only: a prediction
 // or a scenario is graded by the engine's run, not a key, and an open
 // answer by the teacher.
 func (w *classWeb) apiRegrade(c echo.Context) error {
@@ -135,25 +136,9 @@ func (w *classWeb) apiRegrade(c echo.Context) error {
 	if ex.Kind != lessons.KindNumber && ex.Kind != lessons.KindChoice {
 		return badRequest("exercise", "%s is a %s exercise: only numbers and choices have a key to fix and regrade", ex.ID, ex.Kind)
 	}
-	all, err := w.store().Attempts(ctx, c.Param("code"), teacherKey(c), ex.ID)
+	verdicts, err := w.recheck(c, ex, 0)
 	if err != nil {
 		return err
-	}
-	verdicts := make([]classroom.Verdict, 0, len(all))
-	for _, a := range all {
-		if !a.Graded {
-			continue
-		}
-		res, err := ex.Check(ctx, lessons.Attempt{Exercise: ex.ID, Answer: a.Answer, Variant: a.Variant})
-		if err != nil {
-			return err
-		}
-		if res.FormatError != "" {
-			// The fixed checker cannot read it: it stays as it was graded.
-			continue
-		}
-		verdicts = append(verdicts, classroom.Verdict{AttemptID: a.ID, Correct: res.Correct, Share: res.Share,
-			Mistake: res.Mistake, Parsed: res.Read})
 	}
 	changes, err := w.store().Rescore(ctx, c.Param("code"), teacherKey(c), ex.ID, ex.CreditRule(), verdicts)
 	if err != nil {
@@ -166,4 +151,37 @@ func (w *classWeb) apiRegrade(c echo.Context) error {
 		changes = []classroom.ScoreChange{}
 	}
 	return writeJSON(c, http.StatusOK, regradeBody{Exercise: ex.ID, Attempts: len(verdicts), Changed: changes})
+}
+
+// storedAnswer is a kept attempt's answer as the checker reads it today.
+// Letters are not stable: a variant letters its options after shuffling,
+// and the shuffle places the right option, so fixing a key can move every
+// letter. A choice attempt kept before the shuffle
+// (classroom.AnswerKeyLetters) named options by their own keys ("b" was
+// option b on every variant), and is rewritten into stable ids; one
+// recorded since is read by the stable ids its letters named when it was
+// checked (Attempt.Parsed, "option-b"). Anything else is read as typed.
+func storedAnswer(ex *lessons.Exercise, a classroom.Attempt) string {
+	if ex.Kind != lessons.KindChoice && ex.Kind != lessons.KindPredict {
+		return a.Answer
+	}
+	if a.AnswerFormat == classroom.AnswerKeyLetters {
+		return ex.LegacyChoiceAnswer(a.Answer)
+	}
+	if strings.HasPrefix(a.Parsed, lessons.OptionIDPrefix) {
+		return a.Parsed
+	}
+	return a.Answer
+}
+
+// storedRead is what the checker read of a kept attempt, in today's
+// terms: a choice read before options were lettered after shuffling
+// (classroom.AnswerKeyLetters) was written as the options' own keys
+// ("b, d"), and reads as their stable ids ("option-b, option-d"), so it
+// counts with the answers given since.
+func storedRead(ex *lessons.Exercise, a classroom.Attempt) string {
+	if a.AnswerFormat == classroom.AnswerKeyLetters && (ex.Kind == lessons.KindChoice || ex.Kind == lessons.KindPredict) {
+		return ex.LegacyChoiceAnswer(a.Parsed)
+	}
+	return a.Parsed
 }

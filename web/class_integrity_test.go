@@ -417,6 +417,61 @@ func TestCreditRulesThroughHTTP(t *testing.T) {
 	})
 }
 
+// viewsAgree checks that every view a teacher or learner has gives each
+// learner the same score on every exercise: progress.csv, progress-wide.csv,
+// the dashboard grid, the learner's own page, gradebook.csv (points, the
+// score times what the exercise is worth) and attempts.csv (the best
+// attempt's score, where the checker scores attempts). It returns the
+// scores they agree on, by learner name and exercise, leaving out the
+// blanks (not attempted).
+func viewsAgree(t *testing.T, owner *person, code string, people map[string]*person) map[[2]string]string {
+	t.Helper()
+	long := csvBy(t, owner.get("/api/classes/"+code+"/progress.csv").body, "exercise")
+	wide := csvBy(t, owner.get("/api/classes/"+code+"/progress-wide.csv").body, "")
+	book := csvBy(t, owner.get("/api/classes/"+code+"/gradebook.csv?format=plain").body, "")
+	d := readDashboard(t, owner, code)
+	best := map[[2]string]float64{}
+	rows := readCSV(t, owner.get("/api/classes/"+code+"/attempts.csv").body)
+	for _, r := range rows[1:] {
+		if r[7] == "" {
+			continue // an open answer: the teacher scores it
+		}
+		v, _ := strconv.ParseFloat(r[7], 64)
+		k := [2]string{r[0], r[1]}
+		best[k] = max(best[k], v)
+	}
+	agreed := map[[2]string]string{}
+	for n, p := range people {
+		page := learnerPageScores(t, p)
+		for _, ex := range catalog(t).Exercises() {
+			k := [2]string{n, ex.ID}
+			views := map[string]string{
+				"progress.csv":      long[k]["score"],
+				"progress-wide.csv": wide[[2]string{n, ""}][ex.ID],
+				"grid":              d.cells[k]["score"].(string),
+				"learner page":      page[ex.ID][1],
+			}
+			if v, ok := best[k]; ok {
+				views["attempts.csv"] = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			views["gradebook.csv"] = book[[2]string{n, ""}][ex.ID]
+			if pts, err := strconv.ParseFloat(views["gradebook.csv"], 64); err == nil {
+				views["gradebook.csv"] = strconv.FormatFloat(pts/ex.Points(), 'f', -1, 64)
+			}
+			want := views["progress.csv"]
+			for where, v := range views {
+				if v != want {
+					t.Errorf("%s on %s: %s says %q, progress.csv %q", n, ex.ID, where, v, want)
+				}
+			}
+			if want != "" {
+				agreed[k] = want
+			}
+		}
+	}
+	return agreed
+}
+
 // TestScoresAgreeInEveryView: a class of learners answers a mix of
 // exercises; progress.csv, progress-wide.csv, attempts.csv, the grid and
 // each learner's page give every learner the same score on every
@@ -453,47 +508,16 @@ func TestScoresAgreeInEveryView(t *testing.T) {
 		wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/reviews",
 			fmt.Sprintf(`{"learner_id":%d,"exercise":"sms-twice","score":0.75}`, ls[4].id)), http.StatusOK, "review")
 
-		long := csvBy(t, owner.get("/api/classes/"+c.Code+"/progress.csv").body, "exercise")
-		wide := csvBy(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body, "")
-		d := readDashboard(t, owner, c.Code)
-		best := map[[2]string]float64{}
-		rows := readCSV(t, owner.get("/api/classes/"+c.Code+"/attempts.csv").body)
-		for _, r := range rows[1:] {
-			if r[7] == "" {
-				continue // an open answer: the teacher scores it
-			}
-			v, _ := strconv.ParseFloat(r[7], 64)
-			k := [2]string{r[0], r[1]}
-			best[k] = max(best[k], v)
-		}
-		checked := 0
+		people := map[string]*person{}
 		for i, n := range names {
-			page := learnerPageScores(t, ls[i].p)
-			for _, ex := range catalog(t).Exercises() {
-				k := [2]string{n, ex.ID}
-				views := map[string]string{
-					"progress.csv":      long[k]["score"],
-					"progress-wide.csv": wide[[2]string{n, ""}][ex.ID],
-					"grid":              d.cells[k]["score"].(string),
-					"learner page":      page[ex.ID][1],
-				}
-				if v, ok := best[k]; ok {
-					views["attempts.csv"] = strconv.FormatFloat(v, 'f', -1, 64)
-				}
-				want := views["progress.csv"]
-				for where, v := range views {
-					if v != want {
-						t.Errorf("%s on %s: %s says %q, progress.csv %q", n, ex.ID, where, v, want)
-					}
-				}
-				if want != "" {
-					checked++
-				}
-			}
+			people[n] = ls[i].p
 		}
+		checked := len(viewsAgree(t, owner, c.Code, people))
 		if checked != 7 {
 			t.Errorf("%d learner-exercise scores compared, want 7", checked)
 		}
+		d := readDashboard(t, owner, c.Code)
+		wide := csvBy(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body, "")
 		for name, want := range map[string]string{"Ada": "2", "Bo": "0.75", "Cy": "0", "Dee": "0.25", "Eli": "0.75"} {
 			if d.score[name] != want || wide[[2]string{name, ""}]["score"] != want {
 				t.Errorf("%s's total: grid %q, wide %q, want %s", name, d.score[name], wide[[2]string{name, ""}]["score"], want)

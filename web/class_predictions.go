@@ -83,7 +83,7 @@ func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool)
 			continue
 		}
 		seen[a.LearnerID] = true
-		key := strings.TrimSpace(a.Parsed)
+		key := strings.TrimSpace(storedRead(ex, a.Attempt))
 		if key == "" {
 			key = strings.TrimSpace(a.Answer)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/classroom/storetest"
 	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/web"
 )
@@ -101,6 +102,43 @@ func TestClassPredictions(t *testing.T) {
 		}
 		if a := ada.get(url); a.status != http.StatusUnauthorized && a.status != http.StatusForbidden {
 			t.Errorf("a learner read the class's predictions: %d", a.status)
+		}
+	})
+}
+
+// TestClassPredictionsCountOldLettersWithNew: a first answer kept before
+// options were lettered after shuffling (read then as the key "b") and
+// one given since (read as "option-b") name the same option, and the
+// chart counts them as one bar with the option's text. Before, the old
+// one was a bar of its own labelled "b".
+func TestClassPredictionsCountOldLettersWithNew(t *testing.T) {
+	eachStore(t, func(t *testing.T, st classroom.Store) {
+		base := startClass(t, st)
+		c := createClass(t, base, "Old and new")
+		const id = "redlock-pause"
+		ada, _ := join(t, base, c.Code, "Ada")
+		bo, _ := join(t, base, c.Code, "Bo")
+		rec, err := st.Record(context.Background(), ada.cookie(web.LearnerCookie), classroom.Attempt{
+			Exercise: id, Answer: "b", Parsed: "b", Correct: true, Graded: true, Rule: classroom.RuleDeclining,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		storetest.KeepAsBeforeAnswerFormat(t, st, rec.ID)
+		if _, err := st.Record(context.Background(), bo.cookie(web.LearnerCookie), classroom.Attempt{
+			Exercise: id, Answer: "d", Parsed: "option-b", Correct: true, Graded: true, Rule: classroom.RuleDeclining,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Answers []struct {
+				Answer, Label string
+				Count         int
+			}
+		}
+		teacher(t, base, c.TeacherKey).get("/api/classes/"+c.Code+"/predictions?exercise="+id).decode(t, &got)
+		if len(got.Answers) != 1 || got.Answers[0].Answer != "option-b" || got.Answers[0].Count != 2 || got.Answers[0].Label == "" {
+			t.Errorf("the counts: %+v, want one bar, option-b, 2, with its text", got.Answers)
 		}
 	})
 }

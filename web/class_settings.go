@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // settingsRequest is POST /api/classes/{code}/settings: any of the
@@ -127,10 +128,18 @@ func (a *asker) refuseClosedLesson() error {
 		Msg: "this exercise's lesson is not open yet in your class: your teacher opens the lessons one at a time"}
 }
 
+// quizMode is the quiz-mode rule, the one place it is decided: a class
+// learner whose teacher switched "show me" off is shown no answer. Every
+// path that could show one asks it: giving up and the worked solution
+// refuse (refuseShowMe), a check keeps the answer back (apiCheck:
+// lessons.Attempt.Withhold), and an exercise served again does not say
+// its answer is earned (serve).
+func (a *asker) quizMode() bool { return a.inClass() && !a.class.Settings.ShowMe }
+
 // refuseShowMe is the 403 for giving up, "show me" or a solution in a
 // class in quiz mode.
 func (a *asker) refuseShowMe() error {
-	if !a.inClass() || a.class.Settings.ShowMe {
+	if !a.quizMode() {
 		return nil
 	}
 	return &userError{Status: http.StatusForbidden, Code: codeQuizMode, Field: "exercise",
@@ -176,4 +185,20 @@ func pushedWhat(l *scenarioLink) string {
 		return "an exercise"
 	}
 	return "a scenario"
+}
+
+// serve is the exercise as this learner sees it: on their variant, with
+// their standing; in quiz mode its answer is not earned, so the page
+// neither fetches the worked solution nor opens a playground that waits
+// for it.
+func (a *asker) serve() (lessons.Served, error) {
+	served, err := a.ex.Serve(a.variant, a.standing)
+	if err != nil {
+		return served, err
+	}
+	served.Variant = a.shownVariant()
+	if a.quizMode() {
+		served.Earned = false
+	}
+	return served, nil
 }

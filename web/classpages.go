@@ -69,6 +69,8 @@ type learnerExercise struct {
 	Score  string
 	// Review is the teacher's score and comment on an open answer.
 	Review *classroom.Review
+	// LateCredit says the teacher credited the learner's late work on it.
+	LateCredit bool
 }
 
 func (w *classWeb) classHome(c echo.Context) error {
@@ -154,7 +156,7 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 			for _, ex := range cat.LessonExercises(les) {
 				p := by[ex.ID]
 				le := learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries,
-					TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review}
+					TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review, LateCredit: p.Late && p.LateCredit}
 				if sc, ok := classroom.BestScore(p); ok {
 					le.Score = scoreWord(sc)
 					total += sc

@@ -103,6 +103,9 @@ func learnerWords(ex learnerExercise) string {
 	if ex.Score != "" {
 		score = " · score " + ex.Score
 	}
+	if ex.LateCredit {
+		score += " · late, counted by your teacher"
+	}
 	switch ex.Status {
 	case classroom.StatusSolved:
 		if ex.TriesToCorrect == 1 {

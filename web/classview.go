@@ -114,6 +114,11 @@ type dashCell struct {
 	Text  string `json:"text"`
 	State string `json:"state"`
 	Title string `json:"title"`
+	// Late says the learner tried after the class's deadline, LateCredit
+	// that the teacher credited that late work: the grid offers the
+	// teacher the one click that grants or withdraws it.
+	Late       bool `json:"late"`
+	LateCredit bool `json:"late_credit"`
 }
 
 // stateOf is the cell's class: "" (not tried), "correct", "tried",
@@ -158,6 +163,10 @@ func cellOf(p classroom.Progress) dashCell {
 	}
 	c.State = c.stateOf()
 	c.Title = triesWord(p.Tries) + statusWord(c.Status)
+	c.Late, c.LateCredit = p.Late, p.Late && p.LateCredit
+	if c.LateCredit {
+		c.Title += " · late, credited"
+	}
 	return c
 }
 
@@ -299,4 +308,12 @@ func (v *dashView) toMark() int {
 		}
 	}
 	return n
+}
+
+// lateCreditLabel is what the late-credit button says to a screen reader.
+func lateCreditLabel(name, title string, credited bool) string {
+	if credited {
+		return "Withdraw the credit for " + name + "'s late work on " + title
+	}
+	return "Credit " + name + "'s late work on " + title + " as if on time"
 }

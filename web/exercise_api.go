@@ -159,11 +159,10 @@ func (s *Server) apiExercise(c echo.Context) error {
 	if err != nil {
 		return checkClassError(err)
 	}
-	served, err := ex.Serve(a.variant, a.standing)
+	served, err := a.serve()
 	if err != nil {
 		return err
 	}
-	served.Variant = a.shownVariant()
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, servedExercise{Served: served, InClass: a.inClass(), Review: a.review})
 }

@@ -49,6 +49,9 @@ func (s *Server) apiCheck(c echo.Context) error {
 		}
 	}
 	a.Variant, a.Tries, a.Earned = who.variant, who.standing.Tries, who.standing.Earned()
+	// Quiz mode: the check keeps the answer back, so nothing is revealed
+	// and no credit is lost to a reveal.
+	a.Withhold = who.quizMode()
 
 	sctx, stop := s.requestContext(c)
 	defer stop()

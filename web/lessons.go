@@ -176,11 +176,10 @@ func (s *Server) exerciseViews(c echo.Context, l *lessons.Lesson) (map[string]Ex
 	}
 	for _, ex := range cat.LessonExercises(l) {
 		a := ls.on(ex, 0)
-		served, err := ex.Serve(a.variant, a.standing)
+		served, err := a.serve()
 		if err != nil {
 			return nil, false, fmt.Errorf("exercise %s: %w", ex.ID, err)
 		}
-		served.Variant = a.shownVariant()
 		out[ex.ID] = ExerciseView{Served: served, Varies: ex.Varies(), InClass: ls.inClass(),
 			Gate: cat.GatesPlayground(ex.ID), Review: a.review}
 	}

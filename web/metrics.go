@@ -350,3 +350,9 @@ func (s countingStore) Rescore(ctx context.Context, code, key, exercise, rule st
 	s.count("rescore", err)
 	return out, err
 }
+
+func (s countingStore) CreditLate(ctx context.Context, code, key string, learnerID int64, exercise, rule string, on bool, verdicts []classroom.Verdict) (*classroom.ScoreChange, error) {
+	out, err := s.Store.CreditLate(ctx, code, key, learnerID, exercise, rule, on, verdicts)
+	s.count("credit_late", err)
+	return out, err
+}

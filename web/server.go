@@ -296,6 +296,7 @@ func (s *Server) routes() *echo.Echo {
 	class(post, "/api/classes/:code/variants", w.apiVariants)
 	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)
 	class(post, "/api/classes/:code/regrade", w.apiRegrade)
+	class(post, "/api/classes/:code/late-credit", w.apiLateCredit)
 	class(get, "/api/classes/:code/gradebook.csv", w.apiGradebookCSV)
 	class(post, "/api/classes/:code/push", w.apiPushScenario)
 	class(post, "/api/classes/:code/settings", w.apiSettings)

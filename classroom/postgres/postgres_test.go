@@ -139,3 +139,13 @@ func TestUpgradeScoresOldAttempts(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeCredit(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradeMarksOldChoiceAnswers(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeAnswerFormat(t, harness(), addr, db, postgres.Dialect("test"))
+}

@@ -110,3 +110,13 @@ func TestUpgradeScoresOldAttempts(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeCredit(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradeMarksOldChoiceAnswers(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeAnswerFormat(t, harness(), dir, db, sqlite.Dialect())
+}

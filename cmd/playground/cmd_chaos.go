@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web"
 )
 
 // chaosCmd runs generated fault schedules, aimed at what happens in each
@@ -46,6 +47,12 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if b, _ := engine.LookupBackend(*backend); !b.Tokens && !fencingSet {
 		fenced = false // a backend without a token (Redlock) cannot fence
 	}
+	// The collector runs as the server's does (web.ApplyMemoryBudget: a
+	// collection when the heap is five times what is live, GOGC and
+	// GOMEMLIMIT in the environment still win). A batch allocates fast and
+	// keeps little (a few runs' worth, about 30 MB): at Go's default the
+	// collector took a sixth of a Raft batch's CPU (docs/benchmarks.md).
+	defer web.ApplyMemoryBudget(chaosMemoryBudget, os.Getenv)()
 	opt := engine.ChaosOptions{Runs: *runs, Seed: *seed, Backend: *backend, Nodes: *nodes, Fencing: fenced, Guard: *guard, Examples: *examples, LoseDisk: *loseDisk}
 	rep, err := engine.Chaos(ctx, opt)
 	if err != nil {
@@ -67,6 +74,10 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	writeChaosText(stdout, rep, *save)
 	return nil
 }
+
+// chaosMemoryBudget is the soft memory limit of a chaos batch run from the
+// command line, far above what one holds.
+const chaosMemoryBudget = 512 << 20
 
 // saveExamples writes each example's scenario as DIR/chaos-SEED.json.
 func saveExamples(dir string, examples []engine.ChaosExample) error {

@@ -1,8 +1,9 @@
 // The teacher's dashboard: redraws the tables from the server's live
 // events, and sends the teacher's actions (push a scenario, rotate the
 // code, open or close joining, remove a learner, archive or restore the
-// class, score an open answer) as JSON. Names and answers are put into the
-// page with textContent only: a learner may be called "<script>".
+// class, score an open answer, credit late work) as JSON. Names and
+// answers are put into the page with textContent only: a learner may be
+// called "<script>".
 
 const root = document.querySelector('[data-testid=dashboard]');
 const status = document.getElementById('live-status');
@@ -117,8 +118,20 @@ function renderGrid(exercises, learners) {
     el('td', { 'data-testid': 'learner-solved' }, l.correct),
     el('td', { 'data-testid': 'learner-score' }, l.score),
     ...cols.map((i) => el('td', { class: ('cell ' + l.cells[i].state).trim(), 'data-exercise': exercises[i].id,
-      'data-status': l.cells[i].status, 'data-score': l.cells[i].score, title: exercises[i].title + ': ' + l.cells[i].title }, l.cells[i].text)),
+      'data-status': l.cells[i].status, 'data-score': l.cells[i].score, title: exercises[i].title + ': ' + l.cells[i].title }, l.cells[i].text,
+      l.cells[i].late ? lateCreditButton(l, exercises[i], l.cells[i].late_credit) : '')),
     el('td', {}, el('button', { type: 'button', class: 'remove', 'data-remove': String(l.id), 'data-name': l.name }, 'Remove')))));
+}
+
+// lateCreditButton is the same button as class.templ's: one click grants
+// the learner credit for their late work on the exercise, or withdraws it.
+function lateCreditButton(l, ex, credited) {
+  return el('button', {
+    type: 'button', class: 'late-credit', 'data-testid': 'late-credit', 'data-learner': String(l.id), 'data-exercise': ex.id,
+    'data-credit': String(!credited),
+    'aria-label': credited ? 'Withdraw the credit for ' + l.name + "'s late work on " + ex.title
+      : 'Credit ' + l.name + "'s late work on " + ex.title + ' as if on time',
+  }, credited ? 'Undo' : 'Credit');
 }
 
 // renderLifecycle shows whether the class is open, archived or expired;
@@ -267,6 +280,14 @@ document.getElementById('rotate-code').addEventListener('click', () => act(async
 }));
 
 document.getElementById('dash-grid-body').addEventListener('click', (e) => {
+  const credit = e.target.closest('button.late-credit');
+  if (credit) {
+    credit.disabled = true; // the live update redraws the cell
+    act(() => send('POST', api('/late-credit'), {
+      learner_id: Number(credit.dataset.learner), exercise: credit.dataset.exercise, credit: credit.dataset.credit === 'true',
+    }).finally(() => { credit.disabled = false; }));
+    return;
+  }
   const b = e.target.closest('button[data-remove]');
   if (!b) return;
   if (!window.confirm('Remove ' + b.dataset.name + ' and all their answers from the class?')) return;

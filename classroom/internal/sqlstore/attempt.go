@@ -62,6 +62,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		// worked out from.
 		var revealedAt int64
 		var best float64
+		var lateCredit bool
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO progress
 			(learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at, open_answer)
 			VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?)
@@ -73,8 +74,8 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 				last_variant = excluded.last_variant,
 				last_at = excluded.last_at,
 				open_answer = progress.open_answer OR excluded.open_answer
-			RETURNING tries, revealed_at, best`),
-			l.ID, a.Exercise, l.ClassID, a.Correct, firstCorrect, a.Variant, now, now, !a.Graded).Scan(&a.Try, &revealedAt, &best); err != nil {
+			RETURNING tries, revealed_at, best, late_credit`),
+			l.ID, a.Exercise, l.ClassID, a.Correct, firstCorrect, a.Variant, now, now, !a.Graded).Scan(&a.Try, &revealedAt, &best, &lateCredit); err != nil {
 			return err
 		}
 		if a.Try > s.opts.Limits.MaxAttemptsPerExercise {
@@ -83,7 +84,9 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if err := s.chargeStorage(ctx, tx, l.ID, l.ClassID, a.Exercise, a.Answer); err != nil {
 			return err
 		}
-		before := classroom.Before{Revealed: revealedAt > 0, Late: a.Late}
+		// A late attempt stays marked late; the teacher's credit for the
+		// learner's late work on this exercise lets it score.
+		before := classroom.Before{Revealed: revealedAt > 0, Late: classroom.HeldLate(a.Late, lateCredit)}
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
 			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {
 			return err
@@ -106,18 +109,21 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 				revealed_at = CASE WHEN revealed_at = 0 THEN ? ELSE revealed_at END,
 				late_at = CASE WHEN late_at = 0 THEN ? ELSE late_at END
 			WHERE learner_id = ? AND exercise = ?`),
-			a.Score, a.Score, a.Correct && !before.Revealed && !a.Late, revealNow, lateNow, l.ID, a.Exercise); err != nil {
+			a.Score, a.Score, classroom.Solves(a.Correct, before), revealNow, lateNow, l.ID, a.Exercise); err != nil {
 			return err
 		}
 		if a.Score > best {
 			a.BestChange = &classroom.ScoreChange{ClassID: l.ClassID, LearnerID: l.ID, Exercise: a.Exercise,
 				Score: a.Score, Previous: best, At: a.At}
 		}
+		// Every attempt recorded now was read with the letters its
+		// variant showed: the column's default is for rows kept before.
+		a.AnswerFormat = classroom.AnswerShownLetters
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
-			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late, answer_format)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now,
-			a.Score, a.AfterReveal, a.Late).Scan(&a.ID); err != nil {
+			a.Score, a.AfterReveal, a.Late, a.AnswerFormat).Scan(&a.ID); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})

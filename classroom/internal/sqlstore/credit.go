@@ -10,13 +10,13 @@ import (
 // attemptColumns are an attempt's columns over attempts a, with the
 // learner's name from learners l.
 const attemptColumns = `a.id, a.learner_id, l.name, a.exercise, a.variant, a.answer, a.correct, a.graded,
-	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal, a.late`
+	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal, a.late, a.answer_format`
 
 func scanAttempt(r rowScanner) (classroom.ClassAttempt, error) {
 	var a classroom.ClassAttempt
 	var at int64
 	err := r.Scan(&a.ID, &a.LearnerID, &a.LearnerName, &a.Exercise, &a.Variant, &a.Answer, &a.Correct, &a.Graded,
-		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal, &a.Late)
+		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal, &a.Late, &a.AnswerFormat)
 	a.At = fromMS(at)
 	return a, err
 }
@@ -128,6 +128,12 @@ func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, verd
 // order, and their progress; it returns the change of their best score.
 func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.ClassAttempt, rule string, by map[int64]classroom.Verdict) (*classroom.ScoreChange, error) {
 	var before classroom.Before
+	var old float64
+	var lateCredit bool
+	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT best, late_credit FROM progress WHERE learner_id = ? AND exercise = ?`),
+		as[0].LearnerID, as[0].Exercise).Scan(&old, &lateCredit); err != nil {
+		return nil, err
+	}
 	best, firstCorrect, solved, correct := 0.0, 0, false, false
 	for i := range as {
 		a := &as[i]
@@ -143,10 +149,12 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 			if a.Correct {
 				a.Mistake = ""
 			}
-		} else if rule == classroom.RulePartial || rule == classroom.RuleShare {
-			share = a.Score // as recorded, having no new verdict
+		} else if (rule == classroom.RulePartial || rule == classroom.RuleShare) && (a.Score > 0 || !a.Late) {
+			// As recorded, having no new verdict; a late attempt recorded
+			// without credit earned 0, which says nothing of its share.
+			share = a.Score
 		}
-		before.Revealed, before.Late = a.AfterReveal, a.Late
+		before.Revealed, before.Late = a.AfterReveal, classroom.HeldLate(a.Late, lateCredit)
 		a.Score = classroom.AttemptScore(rule, share, a.Correct, before)
 		before.Tries++
 		if !a.Correct {
@@ -158,17 +166,12 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 			if firstCorrect == 0 {
 				firstCorrect = a.Try
 			}
-			solved = solved || !a.AfterReveal && !a.Late
+			solved = solved || classroom.Solves(a.Correct, before)
 		}
 		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE attempts SET correct = ?, score = ?, mistake = ?, parsed = ? WHERE id = ?`),
 			a.Correct, a.Score, a.Mistake, a.Parsed, a.ID); err != nil {
 			return nil, err
 		}
-	}
-	var old float64
-	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT best FROM progress WHERE learner_id = ? AND exercise = ?`),
-		as[0].LearnerID, as[0].Exercise).Scan(&old); err != nil {
-		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE progress SET best = ?, correct = ?, tries_to_correct = ?, solved = ?
 		WHERE learner_id = ? AND exercise = ?`), best, correct, firstCorrect, solved, as[0].LearnerID, as[0].Exercise); err != nil {

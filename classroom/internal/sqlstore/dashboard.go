@@ -12,7 +12,7 @@ import (
 func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classroom.Progress, error) {
 	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT p.learner_id, l.name, p.exercise, p.tries, p.correct,
 			p.tries_to_correct, p.last_variant, p.first_at, p.last_at, p.gave_up_at,
-			p.best, p.solved, p.revealed_at, p.open_answer, r.score, r.comment, r.at, p.late_at
+			p.best, p.solved, p.revealed_at, p.open_answer, r.score, r.comment, r.at, p.late_at, p.late_credit
 		FROM progress p JOIN learners l ON l.id = p.learner_id
 		LEFT JOIN reviews r ON r.learner_id = p.learner_id AND r.exercise = p.exercise
 		WHERE `+where+` ORDER BY p.learner_id, p.first_at, p.exercise`), args...)
@@ -27,7 +27,7 @@ func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classro
 		var rv nullReview
 		if err := rows.Scan(&p.LearnerID, &p.LearnerName, &p.Exercise, &p.Tries, &p.Correct,
 			&p.TriesToCorrect, &p.LastVariant, &first, &last, &gaveUp,
-			&p.Score, &p.Solved, &revealed, &p.Open, &rv.score, &rv.comment, &rv.at, &late); err != nil {
+			&p.Score, &p.Solved, &revealed, &p.Open, &rv.score, &rv.comment, &rv.at, &late, &p.LateCredit); err != nil {
 			return nil, wrap("read the progress", err)
 		}
 		p.FirstAt, p.LastAt, p.GaveUp, p.Revealed, p.Late = fromMS(first), fromMS(last), gaveUp > 0, revealed > 0, late > 0
