@@ -30,6 +30,9 @@ import (
 //   - cpu-%-per-session: process CPU (server and test clients) over the
 //     wall time of the sessions, per session, in % of one core.
 //   - heap-KB-per-session: peak heap in use above the idle server, per session.
+//   - peak-RSS-MB: the process's high-water resident memory (Linux VmHWM)
+//     since it started, the test clients included: what the server's
+//     memory comes to at n sessions, and a little more.
 //
 // The runtime is set as the serve command sets it (web.ApplyMemoryBudget:
 // a 1 GiB soft limit, GOGC=400); GOGC=100 in the environment keeps the
@@ -165,6 +168,9 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	b.ReportMetric(percentile(firsts, 99), "first-event-p99-ms")
 	b.ReportMetric(cpu, "cpu-%-per-session")
 	b.ReportMetric(heap, "heap-KB-per-session")
+	if rss := peakRSS(); rss > 0 {
+		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+	}
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -233,4 +239,23 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSS is this process's high-water resident memory in bytes (Linux
+// VmHWM), 0 where /proc does not say.
+func peakRSS() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -17,8 +17,8 @@ type classWeb struct {
 	joins      *ipLimiter
 	wrongCodes *ipLimiter // joins with a code no class has (joinguess.go)
 	creates    *ipLimiter
-	checks     *ipLimiter
-	feeds      *dashFeeds // live dashboards, one feed per class
+	checks     *flowLimiter // per issued session, then per address (flowlimit.go)
+	feeds      *dashFeeds   // live dashboards, one feed per class
 	// learnerFeeds: learners' live class streams, one feed per class.
 	learnerFeeds *learnerFeeds
 }
@@ -34,7 +34,8 @@ func (s *Server) newClassWeb() *classWeb {
 		// Wrong join codes have a bucket of their own (joinguess.go).
 		wrongCodes: newIPLimiter("wrong class codes", DefaultWrongCodeRate, cc.Clock),
 		creates:    newIPLimiter("classes created", cc.CreateRate, cc.Clock),
-		checks:     newIPLimiter("checks", DefaultCheckRate, cc.Clock),
+		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
+			cc.Clock),
 	}
 	w.feeds = newDashFeeds(w)
 	w.learnerFeeds = newLearnerFeeds(w)

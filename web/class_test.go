@@ -342,6 +342,9 @@ func TestClassJoinRateLimit(t *testing.T) {
 	ts, _ := startServer(t, web.Config{Classroom: openSQLite(t), Class: web.ClassConfig{Clock: clk.Now}})
 	base := ts.URL
 	c := createClass(t, base, "Crowd")
+	// The burst is a whole class (MaxLearnersPerClass): the join after the
+	// wait goes to a second one.
+	c2 := createClass(t, base, "Second")
 	n := web.DefaultJoinRate.Burst
 	for i := range n {
 		join(t, base, c.Code, "learner "+strconv.Itoa(i))
@@ -358,13 +361,13 @@ func TestClassJoinRateLimit(t *testing.T) {
 		t.Errorf("429 %+v", e)
 	}
 	clk.Advance(time.Duration(float64(time.Minute) / web.DefaultJoinRate.PerMinute)) // one token
-	join(t, base, c.Code, "after the wait")
-	wantStatus(t, newPerson(t, base).postJSON("/api/classes/"+c.Code+"/join", `{"name":"too soon"}`),
+	join(t, base, c2.Code, "after the wait")
+	wantStatus(t, newPerson(t, base).postJSON("/api/classes/"+c2.Code+"/join", `{"name":"too soon"}`),
 		http.StatusTooManyRequests, "a second join after one token came back")
 	// Joining is limited, reading is not.
 	wantStatus(t, teacher(t, base, c.TeacherKey).get("/api/classes/"+c.Code+"/dashboard"), http.StatusOK, "dashboard after the limit")
 	// So is creating classes.
-	for range web.DefaultCreateRate.Burst - 1 { // one was created above
+	for range web.DefaultCreateRate.Burst - 2 { // two were created above
 		createClass(t, base, "x")
 	}
 	wantStatus(t, newPerson(t, base).postJSON("/api/classes", `{"name":"y"}`), http.StatusTooManyRequests, "one class too many")

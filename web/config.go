@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"runtime"
 	"time"
 
@@ -33,7 +34,8 @@ type Config struct {
 	// once. Paced for watching, a live run costs memory and little CPU, so
 	// it takes a live place and no slot; at full speed (or making more
 	// than LiveEventRate events a second) it takes a slot as well. Past it
-	// they wait their turn.
+	// they wait their turn. 0 sizes it from MemoryBudget and the cores
+	// (LiveRunsFor).
 	MaxLiveRuns int
 	// RunQueue bounds the runs waiting their turn, all clients together
 	// (0: 128 per slot); past it a request is told "busy, try again".
@@ -50,7 +52,7 @@ type Config struct {
 	SessionShare, AddressShare float64
 	// SessionsPerAddress bounds the sessions (learners, visitors) one
 	// address may have running or waiting at once; a request of one more
-	// is admitted as the address's anonymous flow (0: 250, a class behind
+	// is admitted as the address's anonymous flow (0: 500, the largest class behind
 	// one NAT).
 	SessionsPerAddress int
 	// LiveTurn bounds how long a live run may hold its place while others
@@ -64,13 +66,22 @@ type Config struct {
 	// estimated events per simulated second times its speed. A faster run
 	// takes a slot too, so the slots bound the CPU whatever the pace.
 	LiveEventRate float64
-	// MaxConnections bounds the open websocket connections.
+	// MaxConnections bounds the open websocket connections (0: a live
+	// run's socket for each live place and a second tab for a quarter of
+	// them, at least DefaultMaxConnections).
 	MaxConnections int
 	// ConnectionsPerAddress bounds the websockets one address may hold
-	// open (0: DefaultConnectionsPerAddress, at most MaxConnections). It
-	// is sized for a school's NAT: a class of 200 behind one address, a
-	// tab each and some to spare, fits; one script cannot take them all.
+	// open without a session the server issued (0:
+	// DefaultConnectionsPerAddress, at most MaxConnections): one script
+	// cannot take them all. Sockets of issued sessions (learners, signed
+	// visitors) have ConnectionsPerSession places of their own each before
+	// they take from it, and the whole address holds at most AddressShare
+	// of MaxConnections, so a lecture hall behind one NAT fits.
 	ConnectionsPerAddress int
+	// ConnectionsPerSession is the places of its own each issued session
+	// has for its websockets (0: DefaultConnectionsPerSession); more take
+	// the address's share.
+	ConnectionsPerSession int
 	// IdleTimeout closes a websocket that starts no run for this long
 	// after it opens or after its last run ends: an open socket costs a
 	// place whether or not it runs anything. The page opens a new one
@@ -151,16 +162,18 @@ type Config struct {
 // Defaults for Config. A live run costs about one Raft group (21
 // goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
 const (
-	DefaultMaxLiveRuns        = 200
 	DefaultQueueWait          = 30 * time.Second
 	DefaultRunQueuePerSlot    = admission.DefaultQueuePerSlot // RunQueue per slot
 	DefaultSessionShare       = admission.DefaultFlowShare
 	DefaultAddressShare       = admission.DefaultIPShare
 	DefaultSessionsPerAddress = admission.DefaultFlowsPerIP
-	DefaultMaxConnections     = 400
-	// DefaultConnectionsPerAddress is a class of 200 with a second tab
-	// for a quarter of them.
-	DefaultConnectionsPerAddress      = 250
+	// DefaultMaxConnections is the least MaxConnections is sized to.
+	DefaultMaxConnections = 400
+	// DefaultConnectionsPerAddress is a class of 200 without sessions, a
+	// second tab for a quarter of them.
+	DefaultConnectionsPerAddress = 250
+	// DefaultConnectionsPerSession is a few tabs of one browser.
+	DefaultConnectionsPerSession      = 4
 	DefaultIdleTimeout                = time.Minute
 	DefaultMaxDashboardStreams        = 200
 	DefaultDashboardStreamsPerAddress = 40
@@ -185,8 +198,11 @@ func (c Config) withDefaults() Config {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if c.MemoryBudget == 0 {
+		c.MemoryBudget = DefaultMemoryBudget
+	}
 	if c.MaxLiveRuns == 0 {
-		c.MaxLiveRuns = DefaultMaxLiveRuns
+		c.MaxLiveRuns = LiveRunsFor(c.MemoryBudget, runtime.GOMAXPROCS(0))
 	}
 	if c.RunSlots == 0 {
 		c.RunSlots = admission.DefaultSlotsPerCPU * runtime.GOMAXPROCS(0)
@@ -195,7 +211,10 @@ func (c Config) withDefaults() Config {
 		c.QueueWait = DefaultQueueWait
 	}
 	if c.MaxConnections == 0 {
-		c.MaxConnections = DefaultMaxConnections
+		c.MaxConnections = max(DefaultMaxConnections, c.MaxLiveRuns+c.MaxLiveRuns/4)
+	}
+	if c.ConnectionsPerSession == 0 {
+		c.ConnectionsPerSession = min(DefaultConnectionsPerSession, c.MaxConnections)
 	}
 	if c.ConnectionsPerAddress == 0 {
 		c.ConnectionsPerAddress = min(DefaultConnectionsPerAddress, c.MaxConnections)
@@ -242,9 +261,6 @@ func (c Config) withDefaults() Config {
 	if c.MaxQueueBytes == 0 {
 		c.MaxQueueBytes = DefaultMaxQueueBytes
 	}
-	if c.MemoryBudget == 0 {
-		c.MemoryBudget = DefaultMemoryBudget
-	}
 	c.Class = c.Class.withDefaults()
 	return c
 }
@@ -261,6 +277,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("queue-wait: must be between 100ms and 10m, not %s", c.QueueWait)
 	case c.MaxConnections < 1 || c.MaxConnections > 100000:
 		return fmt.Errorf("max-connections: must be between 1 and 100000, not %d", c.MaxConnections)
+	case c.ConnectionsPerSession < 1 || c.ConnectionsPerSession > c.MaxConnections:
+		return fmt.Errorf("connections-per-session: must be between 1 and max-connections (%d), not %d", c.MaxConnections, c.ConnectionsPerSession)
 	case c.ConnectionsPerAddress < 1 || c.ConnectionsPerAddress > c.MaxConnections:
 		return fmt.Errorf("connections-per-address: must be between 1 and max-connections (%d), not %d", c.MaxConnections, c.ConnectionsPerAddress)
 	case c.IdleTimeout < 100*time.Millisecond || c.IdleTimeout > time.Hour:
@@ -309,4 +327,39 @@ func (c Config) Validate() error {
 func (c Config) admission() admission.Config {
 	return admission.Config{Slots: c.RunSlots, Live: c.MaxLiveRuns, Queue: c.RunQueue, FlowShare: c.SessionShare, IPShare: c.AddressShare,
 		FlowsPerIP: c.SessionsPerAddress}
+}
+
+// Sizing MaxLiveRuns by default (LiveRunsFor). A live run's memory is its
+// Raft group, its database, its goroutines and its socket's queue: about
+// half a MiB resident at 1,000 sessions (docs/web-benchmarks.md), so a MiB
+// each leaves the other half of the budget for everything else. Its CPU,
+// paced at 10x, is about 0.2 % of a core, but what bounds the count is the
+// event lag: 500 sessions on two cores keep its p99 within 100 ms on an
+// otherwise quiet machine, 600 are on the edge and 1,000 miss it
+// (docs/web-benchmarks.md), so LiveRunsPerCore is 250.
+const (
+	LiveRunBytes    = 1 << 20
+	LiveRunsPerCore = 250
+	// MinLiveRuns is the least the sizing gives, however small the
+	// machine: a class of 50.
+	MinLiveRuns = 50
+)
+
+// LiveRunsFor is the default MaxLiveRuns for a memory budget and a number
+// of cores: as many as both hold, at least MinLiveRuns and at most 10,000.
+// 1 GiB and two cores give 500; 1 GiB and eight cores 1,024.
+func LiveRunsFor(memoryBudget int64, cores int) int {
+	byMemory := memoryBudget / LiveRunBytes
+	byCPU := int64(max(cores, 1)) * LiveRunsPerCore
+	return int(min(max(min(byMemory, byCPU), MinLiveRuns), 10000))
+}
+
+// sessionConnsMax is the most websockets one address may hold, its
+// sessions' and the rest together: its share of the pool, as for runs.
+func (c Config) sessionConnsMax() int {
+	share := c.AddressShare
+	if share == 0 {
+		share = DefaultAddressShare
+	}
+	return max(c.ConnectionsPerAddress, int(math.Round(share*float64(c.MaxConnections))))
 }

@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/web"
 )
 
@@ -23,8 +26,19 @@ func TestADatabaseOutageIsNotACrash(t *testing.T) {
 		}
 	}
 	st.Close()
-	if a := p.get("/healthz"); a.status != http.StatusOK || !strings.Contains(a.body, `"store":"not answering"`) {
-		t.Errorf("/healthz with the store down: %d %s, want 200 saying so", a.status, a.body)
+	// /healthz says what its last ping found, and pings again as it
+	// answers: the outage shows on the next probe or the one after.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		a := p.get("/healthz")
+		if a.status != http.StatusOK {
+			t.Fatalf("/healthz with the store down: %d %s, want 200", a.status, a.body)
+		}
+		if strings.Contains(a.body, `"store":"not answering"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz never said the store is down: %s", a.body)
+		}
 	}
 	if a := p.get("/readyz"); a.status != http.StatusServiceUnavailable || !strings.Contains(a.body, `"store":"not answering"`) {
 		t.Errorf("/readyz with the store down: %d %s, want 503", a.status, a.body)
@@ -56,4 +70,55 @@ func TestReadyOnceTheWarmPoolIsFull(t *testing.T) {
 	if a := p.get("/readyz"); a.status != http.StatusOK {
 		t.Errorf("/readyz after a run took a warm group: %d %s", a.status, a.body)
 	}
+}
+
+// hangingStore is a store whose Ping waits until released, as a ping does
+// when every connection of a busy store's pool waits for the write lock.
+type hangingStore struct {
+	classroom.Store
+	hang    atomic.Bool
+	release chan struct{}
+	pings   atomic.Int64
+}
+
+func (h *hangingStore) Ping(ctx context.Context) error {
+	h.pings.Add(1)
+	if h.hang.Load() {
+		select {
+		case <-h.release:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return h.Store.Ping(ctx)
+}
+
+// TestTheLivenessProbeDoesNotWaitForABusyStore: while the store's ping
+// hangs, /healthz answers (with what the last ping found) instead of
+// waiting with it, and starts no second ping beside the one under way;
+// /readyz does wait, since whether to send work depends on the store.
+func TestTheLivenessProbeDoesNotWaitForABusyStore(t *testing.T) {
+	st := &hangingStore{Store: openSQLite(t), release: make(chan struct{})}
+	ts, _ := startServer(t, web.Config{Classroom: st})
+	p := newPerson(t, ts.URL)
+	if a := p.get("/healthz"); !strings.Contains(a.body, `"store":"ok"`) {
+		t.Fatalf("/healthz with the store up: %d %s", a.status, a.body)
+	}
+	st.hang.Store(true)
+	for i := range 5 {
+		a := p.get("/healthz")
+		if a.status != http.StatusOK || !strings.Contains(a.body, `"store":"ok"`) {
+			t.Errorf("/healthz %d while the ping hangs: %d %s, want 200 with the last state", i+1, a.status, a.body)
+		}
+	}
+	// Answered, all five, while the ping still hangs.
+	select {
+	case <-st.release:
+		t.Fatal("released early")
+	default:
+	}
+	if n := st.pings.Load(); n != 2 {
+		t.Errorf("%d pings, want 2 (the first probe's, and one under way for the rest)", n)
+	}
+	close(st.release)
 }

@@ -21,15 +21,20 @@ type Rate struct {
 
 // Per-IP rate limits on the requests that write to the classroom store.
 // A class behind one school NAT shares one address, so the bursts let a
-// whole lecture hall join (or answer) at once: 300 joins, and an answer
-// from each of 200 students twice over, then a check every 3 s each (the
-// load test, docs/load.md, plays such a class). What they stop is a script
-// filling the database; the storage limits (classroom.DefaultLimits) bound
-// the rest, and the admission queue the engine's work.
+// whole lecture hall join (or answer) at once. Joins: the largest class
+// (classroom's MaxLearnersPerClass, 500) at once, then 2 a second; the
+// burst is spent once, and the rate, which is what would fill a database,
+// is what it was. Checks: each learner (or signed visitor) has a bucket
+// of its own (DefaultSessionCheckRate, flowlimit.go), and requests without
+// a session share the address's (DefaultCheckRate). The load test
+// (docs/load.md) plays a lecture hall of 400 arriving within a second.
+// What they stop is a script filling the database; the storage limits
+// (classroom.DefaultLimits) bound the rest, and the admission queue the
+// engine's work.
 var (
-	DefaultJoinRate   = Rate{PerMinute: 120, Burst: 300}  // joins
+	DefaultJoinRate   = Rate{PerMinute: 120, Burst: 500}  // joins
 	DefaultCreateRate = Rate{PerMinute: 2, Burst: 5}      // classes created
-	DefaultCheckRate  = Rate{PerMinute: 4000, Burst: 400} // exercise checks
+	DefaultCheckRate  = Rate{PerMinute: 4000, Burst: 400} // exercise checks without a session
 )
 
 // ipLimiter keeps one token bucket (a rate.Limiter) per client address.

@@ -65,6 +65,8 @@ type Server struct {
 	visitor    visitorKeys
 	visitorIDs *ipLimiter
 	learners   learnerCache
+	// storeHealth is the classroom store's state as /healthz last saw it.
+	storeHealth storeHealth
 
 	// histories caches the answers of the GET routes that run a shared
 	// scenario (api_history.go).
@@ -105,7 +107,7 @@ func NewServer(cfg Config) (*Server, error) {
 		crossOrigin: cop,
 		cfg:         cfg,
 		log:         cfg.Logger,
-		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress),
+		conns:       newConnPool(cfg.MaxConnections, cfg.ConnectionsPerAddress).withSessions(cfg.ConnectionsPerSession, cfg.sessionConnsMax()),
 		dashes:      newConnPool(cfg.MaxDashboardStreams, cfg.DashboardStreamsPerAddress),
 		mestreams:   newConnPool(cfg.Class.Live.MaxStreams, cfg.Class.Live.StreamsPerAddress),
 		assets:      assetVersion(static.FS),
@@ -220,7 +222,7 @@ func (s *Server) routes() *echo.Echo {
 	e.Use(w.m.middleware)
 	// The checks are registered by the lesson pages; their limit and
 	// cross-site guard apply by route pattern, whoever registers them.
-	checkLimit := w.checks.middleware(w.m)
+	checkLimit := w.checks.middleware(w.m, s.issuedSession)
 	e.Use(func(next echo.HandlerFunc) echo.HandlerFunc {
 		limited := s.sameOrigin(checkLimit(next))
 		return func(c echo.Context) error {

@@ -45,9 +45,9 @@ const (
 // visitorSecret is the store's name for the visitor cookie's key.
 const visitorSecret = "visitor-cookie"
 
-// visitorRate bounds the visitor ids one address is issued: a class of 200
-// arriving together, then a newcomer every second.
-var visitorRate = Rate{PerMinute: 60, Burst: 250}
+// visitorRate bounds the visitor ids one address is issued: the largest class
+// (500) arriving together, then a newcomer every second.
+var visitorRate = Rate{PerMinute: 60, Burst: 500}
 
 // visitorKeys holds the signing key once it is known.
 type visitorKeys struct {
@@ -114,24 +114,35 @@ func newVisitorCookie(key []byte) string {
 // valid visitor cookie is sent a new one, within its address's
 // visitorRate.
 func (s *Server) requester(c echo.Context) admission.Who {
-	who := admission.Who{IP: clientAddress(c)}
-	ctx := c.Request().Context()
-	if id, ok := s.learners.resolve(ctx, s, learnerToken(c)); ok {
-		who.Session = "l:" + strconv.FormatInt(id, 10)
+	who := admission.Who{IP: clientAddress(c), Session: s.issuedSession(c)}
+	if who.Session != "" {
 		return who
 	}
-	key := s.visitorKey(ctx)
+	key := s.visitorKey(c.Request().Context())
 	if key == nil {
-		return who
-	}
-	if v := visitorID(c, key); v != "" {
-		who.Session = "v:" + v
 		return who
 	}
 	if ok, _ := s.visitorIDs.take(who.IP); ok {
 		setCookie(c, VisitorCookie, newVisitorCookie(key))
 	}
 	return who
+}
+
+// issuedSession is the session the server issued that the request
+// carries: "l:" and the learner's id when the store knows its class
+// session token, else "v:" and its visitor id when the server signed it,
+// else "". Nothing is issued here.
+func (s *Server) issuedSession(c echo.Context) string {
+	ctx := c.Request().Context()
+	if id, ok := s.learners.resolve(ctx, s, learnerToken(c)); ok {
+		return "l:" + strconv.FormatInt(id, 10)
+	}
+	if key := s.visitorKey(ctx); key != nil {
+		if v := visitorID(c, key); v != "" {
+			return "v:" + v
+		}
+	}
+	return ""
 }
 
 // learnerCache remembers which session tokens the store knows, and whose

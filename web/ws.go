@@ -43,7 +43,12 @@ func (s *Server) wsRun(c echo.Context) error {
 		return &userError{Status: http.StatusForbidden, Field: "Origin", Msg: "this origin may not open a websocket here"}
 	}
 	addr := clientAddress(c)
-	if err := s.connRefusal(c, s.conns.tryAcquire(addr), "websockets", s.cfg.MaxConnections, s.cfg.ConnectionsPerAddress); err != nil {
+	// A socket of a session the server issued counts against that
+	// session's places, not the address's share (connPool): a lecture
+	// hall behind one NAT is many sessions.
+	session := s.issuedSession(c)
+	why, own, limit := s.conns.tryAcquireFor(addr, session)
+	if err := s.connRefusal(c, why, "websockets", s.cfg.MaxConnections, limit); err != nil {
 		return err
 	}
 	up := websocket.Upgrader{
@@ -61,12 +66,12 @@ func (s *Server) wsRun(c echo.Context) error {
 	bw := &batchingWriter{ResponseWriter: w}
 	conn, err := up.Upgrade(bw, r, answer)
 	if err != nil {
-		s.conns.release(addr)
+		s.conns.releaseFor(addr, session, own)
 		return nil // the upgrader has answered already
 	}
 	s.sessions.Add(1)
 	defer s.sessions.Done()
-	defer s.conns.release(addr)
+	defer s.conns.releaseFor(addr, session, own)
 	sess := newSession(s, conn, bw.conn)
 	sess.who = who
 	if h := sessionHook.Load(); h != nil {

@@ -45,8 +45,11 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	fs.StringVar(&cfg.MetricsToken, "metrics-token", env("PLAYGROUND_METRICS_TOKEN", ""), "without --metrics-addr, /metrics on --addr answers only scrapes from this machine, or those carrying this `token` as a Bearer token (env PLAYGROUND_METRICS_TOKEN)")
 	var origins string
 	ef := &envFlags{fs: fs, getenv: getenv}
-	ef.intVar(&cfg.MaxLiveRuns, "max-live-runs", "PLAYGROUND_MAX_LIVE_RUNS", web.DefaultMaxLiveRuns, "simulations running at once, all users together")
-	ef.intVar(&cfg.MaxConnections, "max-connections", "PLAYGROUND_MAX_CONNECTIONS", web.DefaultMaxConnections, "open websockets")
+	ef.intVar(&cfg.MaxLiveRuns, "max-live-runs", "PLAYGROUND_MAX_LIVE_RUNS", 0, fmt.Sprintf(
+		"live runs (over the websocket) at once, all users together; 0 sizes it from --memory-budget (a MiB each) and the cores (%d each): %d here with the default budget",
+		web.LiveRunsPerCore, web.LiveRunsFor(web.DefaultMemoryBudget, runtime.GOMAXPROCS(0))))
+	ef.intVar(&cfg.MaxConnections, "max-connections", "PLAYGROUND_MAX_CONNECTIONS", 0, fmt.Sprintf(
+		"open websockets; 0 is --max-live-runs and a quarter more, at least %d", web.DefaultMaxConnections))
 	ef.int64Var(&cfg.MaxMessageBytes, "max-message-bytes", "PLAYGROUND_MAX_MESSAGE_BYTES", web.DefaultMaxMessageBytes, "bytes in one websocket message")
 	ef.int64Var(&cfg.MaxBodyBytes, "max-body-bytes", "PLAYGROUND_MAX_BODY_BYTES", web.DefaultMaxBodyBytes, "bytes in a POST body")
 	ef.durationVar(&cfg.MaxRunTime, "max-run-time", "PLAYGROUND_MAX_RUN_TIME", web.DefaultMaxRunTime, "wall time one live run may last, pauses included")
@@ -76,6 +79,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	sharef := addShareFlags(ef)
 	livef := addLearnerLiveFlags(ef)
 	var storeOpts classroom.Options
+	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile of the server (pprof format) to `file` from start-up until it stops, to see where its time goes under a load test (docs/load.md)")
 	check := fs.Bool("healthcheck", false, "do not serve: ask the server at --addr for /healthz and exit 0 if it is healthy (for a container HEALTHCHECK)")
 	if help, err := parseFlags(fs, args, stderr); help || err != nil {
 		return err
@@ -97,7 +101,6 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		name string
 		v    float64
 	}{
-		{"max-live-runs", float64(cfg.MaxLiveRuns)}, {"max-connections", float64(cfg.MaxConnections)},
 		{"max-message-bytes", float64(cfg.MaxMessageBytes)}, {"max-body-bytes", float64(cfg.MaxBodyBytes)},
 		{"message-rate", cfg.MessageRate}, {"max-run-time", cfg.MaxRunTime.Seconds()},
 		{"max-queue-bytes", float64(cfg.MaxQueueBytes)}, {"memory-budget", float64(cfg.MemoryBudget)},
@@ -107,6 +110,13 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		if b.v <= 0 {
 			return usagef("--%s: must be positive, not %g", b.name, b.v)
 		}
+	}
+	// 0 asks for the sizing; below it is a mistake.
+	if cfg.MaxLiveRuns < 0 {
+		return usagef("--max-live-runs: must be 0 (sized from the memory budget and the cores) or positive, not %d", cfg.MaxLiveRuns)
+	}
+	if cfg.MaxConnections < 0 {
+		return usagef("--max-connections: must be 0 (sized from --max-live-runs) or positive, not %d", cfg.MaxConnections)
 	}
 	switch *logFormat {
 	case "text":
@@ -132,6 +142,13 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	if err := cfg.Validate(); err != nil {
 		return &usageError{err}
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return usagef("--cpu-profile: %v", err)
+		}
+		defer stop()
 	}
 	// The budget is the runtime's soft limit too, so the collector works
 	// harder before the process passes it, and below it the collector runs

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -119,5 +121,42 @@ func TestServeChaosTimeoutReachesTheServer(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("serve: %v", err)
+	}
+}
+
+// TestServeWritesACPUProfileUntilItStops: --cpu-profile profiles the
+// server from start-up and writes the profile (gzip-compressed pprof) when
+// it stops, as a load test's SIGTERM stops it.
+func TestServeWritesACPUProfileUntilItStops(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--cpu-profile", path}, noEnv, w, io.Discard)
+		w.Close()
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("reading the address: %v", err)
+	}
+	base := regexp.MustCompile(`http://\S+`).FindString(line)
+	res, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	go io.Copy(io.Discard, out)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		t.Fatalf("the profile: %d bytes, %v; want a gzip-compressed pprof profile", len(data), err)
+	}
+	if err := run(t.Context(), []string{"serve", "--addr", "127.0.0.1:0", "--cpu-profile", filepath.Join(t.TempDir(), "no", "such", "dir", "p")}, noEnv, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "--cpu-profile") {
+		t.Errorf("a profile that cannot be written: %v, want an error naming --cpu-profile", err)
 	}
 }

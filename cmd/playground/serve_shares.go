@@ -24,7 +24,7 @@ type shareFlags struct {
 func addShareFlags(ef *envFlags) *shareFlags {
 	f := &shareFlags{}
 	ef.intVar(&f.connsPerAddr, "connections-per-address", "PLAYGROUND_CONNECTIONS_PER_ADDRESS", web.DefaultConnectionsPerAddress,
-		"open websockets one address may hold (a class behind one NAT must fit), at most --max-connections")
+		"open websockets one address may hold without a session the server issued, at most --max-connections; a learner's or signed visitor's first few count apart, and the address's together are at most --address-share of --max-connections")
 	ef.durationVar(&f.idle, "idle-timeout", "PLAYGROUND_IDLE_TIMEOUT", web.DefaultIdleTimeout,
 		"close a websocket that starts no run for this long (the page reconnects when Run is pressed)")
 	ef.intVar(&f.dashes, "max-dashboard-streams", "PLAYGROUND_MAX_DASHBOARD_STREAMS", web.DefaultMaxDashboardStreams,
@@ -59,11 +59,10 @@ func (f *shareFlags) apply(cfg *web.Config) error {
 	case f.liveTurn <= 0:
 		return usagef("--live-turn: must be positive, not %s", f.liveTurn)
 	}
-	maxConns := cfg.MaxConnections
-	if maxConns == 0 {
-		maxConns = web.DefaultMaxConnections
+	cfg.ConnectionsPerAddress = f.connsPerAddr
+	if cfg.MaxConnections > 0 {
+		cfg.ConnectionsPerAddress = min(f.connsPerAddr, cfg.MaxConnections)
 	}
-	cfg.ConnectionsPerAddress = min(f.connsPerAddr, maxConns)
 	cfg.IdleTimeout = f.idle
 	cfg.MaxDashboardStreams = f.dashes
 	cfg.DashboardStreamsPerAddress = min(f.dashesPerAddr, f.dashes)

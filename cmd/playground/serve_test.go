@@ -82,7 +82,8 @@ func TestServeBadConfigNamesTheFlag(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{[]string{"--max-live-runs", "0"}, nil, "--max-live-runs: must be positive"},
+		{[]string{"--max-live-runs", "-1"}, nil, "--max-live-runs: must be 0 (sized from the memory budget and the cores) or positive, not -1"},
+		{[]string{"--max-connections", "-5"}, nil, "--max-connections: must be 0 (sized from --max-live-runs) or positive"},
 		{[]string{"--max-live-runs", "20000"}, nil, "max-live-runs: must be between 1 and 10000"},
 		{[]string{"--message-rate", "5000"}, nil, "message-rate: must be between 1 and 1000"},
 		{nil, map[string]string{"PLAYGROUND_MAX_LIVE_RUNS": "many"}, `PLAYGROUND_MAX_LIVE_RUNS (for --max-live-runs): "many" is not valid`},

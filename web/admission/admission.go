@@ -43,9 +43,10 @@ const (
 	DefaultFlowShare    = 0.25
 	DefaultIPShare      = 0.75
 	DefaultFlowQueue    = 4
-	// DefaultFlowsPerIP is a class of 200 behind one NAT, and some to
-	// spare.
-	DefaultFlowsPerIP = 250
+	// DefaultFlowsPerIP is the largest class (classroom's
+	// MaxLearnersPerClass, 500) behind one NAT: a lecture hall of 400
+	// and some to spare.
+	DefaultFlowsPerIP = 500
 )
 
 // Refusals: the request was not queued at all. ErrClosed also ends every
@@ -80,7 +81,7 @@ type Config struct {
 	// IPShare of Queue).
 	IPQueue int
 	// FlowsPerIP bounds the flows one address may have with requests
-	// held or waiting (default 250): past it, a request of a new session
+	// held or waiting (default 500): past it, a request of a new session
 	// joins the address's anonymous flow, so sessions made up by the
 	// thousand do not each get a turn of their own.
 	FlowsPerIP int
@@ -202,14 +203,22 @@ type flow struct {
 }
 
 type waiter struct {
-	line    *line
-	who     Who
-	flow    string
-	tag     int64
-	seq     uint64
-	pos     int
-	queued  time.Time
-	moved   chan struct{} // pos changed (capacity 1)
+	line *line
+	who  Who
+	flow string
+	// f is the flow's bookkeeping in its line, which stays while the
+	// waiter waits (a flow that waits for something is never forgotten):
+	// dispatching a long line looks each waiter's flow up without hashing
+	// its key again.
+	f      *flow
+	tag    int64
+	seq    uint64
+	pos    int
+	queued time.Time
+	// moved says pos changed (capacity 1); nil for a caller that is not
+	// told its place (an HTTP request), so that a line of hundreds does
+	// not wake every waiter's goroutine each time it moves.
+	moved   chan struct{}
 	ready   chan struct{} // closed when granted
 	granted *Ticket
 }
@@ -259,7 +268,7 @@ func (c *Controller) Acquire(ctx context.Context, who Who, k Kind, moved func(po
 		c.mu.Unlock()
 		return nil, ErrClosed
 	}
-	w := c.enqueueLocked(c.lines[k], who, now)
+	w := c.enqueueLocked(c.lines[k], who, now, moved != nil)
 	c.dispatchLocked(w.line)
 	if t := w.granted; t != nil {
 		c.mu.Unlock()
@@ -315,7 +324,7 @@ func (c *Controller) abandon(w *waiter, err error) error {
 	return err
 }
 
-func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
+func (c *Controller) enqueueLocked(l *line, who Who, now time.Time, told bool) *waiter {
 	key := who.flowKey()
 	flows := c.ipFlows[who.IP]
 	if flows == nil {
@@ -344,8 +353,11 @@ func (c *Controller) enqueueLocked(l *line, who Who, now time.Time) *waiter {
 	c.flowWait[key]++
 	c.ipWait[who.IP]++
 	c.seq++
-	w := &waiter{line: l, who: who, flow: key, tag: tag, seq: c.seq, queued: now,
-		moved: make(chan struct{}, 1), ready: make(chan struct{})}
+	w := &waiter{line: l, who: who, flow: key, f: f, tag: tag, seq: c.seq, queued: now,
+		ready: make(chan struct{})}
+	if told {
+		w.moved = make(chan struct{}, 1)
+	}
 	i, _ := slices.BinarySearchFunc(l.queue, w, func(a, b *waiter) int {
 		if a.tag != b.tag {
 			return cmpInt(a.tag, b.tag)
@@ -393,7 +405,7 @@ func (c *Controller) refusalLocked(w *waiter) error {
 // unwaitLocked counts a request out of the waiting.
 func (c *Controller) unwaitLocked(w *waiter) {
 	c.waiting--
-	w.line.flows[w.flow].wait--
+	w.f.wait--
 	if c.flowWait[w.flow]--; c.flowWait[w.flow] == 0 {
 		delete(c.flowWait, w.flow)
 	}
@@ -427,19 +439,20 @@ func (c *Controller) dispatchLocked(l *line) {
 	changed := false
 	// Flows and addresses held back by their share in this pass: their
 	// later requests may not overtake their first.
-	var heldBack map[string]bool
+	var heldFlows map[*flow]bool
+	var heldIPs map[string]bool
 	for i := 0; i < len(l.queue); {
 		w := l.queue[i]
-		f := l.flows[w.flow]
-		if heldBack["f"+w.flow] || heldBack["a"+w.who.IP] {
+		f := w.f
+		if heldFlows[f] || heldIPs[w.who.IP] {
 			i++
 			continue
 		}
 		if f.held+1 > l.flowCap || l.ips[w.who.IP]+1 > l.ipCap {
-			if heldBack == nil {
-				heldBack = map[string]bool{}
+			if heldFlows == nil {
+				heldFlows, heldIPs = map[*flow]bool{}, map[string]bool{}
 			}
-			heldBack["f"+w.flow], heldBack["a"+w.who.IP] = true, true
+			heldFlows[f], heldIPs[w.who.IP] = true, true
 			i++
 			continue
 		}
@@ -463,9 +476,11 @@ func (c *Controller) dispatchLocked(l *line) {
 		for i, w := range l.queue {
 			if w.pos != i+1 {
 				w.pos = i + 1
-				select {
-				case w.moved <- struct{}{}:
-				default:
+				if w.moved != nil {
+					select {
+					case w.moved <- struct{}{}:
+					default:
+					}
 				}
 			}
 		}
@@ -571,7 +586,7 @@ func (t *Ticket) Yield() bool {
 	}
 	n := 0
 	for _, w := range l.queue {
-		fh, ih := l.flows[w.flow].held, l.ips[w.who.IP]
+		fh, ih := w.f.held, l.ips[w.who.IP]
 		if w.flow == t.flow {
 			fh--
 		}
