@@ -446,7 +446,7 @@ func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string
 		return node
 	}, func() { w.answerLost(cmd, r, node, by, callAt) })
 	if !ok || x.lost {
-		c.answerLost = ok && x.lost
+		c.answerLost = ok && x.lost && w.flightOf(cmd) == nil
 		return r, node, false
 	}
 	w.history.record(cmd, r, by, callAt, w.history.tick())

@@ -98,6 +98,8 @@ func Describe(e Event) string {
 		return "waits for the lock: " + e.Reason
 	case KindAnswerLost:
 		return "applied, answer lost: " + e.Reason
+	case KindEntryLost:
+		return "an earlier leader's entry is lost: " + e.Reason
 	case KindLockLost:
 		if e.Token == 0 {
 			return "learns it lost the lock: " + e.Reason

@@ -80,8 +80,16 @@ const (
 	KindDone           = "done"
 	KindLeader         = "leader"        // a node serves as leader or primary; term (Raft)
 	KindLeaseExpired   = "lease_expired" // node: holder, token
-	KindAnswerLost     = "answer_lost"   // node: client, token, message (the command), reason: applied, but the answer never reached the client
-	KindTruncated      = "truncated"     // the run hit the event limit
+	// KindAnswerLost: node: client, token, message (the command), reason:
+	// applied, but the answer never reached the client. When a new leader
+	// committed, in its own term, an entry its predecessor appended and
+	// never answered (ambiguous.go), it carries term and lease_until too.
+	KindAnswerLost = "answer_lost"
+	// KindEntryLost: an entry its leader appended and never committed, which
+	// the next leader (the actor) never had: node, term, client, message
+	// (the command), reason.
+	KindEntryLost = "entry_lost"
+	KindTruncated = "truncated" // the run hit the event limit
 
 	// Lock-server faults and what follows them (actor: the node).
 	KindNodeCrashed    = "node_crashed"

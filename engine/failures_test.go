@@ -260,7 +260,7 @@ func TestBadFaults(t *testing.T) {
 	for _, tc := range []struct{ path, value, field, says string }{
 		{"lock.backend", "async-replica", "lock.nodes", "2 nodes, not 3"},
 		{"lock.persist_every", "1s", "lock.persist_every", "only single and redlock take it, not raft"},
-		{"lock.replication_lag", "1s", "lock.replication_lag", "only async-replica takes it, not raft"},
+		{"lock.replication_lag", "2m", "lock.replication_lag", "between 0s and 1m0s, not 2m0s"},
 	} {
 		sc, err := engine.SetField(p.Scenario, tc.path, tc.value)
 		if err == nil {

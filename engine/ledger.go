@@ -81,20 +81,32 @@ func (l *ledger) add(w *world, g *grantRec) {
 
 // grant records a grant of a leader-based service (Raft, single, replica).
 func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
+	l.grantFrom(w, cmd, r, node, w.s.now)
+}
+
+// grantFrom records a grant whose lease runs from the true time stamped,
+// when the leader stamped the command: a command that commits later (an
+// ambiguous commit, ambiguous.go) holds the lease it was stamped with.
+func (l *ledger) grantFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
-		trueEnd: w.s.now + cmd.Lease}
+		trueEnd: stamped + cmd.Lease}
 	g.end = w.serviceEnd(g)
 	l.add(w, g)
 }
 
 func (l *ledger) renew(w *world, cmd Command, r Reply, node string) {
+	l.renewFrom(w, cmd, r, node, w.s.now)
+}
+
+// renewFrom records a renewal whose lease runs from the true time stamped.
+func (l *ledger) renewFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := l.find(cmd.Client, cmd.Token)
 	if g == nil || g.forgotten {
 		return
 	}
 	g.node, g.leaseUntil = node, r.LeaseUntil
 	g.end = w.serviceEnd(g)
-	g.trueEnd = w.s.now + cmd.Lease
+	g.trueEnd = stamped + cmd.Lease
 	g.gen++
 	l.watch(w, g)
 }

@@ -73,11 +73,12 @@ func TestMessagesAreDeterministic(t *testing.T) {
 	}
 }
 
-// TestLostAnswerIsRecordedLost: in ambiguous-commit node-1 commits
-// client-1's acquire and crashes before its answer is back; the request
-// arrived, its answer is lost, and says why.
+// TestLostAnswerIsRecordedLost: in ambiguous-commit with node-1's crash
+// moved to 170 ms, node-1 commits client-1's acquire (at 150 ms: the
+// copies' round trip) and crashes before its answer is back (200 ms); the
+// request arrived, its answer is lost, and says why.
 func TestLostAnswerIsRecordedLost(t *testing.T) {
-	res := runMessages(t, mustPreset(t, "ambiguous-commit", false), nil)
+	res := runMessages(t, mustPreset(t, "ambiguous-commit", false, "faults[0].at", "170ms"), nil)
 	req := res.Messages[indexOf(t, res.Messages, func(m engine.Message) bool {
 		return m.Kind == "acquire" && m.From == "client-1" && m.To == "node-1"
 	})]

@@ -39,8 +39,10 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 	x := &exchange{}
 	w.s.at(w.s.now+d, func() {
 		from := serve()
+		fl := w.takeFlight() // an answer that waits for its command to commit (ambiguous.go)
+		back := lat + fl.wait()
 		w.msgs.request(c, kind, sent, by, from, x)
-		servedAt := w.s.now
+		servedAt := w.s.now + fl.wait() // when the answer leaves
 		arrive := func() {
 			x.arrived, x.at = true, w.s.now
 			if c.done {
@@ -50,9 +52,11 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 				}
 				return
 			}
-			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from)) {
+			if from != "" && (!w.net.connected(c.cfg.Name, from) || w.crashedSince(from) || fl.uncommitted()) {
 				x.lost = true
-				w.msgs.answer(c, kind, from, servedAt, x, true)
+				if !fl.uncommitted() { // an uncommitted command was never answered: no answer left
+					w.msgs.answer(c, kind, from, servedAt, x, true)
+				}
 				if onLost != nil {
 					onLost()
 				}
@@ -61,11 +65,11 @@ func (c *client) dispatch(kind string, serve func() string, onLost func(), answe
 			}
 			answered(x)
 		}
-		if lat == 0 {
-			arrive()
+		if back == 0 {
+			w.arriving(arrive)
 			return
 		}
-		w.s.at(w.s.now+lat, arrive)
+		w.s.at(w.s.now+back, func() { w.arriving(arrive) })
 	})
 	return x
 }

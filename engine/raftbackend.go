@@ -18,7 +18,9 @@ var raftBackend = Backend{
 	Description: "A real Raft group: a grant is committed on a majority before it is answered, and the token is a counter in the replicated state.",
 	Nodes:       []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a raft group has 1, 3 or 5 nodes",
 	Tokens: true, Leader: true, Follower: "follower",
-	Options: []BackendOption{lockDelay},
+	// replication_lag makes a commit take time, so that a leader can be
+	// lost between appending a command and committing it (ambiguous.go).
+	Options: []BackendOption{lockDelay, replicationLag},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
 		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
 		if err != nil {
@@ -232,6 +234,11 @@ type raftService struct {
 	// wiped is set once a node lost its disk: Raft's promise that a
 	// leader has every committed entry no longer holds.
 	wiped bool
+	// flights are the commands appended and not yet committed, while a
+	// commit takes replication_lag twice over; withheld holds the leader's
+	// links to the followers down meanwhile (ambiguous.go).
+	flights  []*inflight
+	withheld bool
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -281,6 +288,7 @@ func (s *raftService) attach(w *world, firstToken int64) {
 	s.w, s.waits = w, w.waits
 	s.revisions, s.elected = false, nil
 	s.deposed, s.views, s.wiped = -1, nil, false
+	s.flights, s.withheld = nil, false
 	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -339,7 +347,7 @@ func (s *raftService) links() {
 				continue
 			}
 			key := [2]int{i, j}
-			want := a.up() && b.up() && s.connected(a.name, b.name)
+			want := a.up() && b.up() && s.connected(a.name, b.name) && !(s.withheld && i == s.leader)
 			switch {
 			case want && !s.linked[key]:
 				a.trans.Connect(b.trans.LocalAddr(), b.trans)
@@ -430,6 +438,9 @@ func (s *raftService) serve(cmd Command) (Reply, string, bool) {
 	}
 	nd := s.nodes[s.leader]
 	cmd.Now = nd.clock.at(s.w.s.now)
+	if s.w.sc.Lock.ReplicationLag.MS() > 0 {
+		return s.serveLater(nd, cmd)
+	}
 	r, err := s.commit(nd, cmd)
 	if err != nil {
 		s.fail(err)
@@ -658,6 +669,7 @@ func (s *raftService) afterChange() {
 	if s.leader >= 0 && !s.available() {
 		old := s.nodes[s.leader]
 		_, cut := s.side(s.leader)
+		s.orphan(s.leader)
 		s.leader = -1
 		switch {
 		case old.down:
@@ -712,6 +724,7 @@ func (s *raftService) elect() {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
+	s.settleOrphans(s.nodes[want])
 	if s.elected != nil {
 		s.elected(s.nodes[want])
 	}

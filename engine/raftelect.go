@@ -175,8 +175,8 @@ func (s *raftService) settle(want int, minTerm int64) error {
 // follower's log (raftLog.changes), never polling, and is bounded
 // (raftCatchUp): past it, settle elects in two steps instead.
 func (s *raftService) catchUp() {
-	if s.leader < 0 {
-		return
+	if s.leader < 0 || s.withheld {
+		return // a leader whose links are held has entries nobody else may have yet
 	}
 	_, want := s.nodes[s.leader].lastLog()
 	deadline := time.NewTimer(raftCatchUp)

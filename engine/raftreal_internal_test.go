@@ -68,6 +68,17 @@ func raftScenarios(t *testing.T) map[string]Scenario {
 		Fault{At: Ms(300), Do: FaultPartition, Target: "node-1", For: Sec(3)},
 		Fault{At: Ms(1500), Do: FaultCrash, Target: "node-2"},
 	)
+	// Ambiguous commits (ambiguous.go): node-1 appends client-1's acquire
+	// at 50 ms and crashes before it commits, with the copy only in its own
+	// log (90 ms), or on node-3 alone while node-2 is cut off (120 ms): the
+	// real group must lose the first and commit the second under node-3.
+	amb := out["ambiguous-commit"]
+	lost := amb.clone()
+	lost.Faults = []Fault{{At: Ms(90), Do: FaultCrash, Target: TargetLeader}}
+	out["ambiguous-entry-lost"] = lost
+	one := amb.clone()
+	one.Faults = append(one.Faults, Fault{At: Ms(0), Do: FaultPartition, Target: "node-2", For: Ms(500)})
+	out["ambiguous-one-follower"] = one
 	five := with(Fault{At: Ms(300), Do: FaultCrash, Target: TargetLeader}, Fault{At: Sec(3), Do: FaultCrash, Target: TargetLeader})
 	five.Lock.Nodes = 5
 	out["five-nodes-two-failovers"] = five

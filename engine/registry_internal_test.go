@@ -67,7 +67,7 @@ func TestToyBackendRunsFromItsEntry(t *testing.T) {
 	}
 	sc.Lock.Nodes = 0
 	sc.Lock.ReplicationLag = Sec(1)
-	if _, err := Prepare(sc); err == nil || !strings.Contains(err.Error(), "only async-replica takes it, not toy-steal") {
+	if _, err := Prepare(sc); err == nil || !strings.Contains(err.Error(), "only raft and async-replica take it, not toy-steal") {
 		t.Fatalf("replication_lag on the toy: %v", err)
 	}
 	sc.Lock.ReplicationLag = Duration{}

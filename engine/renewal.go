@@ -213,6 +213,12 @@ func (c *client) stopRenewals() {
 // reached its client: a lock-service event, and an operation of unknown
 // outcome in the history.
 func (w *world) answerLost(cmd Command, r Reply, node string, by served, callAt int64) {
+	if f := w.flightOf(cmd); f != nil {
+		// Not committed yet: it goes into the history only if the next
+		// leader commits it (ambiguous.go).
+		f.lost, f.callAt = true, callAt
+		return
+	}
 	w.history.pending(cmd, r, by, callAt)
 	w.lostAnswerEvent(cmd, r, node)
 }

@@ -39,6 +39,11 @@ type world struct {
 
 	probe *raftProbe // tests only
 	msgs  *msgLog    // the messages, when the run keeps them (nil otherwise)
+	// held, while an answer arrives, collects what it emits (arriving).
+	held *heldEvents
+	// flight is the command the lock service just took and has yet to
+	// commit, while the request is served (ambiguous.go).
+	flight *inflight
 }
 
 func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, pool *RaftPool, probe *raftProbe) (w *world, err error) {
@@ -149,6 +154,10 @@ func (w *world) emit(e Event) {
 	if w.truncated {
 		return
 	}
+	if w.held != nil {
+		w.hold(e)
+		return
+	}
 	e.T = w.s.now
 	if len(w.events) >= w.maxEvents {
 		w.truncated = true
@@ -206,20 +215,29 @@ func (w *world) fail(err error) {
 
 // serve sends a command to the lock service and keeps the ledger.
 func (w *world) serve(cmd Command) (Reply, string, bool) {
+	w.flight = nil
 	r, node, ok := w.svc.serve(cmd)
 	w.noteAvailability()
 	if !ok {
 		return r, node, false
 	}
+	if w.flight == nil { // a command still to commit is kept when it does (ambiguous.go)
+		w.committed(cmd, r, node, w.s.now)
+	}
+	return r, node, true
+}
+
+// committed keeps the ledger of a command the lock service committed,
+// whose lease runs from the true time stamped.
+func (w *world) committed(cmd Command, r Reply, node string, stamped int64) {
 	switch {
 	case cmd.Op == OpAcquire && r.OK:
-		w.ledger.grant(w, cmd, r, node)
+		w.ledger.grantFrom(w, cmd, r, node, stamped)
 	case cmd.Op == OpRenew && r.OK:
-		w.ledger.renew(w, cmd, r, node)
+		w.ledger.renewFrom(w, cmd, r, node, stamped)
 	case cmd.Op == OpRelease && r.OK:
 		w.ledger.release(w, cmd.Client, cmd.Token)
 	}
-	return r, node, true
 }
 
 // serviceEnd is when the service stops counting grant g, in true time.

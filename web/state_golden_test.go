@@ -92,7 +92,8 @@ func TestStateFoldMatchesGolden(t *testing.T) {
 	// The file must exercise every event the fold reads.
 	for _, k := range []string{engine.KindLeader, engine.KindNodeCrashed, engine.KindPartitioned, engine.KindNodeRestarted,
 		engine.KindHealed, engine.KindGrantForgotten, engine.KindRead, engine.KindGranted, engine.KindRenewed, engine.KindReleased,
-		engine.KindLeaseExpired, engine.KindWriteAccepted, engine.KindWriteRefused, engine.KindClaimWon, engine.KindClaimLost} {
+		engine.KindLeaseExpired, engine.KindWriteAccepted, engine.KindWriteRefused, engine.KindClaimWon, engine.KindClaimLost,
+		engine.KindAnswerLost} {
 		if !kinds[k] {
 			t.Errorf("the golden file has no %s event: add a run that has one and regenerate it", k)
 		}
