@@ -49,7 +49,8 @@ type LTIStore interface {
 
 	// EnqueueLTIScore queues the learner's score on target ("exercise:ID"
 	// or "lesson:SLUG") for every graded link of the class that opens it,
-	// when it is better than the best already queued, and returns how
+	// when it differs from the last one queued (a platform keeps the last
+	// score posted, so a lowered standing is sent too), and returns how
 	// many it queued.
 	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error)
 	// EnqueueLTILessonScore queues the learner's score on a lesson, the

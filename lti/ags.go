@@ -31,8 +31,9 @@ const (
 const ScoreMediaType = "application/vnd.ims.lis.v1.score+json"
 
 // EnqueueScore queues a learner's score on an exercise for every graded
-// link of the class that opens it, when it beats the best already sent,
-// and wakes the queue. It writes one row and sends nothing: the
+// link of the class that opens it, when it differs from the last one
+// queued (up after a better answer, down after a withdrawn credit or a
+// regrade), and wakes the queue. It writes one row and sends nothing: the
 // learner's answer never waits for the platform. It is the one place
 // scores enter the queue (web calls it where an attempt is recorded).
 func (t *Tool) EnqueueScore(ctx context.Context, classID, learnerID int64, exerciseID string, given, maximum float64) error {

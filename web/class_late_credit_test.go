@@ -143,7 +143,8 @@ func TestLateCreditThroughHTTP(t *testing.T) {
 // TestLateCreditReachesTheLMS: a learner launched from the LMS answers
 // right after the deadline, which earns nothing and sends nothing; the
 // instructor credits the late work and the new best goes through the
-// durable queue to the line item.
+// durable queue to the line item; withdrawn, the credit is taken back
+// there too.
 func TestLateCreditReachesTheLMS(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		e := startLTI(t, kind)
@@ -170,6 +171,15 @@ func TestLateCreditReachesTheLMS(t *testing.T) {
 		}
 		if got := e.plat.Scores(); len(got) != 1 || got[0].LineItem != lineItem || got[0].ScoreGiven != 1 || got[0].UserID != ltitest.Learner.Sub {
 			t.Fatalf("the platform got %+v, want 1 for Ada on the line item", got)
+		}
+		// Withdrawn, the credit leaves the course's gradebook too: the
+		// platform keeps the last score posted, so the 0 is sent.
+		postLateCredit(t, grace, code, me.Learner.ID, "outlive-lease", false)
+		if sent, err := e.tool.Deliver(ctx); sent != 1 || err != nil {
+			t.Fatalf("after withdrawing the credit: %d sent, %v; want the lowered score sent", sent, err)
+		}
+		if got := e.plat.Scores(); len(got) != 2 || got[1].ScoreGiven != 0 || got[1].UserID != ltitest.Learner.Sub {
+			t.Fatalf("the platform got %+v, want Ada's 1 and then her 0", got)
 		}
 	})
 }

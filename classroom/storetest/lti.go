@@ -249,6 +249,18 @@ func testLTILaunchAndQueue(t *testing.T, h Harness) {
 	if len(jobs) != 2 || jobs[0].Outcome != "sent" || jobs[1].Outcome != "superseded" {
 		t.Fatalf("queue = %+v", jobs)
 	}
+	// The standing goes down (a withdrawn late credit, a regrade): the
+	// platform keeps the last score posted, so the lower one is sent too,
+	// and once.
+	if n := enqueue("exercise:ex1", 0.25); n != 1 {
+		t.Fatalf("a lower score after the sent 1 queued %d, want 1: the gradebook would keep the 1", n)
+	}
+	if n := enqueue("exercise:ex1", 0.25); n != 0 {
+		t.Fatalf("the same lower score again queued %d, want 0", n)
+	}
+	if j5, err := ls.ClaimLTIScore(ctx, now.Add(time.Hour), time.Minute); err != nil || j5 == nil || j5.Given != 0.25 {
+		t.Fatalf("claim of the lowered score = %+v, %v", j5, err)
+	}
 }
 
 // testLTIQueueReplicas has replicas claim a queue together: every score

@@ -4,16 +4,21 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
 
-// EnqueueLTIScore implements classroom.LTIStore. A score no better than
-// the best one queued for that line item and user is not queued again;
-// a better one supersedes those still waiting, so a learner who improves
-// three times while the platform is down is sent their best once.
+// EnqueueLTIScore implements classroom.LTIStore. The score queued is the
+// learner's standing now, up or down: a platform keeps the last score a
+// tool posts, so a teacher's withdrawn late credit or a regrade after a
+// fixed key must reach the gradebook as well as a better answer does. A
+// score equal to the last one queued for that line item and user is not
+// queued again; a different one supersedes those still waiting, so a
+// learner who improves three times while the platform is down is sent
+// their latest once.
 func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error) {
 	// Most learners did not come by a launch: one read tells, without
 	// taking the write lock on every right answer.
@@ -53,12 +58,14 @@ func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, targ
 		}
 		now := s.nowMS()
 		for _, it := range items {
-			var best sql.NullFloat64
-			if err := tx.QueryRowContext(ctx, s.d.q(`SELECT MAX(score_given / score_max) FROM lti_scores
-				WHERE lineitem_url = ? AND user_sub = ? AND outcome <> 'superseded'`), it.url, sub).Scan(&best); err != nil {
+			var last float64
+			err := tx.QueryRowContext(ctx, s.d.q(`SELECT score_given / score_max FROM lti_scores
+				WHERE lineitem_url = ? AND user_sub = ? AND outcome <> 'superseded' ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+			case err != nil:
 				return err
-			}
-			if best.Valid && given/maximum <= best.Float64 {
+			case math.Abs(given/maximum-last) < 1e-9:
 				continue
 			}
 			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
