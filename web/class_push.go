@@ -94,7 +94,7 @@ func validatePush(in pushRequest) (classroom.Scenario, error) {
 		return sc, nil
 	case in.Preset != "":
 		if _, err := engine.LoadPreset(in.Preset); err != nil {
-			return classroom.Scenario{}, badRequest("preset", "must be one of %s, not %s", strings.Join(engine.PresetNames(), ", "), excerpt(in.Preset))
+			return classroom.Scenario{}, badRequest("preset", "%s is not one of the %d presets (GET /api/presets lists them)", excerpt(in.Preset), len(engine.PresetNames()))
 		}
 		return classroom.Scenario{Preset: in.Preset}, nil
 	case in.Link != "":
