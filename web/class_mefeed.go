@@ -30,10 +30,11 @@ type learnerFeeds struct {
 	feeds map[int64]*learnerFeed
 }
 
-// learnerFeed is one class's shared learner state: the latest version,
-// encoded, the learners removed since the feed began, and a channel
-// closed (and replaced) whenever either changes.
+// learnerFeed is one class's shared learner state: its versions
+// (feedVersions) and the learners removed since the feed began, kept under
+// the versions' lock, a removal waking the streams as a version does.
 type learnerFeed struct {
+	feedVersions
 	classID int64
 	cancel  context.CancelFunc
 	// Guarded by learnerFeeds.mu: the streams open, and each learner's
@@ -41,12 +42,7 @@ type learnerFeed struct {
 	streams  int
 	learners map[int64]*feedLearner
 
-	mu    sync.Mutex
-	seq   uint64
-	data  []byte
-	gone  map[int64]bool // learners removed from the class
-	done  bool           // no more versions: the class is gone or the store failed
-	ready chan struct{}
+	gone map[int64]bool // learners removed from the class; guarded by feedVersions.mu
 }
 
 type feedLearner struct {
@@ -88,8 +84,8 @@ func (fs *learnerFeeds) join(classID, learnerID int64, token string) (*learnerFe
 	if f == nil {
 		s := fs.w.s
 		ctx, cancel := context.WithCancel(s.ctx)
-		f = &learnerFeed{classID: classID, cancel: cancel, learners: map[int64]*feedLearner{},
-			gone: map[int64]bool{}, ready: make(chan struct{})}
+		f = &learnerFeed{feedVersions: newFeedVersions(), classID: classID, cancel: cancel,
+			learners: map[int64]*feedLearner{}, gone: map[int64]bool{}}
 		fs.feeds[classID] = f
 		s.sessions.Add(1)
 		go func() {
@@ -216,52 +212,14 @@ func (w *classWeb) classStateOf(cl *classroom.Class) classState {
 	return classState{Class: w.summarize(cl), PollMS: w.s.cfg.Class.Live.Poll.Milliseconds()}
 }
 
-func (f *learnerFeed) publish(data []byte) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.seq++
-	f.data = data
-	f.wake()
-}
-
 // remove ends the streams of a learner removed from the class.
 func (f *learnerFeed) remove(learnerID int64) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.gone[learnerID] {
-		f.gone[learnerID] = true
-		f.wake()
-	}
+	f.change(func() { f.gone[learnerID] = true })
 }
 
-// wake closes ready, waking every stream; f.mu is held.
-func (f *learnerFeed) wake() {
-	if f.done {
-		return // ready is closed already, for good
-	}
-	close(f.ready)
-	f.ready = make(chan struct{})
-}
-
-// end says there will be no more versions.
-func (f *learnerFeed) end() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.done {
-		f.done = true
-		close(f.ready)
-	}
-}
-
-func (f *learnerFeed) ended() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.done
-}
-
-// latest returns the newest version, whether the learner was removed,
+// following returns the newest version, whether the learner was removed,
 // whether the feed has ended, and a channel closed when any changes.
-func (f *learnerFeed) latest(learnerID int64) (seq uint64, data []byte, gone, done bool, ready <-chan struct{}) {
+func (f *learnerFeed) following(learnerID int64) (seq uint64, data []byte, gone, done bool, ready <-chan struct{}) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.seq, f.data, f.gone[learnerID], f.done, f.ready

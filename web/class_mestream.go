@@ -88,7 +88,7 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 	defer keep.Stop()
 	var sent uint64
 	for {
-		seq, data, gone, done, ready := f.latest(l.ID)
+		seq, data, gone, done, ready := f.following(l.ID)
 		if gone {
 			// Removed from the class: the reconnection is refused (401),
 			// and the page stops following.

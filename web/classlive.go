@@ -43,20 +43,14 @@ type dashFeeds struct {
 	feeds map[int64]*dashFeed
 }
 
-// dashFeed is one class's shared dashboard: the latest version, encoded,
-// and a channel closed (and replaced) whenever a newer one is published,
-// which wakes every stream at once without a queue per stream.
+// dashFeed is one class's shared dashboard: its versions (feedVersions)
+// and what keeps it running.
 type dashFeed struct {
+	feedVersions
 	classID int64
 	key     string // the class's teacher key, which every stream of it carried
 	cancel  context.CancelFunc
 	streams int // guarded by dashFeeds.mu
-
-	mu    sync.Mutex
-	seq   uint64 // version of data; 0 before the first read
-	data  []byte
-	done  bool          // no more versions: the class is gone or the store failed
-	ready chan struct{} // closed when seq moves or done is set
 }
 
 func newDashFeeds(w *classWeb) *dashFeeds { return &dashFeeds{w: w, feeds: map[int64]*dashFeed{}} }
@@ -83,7 +77,7 @@ func (fs *dashFeeds) join(classID int64, key string) (*dashFeed, error) {
 	if f == nil {
 		s := fs.w.s
 		ctx, cancel := context.WithCancel(s.ctx)
-		f = &dashFeed{classID: classID, key: key, cancel: cancel, ready: make(chan struct{})}
+		f = &dashFeed{feedVersions: newFeedVersions(), classID: classID, key: key, cancel: cancel}
 		fs.feeds[classID] = f
 		s.sessions.Add(1)
 		go func() {
@@ -159,37 +153,8 @@ func (fs *dashFeeds) reload(ctx context.Context, f *dashFeed) bool {
 	if err != nil {
 		return false
 	}
-	f.mu.Lock()
-	f.seq++
-	f.data = data
-	close(f.ready)
-	f.ready = make(chan struct{})
-	f.mu.Unlock()
+	f.publish(data)
 	return true
-}
-
-// end says there will be no more versions.
-func (f *dashFeed) end() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if !f.done {
-		f.done = true
-		close(f.ready)
-	}
-}
-
-func (f *dashFeed) ended() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.done
-}
-
-// latest returns the newest version, whether the feed has ended, and a
-// channel closed when either changes.
-func (f *dashFeed) latest() (seq uint64, data []byte, done bool, ready <-chan struct{}) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.seq, f.data, f.done, f.ready
 }
 
 // apiEvents: GET /api/classes/{code}/events streams "dashboard" events
