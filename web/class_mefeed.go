@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -144,39 +143,22 @@ func learnerSees(kind string) bool {
 	return false
 }
 
-// run subscribes to the class's changes, reads the class once, then again
-// at most once per dashboardInterval while changes a learner sees come,
-// until the last stream leaves or the server shuts down.
+// run publishes what the class's learners see, reading it again when a
+// change they see comes, until the last stream leaves or the server shuts
+// down; a removed learner's streams end at once.
 func (fs *learnerFeeds) run(ctx context.Context, f *learnerFeed) {
 	defer f.end()
-	// Subscribe before the first read, so that no change between the two
-	// is missed.
-	changes, err := fs.w.store().Subscribe(ctx, f.classID)
-	if err != nil || !fs.reload(ctx, f) {
-		return
-	}
-	var last time.Time
-	var pending <-chan time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ch, ok := <-changes:
+	fs.w.followClass(ctx, f.classID, func() bool { return fs.reload(ctx, f) },
+		func(ch classroom.Change) (reload, stop bool) {
 			switch {
-			case !ok || ch.Kind == classroom.ChangeDeleted:
-				return // the store closed, or the class is gone
+			case ch.Kind == classroom.ChangeDeleted:
+				return false, true // the class is gone
 			case ch.Kind == classroom.ChangeRemove:
 				f.remove(ch.LearnerID)
-			case learnerSees(ch.Kind) && pending == nil:
-				pending = time.After(max(0, dashboardInterval-time.Since(last)))
+				return false, false
 			}
-		case <-pending:
-			pending, last = nil, time.Now()
-			if !fs.reload(ctx, f) {
-				return
-			}
-		}
-	}
+			return learnerSees(ch.Kind), false
+		})
 }
 
 // reload reads the class with the session of a learner following it and

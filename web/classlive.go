@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/leaselab/playground/classroom"
 )
 
 // Live dashboard updates are server-sent events: one-way, plain HTTP
@@ -102,15 +104,24 @@ func (fs *dashFeeds) leave(f *dashFeed) {
 	}
 }
 
-// run subscribes to the class's changes, reads the dashboard once, then
-// again at most once per dashboardInterval while changes come, until the
-// last stream leaves or the server shuts down.
+// run publishes the class's dashboard until the last stream leaves or
+// the server shuts down: every change may change it.
 func (fs *dashFeeds) run(ctx context.Context, f *dashFeed) {
 	defer f.end()
+	fs.w.followClass(ctx, f.classID, func() bool { return fs.reload(ctx, f) },
+		func(classroom.Change) (reload, stop bool) { return true, false })
+}
+
+// followClass subscribes to a class's changes, calls reload once, then
+// again at most once per dashboardInterval while changes come that
+// matter says need one, until ctx ends, the store closes the
+// subscription, matters says stop, or reload fails.
+func (w *classWeb) followClass(ctx context.Context, classID int64, reload func() bool,
+	matters func(classroom.Change) (reload, stop bool)) {
 	// Subscribe before the first read, so that no change between the two
 	// is missed.
-	changes, err := fs.w.store().Subscribe(ctx, f.classID)
-	if err != nil || !fs.reload(ctx, f) {
+	changes, err := w.store().Subscribe(ctx, classID)
+	if err != nil || !reload() {
 		return
 	}
 	var last time.Time
@@ -119,16 +130,20 @@ func (fs *dashFeeds) run(ctx context.Context, f *dashFeed) {
 		select {
 		case <-ctx.Done():
 			return
-		case _, ok := <-changes:
+		case ch, ok := <-changes:
 			if !ok {
 				return // the store closed
 			}
-			if pending == nil {
+			again, stop := matters(ch)
+			if stop {
+				return
+			}
+			if again && pending == nil {
 				pending = time.After(max(0, dashboardInterval-time.Since(last)))
 			}
 		case <-pending:
 			pending, last = nil, time.Now()
-			if !fs.reload(ctx, f) {
+			if !reload() {
 				return
 			}
 		}
