@@ -2,9 +2,7 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -54,29 +52,7 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 	s.sessions.Add(1)
 	defer s.sessions.Done()
 
-	res := c.Response()
-	h := res.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-	res.WriteHeader(http.StatusOK)
-	// The server's write timeout is for ordinary answers; each write here
-	// sets its own.
-	rc := http.NewResponseController(res.Writer)
-	_ = rc.SetWriteDeadline(time.Time{})
-	write := func(text string) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-		if _, err := fmt.Fprint(res, text); err != nil {
-			return err
-		}
-		return rc.Flush()
-	}
-	bye := func() error {
-		if s.ctx.Err() != nil && c.Request().Context().Err() == nil {
-			_ = write("event: bye\ndata: {\"reason\":\"the server is restarting\"}\n\n")
-		}
-		return nil
-	}
+	write, bye := s.openEventStream(c)
 	if write("retry: "+strconv.Itoa(learnerStreamRetryMS)+"\n\n") != nil {
 		return nil
 	}

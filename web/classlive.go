@@ -206,32 +206,7 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	w.m.streams.Inc()
 	defer w.m.streams.Dec()
 
-	res := c.Response()
-	h := res.Header()
-	h.Set(echo.HeaderContentType, "text/event-stream")
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
-	res.WriteHeader(http.StatusOK)
-	// The server's write timeout is for ordinary answers; a stream lives
-	// as long as the page.
-	rc := http.NewResponseController(res.Writer)
-	_ = rc.SetWriteDeadline(time.Time{})
-
-	write := func(text string) error {
-		_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-		if _, err := fmt.Fprint(res, text); err != nil {
-			return err
-		}
-		return rc.Flush()
-	}
-	// bye tells the page that the server is going away; it reconnects,
-	// to this server once it is back or to another replica.
-	bye := func() error {
-		if s.ctx.Err() != nil && c.Request().Context().Err() == nil {
-			_ = write("event: bye\ndata: {\"reason\":\"the server is restarting\"}\n\n")
-		}
-		return nil
-	}
+	write, bye := s.openEventStream(c)
 	keep := time.NewTicker(sseKeepAlive)
 	defer keep.Stop()
 	var sent uint64
