@@ -54,29 +54,9 @@ func (s *DB) Attempts(ctx context.Context, code, key, exercise string) ([]classr
 // learner stood before each, and whether the answer had been shown then
 // as it was recorded (what a learner saw stays seen).
 func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
-	if exercise == "" || len(exercise) > classroom.MaxExerciseLen {
-		return nil, classroom.Errorf(classroom.EINVALID, "exercise: must be 1 to %d characters", classroom.MaxExerciseLen)
-	}
-	if err := classroom.CheckRule(rule); err != nil {
-		return nil, err
-	}
-	if len(verdicts) > classroom.MaxRescoreVerdicts {
-		return nil, classroom.Errorf(classroom.EINVALID, "verdicts: at most %d at once, not %d", classroom.MaxRescoreVerdicts, len(verdicts))
-	}
-	c, err := s.Teacher(ctx, code, key)
+	c, now, by, err := s.rescoreFor(ctx, code, key, exercise, rule, verdicts)
 	if err != nil {
 		return nil, err
-	}
-	now := s.nowMS()
-	if err := c.ClosedError(fromMS(now), "changes"); err != nil {
-		return nil, err
-	}
-	by := make(map[int64]classroom.Verdict, len(verdicts))
-	for _, v := range verdicts {
-		clip := classroom.Attempt{Mistake: v.Mistake, Parsed: v.Parsed}
-		classroom.CheckMistake(&clip)
-		v.Mistake, v.Parsed = clip.Mistake, clip.Parsed
-		by[v.AttemptID] = v
 	}
 	var changes []classroom.ScoreChange
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
@@ -181,4 +161,35 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 		return nil, nil
 	}
 	return &classroom.ScoreChange{LearnerID: as[0].LearnerID, Exercise: as[0].Exercise, Score: best, Previous: old}, nil
+}
+
+// rescoreFor checks what Rescore and CreditLate are given and the
+// teacher's key, and clips each verdict as Record clips an attempt: it
+// returns the class, the time now and the verdicts by attempt.
+func (s *DB) rescoreFor(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) (*classroom.Class, int64, map[int64]classroom.Verdict, error) {
+	if exercise == "" || len(exercise) > classroom.MaxExerciseLen {
+		return nil, 0, nil, classroom.Errorf(classroom.EINVALID, "exercise: must be 1 to %d characters", classroom.MaxExerciseLen)
+	}
+	if err := classroom.CheckRule(rule); err != nil {
+		return nil, 0, nil, err
+	}
+	if len(verdicts) > classroom.MaxRescoreVerdicts {
+		return nil, 0, nil, classroom.Errorf(classroom.EINVALID, "verdicts: at most %d at once, not %d", classroom.MaxRescoreVerdicts, len(verdicts))
+	}
+	c, err := s.Teacher(ctx, code, key)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	now := s.nowMS()
+	if err := c.ClosedError(fromMS(now), "changes"); err != nil {
+		return nil, 0, nil, err
+	}
+	by := make(map[int64]classroom.Verdict, len(verdicts))
+	for _, v := range verdicts {
+		clip := classroom.Attempt{Mistake: v.Mistake, Parsed: v.Parsed}
+		classroom.CheckMistake(&clip)
+		v.Mistake, v.Parsed = clip.Mistake, clip.Parsed
+		by[v.AttemptID] = v
+	}
+	return c, now, by, nil
 }

@@ -12,29 +12,9 @@ import (
 // teacher's word (late_credit), which Record and rescoreLearner read, so
 // the credit holds for attempts still to come and survives a regrade.
 func (s *DB) CreditLate(ctx context.Context, code, key string, learnerID int64, exercise, rule string, on bool, verdicts []classroom.Verdict) (*classroom.ScoreChange, error) {
-	if exercise == "" || len(exercise) > classroom.MaxExerciseLen {
-		return nil, classroom.Errorf(classroom.EINVALID, "exercise: must be 1 to %d characters", classroom.MaxExerciseLen)
-	}
-	if err := classroom.CheckRule(rule); err != nil {
-		return nil, err
-	}
-	if len(verdicts) > classroom.MaxRescoreVerdicts {
-		return nil, classroom.Errorf(classroom.EINVALID, "verdicts: at most %d at once, not %d", classroom.MaxRescoreVerdicts, len(verdicts))
-	}
-	c, err := s.Teacher(ctx, code, key)
+	c, now, by, err := s.rescoreFor(ctx, code, key, exercise, rule, verdicts)
 	if err != nil {
 		return nil, err
-	}
-	now := s.nowMS()
-	if err := c.ClosedError(fromMS(now), "changes"); err != nil {
-		return nil, err
-	}
-	by := make(map[int64]classroom.Verdict, len(verdicts))
-	for _, v := range verdicts {
-		clip := classroom.Attempt{Mistake: v.Mistake, Parsed: v.Parsed}
-		classroom.CheckMistake(&clip)
-		v.Mistake, v.Parsed = clip.Mistake, clip.Parsed
-		by[v.AttemptID] = v
 	}
 	var change *classroom.ScoreChange
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
