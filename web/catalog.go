@@ -54,7 +54,7 @@ type BackendKind struct {
 	// menu shows it under the choice).
 	Description string `json:"description,omitempty"`
 	// Token is what the timeline calls its tokens before their number
-	// ("rev"); Marks are the event kinds it adds to the timeline, as its
+	// ("ticket 7"); Marks are the event kinds it adds to the timeline, as its
 	// entry declares how to draw them (static/js/model.js reads them).
 	Token string     `json:"token,omitempty"`
 	Marks []KindMark `json:"marks,omitempty"`
