@@ -49,6 +49,9 @@ type BackendCapability struct {
 	// step may be guarded by a transaction on its store.
 	Description string `json:"description,omitempty"`
 	Txn         bool   `json:"txn,omitempty"`
+	// LoseDisk: its nodes keep a log on disk that a lose_disk fault can
+	// wipe.
+	LoseDisk bool `json:"lose_disk,omitempty"`
 	// TokenWord is what its tokens are called before their number ("rev");
 	// Kinds are the event kinds it adds, with their documentation.
 	TokenWord string           `json:"token_word,omitempty"`
@@ -71,7 +74,7 @@ func backendCapabilities() []BackendCapability {
 	for _, b := range registry {
 		c := BackendCapability{Name: b.Name, Label: b.Label, Nodes: slices.Clone(b.Nodes), DefaultNodes: b.DefaultNodes,
 			Tokens: b.Tokens, NoTokens: b.NoTokens, Leader: b.Leader, Follower: b.Follower,
-			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn, TokenWord: b.TokenWord}
+			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn, LoseDisk: b.diskLoss, TokenWord: b.TokenWord}
 		for _, k := range b.Kinds {
 			c.Kinds = append(c.Kinds, KindCapability{EventKind: k, Doc: k.Doc})
 		}
