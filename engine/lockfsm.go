@@ -363,8 +363,19 @@ func (f *LockFSM) state() fsmState {
 	return st
 }
 
-// restore replaces the machine's state with a copy of st.
+// restore replaces the machine's state with a copy of st, which a machine
+// of the same kind made: its store not loading its own save is a defect
+// (a run that meets one ends with an internal error).
 func (f *LockFSM) restore(st fsmState) {
+	if err := f.restoreFrom(st); err != nil {
+		panic(fmt.Sprintf("lock state machine: %v", err))
+	}
+}
+
+// restoreFrom replaces the machine's state with a copy of st, read from
+// outside (a Raft snapshot), and says whether the store could load its
+// part; the lock table is restored either way.
+func (f *LockFSM) restoreFrom(st fsmState) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.locks = make(map[string]*lockSlot, len(st.Locks))
@@ -377,7 +388,9 @@ func (f *LockFSM) restore(st fsmState) {
 	}
 	f.next, f.last = st.Next, st.Last
 	if f.store != nil {
-		// A copy this machine's store made itself: it loads.
-		_ = f.store.load(st.Store)
+		if err := f.store.load(st.Store); err != nil {
+			return fmt.Errorf("its store cannot load %d bytes: %w", len(st.Store), err)
+		}
 	}
+	return nil
 }

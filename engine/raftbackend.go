@@ -118,8 +118,7 @@ func (f raftFSM) Restore(rc io.ReadCloser) error {
 	if err := json.NewDecoder(rc).Decode(&st); err != nil {
 		return err
 	}
-	f.m.Load().restore(st)
-	return nil
+	return f.m.Load().restoreFrom(st)
 }
 
 type fsmSnapshot fsmState
