@@ -65,3 +65,25 @@ func TestSharedEngineCodeNamesNoBackend(t *testing.T) {
 		t.Fatalf("only %d shared files checked", checked)
 	}
 }
+
+// TestBackendKindsAreDocumented: every event kind a built-in backend's
+// entry declares has its row in docs/scenarios.md's table of events, as
+// its Doc line says it.
+func TestBackendKindsAreDocumented(t *testing.T) {
+	b, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range Backends() {
+		for _, k := range backendEntry(name).Kinds {
+			n++
+			if !strings.Contains(string(b), "| `"+k.Kind+"` |") {
+				t.Errorf("%s's event kind %s has no row in docs/scenarios.md", name, k.Kind)
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("only %d kinds declared: the built-in backends declare at least lease_extended, session_expired, watching and watch_fired", n)
+	}
+}
