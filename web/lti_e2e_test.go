@@ -153,3 +153,71 @@ func TestE2ELTILaunchInPlatformFrame(t *testing.T) {
 	b.settle(tctx)
 	b.screenshot(tctx, "lti-framed-launch")
 }
+
+// TestE2ELTIDynamicRegistration: a platform's administrator page frames
+// the tool's registration URL (another site, as in production); the
+// administrator confirms in the frame, the tool registers, and its page
+// tells the platform to close the window, which only works if the page's
+// policy lets that platform frame it and its script runs. The page on
+// its own, at a desk and on a phone, before and after.
+func TestE2ELTIDynamicRegistration(t *testing.T) {
+	var b *browser
+	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
+		b = startBrowserWith(t, cfg)
+		return b.base
+	})
+	plat := ltitest.New(t, e.clock.Now)
+	key, err := e.tool.RegistrationKey(context.Background(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	register := e.url + "/lti/register?key=" + url.QueryEscape(key)
+
+	// The platform's administrator page, reached as localhost: the tool,
+	// at 127.0.0.1, is a third party in its frame.
+	admin := strings.Replace(plat.Server.URL, "127.0.0.1", "localhost", 1) + "/admin/register-tool?tool=" + url.QueryEscape(register)
+	tctx := b.tab("/")
+	b.do(tctx, chromedp.Navigate(admin))
+	clicked := false
+	for deadline := time.Now().Add(20 * time.Second); !clicked && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		ts, err := chromedp.Targets(tctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ti := range ts {
+			if ti.Type != "iframe" {
+				continue
+			}
+			fctx, _ := chromedp.NewContext(tctx, chromedp.WithTargetID(ti.TargetID))
+			ectx, cancel := context.WithTimeout(fctx, 5*time.Second)
+			ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool](`(() => { const b = document.querySelector("[data-testid=lti-register-submit]"); if (!b) return false; b.click(); return true; })()`))
+			cancel()
+			clicked = clicked || (err == nil && ok)
+		}
+	}
+	if !clicked {
+		b.screenshot(tctx, "lti-register-framed-failed")
+		t.Fatal("the registration page never showed in the platform's frame")
+	}
+	for deadline := time.Now().Add(20 * time.Second); plat.Closed() == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.screenshot(tctx, "lti-register-framed-failed")
+			t.Fatalf("the platform got no close message (%d registrations)", len(plat.Registrations()))
+		}
+	}
+	if n := len(plat.Registrations()); n != 1 {
+		t.Fatalf("%d registrations reached the platform, want 1", n)
+	}
+	ps, err := e.lst.LTIPlatforms(context.Background())
+	if err != nil || len(ps) != 2 || ps[1].ClientID != "dynamic-client-1" {
+		t.Fatalf("recorded platforms: %+v %v", ps, err)
+	}
+
+	// The pages on their own, as an administrator sees them.
+	own := register + "&" + url.Values{"openid_configuration": {plat.ConfigURL()}, "registration_token": {ltitest.RegistrationToken}}.Encode()
+	pctx := b.tab("/")
+	b.do(pctx, chromedp.Navigate(own), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-register]`)))
+	b.shots(pctx, "lti-register")
+	b.do(pctx, chromedp.Click(chromedp.CSS(`[data-testid=lti-register-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-registered]`)))
+	b.shots(pctx, "lti-registered")
+}
