@@ -108,34 +108,12 @@ func TestE2ELTILaunchInPlatformFrame(t *testing.T) {
 		"target_link_uri": {e.url + "/class/me"}, "client_id": {e.plat.ClientID}}.Encode()
 	tctx := b.tab("/")
 	b.do(tctx, chromedp.Navigate(course+"/course?login="+url.QueryEscape(login)))
-	// A cross-site iframe is a target of its own (site isolation): attach
-	// to it and read what it shows. Framing refused by the policy, or a
-	// session cookie not kept, would show an error page or the join form.
-	// (Cancelling an attached context would close the frame: the
-	// attachments end with the browser.)
-	attached := map[target.ID]context.Context{}
+	// A cross-site iframe is a target of its own (site isolation): read
+	// what it shows. Framing refused by the policy, or a session cookie
+	// not kept, would show an error page or the join form.
+	frames := newFrames(t, tctx)
 	frameText := func() string {
-		ts, err := chromedp.Targets(tctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ti := range ts {
-			if ti.Type != "iframe" {
-				continue
-			}
-			fctx, ok := attached[ti.TargetID]
-			if !ok {
-				fctx, _ = chromedp.NewContext(tctx, chromedp.WithTargetID(ti.TargetID))
-				attached[ti.TargetID] = fctx
-			}
-			ectx, cancel2 := context.WithTimeout(fctx, 5*time.Second)
-			defer cancel2()
-			txt, err := chromedp.Run(ectx, chromedp.Evaluate[string](`location.href + " " + (document.body ? document.body.innerText : "")`))
-			if err == nil {
-				return txt
-			}
-		}
-		return ""
+		return frames.eval(`location.href + " " + (document.body ? document.body.innerText : "")`)
 	}
 	var got string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
@@ -178,22 +156,10 @@ func TestE2ELTIDynamicRegistration(t *testing.T) {
 	admin := strings.Replace(plat.Server.URL, "127.0.0.1", "localhost", 1) + "/admin/register-tool?tool=" + url.QueryEscape(register)
 	tctx := b.tab("/")
 	b.do(tctx, chromedp.Navigate(admin))
+	frames := newFrames(t, tctx)
 	clicked := false
 	for deadline := time.Now().Add(20 * time.Second); !clicked && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		ts, err := chromedp.Targets(tctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ti := range ts {
-			if ti.Type != "iframe" {
-				continue
-			}
-			fctx, _ := chromedp.NewContext(tctx, chromedp.WithTargetID(ti.TargetID))
-			ectx, cancel := context.WithTimeout(fctx, 5*time.Second)
-			ok, err := chromedp.Run(ectx, chromedp.Evaluate[bool](`(() => { const b = document.querySelector("[data-testid=lti-register-submit]"); if (!b) return false; b.click(); return true; })()`))
-			cancel()
-			clicked = clicked || (err == nil && ok)
-		}
+		clicked = frames.eval(`(() => { const b = document.querySelector("[data-testid=lti-register-submit]"); if (!b) return ""; b.click(); return "clicked"; })()`) == "clicked"
 	}
 	if !clicked {
 		b.screenshot(tctx, "lti-register-framed-failed")
@@ -220,4 +186,43 @@ func TestE2ELTIDynamicRegistration(t *testing.T) {
 	b.shots(pctx, "lti-register")
 	b.do(pctx, chromedp.Click(chromedp.CSS(`[data-testid=lti-register-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-registered]`)))
 	b.shots(pctx, "lti-registered")
+}
+
+// frames reads the cross-site iframes of a tab, each a target of its own
+// (site isolation). Each is attached once: cancelling an attached context
+// would close the frame, so the attachments end with the browser.
+type frames struct {
+	t        *testing.T
+	tab      context.Context
+	attached map[target.ID]context.Context
+}
+
+func newFrames(t *testing.T, tab context.Context) *frames {
+	return &frames{t: t, tab: tab, attached: map[target.ID]context.Context{}}
+}
+
+// eval evaluates js, an expression giving a string, in the tab's
+// iframes, and returns the first answer, "" if none answers within 5 s.
+func (f *frames) eval(js string) string {
+	ts, err := chromedp.Targets(f.tab)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, ti := range ts {
+		if ti.Type != "iframe" {
+			continue
+		}
+		fctx, ok := f.attached[ti.TargetID]
+		if !ok {
+			fctx, _ = chromedp.NewContext(f.tab, chromedp.WithTargetID(ti.TargetID))
+			f.attached[ti.TargetID] = fctx
+		}
+		ectx, cancel := context.WithTimeout(fctx, 5*time.Second)
+		got, err := chromedp.Run(ectx, chromedp.Evaluate[string](js))
+		cancel()
+		if err == nil {
+			return got
+		}
+	}
+	return ""
 }
