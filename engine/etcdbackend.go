@@ -2,6 +2,14 @@ package engine
 
 import "fmt"
 
+// BackendEtcd is the etcd backend's name.
+const BackendEtcd = "etcd"
+
+// KindLeaseExtended: a new etcd leader gives an inherited lease its full
+// TTL again; actor and node: the leader; holder, token, lease_until: the
+// lease and its new end; message: in words.
+const KindLeaseExtended = "lease_extended"
+
 // etcdBackend is etcd as its lock recipe (client/v3/concurrency) uses it,
 // on a real hashicorp/raft group: a lease is an object with a TTL that the
 // leader grants and the client's keep-alives renew; the lock is a key
@@ -18,14 +26,6 @@ import "fmt"
 // TTLs, not deadlines); here it is committed as one command so that every
 // node's copy of the table shows the deadline the leader judges by. Who
 // may hold the lock, and when, is the same.
-// BackendEtcd is the etcd backend's name.
-const BackendEtcd = "etcd"
-
-// KindLeaseExtended: a new etcd leader gives an inherited lease its full
-// TTL again; actor and node: the leader; holder, token, lease_until: the
-// lease and its new end; message: in words.
-const KindLeaseExtended = "lease_extended"
-
 var etcdBackend = Backend{
 	Name: BackendEtcd, Label: "etcd cluster",
 	Description: "A Raft-replicated key-value store: the lock is a key on a lease, the token is its create revision, and the leader revokes a lease that ran out through the log.",

@@ -285,9 +285,9 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 
 // attach hands a booted group to a run: fresh simulated nodes (clocks,
 // flags) and a fresh state machine on every node, whose first token is the
-// scenario's and whose store is the backend's. The group's log holds only its bootstrap and node-1's
-// election, no command, so the machines are exactly what a group booted
-// for this run would have.
+// scenario's and whose store is the backend's. The group's log holds only
+// its bootstrap and node-1's election, no command, so the machines are
+// exactly what a group booted for this run would have.
 func (s *raftService) attach(w *world) {
 	s.w, s.waits = w, w.waits
 	s.hooks = raftHooks{}
