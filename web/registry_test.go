@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -183,4 +184,13 @@ func TestE2EPageDrawsARegisteredBackendsMarks(t *testing.T) {
 		t.Errorf("marks the legend does not name: %v", m)
 	}
 	b.shots(ctx, "registry-toy-etcd", "#timeline")
+	// The legend, opened: the backends' own marks stand among the common
+	// ones, drawn as their entries say.
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('legend-box').open = true`))
+	for _, id := range []string{"lease-extended", "session-expired", "watching", "watch-fired"} {
+		if n := count(b, ctx, fmt.Sprintf("#legend-box [data-legend=%q] svg", id)); n != 1 {
+			t.Errorf("the legend draws %d pictures for %s, want 1", n, id)
+		}
+	}
+	b.shots(ctx, "registry-legend", "#legend-box")
 }
