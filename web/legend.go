@@ -87,7 +87,8 @@ func kindLegend(out []LegendMark, kinds []engine.KindCapability) []LegendMark {
 	return out
 }
 
-// legendIcon is a mark's picture, trusted markup from legendMarks.
+// legendIcon is a mark's picture, trusted markup: legendMarks', or a
+// backend's shape with its class name, which the registry checks is one.
 func legendIcon(m LegendMark) templ.Component {
 	return templ.Raw(`<svg viewBox="0 0 24 14" aria-hidden="true">` + m.Icon + `</svg>`)
 }
