@@ -125,8 +125,7 @@ func (s *raftService) serveLater(nd *raftNode, cmd Command) (Reply, string, bool
 	}
 	// The reply the entry gets: the leader's machine plus the entries
 	// before it that are still in flight, then the entry itself.
-	shadow := NewLockFSM(0)
-	shadow.revisions = nd.simNode.fsm.revisions
+	shadow := nd.simNode.fsm.blank(0)
 	shadow.restore(nd.simNode.fsm.state())
 	for _, f := range s.flights {
 		if !f.committed && !f.orphaned {

@@ -47,7 +47,7 @@ type asyncService struct {
 }
 
 func newAsyncService(w *world) *asyncService {
-	return &asyncService{w: w, nodes: newSimNodes(2, w.sc.Lock.FirstToken), gen: make([]int, 2), missed: make([]bool, 2), primary: 0, deposed: -1}
+	return &asyncService{w: w, nodes: w.simNodes(2), gen: make([]int, 2), missed: make([]bool, 2), primary: 0, deposed: -1}
 }
 
 // monitored reports whether the failover monitor reaches node i.

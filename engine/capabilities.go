@@ -49,6 +49,20 @@ type BackendCapability struct {
 	// step may be guarded by a transaction on its store.
 	Description string `json:"description,omitempty"`
 	Txn         bool   `json:"txn,omitempty"`
+	// LoseDisk: its nodes keep a log on disk that a lose_disk fault can
+	// wipe.
+	LoseDisk bool `json:"lose_disk,omitempty"`
+	// TokenWord is what its tokens are called before their number ("rev");
+	// Kinds are the event kinds it adds, with their documentation.
+	TokenWord string           `json:"token_word,omitempty"`
+	Kinds     []KindCapability `json:"kinds,omitempty"`
+}
+
+// KindCapability is an event kind a backend adds (EventKind), with its
+// documentation line.
+type KindCapability struct {
+	EventKind
+	Doc string `json:"doc"`
 }
 
 // backendCapabilities describes every registered backend, in registry
@@ -60,7 +74,10 @@ func backendCapabilities() []BackendCapability {
 	for _, b := range registry {
 		c := BackendCapability{Name: b.Name, Label: b.Label, Nodes: slices.Clone(b.Nodes), DefaultNodes: b.DefaultNodes,
 			Tokens: b.Tokens, NoTokens: b.NoTokens, Leader: b.Leader, Follower: b.Follower,
-			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn}
+			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn, LoseDisk: b.diskLoss, TokenWord: b.TokenWord}
+		for _, k := range b.Kinds {
+			c.Kinds = append(c.Kinds, KindCapability{EventKind: k, Doc: k.Doc})
+		}
 		for _, o := range b.Options {
 			c.Fields = append(c.Fields, o.Name)
 			c.Options = append(c.Options, FieldCapability{Name: o.Name, Type: "duration", Min: float64(o.Min), Max: float64(o.Max)})

@@ -22,7 +22,7 @@ type ChaosOptions struct {
 	Nodes   int // lock.nodes (the backend's default when 0)
 	Fencing bool
 	// Guard "txn" makes every write a transaction guarded by the lock
-	// key's revision, on a backend whose entry takes it (etcd).
+	// key's token, on a backend whose entry takes it (Backend.Txn).
 	Guard string
 	// LoseDisk lets the generator make a node lose its disk (a lose_disk
 	// fault aimed under a grant); off, no generated scenario has one.

@@ -90,12 +90,8 @@ func Describe(e Event) string {
 			return fmt.Sprintf("stops renewing: %s; the job is not told", e.Reason)
 		}
 		return fmt.Sprintf("stops renewing token %d: %s; the job is not told", e.Token, e.Reason)
-	case KindSessionExpired, KindWatchFired:
-		return e.Reason
 	case KindDiskLost:
 		return e.Message
-	case KindWatching:
-		return "waits for the lock: " + e.Reason
 	case KindAnswerLost:
 		return "applied, answer lost: " + e.Reason
 	case KindEntryLost:
@@ -121,7 +117,7 @@ func Describe(e Event) string {
 			return fmt.Sprintf("the lease of %s (token %d) ran out: %s", e.Holder, e.Token, e.Message)
 		}
 		return fmt.Sprintf("the lease of %s (token %d) ran out", e.Holder, e.Token)
-	case KindLeaseExtended, KindLockDelay:
+	case KindLockDelay:
 		return e.Message
 	case KindTruncated, KindNodeCrashed, KindNodeRestarted, KindSteppedDown, KindRejoined, KindHealed, KindClockJump, KindClockDrift:
 		return e.Message
@@ -135,6 +131,9 @@ func Describe(e Event) string {
 		return fmt.Sprintf("fault %q did nothing: %s", e.Message, e.Reason)
 	case KindReadRefused:
 		return fmt.Sprintf("read refused: %s, rows changed: %d", e.Reason, deref(e.Rows))
+	}
+	if k, ok := backendKind(e.Kind); ok {
+		return describeKind(k, e) // a backend's own kind, as its entry says
 	}
 	if e.Message != "" {
 		return e.Kind + ": " + e.Message

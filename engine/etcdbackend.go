@@ -2,6 +2,14 @@ package engine
 
 import "fmt"
 
+// BackendEtcd is the etcd backend's name.
+const BackendEtcd = "etcd"
+
+// KindLeaseExtended: a new etcd leader gives an inherited lease its full
+// TTL again; actor and node: the leader; holder, token, lease_until: the
+// lease and its new end; message: in words.
+const KindLeaseExtended = "lease_extended"
+
 // etcdBackend is etcd as its lock recipe (client/v3/concurrency) uses it,
 // on a real hashicorp/raft group: a lease is an object with a TTL that the
 // leader grants and the client's keep-alives renew; the lock is a key
@@ -23,8 +31,17 @@ var etcdBackend = Backend{
 	Description: "A Raft-replicated key-value store: the lock is a key on a lease, the token is its create revision, and the leader revokes a lease that ran out through the log.",
 	Nodes:       []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "an etcd cluster has 1, 3 or 5 members",
 	Tokens: true, Leader: true, Follower: "follower", Txn: true,
+	// Its tokens are its keys' create revisions.
+	TokenWord: "rev",
+	Kinds: []EventKind{{Kind: KindLeaseExtended, Doc: "node: holder, token, lease_until: a new leader gives an inherited lease its full TTL again",
+		Lane: "node", Shape: "diamond", Class: "m-extended", Lease: true,
+		Title:  "the new leader gives the lease of {holder} (token {token}) its full TTL again, to {until}",
+		Label:  "lease {token} extended to {until}",
+		Legend: "new etcd leader extends a lease"}},
 	Options:      []BackendOption{lockDelay},
 	start:        startEtcd,
+	store:        func() fsmStore { return etcdStore{} },
+	ops:          etcdOps,
 	client:       etcdClient{},
 	history:      EtcdLockModel,
 	clockHistory: EtcdServerClockModel,
@@ -52,12 +69,8 @@ func startEtcd(w *world, pool *RaftPool) (lockService, error) {
 	if err != nil {
 		return nil, err
 	}
-	svc.attach(w, w.sc.Lock.FirstToken)
-	svc.revisions = true
-	for _, nd := range svc.nodes {
-		nd.simNode.fsm.revisions = true
-	}
-	svc.elected = func(nd *raftNode) { etcdExtend(w, svc, nd) }
+	svc.attach(w)
+	svc.hooks.elected = append(svc.hooks.elected, func(nd *raftNode) { etcdExtend(w, svc, nd) })
 	return svc, nil
 }
 
@@ -105,7 +118,7 @@ func etcdLeaderCommit(w *world, cmd Command) (Reply, string, bool) {
 // command through the log whose commit deletes the lock key (a write: the
 // revision moves on).
 func etcdRevoke(w *world, g *grantRec) string {
-	r, _, ok := etcdLeaderCommit(w, Command{Op: OpRevoke, Lock: w.lockName, Token: g.token})
+	r, _, ok := etcdLeaderCommit(w, Command{Op: opRevoke, Lock: w.lockName, Token: g.token})
 	if !ok || !r.OK {
 		return ""
 	}
@@ -116,7 +129,7 @@ func etcdRevoke(w *world, g *grantRec) string {
 // inherits its full TTL from now, by its own clock, and the world's record
 // of the grant follows.
 func etcdExtend(w *world, svc *raftService, nd *raftNode) {
-	r, node, ok := etcdLeaderCommit(w, Command{Op: OpExtend, Lock: w.lockName})
+	r, node, ok := etcdLeaderCommit(w, Command{Op: opExtend, Lock: w.lockName})
 	if !ok || !r.OK {
 		return // nothing is held
 	}
@@ -144,7 +157,7 @@ func (c *client) txnWrite(a *actor, st Step, value, token int64) {
 	w := c.w
 	applied := false // an earlier attempt committed, its answer lost
 	for {
-		cmd := c.command(OpTxn, token)
+		cmd := c.command(opTxn, token)
 		var (
 			r    Reply
 			node string

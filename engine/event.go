@@ -104,9 +104,8 @@ const (
 	KindClockDrift     = "clock_drift"      // rate, for, until; actor: a node or a client; rate 1 when it ends
 	KindFaultIgnored   = "fault_ignored"    // reason: the fault could not apply then
 
-	// etcd and Chubby (actor: the node).
-	KindLeaseExtended = "lease_extended" // node: holder, token, lease_until: a new etcd leader gives an inherited lease its full TTL again
-	KindLockDelay     = "lock_delay"     // node: holder, token, for, until: a lease ended without a release; nobody gets the lock until then
+	// Chubby's lock-delay, for any backend with leases (actor: the node).
+	KindLockDelay = "lock_delay" // node: holder, token, for, until: a lease ended without a release; nobody gets the lock until then
 )
 
 // Kinds of the careful client's own watch.

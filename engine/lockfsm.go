@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"sync"
 )
@@ -14,16 +15,10 @@ const (
 	OpRenew
 	OpRelease
 	OpCheck
-	// OpRevoke, OpExtend and OpTxn are etcd's (a machine with revisions):
-	// the leader's revoke of a lease that ran out by its clock, a new
-	// leader's extension of every lease it inherits, and a client's write
-	// guarded by its lock key's create revision.
-	OpRevoke
-	OpExtend
-	OpTxn
 )
 
-// String names the command ("acquire").
+// String names the command ("acquire"); a backend's own commands are
+// named by its entry.
 func (o Op) String() string {
 	switch o {
 	case OpAcquire:
@@ -34,12 +29,9 @@ func (o Op) String() string {
 		return "release"
 	case OpCheck:
 		return "check"
-	case OpRevoke:
-		return "revoke"
-	case OpExtend:
-		return "extend"
-	case OpTxn:
-		return "txn"
+	}
+	if name, ok := backendOpName(o); ok {
+		return name // a backend's own command (its entry's ops)
 	}
 	return fmt.Sprintf("op(%d)", uint8(o))
 }
@@ -90,22 +82,21 @@ type LockFSM struct {
 	mu      sync.Mutex
 	locks   map[string]*lockSlot
 	clients map[string]*clientSlot
-	next    int64    // the next token to hand out
-	last    int64    // the latest time applied
-	zk      *zkState // sessions and lock nodes, once a ZooKeeper command came (zkfsm.go)
-	// revisions makes it etcd's store: next is the store's revision, which
-	// every write bumps (a grant's put, a release's or a revoke's delete,
-	// a guarded write), so a token is its key's create revision; a lease
-	// that ran out holds the key until the leader revokes it (OpRevoke).
-	revisions bool
+	next    int64 // the next token to hand out
+	last    int64 // the latest time applied
+	// store is the backend's own part of the machine (fsmstore.go): its
+	// commands and what it keeps beside the table; nil for the plain lease
+	// table. rules are the store's, kept here for the common commands.
+	store fsmStore
+	rules fsmRules
 }
 
 type lockEntry struct {
 	Holder     string `json:"holder"`
 	Token      int64  `json:"token"`
 	LeaseUntil int64  `json:"lease_until"`
-	// TTL is the lease's length (a new etcd leader extends by it); Delay
-	// the lock-delay its holder asked for.
+	// TTL is the lease's length (a store may give a lease its length
+	// again); Delay the lock-delay its holder asked for.
 	TTL   int64 `json:"ttl,omitempty"`
 	Delay int64 `json:"delay,omitempty"`
 }
@@ -205,8 +196,10 @@ func (f *LockFSM) applyAt(l *lockSlot, cl *clientSlot, c *Command) Reply {
 func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 	now := max(c.Now, f.last)
 	f.last = now
-	if c.Op >= opZKLock {
-		return f.applyZK(c, now)
+	if f.store != nil {
+		if r, ok := f.store.apply(f, l, *c, now); ok {
+			return r
+		}
 	}
 	var e lockEntry
 	held := l != nil && l.held
@@ -214,9 +207,9 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 		e = l.e
 	}
 	valid := held && now < e.LeaseUntil
-	if f.revisions {
-		// etcd: the key stands until it is deleted or its lease revoked,
-		// whatever a clock says.
+	if f.rules.keysStand {
+		// The key stands until a command deletes it, whatever a clock
+		// says.
 		valid = held
 	}
 	switch c.Op {
@@ -242,8 +235,8 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 		l.e, l.held, l.delayUntil = e, true, 0
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRenew, OpCheck:
-		if c.Op == OpRenew && f.revisions && held && now >= e.LeaseUntil {
-			valid = false // etcd refuses to keep alive a lease that ran out
+		if c.Op == OpRenew && f.rules.keysStand && held && now >= e.LeaseUntil {
+			valid = false // a lease that ran out waits for its delete: no keep-alive
 		}
 		if reason := f.refusal(c, &e, held, valid); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
@@ -259,53 +252,26 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		l.e, l.held, l.delayUntil = lockEntry{}, false, 0
-		if f.revisions {
+		if f.rules.writesCount {
 			f.next++ // the key's delete is a write
 		}
 		if len(f.locks) > maxFreeLocks {
 			delete(f.locks, l.name)
 		}
 		return Reply{OK: true, Token: c.Token, Now: now}
-	case OpRevoke:
-		// The leader revokes the lease it saw run out; a lease renewed or
-		// extended in the meantime stays.
-		if !held || e.Token != c.Token || now < e.LeaseUntil {
-			return Reply{Holder: e.Holder, Token: e.Token, LeaseUntil: e.LeaseUntil, Now: now, Reason: "the lease is not due"}
-		}
-		l.e, l.held = lockEntry{}, false
-		l.delayUntil = now + e.Delay
-		f.next++ // the key's delete is a write
-		return Reply{OK: true, Token: f.next - 1, Holder: e.Holder, LeaseUntil: l.delayUntil, Now: now}
-	case OpExtend:
-		// A new leader gives every lease it inherits its full TTL again.
-		r := Reply{Now: now}
-		for _, x := range f.locks {
-			if x.held {
-				x.e.LeaseUntil = max(x.e.LeaseUntil, now+x.e.TTL)
-				r.OK, r.Holder, r.Token, r.LeaseUntil = true, x.e.Holder, x.e.Token, x.e.LeaseUntil
-			}
-		}
-		return r
-	case OpTxn:
-		// Compare the lock key's create revision with the writer's token;
-		// on success the put is a write of its own.
-		if reason := f.refusal(c, &e, held, true); reason != "" {
-			return Reply{Holder: e.Holder, Token: e.Token, Reason: "compare failed: " + reason, Now: now}
-		}
-		f.next++
-		return Reply{OK: true, Token: f.next - 1, Holder: e.Holder, Now: now}
 	}
 	return Reply{Reason: "unknown command " + c.Op.String(), Now: now}
 }
 
 // delayedUntil is when the lock-delay of the lease that last ended on l
 // without a release lets the lock be granted again (0: none). A held key
-// whose lease ran out (a machine without revisions) is such a lease.
+// whose lease ran out (on a store whose keys do not stand until deleted)
+// is such a lease.
 func (f *LockFSM) delayedUntil(l *lockSlot, held bool, now int64) int64 {
 	switch {
 	case l == nil:
 		return 0
-	case held && !f.revisions:
+	case held && !f.rules.keysStand:
 		return l.e.LeaseUntil + l.e.Delay
 	case !held:
 		return l.delayUntil
@@ -371,14 +337,19 @@ type fsmState struct {
 	Next  int64                `json:"next"`
 	Last  int64                `json:"last"`
 	Seen  map[string]seenReq   `json:"seen"`
-	ZK    *zkState             `json:"zk,omitempty"`
+	// Store is what the machine's store keeps beside the table
+	// (fsmStore.save).
+	Store json.RawMessage `json:"store,omitempty"`
 }
 
 // state copies the machine's state.
 func (f *LockFSM) state() fsmState {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}, ZK: f.zk.clone()}
+	st := fsmState{Locks: map[string]lockEntry{}, Next: f.next, Last: f.last, Seen: map[string]seenReq{}}
+	if f.store != nil {
+		st.Store = f.store.save()
+	}
 	for k, l := range f.locks {
 		if l.held {
 			st.Locks[k] = l.e
@@ -392,8 +363,19 @@ func (f *LockFSM) state() fsmState {
 	return st
 }
 
-// restore replaces the machine's state with a copy of st.
+// restore replaces the machine's state with a copy of st, which a machine
+// of the same kind made: its store not loading its own save is a defect
+// (a run that meets one ends with an internal error).
 func (f *LockFSM) restore(st fsmState) {
+	if err := f.restoreFrom(st); err != nil {
+		panic(fmt.Sprintf("lock state machine: %v", err))
+	}
+}
+
+// restoreFrom replaces the machine's state with a copy of st, read from
+// outside (a Raft snapshot), and says whether the store could load its
+// part; the lock table is restored either way.
+func (f *LockFSM) restoreFrom(st fsmState) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.locks = make(map[string]*lockSlot, len(st.Locks))
@@ -405,5 +387,10 @@ func (f *LockFSM) restore(st fsmState) {
 		f.clients[k] = &clientSlot{name: k, has: true, seen: s}
 	}
 	f.next, f.last = st.Next, st.Last
-	f.zk = st.ZK.clone()
+	if f.store != nil {
+		if err := f.store.load(st.Store); err != nil {
+			return fmt.Errorf("its store cannot load %d bytes: %w", len(st.Store), err)
+		}
+	}
+	return nil
 }

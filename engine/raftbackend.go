@@ -26,7 +26,7 @@ var raftBackend = Backend{
 		if err != nil {
 			return nil, err
 		}
-		svc.attach(w, w.sc.Lock.FirstToken)
+		svc.attach(w)
 		return svc, nil
 	},
 	// Only the leader that can commit tells that a lease ran out: a
@@ -118,8 +118,7 @@ func (f raftFSM) Restore(rc io.ReadCloser) error {
 	if err := json.NewDecoder(rc).Decode(&st); err != nil {
 		return err
 	}
-	f.m.Load().restore(st)
-	return nil
+	return f.m.Load().restoreFrom(st)
 }
 
 type fsmSnapshot fsmState
@@ -215,15 +214,9 @@ type raftService struct {
 
 	probe *raftProbe // tests only: what the group committed and where
 
-	// revisions makes every node's state machine etcd's store (LockFSM's
-	// revisions), and elected runs when a new leader has been elected,
-	// before open leases are judged again by its clock (etcd's lessor
-	// extends them). Both are the run's: attach clears them.
-	revisions bool
-	elected   func(leader *raftNode)
-	// onLeader, when set, runs after every election the simulation holds
-	// (a backend built on the group takes up its leader's duties there).
-	onLeader func()
+	// hooks are what a backend built on the group adds to its elections,
+	// set by its start function; they are the run's: attach clears them.
+	hooks raftHooks
 	// deposed is the index of the last leader that lost its majority
 	// while it ran, and deposedAt when (its leader lease is timed from
 	// then, by its own clock); views is each node's copy of the lock
@@ -239,6 +232,17 @@ type raftService struct {
 	// links to the followers down meanwhile (ambiguous.go).
 	flights  []*inflight
 	withheld bool
+}
+
+// raftHooks are a backend's additions to the group's elections.
+type raftHooks struct {
+	// elected run when a new leader has been elected, before open leases
+	// are judged again by its clock (a leader that extends the leases it
+	// inherits does it here).
+	elected []func(leader *raftNode)
+	// led run after every election the simulation holds, once the leases
+	// were judged again (a backend takes up its leader's duties there).
+	led []func()
 }
 
 // bootTerm is the term of node-1's first election in a new group.
@@ -281,15 +285,15 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 
 // attach hands a booted group to a run: fresh simulated nodes (clocks,
 // flags) and a fresh state machine on every node, whose first token is the
-// scenario's. The group's log holds only its bootstrap and node-1's
-// election, no command, so the machines are exactly what a group booted
-// for this run would have.
-func (s *raftService) attach(w *world, firstToken int64) {
+// scenario's and whose store is the backend's. The group's log holds only
+// its bootstrap and node-1's election, no command, so the machines are
+// exactly what a group booted for this run would have.
+func (s *raftService) attach(w *world) {
 	s.w, s.waits = w, w.waits
-	s.revisions, s.elected = false, nil
+	s.hooks = raftHooks{}
 	s.deposed, s.views, s.wiped = -1, nil, false
 	s.flights, s.withheld = nil, false
-	for i, sn := range newSimNodes(len(s.nodes), firstToken) {
+	for i, sn := range w.simNodes(len(s.nodes)) {
 		nd := s.nodes[i]
 		nd.simNode = sn
 		nd.fsm.Store(sn.fsm)
@@ -622,8 +626,7 @@ func (s *raftService) restart(n *simNode) {
 	n.down = false
 	nd.trans.Close()
 	nd.trans = newMemTransport(nd.trans.LocalAddr())
-	nd.simNode.fsm = NewLockFSM(s.w.sc.Lock.FirstToken)
-	nd.simNode.fsm.revisions = s.revisions
+	nd.simNode.fsm = s.w.newFSM()
 	for key := range s.linked {
 		if key[0] == s.index(nd) || key[1] == s.index(nd) {
 			s.linked[key] = false // the new transport starts unlinked
@@ -725,12 +728,12 @@ func (s *raftService) elect() {
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	s.settleOrphans(s.nodes[want])
-	if s.elected != nil {
-		s.elected(s.nodes[want])
+	for _, f := range s.hooks.elected {
+		f(s.nodes[want])
 	}
 	s.w.leaderChanged()
-	if s.onLeader != nil {
-		s.onLeader()
+	for _, f := range s.hooks.led {
+		f()
 	}
 }
 

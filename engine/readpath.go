@@ -20,7 +20,7 @@ const (
 var readModes = []string{ReadLog, ReadLease, ReadFollower}
 
 // localReader is a lock service whose nodes can answer a read from their
-// own state (a Raft group, and ZooKeeper on one).
+// own state (a Raft group, and a backend built on one).
 type localReader interface {
 	// localRead names the node that answers the client's read in that
 	// mode and returns what that node holds of the lock, with its clock
@@ -137,13 +137,6 @@ func (s *raftService) localRead(client, mode, lock string) (lockEntry, bool, str
 	return e, held, nd.name, &nd.clock, why, true
 }
 
-// leaseUntimed is a service whose nodes answer "does this client hold the
-// lock" without looking at a clock: under ZooKeeper a node exists until
-// the leader deletes it.
-type leaseUntimed interface{ untimedLease() }
-
-func (*zkService) untimedLease() {}
-
 // checkLocal runs a check step answered from one node's own state, and
 // marks the answer stale when it differs from what the log would say now.
 func (c *client) checkLocal(a *actor, mode string, token int64) {
@@ -162,7 +155,7 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 			return ""
 		}
 		now := clk.at(w.s.now)
-		_, untimed := w.svc.(leaseUntimed)
+		untimed := w.backend.untimed
 		mine := held && e.Holder == c.cfg.Name && e.Token == token
 		valid := mine && (untimed || now < e.LeaseUntil)
 		r = Reply{OK: valid, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}

@@ -40,7 +40,7 @@ type redlockService struct {
 }
 
 func newRedlockService(w *world) *redlockService {
-	s := &redlockService{w: w, nodes: newSimNodes(w.sc.Lock.Nodes, w.sc.Lock.FirstToken)}
+	s := &redlockService{w: w, nodes: w.simNodes(w.sc.Lock.Nodes)}
 	if every := w.sc.Lock.PersistEvery.MS(); every > 0 {
 		for _, n := range s.nodes {
 			w.persistLoop(n, every)

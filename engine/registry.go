@@ -46,8 +46,14 @@ type Backend struct {
 	// bounds; a scenario of this backend may set these and no others.
 	Options []BackendOption
 	// Txn: a write step may be "guard": "txn", a transaction on the lock
-	// service's own store guarded by the lock key's revision (etcd).
+	// service's own store, guarded by the lock key's token.
 	Txn bool
+	// TokenWord is what the timeline calls its tokens, before the number
+	// ("rev 33"); empty: the number alone.
+	TokenWord string
+	// Kinds are the event kinds it adds to the timeline, each with its
+	// documentation and how the page marks it.
+	Kinds []EventKind
 
 	// start opens the lock service for the world's scenario; a Raft group
 	// comes from pool when one is given.
@@ -76,15 +82,24 @@ type Backend struct {
 	// clock.
 	clockHistory porcupine.Model
 	// expired runs when a lease's end is told (lease_expired), before the
-	// event, and returns what the event adds: etcd's leader revokes the
-	// lease through the log.
+	// event, and returns what the event adds (a leader that revokes the
+	// lease through the log says so).
 	expired func(w *world, g *grantRec) string
+	// store makes its own part of a node's lock state machine (nil: the
+	// plain lease table); ops name the commands that store adds
+	// (fsmstore.go).
+	store func() fsmStore
+	ops   []OpName
 	// localReads: its lock service's nodes answer check steps from their
 	// own state too (step.read "lease" and "follower"; readpath.go).
 	localReads bool
 	// diskLoss: its nodes keep a log and a stable store that a lose_disk
 	// fault can wipe (diskloss.go).
 	diskLoss bool
+	// untimed: its nodes answer "does this client hold the lock" without
+	// looking at a clock (a lock node exists until the leader deletes it),
+	// also in a read that skips the log (readpath.go).
+	untimed bool
 }
 
 // intn is the part of a random source that chaos's draws use.
@@ -156,13 +171,21 @@ func RegisterBackend(b Backend) error {
 	if b.NodesRule == "" {
 		b.NodesRule = fmt.Sprintf("%s takes %s node(s)", b.Name, orList(b.Nodes))
 	}
+	if err := checkKinds(b); err != nil {
+		return err
+	}
 	b.Nodes = slices.Clone(b.Nodes)
 	b.Options = slices.Clone(b.Options)
 	b.aims = slices.Clone(b.aims)
+	b.Kinds = slices.Clone(b.Kinds)
+	b.ops = slices.Clone(b.ops)
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	if slices.ContainsFunc(registry, func(x *Backend) bool { return x.Name == b.Name }) {
 		return fmt.Errorf("backend %q is registered already", b.Name)
+	}
+	if err := registerOps(b.Name, b.ops); err != nil {
+		return err
 	}
 	registry = append(registry, &b)
 	registryGen++
@@ -173,7 +196,12 @@ func RegisterBackend(b Backend) error {
 func UnregisterBackend(name string) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	registry = slices.DeleteFunc(registry, func(b *Backend) bool { return b.Name == name })
+	registry = slices.DeleteFunc(registry, func(b *Backend) bool {
+		if b.Name == name {
+			unregisterOps(b.ops)
+		}
+		return b.Name == name
+	})
 	registryGen++
 }
 
@@ -189,6 +217,8 @@ func LookupBackend(name string) (Backend, bool) {
 	c.Nodes = slices.Clone(b.Nodes)
 	c.Options = slices.Clone(b.Options)
 	c.aims = slices.Clone(b.aims)
+	c.Kinds = slices.Clone(b.Kinds)
+	c.ops = slices.Clone(b.ops)
 	return c, true
 }
 

@@ -1,35 +1,83 @@
 package engine
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // stealService is a toy lock server that hands the lock to whoever asks:
-// before each acquire it releases the current holder. It is a real lock
-// service (a LockFSM behind the single server's node), only a careless one,
-// so every scenario with two clients can be granted twice at once.
+// before each acquire it steals the lock for the asker, with a command of
+// its own state machine (the toy's store), and says so with an event kind
+// of its own. It is a real lock service (a LockFSM behind the single
+// server's node), only a careless one, so every scenario with two clients
+// can be granted twice at once.
 type stealService struct{ *singleService }
 
 func (s stealService) serve(cmd Command) (Reply, string, bool) {
 	if cmd.Op == OpAcquire && s.answers(cmd.Client) {
-		if h, tok, _, ok := s.n.fsm.Entry(cmd.Lock); ok && h != cmd.Client {
-			s.n.fsm.Apply(Command{Op: OpRelease, Lock: cmd.Lock, Client: h, Token: tok, ReqID: 1 << 40})
+		r := s.n.fsm.Apply(Command{Op: opToySteal, Lock: cmd.Lock, Client: cmd.Client, Now: s.n.clock.at(s.w.s.now)})
+		if r.OK {
+			s.w.emit(Event{Actor: s.n.name, Kind: kindToyStolen, Node: s.n.name, Holder: r.Holder, Token: r.Token, Client: cmd.Client,
+				Reason: fmt.Sprintf("takes the lock from %s for %s", r.Holder, cmd.Client)})
 		}
 	}
 	return s.singleService.serve(cmd)
 }
 
+// The toy's own state machine command and event kind.
+const (
+	opToySteal    = firstBackendOp + 40
+	kindToyStolen = "toy_stolen"
+)
+
+// toyStore is the toy's part of each node's state machine: one command,
+// steal, that frees a lock someone else holds (its reply names who held it
+// and its token) and counts its steals; every other command is the common
+// machine's.
+type toyStore struct{ steals int }
+
+func (*toyStore) rules() fsmRules { return fsmRules{} }
+func (s *toyStore) save() json.RawMessage {
+	b, _ := json.Marshal(s.steals)
+	return b
+}
+func (s *toyStore) load(b json.RawMessage) error { s.steals = 0; return json.Unmarshal(b, &s.steals) }
+func (*toyStore) empty() fsmStore                { return &toyStore{} }
+
+func (s *toyStore) apply(f *LockFSM, l *lockSlot, c Command, now int64) (Reply, bool) {
+	if c.Op != opToySteal {
+		return Reply{}, false
+	}
+	if l == nil || !l.held || l.e.Holder == c.Client {
+		return Reply{Now: now, Reason: "nothing to steal"}, true
+	}
+	e := l.e
+	l.e, l.held = lockEntry{}, false
+	s.steals++
+	return Reply{OK: true, Holder: e.Holder, Token: e.Token, Now: now}, true
+}
+
 // toyBackend is the whole of a new backend: one entry, registered from
-// this file alone.
+// this file alone, with its own lock service, state machine command,
+// event kind (marked on the node's lane, with a legend line) and word for
+// its tokens.
 var toyBackend = Backend{
 	Name: "toy-steal", Label: "toy that steals",
 	Nodes: []int{1}, DefaultNodes: 1, NodesRule: "the toy has 1 node",
 	Tokens: true, Leader: true,
+	TokenWord: "ticket",
+	Kinds: []EventKind{{Kind: kindToyStolen, Doc: "node: holder and token, the grant taken; client: who gets it",
+		Lane: "node", Shape: "diamond", Class: "m-expired", Label: "stolen from {holder}", Legend: "the toy steals the lock",
+		describe: func(e Event) string { return "steals " + e.Holder + "'s lock for " + e.Client }}},
 	Options: []BackendOption{persistEvery},
 	start:   func(w *world, _ *RaftPool) (lockService, error) { return stealService{newSingleService(w)}, nil },
+	store:   func() fsmStore { return &toyStore{} },
+	ops:     []OpName{{opToySteal, "steal"}},
 	chaos: func(pick func(lo, hi int64) int64, _ intn, l *Lock) {
 		l.PersistEvery = Ms(pick(7, 9) * 111) // the toy's own draw, recognisable in every scenario
 	},
@@ -45,10 +93,18 @@ func registerToy(t *testing.T) {
 }
 
 // TestToyBackendRunsFromItsEntry: a backend registered from a test file is
-// validated by its entry's bounds, listed in the capabilities, and runs its
-// own lock service, which grants the lock twice at once.
+// validated by its entry's bounds, listed in the capabilities with its
+// token word and event kind, and runs its own lock service and state
+// machine command, which grants the lock twice at once and tells the steal
+// in its own event.
 func TestToyBackendRunsFromItsEntry(t *testing.T) {
+	if got := opToySteal.String(); got != fmt.Sprintf("op(%d)", uint8(opToySteal)) {
+		t.Fatalf("the toy's command is named %q before the toy is registered", got)
+	}
 	registerToy(t)
+	if got := opToySteal.String(); got != "steal" {
+		t.Errorf("the toy's command is named %q, not by its entry", got)
+	}
 	caps := Capabilities()
 	i := slices.IndexFunc(caps.Backends, func(b BackendCapability) bool { return b.Name == "toy-steal" })
 	if i < 0 {
@@ -56,6 +112,9 @@ func TestToyBackendRunsFromItsEntry(t *testing.T) {
 	}
 	if b := caps.Backends[i]; b.Label != "toy that steals" || !slices.Equal(b.Fields, []string{"persist_every"}) || len(b.Options) != 1 || b.Options[0].Min != minPeriod {
 		t.Errorf("toy's capability: %+v", b)
+	}
+	if b := caps.Backends[i]; b.TokenWord != "ticket" || len(b.Kinds) != 1 || b.Kinds[0].Kind != kindToyStolen || b.Kinds[0].Doc == "" || b.Kinds[0].Legend != "the toy steals the lock" {
+		t.Errorf("toy's token word and kinds: %q %+v", b.TokenWord, b.Kinds)
 	}
 	sc := Scenario{Lock: Lock{Backend: "toy-steal", Nodes: 3}, Until: Sec(20),
 		Clients: []Client{
@@ -79,14 +138,46 @@ func TestToyBackendRunsFromItsEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	granted := 0
+	granted, first := 0, int64(0)
+	var stolen []Event
 	for _, e := range res.Events {
-		if e.Kind == KindGranted {
+		switch e.Kind {
+		case KindGranted:
 			granted++
+			first = cmp.Or(first, e.Token)
+		case kindToyStolen:
+			stolen = append(stolen, e)
 		}
 	}
 	if granted != 2 || res.Summary.DoubleGrants == 0 {
 		t.Errorf("the toy granted %d times, double grants %d: want 2 grants, the second while a held the lock", granted, res.Summary.DoubleGrants)
+	}
+	if len(stolen) != 1 || stolen[0].Holder != "a" || stolen[0].Client != "b" || stolen[0].Token != first {
+		t.Fatalf("the toy's steals: %+v, want b taking a's token %d", stolen, first)
+	}
+	if got := Describe(stolen[0]); got != "steals a's lock for b" {
+		t.Errorf("the toy's event is described %q, not in its entry's words", got)
+	}
+}
+
+// TestToyStoreTravelsWithTheMachine: the toy's store is part of every copy
+// of a node's machine (a save, a blank machine of the same kind), and only
+// a machine with the store knows the toy's command.
+func TestToyStoreTravelsWithTheMachine(t *testing.T) {
+	registerToy(t)
+	f := NewLockFSM(1)
+	f.setStore(&toyStore{})
+	f.Apply(Command{Op: OpAcquire, Lock: "l", Client: "a", Lease: 1000})
+	if r := f.Apply(Command{Op: opToySteal, Lock: "l", Client: "b"}); !r.OK || r.Holder != "a" {
+		t.Fatalf("steal: %+v", r)
+	}
+	g := f.blank(1)
+	g.restore(f.state())
+	if s, _ := g.store.(*toyStore); s == nil || s.steals != 1 {
+		t.Errorf("a copy of the machine lost the toy's count: %+v", g.store)
+	}
+	if r := NewLockFSM(1).Apply(Command{Op: opToySteal, Lock: "l", Client: "b"}); r.OK || r.Reason != "unknown command steal" {
+		t.Errorf("a plain machine ran the toy's command: %+v", r)
 	}
 }
 
@@ -109,8 +200,17 @@ var saverBackend = Backend{
 
 // TestChaosPicksUpToyBackend: chaos generates scenarios for a backend it
 // learns from the registry, with the entry's own draws and aims, and finds
-// what the toy gets wrong.
+// what the toy gets wrong: the saver's lost grants, and the stealer's
+// steals through its own command, which no lock's history allows.
 func TestChaosPicksUpToyBackend(t *testing.T) {
+	registerToy(t)
+	steal, err := Chaos(context.Background(), ChaosOptions{Runs: 10, Seed: 3, Backend: "toy-steal", Fencing: true, Examples: 1, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steal.Backend != "toy-steal" || steal.Linearizability.Illegal == 0 {
+		t.Errorf("chaos on the stealing toy: backend %q, linearizability %+v: its steals break the lock's history", steal.Backend, steal.Linearizability)
+	}
 	if err := RegisterBackend(saverBackend); err != nil {
 		t.Fatal(err)
 	}
@@ -151,6 +251,18 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 		{func(b *Backend) { b.Nodes, b.DefaultNodes = []int{7}, 7 }, "node counts are 1 to 5"},
 		{func(b *Backend) { b.start = nil }, "starts no lock service"},
 		{func(b *Backend) { b.Name = "a b" }, "letters, digits"},
+		{func(b *Backend) { b.Kinds = []EventKind{{Kind: "toy_x"}} }, "documentation line"},
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "star", Class: "m-grant", Legend: "x"}}
+		}, "a shape"},
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "dot", Class: "m-grant"}}
+		}, "legend line"},
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "dot", Class: `x" onclick="y`, Legend: "x"}}
+		}, "style class"},
+		{func(b *Backend) { b.ops = []OpName{{OpRenew, "renew2"}} }, "a number from"},
+		{func(b *Backend) { b.ops = []OpName{{opRevoke, "not-revoke"}} }, `is "revoke" already`},
 	} {
 		b := toyBackend
 		tc.change(&b)

@@ -27,7 +27,6 @@ const (
 	BackendSingle       = "single"
 	BackendAsyncReplica = "async-replica"
 	BackendRedlock      = "redlock"
-	BackendEtcd         = "etcd"
 )
 
 // Lock describes the lock service.
@@ -116,7 +115,7 @@ type Step struct {
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 	// Guard "txn" makes a write one transaction on the lock service's own
 	// store that writes only while the lock key still has the writer's
-	// revision (etcd); empty: a write to the storage.
+	// token (a backend whose entry has Txn); empty: a write to the storage.
 	Guard string `json:"guard,omitempty"`
 	// Read is how a check step reads the lock (ReadLog when not set):
 	// through the log, from the leader's state under its leader lease,
@@ -125,7 +124,7 @@ type Step struct {
 }
 
 // GuardTxn is the guard of a write that is a transaction on the lock
-// service's store, compared against the lock key's create revision.
+// service's store, compared against the lock key's token.
 const GuardTxn = "txn"
 
 // Fault kinds.

@@ -29,7 +29,7 @@ type singleService struct {
 }
 
 func newSingleService(w *world) *singleService {
-	s := &singleService{w: w, n: newSimNodes(1, w.sc.Lock.FirstToken)[0]}
+	s := &singleService{w: w, n: w.simNodes(1)[0]}
 	if every := w.sc.Lock.PersistEvery.MS(); every > 0 {
 		w.persistLoop(s.n, every)
 	}

@@ -39,16 +39,30 @@ var zookeeperBackend = Backend{
 	Name: BackendZooKeeper, Label: "ZooKeeper",
 	Nodes: []int{1, 3, 5}, DefaultNodes: DefaultNodes, NodesRule: "a zookeeper ensemble has 1, 3 or 5 servers",
 	Tokens: true, Leader: true, Follower: "follower",
+	Kinds: []EventKind{
+		{Kind: KindSessionExpired, Doc: "actor and node: the leader; holder: the session's client; token: the czxid of the lock node it deleted; message: that node's name; reason: in words",
+			Lane: "node", Shape: "diamond", Class: "m-expired",
+			Label: "session of {holder} closed: {message} deleted", Legend: "session expired, node deleted"},
+		{Kind: KindWatching, Doc: "holder and token: the owner and czxid of the node the client watches; node: the server that answered; reason: both nodes' names",
+			Lane: "client", Shape: "dot", Class: "m-ask",
+			Label: "watches {holder}'s node", Legend: "watches the node before its own",
+			describe: func(e Event) string { return "waits for the lock: " + e.Reason }},
+		{Kind: KindWatchFired, Doc: "actor and node: the leader; client: the watcher; token: the deleted node's czxid; message: the node's name",
+			Lane: "node", Shape: "dot", Class: "m-check",
+			Label: "watch → {client}", Legend: "watch fires"},
+	},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
 		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
 		if err != nil {
 			return nil, err
 		}
-		svc.attach(w, w.sc.Lock.FirstToken)
+		svc.attach(w)
 		z := &zkService{raftService: svc, waiters: map[string]*zkWaiter{}, watches: map[string]zkNode{}}
-		svc.onLeader = z.after
+		svc.hooks.led = append(svc.hooks.led, z.after)
 		return z, nil
 	},
+	store:   func() fsmStore { return &zkStore{} },
+	ops:     zkOpNames,
 	client:  zkClient{},
 	history: ZKLockModel,
 	// Only the leader closes sessions.
@@ -56,6 +70,7 @@ var zookeeperBackend = Backend{
 	restarted:  "starts again on its stored log and rejoins the ensemble",
 	localReads: true,
 	diskLoss:   true,
+	untimed:    true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a session", 15, aimPartitionServing},
@@ -127,7 +142,7 @@ func (s *zkService) leaderView() (zkView, int64, *raftNode) {
 		return zkView{}, 0, nil
 	}
 	nd := s.nodes[s.leader]
-	v, earliest := nd.simNode.fsm.zkView(s.w.lockName)
+	v, earliest := zkViewOf(nd.simNode.fsm, s.w.lockName)
 	return v, earliest, nd
 }
 

@@ -1,8 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 )
 
@@ -22,6 +22,52 @@ const (
 	opZKPing                   // a waiter's heartbeat: touch its session
 	opZKExpire                 // the leader closes every session whose timeout passed
 )
+
+// zkOpNames name them (the entry's ops).
+var zkOpNames = []OpName{{opZKLock, "zk-lock"}, {opZKRenew, "zk-renew"}, {opZKCheck, "zk-check"},
+	{opZKRelease, "zk-release"}, {opZKPing, "zk-ping"}, {opZKExpire, "zk-expire"}}
+
+// zkStore is a node's machine as ZooKeeper's (the entry's store): it keeps
+// the sessions and lock nodes beside the lock table, once a ZooKeeper
+// command came, and runs every ZooKeeper command.
+type zkStore struct{ z *zkState }
+
+func (*zkStore) rules() fsmRules { return fsmRules{} }
+func (*zkStore) empty() fsmStore { return &zkStore{} }
+
+func (s *zkStore) save() json.RawMessage {
+	if s.z == nil {
+		return nil
+	}
+	b, err := json.Marshal(s.z)
+	if err != nil {
+		panic(err) // maps of strings and numbers always marshal
+	}
+	return b
+}
+
+func (s *zkStore) load(saved json.RawMessage) error {
+	s.z = nil
+	if len(saved) == 0 {
+		return nil
+	}
+	z := &zkState{}
+	if err := json.Unmarshal(saved, z); err != nil {
+		return err
+	}
+	s.z = z
+	return nil
+}
+
+func (s *zkStore) apply(f *LockFSM, _ *lockSlot, c Command, now int64) (Reply, bool) {
+	if c.Op < opZKLock || c.Op > opZKExpire {
+		return Reply{}, false
+	}
+	if s.z == nil {
+		s.z = &zkState{Sessions: map[string]zkSession{}, Nodes: map[string][]zkNode{}, Seq: map[string]int64{}}
+	}
+	return s.z.apply(f, &c, now), true
+}
 
 // zkState is the ZooKeeper part of a LockFSM: sessions by client, and the
 // lock nodes of each lock in sequence order.
@@ -49,17 +95,6 @@ type zkNode struct {
 	Czxid int64  `json:"czxid"`
 }
 
-func (z *zkState) clone() *zkState {
-	if z == nil {
-		return nil
-	}
-	c := &zkState{Sessions: maps.Clone(z.Sessions), Nodes: map[string][]zkNode{}, Seq: maps.Clone(z.Seq)}
-	for k, v := range z.Nodes {
-		c.Nodes[k] = slices.Clone(v)
-	}
-	return c
-}
-
 // zxid hands out the next transaction id.
 func (f *LockFSM) zxid() int64 {
 	z := f.next
@@ -67,18 +102,14 @@ func (f *LockFSM) zxid() int64 {
 	return z
 }
 
-// applyZK runs one ZooKeeper command at time now; l is the lock's slot,
+// apply runs one ZooKeeper command on f at time now; f's slot of the lock
 // which is kept equal to the lock's lowest node (its holder, czxid and
 // session deadline), so that everything that reads a lock's record reads
 // ZooKeeper's answer to "who holds it".
-func (f *LockFSM) applyZK(c *Command, now int64) Reply {
-	if f.zk == nil {
-		f.zk = &zkState{Sessions: map[string]zkSession{}, Nodes: map[string][]zkNode{}, Seq: map[string]int64{}}
-	}
-	z := f.zk
-	defer f.zkSync(c.Lock)
+func (z *zkState) apply(f *LockFSM, c *Command, now int64) Reply {
+	defer z.sync(f, c.Lock)
 	if c.Op == opZKExpire {
-		return f.zkExpire(now)
+		return z.expire(f, now)
 	}
 	s, live := z.Sessions[c.Client]
 	if live {
@@ -147,8 +178,7 @@ func (f *LockFSM) applyZK(c *Command, now int64) Reply {
 // transaction that deletes its ephemeral nodes. The reply names the
 // clients whose sessions closed (Reason, comma-separated), for the
 // service to tell.
-func (f *LockFSM) zkExpire(now int64) Reply {
-	z := f.zk
+func (z *zkState) expire(f *LockFSM, now int64) Reply {
 	var closed []string
 	for _, name := range sortedNames(z.Sessions) {
 		if z.Sessions[name].Deadline > now {
@@ -169,14 +199,14 @@ func (f *LockFSM) zkExpire(now int64) Reply {
 		r.Reason += n
 	}
 	for lock := range z.Nodes {
-		f.zkSync(lock)
+		z.sync(f, lock)
 	}
 	return r
 }
 
-// zkSync makes the lock's slot say what its lowest node says.
-func (f *LockFSM) zkSync(lock string) {
-	nodes := f.zk.Nodes[lock]
+// sync makes f's slot of the lock say what its lowest node says.
+func (z *zkState) sync(f *LockFSM, lock string) {
+	nodes := z.Nodes[lock]
 	l := f.locks[lock]
 	if len(nodes) == 0 {
 		if l != nil {
@@ -190,7 +220,7 @@ func (f *LockFSM) zkSync(lock string) {
 	}
 	n := nodes[0]
 	l.held = true
-	l.e = lockEntry{Holder: n.Owner, Token: n.Czxid, LeaseUntil: f.zk.Sessions[n.Owner].Deadline}
+	l.e = lockEntry{Holder: n.Owner, Token: n.Czxid, LeaseUntil: z.Sessions[n.Owner].Deadline}
 }
 
 // zkView is what the service reads of one lock: its nodes in order, and
@@ -200,19 +230,21 @@ type zkView struct {
 	Deadlines map[string]int64
 }
 
-// zkView reports a lock's nodes in sequence order and the earliest
+// zkViewOf reports a lock's nodes on f in sequence order and the earliest
 // session deadline (0 when no session is open), for the service that
 // expires sessions and delivers watches.
-func (f *LockFSM) zkView(lock string) (v zkView, earliest int64) {
+func zkViewOf(f *LockFSM, lock string) (v zkView, earliest int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.zk == nil {
+	s, _ := f.store.(*zkStore)
+	if s == nil || s.z == nil {
 		return zkView{}, 0
 	}
-	v.Nodes = slices.Clone(f.zk.Nodes[lock])
+	z := s.z
+	v.Nodes = slices.Clone(z.Nodes[lock])
 	v.Deadlines = map[string]int64{}
-	for _, name := range sortedNames(f.zk.Sessions) {
-		d := f.zk.Sessions[name].Deadline
+	for _, name := range sortedNames(z.Sessions) {
+		d := z.Sessions[name].Deadline
 		v.Deadlines[name] = d
 		if earliest == 0 || d < earliest {
 			earliest = d

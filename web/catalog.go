@@ -53,6 +53,25 @@ type BackendKind struct {
 	// Description says in one line how it keeps the lock (the backend
 	// menu shows it under the choice).
 	Description string `json:"description,omitempty"`
+	// Token is what the timeline calls its tokens before their number
+	// ("ticket 7"); Marks are the event kinds it adds to the timeline, as its
+	// entry declares how to draw them (static/js/model.js reads them).
+	Token string     `json:"token,omitempty"`
+	Marks []KindMark `json:"marks,omitempty"`
+}
+
+// KindMark is how the timeline draws an event kind a backend adds: the
+// entry's declaration (engine.EventKind) without its legend line and
+// documentation, which the page does not need to draw it. A kind with a
+// shape is marked on its actor's lane, a node's unless Client.
+type KindMark struct {
+	Kind   string `json:"kind"`
+	Client bool   `json:"client,omitempty"`
+	Shape  string `json:"shape,omitempty"`
+	Class  string `json:"class,omitempty"`
+	Title  string `json:"title,omitempty"`
+	Label  string `json:"label,omitempty"`
+	Lease  bool   `json:"lease,omitempty"`
 }
 
 // OptionMax is the largest value, in milliseconds, that any backend takes
@@ -94,6 +113,9 @@ type Catalog struct {
 	ClientFields []string `json:"client_fields"`
 	Defaults     Defaults `json:"defaults"`
 	MaxSpeed     float64  `json:"max_speed"`
+
+	// legend are the marks the backends add to the timeline's legend.
+	legend []LegendMark
 }
 
 var (
@@ -145,7 +167,17 @@ func buildCatalog() Catalog {
 	for _, b := range caps.Backends {
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
 			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options,
-			Role: (&State{Backend: b.Name}).followerRole(), Description: b.Description})
+			Role: (&State{Backend: b.Name}).followerRole(), Description: b.Description, Token: b.TokenWord})
+		for _, k := range b.Kinds {
+			if k.Lane != "" || k.Lease {
+				m := KindMark{Kind: k.Kind, Client: k.Lane == "client", Class: k.Class, Title: k.Title, Label: k.Label, Lease: k.Lease}
+				if k.Lane != "" {
+					m.Shape = k.Shape
+				}
+				c.Backends[len(c.Backends)-1].Marks = append(c.Backends[len(c.Backends)-1].Marks, m)
+			}
+		}
+		c.legend = kindLegend(c.legend, b.Kinds)
 	}
 	for _, f := range caps.Faults {
 		var fields []string

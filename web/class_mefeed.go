@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -24,21 +23,17 @@ import (
 // on this server, and counts each learner's streams against
 // Config.Class.Live.StreamsPerLearner.
 type learnerFeeds struct {
-	w     *classWeb
-	mu    sync.Mutex
-	feeds map[int64]*learnerFeed
+	w *classWeb
+	feedTable[*learnerFeed]
 }
 
-// learnerFeed is one class's shared learner state: its versions
-// (feedVersions) and the learners removed since the feed began, kept under
-// the versions' lock, a removal waking the streams as a version does.
+// learnerFeed is one class's shared learner state: its versions and
+// stream count (feedCore), each learner's streams, and the learners
+// removed since the feed began.
 type learnerFeed struct {
-	feedVersions
-	classID int64
-	cancel  context.CancelFunc
-	// Guarded by learnerFeeds.mu: the streams open, and each learner's
-	// count and session token (any one of them reads the class).
-	streams  int
+	feedCore
+	// Guarded by the feedTable's lock: each learner's count and session
+	// token (any one of them reads the class).
 	learners map[int64]*feedLearner
 
 	gone map[int64]bool // learners removed from the class; guarded by feedVersions.mu
@@ -58,7 +53,9 @@ type classState struct {
 }
 
 func newLearnerFeeds(w *classWeb) *learnerFeeds {
-	return &learnerFeeds{w: w, feeds: map[int64]*learnerFeed{}}
+	fs := &learnerFeeds{w: w}
+	fs.feedTable = newFeedTable(w.s, fs.run)
+	return fs
 }
 
 // errTooManyLearnerStreams is the 429 for a learner past their cap.
@@ -70,55 +67,32 @@ func errTooManyLearnerStreams(max int) error {
 // join counts a new stream of a learner, starting the class's feed if it
 // is the first, or refuses it past the per-learner cap.
 func (fs *learnerFeeds) join(classID, learnerID int64, token string) (*learnerFeed, error) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	f := fs.feeds[classID]
-	if f != nil && f.ended() {
-		f = nil // its streams are on their way out; newcomers get a fresh feed
-	}
-	capped := fs.w.s.cfg.Class.Live.StreamsPerLearner
-	if f != nil && f.learners[learnerID] != nil && f.learners[learnerID].streams >= capped {
-		return nil, errTooManyLearnerStreams(capped)
-	}
-	if f == nil {
-		s := fs.w.s
-		ctx, cancel := context.WithCancel(s.ctx)
-		f = &learnerFeed{feedVersions: newFeedVersions(), classID: classID, cancel: cancel,
-			learners: map[int64]*feedLearner{}, gone: map[int64]bool{}}
-		fs.feeds[classID] = f
-		s.sessions.Add(1)
-		go func() {
-			defer s.sessions.Done()
-			fs.run(ctx, f)
-		}()
-	}
-	fl := f.learners[learnerID]
-	if fl == nil {
-		fl = &feedLearner{}
-		f.learners[learnerID] = fl
-	}
-	fl.token = token
-	fl.streams++
-	f.streams++
-	return f, nil
+	return fs.feedTable.join(classID,
+		func() *learnerFeed { return &learnerFeed{learners: map[int64]*feedLearner{}, gone: map[int64]bool{}} },
+		func(f *learnerFeed) error {
+			fl := f.learners[learnerID]
+			if capped := fs.w.s.cfg.Class.Live.StreamsPerLearner; fl != nil && fl.streams >= capped {
+				return errTooManyLearnerStreams(capped)
+			}
+			if fl == nil {
+				fl = &feedLearner{}
+				f.learners[learnerID] = fl
+			}
+			fl.token = token
+			fl.streams++
+			return nil
+		})
 }
 
 // leave uncounts a stream; the last one out stops the feed.
 func (fs *learnerFeeds) leave(f *learnerFeed, learnerID int64) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	if fl := f.learners[learnerID]; fl != nil {
-		if fl.streams--; fl.streams <= 0 {
-			delete(f.learners, learnerID)
+	fs.feedTable.leave(f, func(f *learnerFeed) {
+		if fl := f.learners[learnerID]; fl != nil {
+			if fl.streams--; fl.streams <= 0 {
+				delete(f.learners, learnerID)
+			}
 		}
-	}
-	f.streams--
-	if f.streams == 0 {
-		f.cancel()
-		if fs.feeds[f.classID] == f {
-			delete(fs.feeds, f.classID)
-		}
-	}
+	})
 }
 
 // tokens returns a session token of each learner following the feed.

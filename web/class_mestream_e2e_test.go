@@ -121,6 +121,35 @@ func TestE2ELearnerStreamRefusedPolls(t *testing.T) {
 	}
 }
 
+// TestE2ELearnerPollsThenStreamsAgain: a page refused a stream polls,
+// and once a place frees it goes back to one stream (and one only), by
+// which the next push comes without another read of /api/me.
+func TestE2ELearnerPollsThenStreamsAgain(t *testing.T) {
+	st := openSQLite(t)
+	// Polls every 200 ms: the page tries the stream again after 1.2 s,
+	// then 2.4 s, 4.8 s, ...
+	b, srv := liveBrowser(t, web.Config{Classroom: st, Class: web.ClassConfig{Live: web.LearnerLiveConfig{MaxStreams: 1, Poll: 200 * time.Millisecond}}})
+	c := createClass(t, b.base, "Full, then not")
+	other, _ := join(t, b.base, c.Code, "Bob")
+	bob := mustOpen(t, other)
+	bob.next(t, "Bob's stream, the only place")
+	lc := joinInBrowser(b, c.Code, "Ada", "/playground")
+	b.waitUntil(lc, `document.getElementById('class-banner').dataset.live === 'poll'`, "the page polling after its stream was refused")
+	bob.res.Body.Close()
+	bob.waitEnd(t, "Bob's stream, closed")
+	b.waitUntil(lc, `document.getElementById('class-banner').dataset.live === 'stream'`, "the page back on a stream once a place is free")
+	waitConnections(t, srv, 1)
+	reads := run(b, lc, chromedp.Evaluate[int](apiMeReads))
+	wantStatus(t, teacher(t, b.base, c.TeacherKey).postJSON("/api/classes/"+c.Code+"/push", `{"preset":"`+presetName(t)+`"}`), http.StatusOK, "push")
+	b.waitUntil(lc, `!!document.querySelector('[data-testid=class-banner-link]')`, "the push by the stream")
+	if n := run(b, lc, chromedp.Evaluate[int](apiMeReads)); n != reads {
+		t.Errorf("the page read /api/me %d more times after it had its stream back", n-reads)
+	}
+	if n := srv.Connections(); n != 1 {
+		t.Errorf("%d streams open for one tab, want 1", n)
+	}
+}
+
 // TestE2ELearnerOwnPageLive: a learner who joined and waits on their own
 // page (/class/me) sees the push there too, live. After a reload the
 // page itself says what was pushed, and the banner does not say it again;

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -37,25 +36,25 @@ const (
 	streamRetryAfter = 30
 )
 
-// dashFeeds holds the feed of every class with an open stream on this
-// server, and counts the streams against Config.Class.StreamsPerKey.
+// dashFeeds holds the feed of every class with an open dashboard stream
+// on this server, and counts the streams against Config.Class.StreamsPerKey.
 type dashFeeds struct {
-	w     *classWeb
-	mu    sync.Mutex
-	feeds map[int64]*dashFeed
+	w *classWeb
+	feedTable[*dashFeed]
 }
 
-// dashFeed is one class's shared dashboard: its versions (feedVersions)
-// and what keeps it running.
+// dashFeed is one class's shared dashboard: its versions and stream count
+// (feedCore) and the key its streams read it by.
 type dashFeed struct {
-	feedVersions
-	classID int64
-	key     string // the class's teacher key, which every stream of it carried
-	cancel  context.CancelFunc
-	streams int // guarded by dashFeeds.mu
+	feedCore
+	key string // the class's teacher key, which every stream of it carried
 }
 
-func newDashFeeds(w *classWeb) *dashFeeds { return &dashFeeds{w: w, feeds: map[int64]*dashFeed{}} }
+func newDashFeeds(w *classWeb) *dashFeeds {
+	fs := &dashFeeds{w: w}
+	fs.feedTable = newFeedTable(w.s, fs.run)
+	return fs
+}
 
 // errTooManyStreams is the 429 for a stream past its key's cap.
 func errTooManyStreams(max int) error {
@@ -66,43 +65,18 @@ func errTooManyStreams(max int) error {
 // join counts a new stream of the class, starting its feed if it is the
 // first, or refuses it past the per-key cap.
 func (fs *dashFeeds) join(classID int64, key string) (*dashFeed, error) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	f := fs.feeds[classID]
-	if f != nil && f.ended() {
-		// Its streams are on their way out; newcomers get a fresh feed.
-		f = nil
-	}
-	if f != nil && f.streams >= fs.w.s.cfg.Class.StreamsPerKey {
-		return nil, errTooManyStreams(fs.w.s.cfg.Class.StreamsPerKey)
-	}
-	if f == nil {
-		s := fs.w.s
-		ctx, cancel := context.WithCancel(s.ctx)
-		f = &dashFeed{feedVersions: newFeedVersions(), classID: classID, key: key, cancel: cancel}
-		fs.feeds[classID] = f
-		s.sessions.Add(1)
-		go func() {
-			defer s.sessions.Done()
-			fs.run(ctx, f)
-		}()
-	}
-	f.streams++
-	return f, nil
+	return fs.feedTable.join(classID,
+		func() *dashFeed { return &dashFeed{key: key} },
+		func(f *dashFeed) error {
+			if capped := fs.w.s.cfg.Class.StreamsPerKey; f.streams >= capped {
+				return errTooManyStreams(capped)
+			}
+			return nil
+		})
 }
 
 // leave uncounts a stream; the last one out stops the feed.
-func (fs *dashFeeds) leave(f *dashFeed) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	f.streams--
-	if f.streams == 0 {
-		f.cancel()
-		if fs.feeds[f.classID] == f {
-			delete(fs.feeds, f.classID)
-		}
-	}
-}
+func (fs *dashFeeds) leave(f *dashFeed) { fs.feedTable.leave(f, nil) }
 
 // run publishes the class's dashboard until the last stream leaves or
 // the server shuts down: every change may change it.

@@ -1,6 +1,12 @@
 package web
 
-import "github.com/a-h/templ"
+import (
+	"slices"
+
+	"github.com/a-h/templ"
+
+	"github.com/leaselab/playground/engine"
+)
 
 // LegendMark is one mark the timeline can draw: its id (the data-mark of
 // every element static/js/timeline.js draws for it), what it means, and
@@ -11,8 +17,10 @@ type LegendMark struct {
 	Icon  string // SVG content in a 24x14 box
 }
 
-// legendMarks lists every mark of the timeline in legend order. A mark the
-// timeline draws must be here: TestE2ELegendNamesEveryMark fails otherwise.
+// legendMarks lists every common mark of the timeline in legend order; the
+// marks a backend adds come from its entry (legend). A mark the timeline
+// draws must be in one or the other: TestE2ELegendNamesEveryMark fails
+// otherwise.
 var legendMarks = []LegendMark{
 	{ID: "lease", Label: "lease held (token · end)", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/>`},
 	{ID: "renewal", Label: "renewal", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/><path d="M8 11l4 -5l4 5z" class="renew-tick"/>`},
@@ -28,12 +36,8 @@ var legendMarks = []LegendMark{
 	{ID: "crashed", Label: "client crashed", Icon: `<path d="M8 3l8 8M16 3l-8 8" class="m-lost-line"/>`},
 	{ID: "grant", Label: "grant", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-grant"/>`},
 	{ID: "expired", Label: "lease ran out at the server", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-expired"/>`},
-	{ID: "extended", Label: "new etcd leader extends a lease", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-extended"/>`},
 	{ID: "lock-delay", Label: "lock-delay: nobody gets the lock", Icon: `<rect x="1" y="3" width="22" height="8" class="lock-delay"/>`},
 	{ID: "stale-read", Label: "stale read", Icon: `<circle cx="12" cy="7" r="4.5" class="m-check m-stale-read"/>`},
-	{ID: "watching", Label: "watches the node before its own", Icon: `<circle cx="12" cy="7" r="4" class="m-ask"/>`},
-	{ID: "session-expired", Label: "session expired, node deleted", Icon: `<path d="M12 1L18 7L12 13L6 7z" class="m-expired"/>`},
-	{ID: "watch-fired", Label: "watch fires", Icon: `<circle cx="12" cy="7" r="4.5" class="m-check"/>`},
 	{ID: "disk-lost", Label: "disk lost", Icon: `<path d="M6 1l12 12M18 1l-12 12" class="m-lost-line"/>`},
 	{ID: "answer-lost", Label: "applied, answer lost", Icon: `<circle cx="12" cy="7" r="5" class="m-answer-lost"/><text x="12" y="10.5" text-anchor="middle" class="glyph-dark">?</text>`},
 	{ID: "leader", Label: "leader (★, with its term)", Icon: `<rect x="1" y="4" width="22" height="6" class="role leader"/>`},
@@ -54,7 +58,37 @@ var legendMarks = []LegendMark{
 	{ID: "playhead", Label: "playhead", Icon: `<path d="M12 0v14" class="playhead"/>`},
 }
 
-// legendIcon is a mark's picture, trusted markup from legendMarks.
+// backendMarksAt is the common mark before which the backends' own marks
+// stand in the legend.
+const backendMarksAt = "disk-lost"
+
+// legendList lists every mark in legend order: the common ones, with the
+// registered backends' own marks among them.
+func legendList() []LegendMark {
+	own := TheCatalog().legend
+	i := slices.IndexFunc(legendMarks, func(m LegendMark) bool { return m.ID == backendMarksAt })
+	return slices.Concat(legendMarks[:i], own, legendMarks[i:])
+}
+
+// kindLegend adds to the legend the entries of a backend's marked event
+// kinds that it lacks (a copy of a backend under another name declares the
+// same), drawn from their shape and style as the timeline draws them.
+func kindLegend(out []LegendMark, kinds []engine.KindCapability) []LegendMark {
+	for _, k := range kinds {
+		if k.Lane == "" || slices.ContainsFunc(out, func(m LegendMark) bool { return m.ID == engine.MarkID(k.Kind) }) {
+			continue
+		}
+		icon := `<circle cx="12" cy="7" r="4.5" class="` + k.Class + `"/>`
+		if k.Shape == "diamond" {
+			icon = `<path d="M12 1L18 7L12 13L6 7z" class="` + k.Class + `"/>`
+		}
+		out = append(out, LegendMark{ID: engine.MarkID(k.Kind), Label: k.Legend, Icon: icon})
+	}
+	return out
+}
+
+// legendIcon is a mark's picture, trusted markup: legendMarks', or a
+// backend's shape with its class name, which the registry checks is one.
 func legendIcon(m LegendMark) templ.Component {
 	return templ.Raw(`<svg viewBox="0 0 24 14" aria-hidden="true">` + m.Icon + `</svg>`)
 }

@@ -15,8 +15,8 @@ import (
 
 // ltiRoutes serves the LTI 1.3 tool when the server has one: its keys,
 // the login and launch a platform sends (cross-site by design, so
-// without the same-origin guard), the content picker of deep linking and
-// the course roster for the dashboard.
+// without the same-origin guard), dynamic registration, the content
+// picker of deep linking and the course roster for the dashboard.
 func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	if s.cfg.LTI == nil {
 		return
@@ -28,6 +28,10 @@ func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	e.GET("/lti/login", s.ltiLogin, logins)
 	e.POST("/lti/login", s.ltiLogin, logins)
 	e.POST("/lti/launch", s.ltiLaunch, w.needStore)
+	// Dynamic registration reads a platform's URLs: limited like logins,
+	// and nothing is fetched before the registration key checks.
+	e.GET("/lti/register", s.ltiRegisterPage, logins)
+	e.POST("/lti/register", s.ltiRegister, logins, s.sameOrigin)
 	e.GET("/lti/pick/:token", s.ltiPickPage)
 	e.POST("/lti/pick/:token", s.ltiPick, s.sameOrigin)
 	e.GET("/api/classes/:code/lti/roster", s.ltiRoster, w.needStore)

@@ -108,34 +108,12 @@ func TestE2ELTILaunchInPlatformFrame(t *testing.T) {
 		"target_link_uri": {e.url + "/class/me"}, "client_id": {e.plat.ClientID}}.Encode()
 	tctx := b.tab("/")
 	b.do(tctx, chromedp.Navigate(course+"/course?login="+url.QueryEscape(login)))
-	// A cross-site iframe is a target of its own (site isolation): attach
-	// to it and read what it shows. Framing refused by the policy, or a
-	// session cookie not kept, would show an error page or the join form.
-	// (Cancelling an attached context would close the frame: the
-	// attachments end with the browser.)
-	attached := map[target.ID]context.Context{}
+	// A cross-site iframe is a target of its own (site isolation): read
+	// what it shows. Framing refused by the policy, or a session cookie
+	// not kept, would show an error page or the join form.
+	frames := newFrames(t, tctx)
 	frameText := func() string {
-		ts, err := chromedp.Targets(tctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ti := range ts {
-			if ti.Type != "iframe" {
-				continue
-			}
-			fctx, ok := attached[ti.TargetID]
-			if !ok {
-				fctx, _ = chromedp.NewContext(tctx, chromedp.WithTargetID(ti.TargetID))
-				attached[ti.TargetID] = fctx
-			}
-			ectx, cancel2 := context.WithTimeout(fctx, 5*time.Second)
-			defer cancel2()
-			txt, err := chromedp.Run(ectx, chromedp.Evaluate[string](`location.href + " " + (document.body ? document.body.innerText : "")`))
-			if err == nil {
-				return txt
-			}
-		}
-		return ""
+		return frames.eval(`location.href + " " + (document.body ? document.body.innerText : "")`)
 	}
 	var got string
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
@@ -152,4 +130,99 @@ func TestE2ELTILaunchInPlatformFrame(t *testing.T) {
 	}
 	b.settle(tctx)
 	b.screenshot(tctx, "lti-framed-launch")
+}
+
+// TestE2ELTIDynamicRegistration: a platform's administrator page frames
+// the tool's registration URL (another site, as in production); the
+// administrator confirms in the frame, the tool registers, and its page
+// tells the platform to close the window, which only works if the page's
+// policy lets that platform frame it and its script runs. The page on
+// its own, at a desk and on a phone, before and after.
+func TestE2ELTIDynamicRegistration(t *testing.T) {
+	var b *browser
+	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
+		b = startBrowserWith(t, cfg)
+		return b.base
+	})
+	plat := ltitest.New(t, e.clock.Now)
+	key, err := e.tool.RegistrationKey(context.Background(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	register := e.url + "/lti/register?key=" + url.QueryEscape(key)
+
+	// The platform's administrator page, reached as localhost: the tool,
+	// at 127.0.0.1, is a third party in its frame.
+	admin := strings.Replace(plat.Server.URL, "127.0.0.1", "localhost", 1) + "/admin/register-tool?tool=" + url.QueryEscape(register)
+	tctx := b.tab("/")
+	b.do(tctx, chromedp.Navigate(admin))
+	frames := newFrames(t, tctx)
+	clicked := false
+	for deadline := time.Now().Add(20 * time.Second); !clicked && time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		clicked = frames.eval(`(() => { const b = document.querySelector("[data-testid=lti-register-submit]"); if (!b) return ""; b.click(); return "clicked"; })()`) == "clicked"
+	}
+	if !clicked {
+		b.screenshot(tctx, "lti-register-framed-failed")
+		t.Fatal("the registration page never showed in the platform's frame")
+	}
+	for deadline := time.Now().Add(20 * time.Second); plat.Closed() == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.screenshot(tctx, "lti-register-framed-failed")
+			t.Fatalf("the platform got no close message (%d registrations)", len(plat.Registrations()))
+		}
+	}
+	if n := len(plat.Registrations()); n != 1 {
+		t.Fatalf("%d registrations reached the platform, want 1", n)
+	}
+	ps, err := e.lst.LTIPlatforms(context.Background())
+	if err != nil || len(ps) != 2 || ps[1].ClientID != "dynamic-client-1" {
+		t.Fatalf("recorded platforms: %+v %v", ps, err)
+	}
+
+	// The pages on their own, as an administrator sees them.
+	own := register + "&" + url.Values{"openid_configuration": {plat.ConfigURL()}, "registration_token": {ltitest.RegistrationToken}}.Encode()
+	pctx := b.tab("/")
+	b.do(pctx, chromedp.Navigate(own), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-register]`)))
+	b.shots(pctx, "lti-register")
+	b.do(pctx, chromedp.Click(chromedp.CSS(`[data-testid=lti-register-submit]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-registered]`)))
+	b.shots(pctx, "lti-registered")
+}
+
+// frames reads the cross-site iframes of a tab, each a target of its own
+// (site isolation). Each is attached once: cancelling an attached context
+// would close the frame, so the attachments end with the browser.
+type frames struct {
+	t        *testing.T
+	tab      context.Context
+	attached map[target.ID]context.Context
+}
+
+func newFrames(t *testing.T, tab context.Context) *frames {
+	return &frames{t: t, tab: tab, attached: map[target.ID]context.Context{}}
+}
+
+// eval evaluates js, an expression giving a string, in the tab's
+// iframes, and returns the first answer, "" if none answers within 5 s.
+func (f *frames) eval(js string) string {
+	ts, err := chromedp.Targets(f.tab)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	for _, ti := range ts {
+		if ti.Type != "iframe" {
+			continue
+		}
+		fctx, ok := f.attached[ti.TargetID]
+		if !ok {
+			fctx, _ = chromedp.NewContext(f.tab, chromedp.WithTargetID(ti.TargetID))
+			f.attached[ti.TargetID] = fctx
+		}
+		ectx, cancel := context.WithTimeout(fctx, 5*time.Second)
+		got, err := chromedp.Run(ectx, chromedp.Evaluate[string](js))
+		cancel()
+		if err == nil {
+			return got
+		}
+	}
+	return ""
 }

@@ -645,7 +645,7 @@ func legend() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		for _, m := range legendMarks {
+		for _, m := range legendList() {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "<li data-legend=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -2,11 +2,13 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"golang.org/x/net/html"
 
 	"github.com/leaselab/playground/engine"
@@ -15,7 +17,9 @@ import (
 
 // registerToy registers, from this test file, a backend the page has never
 // heard of: the single server's service and protocol under a new name,
-// label and words, and removes it when the test ends.
+// label and words, a word for its tokens and an event kind of its own,
+// marked on a node's lane with a legend line, and removes it when the test
+// ends.
 func registerToy(t *testing.T) {
 	t.Helper()
 	b, ok := engine.LookupBackend(engine.BackendSingle)
@@ -23,6 +27,9 @@ func registerToy(t *testing.T) {
 		t.Fatal("no single backend to copy")
 	}
 	b.Name, b.Label, b.Follower = "toy-server", "Toy lock server", "toy-role"
+	b.TokenWord = "ticket"
+	b.Kinds = []engine.EventKind{{Kind: "toy_moment", Doc: "node: the toy's moment", Lane: "node", Shape: "dot", Class: "m-check",
+		Label: "toy moment for {client}", Legend: "the toy's own moment"}}
 	if err := engine.RegisterBackend(b); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +38,9 @@ func registerToy(t *testing.T) {
 
 // TestPageControlsComeFromTheRegistry: the playground's backend menu and
 // the catalog the page's controls read offer a backend registered after
-// the server started, in its entry's words, and a run of it is served.
+// the server started, in its entry's words; the legend names its own
+// mark, the catalog carries how to draw it and its token word, and a run of
+// it is served.
 func TestPageControlsComeFromTheRegistry(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
 	_, before := get(t, ts.URL+"/playground")
@@ -53,6 +62,13 @@ func TestPageControlsComeFromTheRegistry(t *testing.T) {
 	if !slices.Contains(offered, "toy-server=Toy lock server") {
 		t.Errorf("backend menu offers %v, not the toy", offered)
 	}
+	if !strings.Contains(before, `data-legend="session-expired"`) || strings.Contains(before, "toy-moment") {
+		t.Error("before the toy, the legend should name the built-in backends' marks and not the toy's")
+	}
+	items := findAll(oneByTestID(t, doc, "legend"), func(n *html.Node) bool { v, _ := attr(n, "data-legend"); return v == "toy-moment" })
+	if len(items) != 1 || !strings.Contains(text(items[0]), "the toy's own moment") {
+		t.Errorf("the legend has %d entries for the toy's mark, want one in its entry's words", len(items))
+	}
 	data := findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == "playground-data" })
 	if len(data) != 1 {
 		t.Fatal("no playground-data on the page")
@@ -69,6 +85,10 @@ func TestPageControlsComeFromTheRegistry(t *testing.T) {
 	}
 	if k := pd.Catalog.Backends[i]; !slices.Equal(k.Nodes, []int{1}) || k.DefaultNodes != 1 || !k.Fencing || !slices.Equal(k.Settings, []string{"persist_every", "lock_delay"}) {
 		t.Errorf("toy's controls: %+v", k)
+	}
+	want := []web.KindMark{{Kind: "toy_moment", Shape: "dot", Class: "m-check", Label: "toy moment for {client}"}}
+	if k := pd.Catalog.Backends[i]; k.Token != "ticket" || !slices.Equal(k.Marks, want) {
+		t.Errorf("toy's drawing: token %q, marks %+v", k.Token, k.Marks)
 	}
 	status, out := post(t, ts.URL+"/api/run", `{"lock":{"backend":"toy-server"},"clients":[{"name":"a","steps":[{"do":"acquire"},{"do":"release"}]}]}`)
 	if status != http.StatusOK || !strings.Contains(string(out), `"kind":"granted"`) {
@@ -110,4 +130,67 @@ func TestOptionInputsTakeTheEntrysBounds(t *testing.T) {
 	if got := lagMax(); got != "90000" {
 		t.Errorf("copy lag input's max %s, want the slow replica's 90000", got)
 	}
+}
+
+// TestE2EPageDrawsARegisteredBackendsMarks registers, from this file, a
+// copy of etcd under another name whose entry calls its tokens "ticket"
+// and declares its lease extension as a dot with its own words. The page
+// has no code for either: it draws the grants and the extension of a run of
+// the copy as the entry says, and names every mark in the legend.
+// Screenshots at 1366x900 and 390x844.
+func TestE2EPageDrawsARegisteredBackendsMarks(t *testing.T) {
+	b := startBrowser(t)
+	toy, ok := engine.LookupBackend(engine.BackendEtcd)
+	if !ok {
+		t.Fatal("no etcd backend to copy")
+	}
+	toy.Name, toy.Label, toy.TokenWord = "toy-etcd", "Toy etcd", "ticket"
+	toy.Kinds[0].Shape, toy.Kinds[0].Class, toy.Kinds[0].Label = "dot", "m-check", "toy: lease {token} moved to {until}"
+	if err := engine.RegisterBackend(toy); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.UnregisterBackend(toy.Name) })
+
+	ctx := b.tab("/playground")
+	b.pick(ctx, "etcd-leader-change")
+	b.do(ctx, choose("#backend", toy.Name), setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	p, err := engine.LoadPreset("etcd-leader-change")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Scenario.Lock.Backend = toy.Name
+	prep, err := engine.Prepare(p.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Execute(t.Context(), prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, checks, _ := strings.Cut(engine.Verdict(res.Summary), ": ")
+	b.waitVerdict(ctx, checks[1:])
+
+	labels := run(b, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#timeline text')].map(t => t.textContent).join(' | ')`))
+	if !strings.Contains(labels, "ticket 33 → client-1") || strings.Contains(labels, "rev 33") {
+		t.Errorf("the grant should carry the toy's word for its token: %s", labels)
+	}
+	if !strings.Contains(labels, "toy: lease 33 moved to 24s") {
+		t.Errorf("the extension should be labelled in the toy's words: %s", labels)
+	}
+	if n := count(b, ctx, "#timeline circle[data-mark=lease-extended]"); n != 1 {
+		t.Errorf("%d extensions drawn as the toy's dot, want 1", n)
+	}
+	if m := run(b, ctx, chromedp.Evaluate[[]string](unexplainedMarks)); len(m) > 0 {
+		t.Errorf("marks the legend does not name: %v", m)
+	}
+	b.shots(ctx, "registry-toy-etcd", "#timeline")
+	// The legend, opened: the backends' own marks stand among the common
+	// ones, drawn as their entries say.
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`document.getElementById('legend-box').open = true`))
+	for _, id := range []string{"lease-extended", "session-expired", "watching", "watch-fired"} {
+		if n := count(b, ctx, fmt.Sprintf("#legend-box [data-legend=%q] svg", id)); n != 1 {
+			t.Errorf("the legend draws %d pictures for %s, want 1", n, id)
+		}
+	}
+	b.shots(ctx, "registry-legend", "#legend-box")
 }

@@ -24,8 +24,18 @@ func chaosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	backend := fs.String("backend", "raft", "lock backend: "+strings.Join(engine.Backends(), ", "))
 	nodes := fs.Int("nodes", 0, "lock nodes (the backend's default when 0)")
 	fencing := fs.String("fencing", "on", "fencing: on or off (off by default for redlock, which has no token)")
-	guard := fs.String("guard", "", "\"txn\": every write is a transaction guarded by the lock key's revision (etcd)")
-	loseDisk := fs.Bool("lose-disk", false, "let the generator make a node lose its disk (lose_disk: raft and zookeeper); off, fencing on Raft never fails")
+	// The backends that take a guard or a lost disk, as their entries say.
+	var txn, disk []string
+	for _, b := range engine.Capabilities().Backends {
+		if b.Txn {
+			txn = append(txn, b.Name)
+		}
+		if b.LoseDisk {
+			disk = append(disk, b.Name)
+		}
+	}
+	guard := fs.String("guard", "", "\"txn\": every write is a transaction on the lock service's own store, guarded by the lock key's token ("+strings.Join(txn, ", ")+")")
+	loseDisk := fs.Bool("lose-disk", false, "let the generator make a node lose its disk (lose_disk: "+strings.Join(disk, ", ")+"); off, fencing on Raft never fails")
 	examples := fs.Int("examples", 3, fmt.Sprintf("how many violations to shrink and show (1 to %d)", engine.MaxChaosExamples))
 	format := fs.String("format", "text", "output format: text or json")
 	save := fs.String("save", "", "write each example's scenario to `DIR` as chaos-SEED.json")

@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/postgres"
@@ -22,6 +24,7 @@ const ltiUsage = `Usage:
   playground lti list [--format text|json]
   playground lti remove --id N
   playground lti rotate-key
+  playground lti registration-url --url URL [--valid DURATION]
 
 Each works on the server's database: the SQLite file in --data (the
 server may be running), or PostgreSQL when DATABASE_URL is set.
@@ -31,7 +34,7 @@ server may be running), or PostgreSQL when DATABASE_URL is set.
 func ltiCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprint(stderr, ltiUsage)
-		return usagef("lti: give a subcommand: add-platform, list, remove or rotate-key")
+		return usagef("lti: give a subcommand: add-platform, list, remove, rotate-key or registration-url")
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("lti "+sub, flag.ContinueOnError)
@@ -40,6 +43,8 @@ func ltiCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	var deployments, frames listFlag
 	id := fs.Int64("id", 0, "the platform's ID, from playground lti list")
 	format := fs.String("format", "text", "output format: text or json")
+	toolURL := fs.String("url", "", "where platforms reach the server, e.g. https://play.example.edu")
+	valid := fs.Duration("valid", lti.DefaultRegistrationValidity, "how long the registration URL works (at most a week)")
 	switch sub {
 	case "add-platform":
 		fs.StringVar(&p.Issuer, "issuer", "", "the platform's issuer (iss), e.g. https://canvas.instructure.com")
@@ -49,7 +54,7 @@ func ltiCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 		fs.StringVar(&p.TokenURL, "token-url", "", "the platform's OAuth 2 token URL")
 		fs.StringVar(&p.JWKSURL, "jwks-url", "", "the platform's public keys (JWKS) URL")
 		fs.Var(&frames, "frame-origin", "an origin that frames the tool's pages (repeat; default: the issuer's and the auth URL's)")
-	case "list", "remove", "rotate-key":
+	case "list", "remove", "rotate-key", "registration-url":
 	default:
 		fmt.Fprint(stderr, ltiUsage)
 		return usagef("lti: unknown subcommand %q", sub)
@@ -62,6 +67,14 @@ func ltiCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	}
 	if sub == "remove" && *id <= 0 {
 		return usagef("--id: give the platform's ID, from playground lti list")
+	}
+	if sub == "registration-url" {
+		if err := registrationBase(*toolURL); err != nil {
+			return err
+		}
+		if *valid < time.Second || *valid > lti.MaxRegistrationValidity {
+			return usagef("--valid: must be from 1s to %s, not %s", lti.MaxRegistrationValidity, *valid)
+		}
 	}
 	if sub == "add-platform" {
 		p.DeploymentIDs, p.FrameOrigins = deployments, frames
@@ -113,6 +126,30 @@ func ltiCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 			return err
 		}
 		fmt.Fprintf(stdout, "the tool now signs with key %s; the previous key stays in /lti/jwks for %s\n", kid, lti.KeyGrace)
+	case "registration-url":
+		tool := lti.New(lti.Config{Store: st})
+		defer tool.Close()
+		key, err := tool.RegistrationKey(ctx, *valid)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s/lti/register?key=%s\n", strings.TrimSuffix(*toolURL, "/"), url.QueryEscape(key))
+		fmt.Fprintf(stderr, "paste it into the platform's dynamic registration (Moodle: Site administration > Plugins > Manage tools > Tool URL; Canvas: Developer Keys > + Developer Key > LTI Registration) within %s; anyone who has it can register a platform until then\n", *valid)
+	}
+	return nil
+}
+
+// registrationBase checks --url of registration-url: the server's own
+// address as platforms reach it, without a path.
+func registrationBase(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case s == "":
+		return usagef("--url: give where platforms reach the server, e.g. https://play.example.edu")
+	case err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http"):
+		return usagef("--url: must be an http(s) URL such as https://play.example.edu, not %q", s)
+	case strings.Trim(u.Path, "/") != "" || u.RawQuery != "":
+		return usagef("--url: give the server's address without a path or query, not %q", s)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -69,6 +70,37 @@ func TestLTICommand(t *testing.T) {
 	}
 }
 
+// TestLTIRegistrationURL prints a registration URL whose key the server
+// on the same data folder accepts, for as long as --valid says.
+func TestLTIRegistrationURL(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	srv, err := sqlite.Open(ctx, dir, classroom.Options{PurgeEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	out, _, err := runCLI(t, "lti", "registration-url", "--data", dir, "--url", "https://play.example.edu/", "--valid", "2h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(strings.TrimSpace(out))
+	if err != nil || u.Scheme+"://"+u.Host+u.Path != "https://play.example.edu/lti/register" || u.Query().Get("key") == "" {
+		t.Fatalf("registration-url printed %q", out)
+	}
+	now := time.Now()
+	clock := func() time.Time { return now }
+	tool := lti.New(lti.Config{Store: srv, Now: clock})
+	defer tool.Close()
+	if err := tool.CheckRegistrationKey(ctx, u.Query().Get("key")); err != nil {
+		t.Errorf("the server refuses the printed key: %v", err)
+	}
+	now = now.Add(2*time.Hour + time.Minute)
+	if err := tool.CheckRegistrationKey(ctx, u.Query().Get("key")); err == nil || !strings.Contains(err.Error(), "expired") {
+		t.Errorf("after --valid: %v, want expired", err)
+	}
+}
+
 func TestLTICommandBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -79,6 +111,10 @@ func TestLTICommandBadInput(t *testing.T) {
 		{[]string{"lti", "frobnicate"}, "unknown subcommand"},
 		{[]string{"lti", "remove"}, "--id:"},
 		{[]string{"lti", "list", "--format", "xml"}, "--format:"},
+		{[]string{"lti", "registration-url"}, "--url: give where"},
+		{[]string{"lti", "registration-url", "--url", "https://play.example.edu/lti"}, "--url: give the server's address without a path"},
+		{[]string{"lti", "registration-url", "--url", "play.example.edu"}, "--url: must be an http(s) URL"},
+		{[]string{"lti", "registration-url", "--url", "https://play.example.edu", "--valid", "720h"}, "--valid: must be from 1s to"},
 		{[]string{"lti", "add-platform", "--client-id", "c", "--deployment-id", "d", "--auth-url", "https://a.example/x", "--token-url", "https://a.example/t", "--jwks-url", "https://a.example/j"}, "--issuer: is required"},
 		{[]string{"lti", "add-platform", "--issuer", "http://lms.example.edu", "--client-id", "c", "--deployment-id", "d", "--auth-url", "https://a.example/x", "--token-url", "https://a.example/t", "--jwks-url", "https://a.example/j"}, "--issuer: must be https"},
 		{[]string{"lti", "add-platform", "--issuer", "https://lms.example.edu", "--client-id", "c", "--auth-url", "https://a.example/x", "--token-url", "https://a.example/t", "--jwks-url", "https://a.example/j"}, "--deployment-id:"},

@@ -49,6 +49,10 @@ type Platform struct {
 	returned  []map[string]any // deep linking answers
 	lastAuth  url.Values
 	next      *Launch // what the auth endpoint launches, for a browser
+
+	registrations []map[string]any // what dynamic registrations asked for
+	configReads   int
+	closed        int // close messages from the tool's registration page
 }
 
 // Launch is what the authorization endpoint answers a browser's login
@@ -91,6 +95,10 @@ func New(tb testing.TB, now func() time.Time) *Platform {
 	mux.HandleFunc("POST /lineitems/{id}/scores", p.serveScore)
 	mux.HandleFunc("GET /memberships", p.serveMemberships)
 	mux.HandleFunc("POST /deeplink/return", p.serveDeepLinkReturn)
+	mux.HandleFunc("GET /.well-known/openid-configuration", p.serveOpenIDConfiguration)
+	mux.HandleFunc("POST /register", p.serveRegister)
+	mux.HandleFunc("GET /admin/register-tool", p.serveRegisterTool)
+	mux.HandleFunc("POST /admin/closed", p.serveClosed)
 	p.Server = httptest.NewServer(mux)
 	tb.Cleanup(p.Server.Close)
 	return p

@@ -11,7 +11,9 @@
 // restart). When it cannot be opened or is refused (the server's, the
 // network's or this learner's share is full, or no EventSource), the page
 // reads /api/me instead, as often as the server says (poll_ms), backing
-// off while that fails, and tries the stream again now and then.
+// off while that fails, and tries the stream again after six polls' time,
+// twice that after each refusal in a row (up to ten minutes), so that a
+// page goes back to the stream once a place is free.
 // The session cookie is HttpOnly, so a second cookie without any secret
 // (pg_class=1) says whether any of this is worth a request.
 // Loaded by classbanner.js for a learner in a class only.
@@ -91,8 +93,8 @@
   let every = 5000; // the poll's interval, until the server says
   let source = null; // this tab's one stream
   let timer = 0; // the next poll
-  let streamAgain = 0; // when to try the stream again after a refusal
-  let streamWait = 30000; // doubles at each refusal, up to 10 minutes
+  let refusals = 0; // stream refusals in a row
+  let refusedAt = 0; // when the last one came
   let stopped = false; // not in a class any more
   let failures = 0; // polls failed in a row
 
@@ -104,7 +106,7 @@
     es.addEventListener('class', (e) => {
       const v = JSON.parse(e.data);
       if (v.poll_ms > 0) every = v.poll_ms;
-      streamWait = 30000;
+      refusals = 0;
       mode('stream');
       draw(v.class || {});
     });
@@ -113,8 +115,8 @@
       // stream was refused (or is not one): poll, and try it later.
       if (es.readyState !== EventSource.CLOSED || source !== es) return;
       source = null;
-      streamAgain = Date.now() + streamWait;
-      streamWait = Math.min(streamWait * 2, 600000);
+      refusals++;
+      refusedAt = Date.now();
       mode('poll');
       poll(0);
     });
@@ -130,7 +132,8 @@
   // (rejects with it after a failure), or stops when the stream took over.
   async function read() {
     if (stopped || source) return new Promise(() => {});
-    if (Date.now() >= streamAgain && follow()) return new Promise(() => {});
+    const again = refusedAt + Math.min(6 * every * 2 ** Math.max(0, refusals - 1), 600000);
+    if (Date.now() >= again && follow()) return new Promise(() => {});
     if (document.visibilityState === 'hidden') return every;
     let res;
     try {

@@ -8,11 +8,12 @@
 // verdict only after it ran.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
-import { render } from './timeline.js';
+import { render, setBackends } from './timeline.js';
 import { verdictView } from './verdict.js';
 import * as progress from './lessonprogress.js';
 
 const data = JSON.parse(document.getElementById('lesson-data').textContent);
+setBackends(data.backends);
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 // ---- Scenario helpers ----

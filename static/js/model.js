@@ -14,10 +14,12 @@ import { formatMS, parseDuration } from './format.js';
 
 const CLIENT_END = new Set(['lock_lost', 'gave_up', 'done', 'crashed', 'released']);
 const ASKS = new Set(['acquire_refused', 'check_ok', 'check_failed', 'unavailable', 'renew_refused', 'release_refused',
-  'renew_timeout', 'renew_stopped', 'watching']);
-// Lock-server events drawn on the node's lane: ZooKeeper's session expiry
-// and watch, a lost disk.
-const NODE_MARKS = new Set(['session_expired', 'watch_fired', 'disk_lost']);
+  'renew_timeout', 'renew_stopped']);
+
+// The catalog's backends: each one's token word and own kinds' marks.
+let BK = [];
+/** setBackends takes the catalog's backends. */
+export const setBackends = b => { BK = b || []; };
 
 /** signed writes a clock offset with its sign: "+9s", "-2s". */
 export const signed = ms => (ms >= 0 ? '+' : '') + formatMS(ms);
@@ -38,6 +40,8 @@ export function redlockServers(e) {
 export function buildModel(sc, events, now, states = []) {
   const lease = leaseMS(sc);
   const redlock = (sc.lock || {}).backend === 'redlock';
+  const bk = BK.find(b => b.name === (sc.lock || {}).backend) || {};
+  const own = Object.fromEntries((bk.marks || []).map(k => [k.kind, k]));
   const clientNames = (sc.clients || []).map(c => c.name);
   const initial = states.length ? states[0].state.nodes : [];
   const nodeNames = initial.map(n => n.name);
@@ -166,13 +170,6 @@ export function buildModel(sc, events, now, states = []) {
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'expired', token: e.token, client: e.holder });
         break;
       }
-      case 'lease_extended': {
-        // A new etcd leader gives the lease it inherits its full TTL.
-        const h = C[e.holder];
-        if (h && h.lease && h.lease.token === e.token) h.lease.until = e.lease_until;
-        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'extended', token: e.token, client: e.holder, until: e.lease_until });
-        break;
-      }
       case 'lock_delay':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'lock_delay', token: e.token, client: e.holder, until: e.until });
         break;
@@ -210,8 +207,8 @@ export function buildModel(sc, events, now, states = []) {
           delays.push({ client: e.actor, from: e.t, to: e.until, message: e.message });
         }
         break;
-      case 'session_expired': case 'watch_fired': case 'disk_lost':
-        if (N[e.actor] && NODE_MARKS.has(e.kind)) N[e.actor].marks.push({ t: e.t, kind: e.kind, client: e.holder || e.client, token: e.token, message: e.message, reason: e.reason });
+      case 'disk_lost':
+        if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: e.kind, message: e.message });
         break;
       case 'answer_lost':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
@@ -227,8 +224,13 @@ export function buildModel(sc, events, now, states = []) {
         if (c) delete grants[e.actor];
         if (c && redlock) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
         break;
-      default:
-        if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason, node: e.node, stale: e.stale === true });
+      default: {
+        // A backend's own kind (k): its mark, and a lease it moves.
+        const k = own[e.kind], h = C[e.holder], on = k && (k.client ? c : N[e.actor]);
+        if (k?.lease && h?.lease?.token === e.token) h.lease.until = e.lease_until;
+        if (on && k.shape) on.marks.push({ t: e.t, kind: e.kind, d: k, e });
+        else if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason, node: e.node, stale: e.stale === true });
+      }
     }
     // A belief ends when the client learns or stops; the lease itself
     // ends only when it is given back or runs out (a crashed holder's
@@ -250,8 +252,7 @@ export function buildModel(sc, events, now, states = []) {
 
   return {
     redlock,
-    // etcd's tokens are its keys' create revisions.
-    revisions: (sc.lock || {}).backend === 'etcd',
+    word: bk.token ? bk.token + ' ' : '',
     clients: clientNames.map(name => ({ name, ...C[name] })),
     nodes: nodeNames.map(name => ({ name, ...N[name] })),
     others: otherNames.map(name => ({ name, marks: O[name] })),

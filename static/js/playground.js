@@ -5,7 +5,7 @@
 // history and share.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
-import { render } from './timeline.js';
+import { render, setBackends } from './timeline.js';
 import { renderPanels } from './panels.js';
 import { Session } from './session.js';
 import { Controls, usesLock } from './controls.js';
@@ -14,6 +14,7 @@ import { encodeShare } from './share.js';
 const $ = id => document.getElementById(id);
 const data = JSON.parse($('playground-data').textContent);
 const catalog = data.catalog;
+setBackends(catalog.backends);
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const phone = matchMedia('(max-width: 700px)');
 

@@ -6,6 +6,7 @@
 // (marks.js). Labels are laid out (layout.js), never just placed.
 
 import { buildModel, signed } from './model.js';
+export { setBackends } from './model.js';
 import { esc, formatMS as fmt, num } from './format.js';
 import { Layout, textWidth } from './layout.js';
 
@@ -272,16 +273,10 @@ function drawClient(out, l, x, label, fill, compact, lay) {
         label(mx + 4, words, crashed ? rows : [rows[1]], 'mark-label lost-label', 3);
         break;
       }
-      case 'watching': {
-        // ZooKeeper: the client's node waits behind another and watches it.
-        const w = /watches (\S+) \(([^,]+)'s/.exec(k.reason || '');
-        out.push(`<circle cx="${mx}" cy="${my}" r="3" class="m-ask" data-mark="watching"><title>${esc(k.reason || 'waits')} (${fmt(k.t)})</title></circle>`);
-        if (w) label(mx, `watches ${w[2]}'s node`, [rows[1]], 'mark-label', 4);
-        break;
-      }
       case 'done': case 'delayed':
         break;
       default:
+        if (k.d) { drawOwn(out, k, mx, my, [rows[1]], label); break; }
         if (asks.length && mx - x(asks.at(-1).t) > 6) flush();
         asks.push(k);
     }
@@ -342,22 +337,15 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     const mx = x(k.t), diamond = `M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z`;
     if (k.kind === 'grant') {
       out.push(`<path d="${diamond}" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${fmt(k.t)}</title></path>`);
-      if (!m.redlock) label(mx, `${k.token ? (m.revisions ? 'rev ' : '') + k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
-    } else if (k.kind === 'session_expired') {
-      out.push(`<path d="${diamond}" class="m-expired" data-mark="session-expired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></path>`);
-      label(mx, `session of ${k.client} closed: ${k.message} deleted`, rows, 'mark-label', 5);
-    } else if (k.kind === 'watch_fired') {
-      out.push(`<circle cx="${mx}" cy="${mid}" r="4" class="m-check" data-mark="watch-fired"><title>${esc(k.reason || '')} (${fmt(k.t)})</title></circle>`);
-      label(mx, `watch → ${k.client}`, rows, 'mark-label', 4);
+      if (!m.redlock) label(mx, `${k.token ? m.word + k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+    } else if (k.d) {
+      drawOwn(out, k, mx, mid, rows, label);
     } else if (k.kind === 'disk_lost') {
       out.push(`<path d="M${mx - 6} ${mid - 6}l12 12M${mx + 6} ${mid - 6}l-12 12" class="m-lost-line" data-mark="disk-lost"><title>${esc(k.message || 'its disk lost everything')} (${fmt(k.t)})</title></path>`);
       label(mx, 'disk lost: empty log, no vote', rows, 'mark-label violation-label label-strong', 1);
     } else if (k.kind === 'answer_lost') {
       out.push(`<circle cx="${mx}" cy="${mid}" r="6" class="m-answer-lost" data-mark="answer-lost"><title>applied ${esc(k.message || 'a command')} for ${esc(k.client || '')}, but the answer never reached it${k.reason ? ': ' + esc(k.reason) : ''} (${fmt(k.t)})</title></circle><text x="${mx}" y="${mid + 4}" text-anchor="middle" class="glyph-dark">?</text>`);
       label(mx, 'answer lost', rows, 'mark-label', 4);
-    } else if (k.kind === 'extended') {
-      out.push(`<path d="${diamond}" class="m-extended" data-mark="extended" data-testid="lease-extended"><title>the new leader gives the lease of ${esc(k.client)} (${tok(k.token)}) its full TTL again, to ${fmt(k.until)}</title></path>`);
-      label(mx, `lease ${k.token} extended to ${fmt(k.until)}`, rows, 'mark-label', 4);
     } else if (k.kind === 'lock_delay') {
       out.push(`<rect x="${mx}" y="${mid - 7}" width="${Math.max(x(k.until) - mx, 2)}" height="14" class="lock-delay" data-mark="lock-delay" data-testid="lock-delay"><title>lock-delay: the lease of ${esc(k.client)} ended without a release, so nobody gets the lock until ${fmt(k.until)}</title></rect>`);
       label(mx, `lock-delay until ${fmt(k.until)}`, rows, 'mark-label', 4);
@@ -367,6 +355,13 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     }
   }
   viol.forEach(v => drawViolation(out, v, x(v.t), mid, label, rows));
+}
+
+/** drawOwn draws a backend's own event k.e as its entry says (k.d). */
+function drawOwn(out, { d, e }, mx, my, rows, label) {
+  const r = d.client ? 5 : 7, id = e.kind.replace(/_/g, '-'), say = s => s.replace(/{(\w+)}/g, (_, f) => f === 'at' ? fmt(e.t) : f === 'until' ? fmt(e.lease_until) : e[f] ?? ''), dot = d.shape === 'dot' ? 'circle' : 'path';
+  out.push(`<${dot} ${dot === 'path' ? `d="M${mx} ${my - r}l${r} ${r}l-${r} ${r}l-${r}-${r}z"` : `cx="${mx}" cy="${my}" r="${r / 2 + 0.5}"`} class="${d.class}" data-mark="${id}" data-testid="${id}"><title>${esc(say(d.title || '{reason} ({at})'))}</title></${dot}>`);
+  if (d.label) label(mx, say(d.label), rows, 'mark-label', 4);
 }
 
 function drawViolation(out, v, vx, mid, label, rows) {
