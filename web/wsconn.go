@@ -22,8 +22,9 @@ type batchConn struct {
 	writes   int // socket writes so far
 }
 
-// maxKeptBuffer is the largest batch buffer kept for the next batch; a
-// larger one (a burst) is given back to the garbage collector.
+// maxKeptBuffer is the largest batch buffer given back to batchBuffers
+// for another batch; a larger one (a burst) is left to the garbage
+// collector.
 const maxKeptBuffer = 2 * writerBatchBytes
 
 // batchBuffers holds the batch buffers no session is filling (*[]byte).
