@@ -142,7 +142,8 @@ func registerBuiltins(bs ...*Backend) {
 
 // RegisterBackend adds a backend to the registry, after those already
 // there. It refuses an entry without a name, a node count or a lock
-// service, and a name that is taken. Register at start-up (or in a test,
+// service, a name that is taken, and an event kind that is a common one
+// or another backend's with another meaning. Register at start-up (or in a test,
 // removing it again with UnregisterBackend): runs look their backend up as
 // they begin.
 func RegisterBackend(b Backend) error {
@@ -183,6 +184,9 @@ func RegisterBackend(b Backend) error {
 	defer registryMu.Unlock()
 	if slices.ContainsFunc(registry, func(x *Backend) bool { return x.Name == b.Name }) {
 		return fmt.Errorf("backend %q is registered already", b.Name)
+	}
+	if err := checkSharedKinds(b); err != nil {
+		return err
 	}
 	if err := registerOps(b.Name, b.ops); err != nil {
 		return err

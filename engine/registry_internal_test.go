@@ -5,7 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -261,6 +266,27 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 		{func(b *Backend) {
 			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "dot", Class: `x" onclick="y`, Legend: "x"}}
 		}, "style class"},
+		// A common kind's name: the page draws "granted" its own way, so
+		// the entry's mark would never show.
+		{func(b *Backend) { b.Kinds = []EventKind{{Kind: KindGranted, Doc: "d"}} }, "one every backend has"},
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: KindDiskLost, Doc: "d", Lane: "node", Shape: "dot", Class: "m-grant", Legend: "x"}}
+		}, "one every backend has"},
+		// Another backend's kind with another meaning: its legend line and
+		// words are etcd's, so this one would go unsaid.
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: KindLeaseExtended, Doc: "a toy's own extension", Lane: "node", Shape: "dot", Class: "m-grant", Legend: "x"}}
+		}, `"etcd"'s already, with another meaning`},
+		{func(b *Backend) {
+			k := backendEntry(BackendEtcd).Kinds[0]
+			k.Lease = false
+			b.Kinds = []EventKind{k}
+		}, "another meaning"},
+		{func(b *Backend) {
+			k := backendEntry(BackendEtcd).Kinds[0]
+			k.Legend = "a toy's extension"
+			b.Kinds = []EventKind{k}
+		}, "another meaning"},
 		{func(b *Backend) { b.ops = []OpName{{OpRenew, "renew2"}} }, "a number from"},
 		{func(b *Backend) { b.ops = []OpName{{opRevoke, "not-revoke"}} }, `is "revoke" already`},
 	} {
@@ -271,6 +297,81 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 			UnregisterBackend(b.Name)
 		}
 	}
+}
+
+// TestRegisterBackendTakesASharedKindDrawnItsOwnWay: a kind another
+// backend declares, with the same meaning, may be drawn another way (a copy
+// of etcd under another name), and comes back after its first owner goes.
+func TestRegisterBackendTakesASharedKindDrawnItsOwnWay(t *testing.T) {
+	b := toyBackend
+	k := backendEntry(BackendEtcd).Kinds[0]
+	if k.Kind != KindLeaseExtended {
+		t.Fatalf("etcd's first kind is %q", k.Kind)
+	}
+	k.Shape, k.Class, k.Label = "dot", "m-check", "moved to {until}"
+	b.Kinds = []EventKind{k}
+	if err := RegisterBackend(b); err != nil {
+		t.Fatalf("etcd's lease_extended drawn as a dot: %v", err)
+	}
+	UnregisterBackend(b.Name)
+}
+
+// TestCommonKindsListsEveryKind: every event kind constant of the engine
+// is a common kind (commonKinds) or a registered backend's own, so that
+// RegisterBackend refuses every name the page draws its own way.
+func TestCommonKindsListsEveryKind(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string]bool{}
+	for _, name := range Backends() {
+		for _, k := range backendEntry(name).Kinds {
+			own[k.Kind] = true
+		}
+	}
+	n := 0
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				v := s.(*ast.ValueSpec)
+				for i, id := range v.Names {
+					lit, ok := valueAt(v, i).(*ast.BasicLit)
+					if !strings.HasPrefix(id.Name, "Kind") || !ok || lit.Kind != token.STRING {
+						continue
+					}
+					kind, _ := strconv.Unquote(lit.Value)
+					n++
+					if !slices.Contains(commonKinds, kind) && !own[kind] {
+						t.Errorf("%s: %s = %q is neither in commonKinds nor a backend's own kind", f, id.Name, kind)
+					}
+				}
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d event kinds found", n)
+	}
+}
+
+// valueAt is the i-th value of a constant spec, or nil.
+func valueAt(v *ast.ValueSpec, i int) ast.Expr {
+	if i < len(v.Values) {
+		return v.Values[i]
+	}
+	return nil
 }
 
 // TestOptionBoundsArePerBackend: an option is checked against the bounds
