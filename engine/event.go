@@ -42,7 +42,6 @@ const (
 	ActorStorage = "storage" // the SQL storage: write, claim and fenced-read verdicts
 	ActorSMS     = "sms"     // the SMS provider, an outside service that checks no token
 	ActorEngine  = "engine"  // the simulation itself: truncation, ignored faults
-	ActorRedlock = "redlock" // Redlock's servers together, which have no leader
 )
 
 // Event kinds. Client events have the client as actor; storage events have

@@ -5,6 +5,10 @@ import (
 	"sort"
 )
 
+// ActorRedlock speaks for Redlock's servers together, which have no leader
+// (its entry's Actor).
+const ActorRedlock = "redlock"
+
 // redlockBackend is the registry entry of Redlock: independent servers, a
 // client that counts a majority itself, and no token.
 var redlockBackend = Backend{
@@ -13,6 +17,8 @@ var redlockBackend = Backend{
 	Nodes:       []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, NodesRule: "redlock uses 1 to 5 independent servers",
 	NoTokens: "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead.",
 	Follower: "server",
+	Holds:    "Redlock server holds the lock for a client",
+	Actor:    ActorRedlock,
 	Options:  []BackendOption{persistEvery, lockDelay},
 	start:    func(w *world, _ *RaftPool) (lockService, error) { return newRedlockService(w), nil },
 	client:   quorumClient{},

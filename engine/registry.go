@@ -54,6 +54,15 @@ type Backend struct {
 	// Kinds are the event kinds it adds to the timeline, each with its
 	// documentation and how the page marks it.
 	Kinds []EventKind
+	// Holds: its nodes grant the lock each on its own, and a client holds
+	// it while a majority of them granted it in time (its client counts
+	// them). The timeline draws each node's grant as a hold on the node's
+	// lane and gives its nodes no role; Holds is that hold's legend line.
+	Holds string
+	// Actor is who speaks for its nodes together in the timeline, when no
+	// one of them can (a majority's lease ran out): a name no client may
+	// take, which gets no lane. Empty: a node speaks.
+	Actor string
 
 	// start opens the lock service for the world's scenario; a Raft group
 	// comes from pool when one is given.
@@ -156,6 +165,8 @@ func RegisterBackend(b Backend) error {
 		return fmt.Errorf("backend %q: node counts are 1 to %d", b.Name, MaxNodes)
 	case b.start == nil:
 		return fmt.Errorf("backend %q: it starts no lock service", b.Name)
+	case b.Actor != "" && !nameRE.MatchString(b.Actor):
+		return fmt.Errorf("backend %q: its actor %q is letters, digits, '-' or '_'", b.Name, b.Actor)
 	}
 	if b.client == nil {
 		b.client = serviceClient{}
@@ -256,6 +267,20 @@ func backendEntry(name string) *Backend {
 		}
 	}
 	return nil
+}
+
+// backendActors lists the registered backends' actors (Backend.Actor), once
+// each, in registry order: names no client may take.
+func backendActors() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var out []string
+	for _, b := range registry {
+		if b.Actor != "" && !slices.Contains(out, b.Actor) {
+			out = append(out, b.Actor)
+		}
+	}
+	return out
 }
 
 // option returns the entry's option of that name.

@@ -237,7 +237,7 @@ func validateClient(sc *Scenario, p string, c Client) error {
 		return err
 	}
 	if reservedName(c.Name) {
-		return fieldErr(p+".name", "%q names something else in the timeline (storage, sms, engine, redlock, leader, node-N): choose another", c.Name)
+		return fieldErr(p+".name", "%q names something else in the timeline (%s): choose another", c.Name, strings.Join(slices.Concat([]string{ActorStorage, ActorSMS, ActorEngine}, backendActors(), []string{TargetLeader, "node-N"}), ", "))
 	}
 	if err := c.Start.check(p+".start", 0, sc.Until.MS()); err != nil {
 		return err
@@ -606,7 +606,10 @@ func checkFaultOrder(sc *Scenario) error {
 // actor of the timeline, or a fault target.
 func reservedName(name string) bool {
 	switch name {
-	case ActorStorage, ActorSMS, ActorEngine, ActorRedlock, TargetLeader:
+	case ActorStorage, ActorSMS, ActorEngine, TargetLeader:
+		return true
+	}
+	if slices.Contains(backendActors(), name) {
 		return true
 	}
 	var n int
