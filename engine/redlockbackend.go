@@ -25,10 +25,10 @@ var redlockBackend = Backend{
 	history:  RedlockModel,
 	// The servers together tell that a lease ran out: no one of them
 	// holds the lock alone.
-	witness: func(*world, *grantRec) string { return ActorRedlock },
+	witness: func(w *world, _ *grantRec) string { return w.backend.Actor },
 	intro: func(w *world) Event {
 		n := len(w.svc.nodeNames())
-		return Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", n, n/2+1)}
+		return Event{Actor: w.backend.Actor, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", n, n/2+1)}
 	},
 	aims: []aim{
 		{"minority away, then a clock jump", 25, aimRedlockJump},

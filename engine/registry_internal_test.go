@@ -394,3 +394,56 @@ func TestOptionBoundsArePerBackend(t *testing.T) {
 		t.Errorf("80 s of lag on async-replica: %v", err)
 	}
 }
+
+// TestACopyOfRedlockSpeaksAsItsEntrysActor: who speaks for a majority's
+// servers together is the entry's Actor, not a name the engine knows: a
+// copy of Redlock whose entry names another opens its timeline and tells
+// its leases' ends under that name, runs as Redlock does, and no client
+// may take the name while the copy is registered.
+func TestACopyOfRedlockSpeaksAsItsEntrysActor(t *testing.T) {
+	toy, _ := LookupBackend(BackendRedlock)
+	toy.Name, toy.Actor = "toy-majority", "toy-servers"
+	if err := RegisterBackend(toy); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { UnregisterBackend(toy.Name) })
+	p, err := LoadPreset("redlock-clock-jump")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := runScenario(t, p.Scenario)
+	p.Scenario.Lock.Backend = toy.Name
+	got := runScenario(t, p.Scenario)
+	if got.Summary != want.Summary {
+		t.Errorf("the copy's summary %+v, Redlock's %+v", got.Summary, want.Summary)
+	}
+	spoke := map[string]int{}
+	for _, e := range got.Events {
+		if e.Actor == "toy-servers" || e.Actor == ActorRedlock {
+			spoke[e.Actor+" "+e.Kind]++
+		}
+	}
+	if spoke["toy-servers leader"] != 1 || spoke["toy-servers lease_expired"] == 0 || spoke["redlock leader"]+spoke["redlock lease_expired"] != 0 {
+		t.Errorf("who spoke for the servers: %v; want the copy's actor to open the run and tell the leases' ends", spoke)
+	}
+	sc := p.Scenario
+	sc.Clients = slices.Clone(sc.Clients)
+	sc.Clients[0].Name = "toy-servers"
+	if _, err := Prepare(sc); err == nil || !strings.Contains(err.Error(), "storage, sms, engine, redlock, toy-servers, leader, node-N") {
+		t.Errorf("a client named as the copy's actor: %v", err)
+	}
+}
+
+// runScenario prepares and runs sc.
+func runScenario(t *testing.T, sc Scenario) *Result {
+	t.Helper()
+	prep, err := Prepare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(t.Context(), prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -29,6 +29,10 @@ const (
 	BackendRedlock      = "redlock"
 )
 
+// DefaultBackend is the backend of a scenario without lock.backend, and of
+// chaos without one; the page compares a run against it first.
+const DefaultBackend = BackendRaft
+
 // Lock describes the lock service.
 type Lock struct {
 	Backend        string   `json:"backend,omitempty"`

@@ -55,7 +55,7 @@ func Prepare(sc Scenario) (*Prepared, error) {
 func normalize(sc Scenario) Scenario {
 	n := sc.clone()
 	if n.Lock.Backend == "" {
-		n.Lock.Backend = BackendRaft
+		n.Lock.Backend = DefaultBackend
 	}
 	if n.Lock.Nodes == 0 {
 		n.Lock.Nodes = 1
