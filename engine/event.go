@@ -160,7 +160,8 @@ type Result struct {
 }
 
 // History returns the run's lock-service operations for a linearizability
-// check (empty under Redlock, whose servers are not one lock).
+// check (empty where a client counts a majority of independent servers,
+// which are not one lock).
 func (r *Result) History() *History {
 	if r.history == nil {
 		return &History{}

@@ -15,7 +15,7 @@ type ledger struct {
 // grantRec is one grant and how long it lasted.
 type grantRec struct {
 	client string
-	token  int64 // 0 under Redlock, which has none
+	token  int64 // 0 under a backend without tokens
 	node   string
 	start  int64
 	lease  int64

@@ -327,8 +327,8 @@ func listWords[T any](items []T, conj string) string {
 }
 
 // persistEvery is the option of backends whose servers save their state
-// now and then (single, redlock): a restart brings back only what was
-// saved.
+// now and then (a single server, independent servers): a restart brings
+// back only what was saved.
 var persistEvery = BackendOption{Name: "persist_every", Label: "Saves its state every", Unset: "never loses anything on a restart",
 	Min: minPeriod, Max: MaxUntil,
 	get: func(l *Lock) Duration { return l.PersistEvery }}

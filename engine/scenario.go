@@ -26,7 +26,6 @@ const (
 	BackendRaft         = "raft"
 	BackendSingle       = "single"
 	BackendAsyncReplica = "async-replica"
-	BackendRedlock      = "redlock"
 )
 
 // DefaultBackend is the backend of a scenario without lock.backend, and of

@@ -35,7 +35,6 @@ const (
 	DefaultRetryEvery = 1_000
 	DefaultElection   = 1_000
 	DefaultKey        = "account-42"
-	DefaultRedlockN   = 5
 )
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
