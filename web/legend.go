@@ -18,9 +18,9 @@ type LegendMark struct {
 }
 
 // legendMarks lists every common mark of the timeline in legend order; the
-// marks a backend adds come from its entry (legend). A mark the timeline
-// draws must be in one or the other: TestE2ELegendNamesEveryMark fails
-// otherwise.
+// marks a backend adds come from its entry (legend), a node's hold from the
+// first entry with Holds (holdMark). A mark the timeline draws must be in
+// one of them: TestE2ETimelineOfEveryPreset fails otherwise.
 var legendMarks = []LegendMark{
 	{ID: "lease", Label: "lease held (token · end)", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/>`},
 	{ID: "renewal", Label: "renewal", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/><path d="M8 11l4 -5l4 5z" class="renew-tick"/>`},
