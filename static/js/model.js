@@ -1,9 +1,9 @@
 // model turns a timeline (events) into what the SVG draws: lanes, lease
 // bars and why they ended, beliefs, pauses, clock jumps and drift, node
-// roles, each node's own grants (a backend that holds), marks, the spans where two clients
-// believed they held the lock, and the violations (double grants,
-// duplicate tokens, stale writes) where they happened. It is pure data,
-// so the picture, the words and the tests agree.
+// roles, each node's holds (a backend whose entry has them), marks, the
+// spans where two clients believed they held the lock, and the violations
+// (double grants, duplicate tokens, stale writes) where they happened. It
+// is pure data, so the picture, the words and the tests agree.
 
 
 const NODE = /^node-[0-9]+$/;
