@@ -167,6 +167,8 @@ func RegisterBackend(b Backend) error {
 		return fmt.Errorf("backend %q: it starts no lock service", b.Name)
 	case b.Actor != "" && !nameRE.MatchString(b.Actor):
 		return fmt.Errorf("backend %q: its actor %q is letters, digits, '-' or '_'", b.Name, b.Actor)
+	case b.Actor != "" && commonActor(b.Actor):
+		return fmt.Errorf("backend %q: its actor %q names another actor of the timeline", b.Name, b.Actor)
 	}
 	if b.client == nil {
 		b.client = serviceClient{}

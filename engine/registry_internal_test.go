@@ -256,6 +256,10 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 		{func(b *Backend) { b.Nodes, b.DefaultNodes = []int{7}, 7 }, "node counts are 1 to 5"},
 		{func(b *Backend) { b.start = nil }, "starts no lock service"},
 		{func(b *Backend) { b.Name = "a b" }, "letters, digits"},
+		// Who speaks for its nodes together may not be the storage or a
+		// node: the page would lose that lane.
+		{func(b *Backend) { b.Actor = ActorStorage }, "names another actor"},
+		{func(b *Backend) { b.Actor = "node-2" }, "names another actor"},
 		{func(b *Backend) { b.Kinds = []EventKind{{Kind: "toy_x"}} }, "documentation line"},
 		{func(b *Backend) {
 			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "star", Class: "m-grant", Legend: "x"}}
@@ -446,4 +450,16 @@ func runScenario(t *testing.T, sc Scenario) *Result {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// TestACopyOfRedlockKeepsItsActor: a copy under another name alone, which
+// speaks as Redlock's servers do, registers: two backends may share who
+// speaks for their nodes together.
+func TestACopyOfRedlockKeepsItsActor(t *testing.T) {
+	toy, _ := LookupBackend(BackendRedlock)
+	toy.Name = "toy-same-voice"
+	if err := RegisterBackend(toy); err != nil {
+		t.Fatalf("a copy of Redlock under another name: %v", err)
+	}
+	UnregisterBackend(toy.Name)
 }

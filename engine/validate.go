@@ -602,13 +602,16 @@ func checkFaultOrder(sc *Scenario) error {
 }
 
 // reservedName reports whether a client name would be taken for another
-// actor of the timeline, or a fault target.
+// actor of the timeline (a registered backend's too), or a fault target.
 func reservedName(name string) bool {
+	return commonActor(name) || slices.Contains(backendActors(), name)
+}
+
+// commonActor reports whether name is an actor of every timeline (the
+// storage, a node, ...) or a fault target.
+func commonActor(name string) bool {
 	switch name {
 	case ActorStorage, ActorSMS, ActorEngine, TargetLeader:
-		return true
-	}
-	if slices.Contains(backendActors(), name) {
 		return true
 	}
 	var n int
