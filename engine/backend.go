@@ -10,7 +10,8 @@ import (
 // machine. Backends differ only here: Raft commits on a majority before
 // answering, a single server applies locally (and may save now and then),
 // an asynchronous replica gets each change after the primary answered, and
-// Redlock's servers know nothing of one another. Faults on lock nodes
+// independent servers that a client counts a majority of know nothing of
+// one another. Faults on lock nodes
 // belong to the service, never to the clients, which only see answers or
 // silence.
 //

@@ -8,24 +8,25 @@ import (
 	"testing"
 )
 
-// builtinWords are what names the built-in etcd and ZooKeeper backends:
-// their names, their state's words and their event kinds.
-var builtinWords = regexp.MustCompile(`(?i)etcd|zookeeper|\bzk|zxid|revision|session_expired|lease_extended|watch_fired|KindWatch|KindSession|KindLeaseExt`)
+// builtinWords are what names the built-in etcd, ZooKeeper and Redlock
+// backends: their names, their state's words, their event kinds and
+// Redlock's client, model and common actor.
+var builtinWords = regexp.MustCompile(`(?i)etcd|zookeeper|\bzk|zxid|revision|session_expired|lease_extended|watch_fired|KindWatch|KindSession|KindLeaseExt|redlock|quorumClient|quorumCall`)
 
 // ownFile reports whether a file is a backend's own: its entry, its store,
-// its model (etcd*.go, zk*.go).
+// its model, its client side (etcd*.go, zk*.go, redlock*.go).
 func ownFile(name string) bool {
-	return strings.HasPrefix(name, "etcd") || strings.HasPrefix(name, "zk")
+	return strings.HasPrefix(name, "etcd") || strings.HasPrefix(name, "zk") || strings.HasPrefix(name, "redlock")
 }
 
 // namesAllowed are the places outside a backend's own files that may name
 // one, each with why.
 var namesAllowed = map[string][]string{
 	// The one line a new backend adds its entry to.
-	"registry.go": {"&zookeeperBackend, &etcdBackend"},
+	"registry.go": {"&redlockBackend, &zookeeperBackend, &etcdBackend"},
 	// The presets' teaching order lists each preset by name, a backend's
 	// presets too (its presets are its JSON files and their place here).
-	"presets.go": {`"etcd-revision-token"`, `"etcd-txn-guard"`, `"etcd-leader-change"`, `"zookeeper-session-expiry"`},
+	"presets.go": {`"redlock-clock-jump"`, `"etcd-revision-token"`, `"etcd-txn-guard"`, `"etcd-leader-change"`, `"zookeeper-session-expiry"`},
 	// The benchmark harness names the module that compares it with a real
 	// etcd server (engine/etcdbench), not the backend.
 	"lockdriver.go": {"the etcd comparison in engine/etcdbench"},
@@ -33,9 +34,9 @@ var namesAllowed = map[string][]string{
 }
 
 // TestSharedEngineCodeNamesNoBackend: the engine's shared files say nothing
-// of etcd or ZooKeeper (their state, ops, events, hooks live in their own
-// files, behind the entry's extension points), except where namesAllowed
-// says why.
+// of etcd, ZooKeeper or Redlock (their state, ops, events, hooks, client
+// side, chaos aims and common actor live in their own files, behind the
+// entry's extension points), except where namesAllowed says why.
 func TestSharedEngineCodeNamesNoBackend(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

@@ -56,6 +56,11 @@ type BackendCapability struct {
 	// Kinds are the event kinds it adds, with their documentation.
 	TokenWord string           `json:"token_word,omitempty"`
 	Kinds     []KindCapability `json:"kinds,omitempty"`
+	// Holds: a client holds the lock while a majority of its nodes, each
+	// on its own, granted it; the words are the legend's line for one
+	// node's hold. Actor speaks for its nodes together (Backend.Actor).
+	Holds string `json:"holds,omitempty"`
+	Actor string `json:"actor,omitempty"`
 }
 
 // KindCapability is an event kind a backend adds (EventKind), with its
@@ -74,7 +79,8 @@ func backendCapabilities() []BackendCapability {
 	for _, b := range registry {
 		c := BackendCapability{Name: b.Name, Label: b.Label, Nodes: slices.Clone(b.Nodes), DefaultNodes: b.DefaultNodes,
 			Tokens: b.Tokens, NoTokens: b.NoTokens, Leader: b.Leader, Follower: b.Follower,
-			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn, LoseDisk: b.diskLoss, TokenWord: b.TokenWord}
+			Fields: []string{}, Options: []FieldCapability{}, Description: b.Description, Txn: b.Txn, LoseDisk: b.diskLoss, TokenWord: b.TokenWord,
+			Holds: b.Holds, Actor: b.Actor}
 		for _, k := range b.Kinds {
 			c.Kinds = append(c.Kinds, KindCapability{EventKind: k, Doc: k.Doc})
 		}

@@ -280,7 +280,7 @@ type outcome struct {
 // that still has them.
 func Chaos(ctx context.Context, opt ChaosOptions) (ChaosReport, error) {
 	if opt.Backend == "" {
-		opt.Backend = BackendRaft
+		opt.Backend = DefaultBackend
 	}
 	if err := opt.Check(); err != nil {
 		return ChaosReport{}, err

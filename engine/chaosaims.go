@@ -38,7 +38,7 @@ type mark struct {
 	t      int64
 	kind   string // KindGranted, KindRenewed or KindCheckOK
 	client string
-	node   string // the node that answered ("" under Redlock)
+	node   string // the node that answered ("" where a majority's client counts)
 	token  int64
 }
 
@@ -301,37 +301,6 @@ func aimRestartInLease(g *generation, after int64) ([]Fault, string, bool) {
 		m.node, FormatMS(crash-applied), m.what(), m.client, FormatMS(nextSave), FormatMS(back-crash)), true
 }
 
-// aimRedlockJump keeps a minority of Redlock servers away while a client
-// starts, so that it gets just a majority, then moves the clock of one of
-// the servers that granted it: that server drops the lease early, and the
-// next client can gather a majority of its own.
-func aimRedlockJump(g *generation, after int64) ([]Fault, string, bool) {
-	var starts []Client
-	for _, c := range g.sc.Clients {
-		if c.Start.MS() >= after {
-			starts = append(starts, c)
-		}
-	}
-	n := g.sc.Lock.Nodes
-	majority := n/2 + 1
-	if len(starts) == 0 || n < 3 {
-		return nil, "", false
-	}
-	c := starts[g.rng.IntN(len(starts))]
-	at := c.Start.MS()
-	lease := g.lease()
-	away := g.pick(200, 1000)
-	var faults []Fault
-	for i := majority + 1; i <= n; i++ {
-		faults = append(faults, Fault{At: Ms(at), Do: FaultPartition, Target: fmt.Sprintf("node-%d", i), For: Ms(away)})
-	}
-	node := fmt.Sprintf("node-%d", g.pick(1, int64(majority)))
-	jumpAt := at + away + g.pick(1, lease/2)
-	faults = append(faults, Fault{At: Ms(jumpAt), Do: FaultClockJump, Target: node, By: Ms(lease)})
-	return faults, fmt.Sprintf("servers %d to %d are cut off for %s when %s starts, then %s's clock jumps %s",
-		majority+1, n, FormatMS(away), c.Name, node, signed(lease)), true
-}
-
 // aimClientDrift slows a holder's clock during its lease, a careful one
 // when there is one: by its own clock the lease lasts longer, and a client
 // that watches its lease goes on working past its end.
@@ -383,8 +352,8 @@ func aimNodeDrift(g *generation, after int64) ([]Fault, string, bool) {
 
 // aimSidePartition cuts the holder off during its lease, longer than the
 // lease, together with what it was talking to: the leader or primary that
-// granted it (a deposed leader and its client), or under Redlock the
-// servers beyond a majority; a single server's holder alone, cut off from
+// granted it (a deposed leader and its client), or where a client counts a
+// majority of independent servers, the servers beyond a majority; a single server's holder alone, cut off from
 // the lock service but not from the storage.
 func aimSidePartition(g *generation, after int64) ([]Fault, string, bool) {
 	m, ok := g.choose(g.marks(after, true), false)

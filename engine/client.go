@@ -23,8 +23,8 @@ type client struct {
 	g     *group
 	clock nodeClock
 	reqID uint64
-	// nodeTokens are the per-server grants a Redlock client holds, by
-	// server index.
+	// nodeTokens are the per-server grants a client that counts a majority
+	// holds, by server index.
 	nodeTokens []int64
 	delays     map[string][]Fault // armed delay faults by message kind, in order
 
@@ -275,7 +275,7 @@ func (c *client) acquire(a *actor) {
 			c.emit(Event{Kind: KindUnavailable, Message: "acquire", Reason: c.noAnswerWords()})
 		case r.OK:
 			c.holding, c.token, c.leaseEnd = true, r.Token, first+c.w.sc.Lock.Lease.MS()
-			if c.usesRedlock() {
+			if c.ownLease() {
 				c.leaseEnd = r.LeaseUntil // the validity the client computed itself
 			}
 			c.renewStop = ""
@@ -519,9 +519,10 @@ func (c *client) stopHolding() {
 	c.stopRenewals()
 }
 
-// usesRedlock reports whether the client computes its lease's validity
-// itself, as a Redlock client does (its backend's client side says so).
-func (c *client) usesRedlock() bool { return c.w.backend.client.ownLease() }
+// ownLease reports whether the client computes its lease's validity
+// itself, as a client that counts a majority does (its backend's client
+// side says so).
+func (c *client) ownLease() bool { return c.w.backend.client.ownLease() }
 
 func ptr[T any](v T) *T { return &v }
 

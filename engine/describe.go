@@ -26,7 +26,7 @@ func Describe(e Event) string {
 		return "renewal refused: " + e.Reason
 	case KindReleased:
 		if e.Token == 0 {
-			return "released the lock" // Redlock: there is no token
+			return "released the lock" // a backend without tokens
 		}
 		return "released " + tokenWords(e.Token)
 	case KindReleaseRefused:
@@ -197,7 +197,8 @@ func counted(n int, one, many string) string {
 	return num(int64(n)) + " " + many
 }
 
-// tokenWords names a token, or says there is none (Redlock).
+// tokenWords names a token, or says there is none (a backend without
+// tokens).
 func tokenWords(t int64) string {
 	if t == 0 {
 		return "no token"

@@ -42,7 +42,6 @@ const (
 	ActorStorage = "storage" // the SQL storage: write, claim and fenced-read verdicts
 	ActorSMS     = "sms"     // the SMS provider, an outside service that checks no token
 	ActorEngine  = "engine"  // the simulation itself: truncation, ignored faults
-	ActorRedlock = "redlock" // Redlock's servers together, which have no leader
 )
 
 // Event kinds. Client events have the client as actor; storage events have
@@ -161,7 +160,8 @@ type Result struct {
 }
 
 // History returns the run's lock-service operations for a linearizability
-// check (empty under Redlock, whose servers are not one lock).
+// check (empty where a client counts a majority of independent servers,
+// which are not one lock).
 func (r *Result) History() *History {
 	if r.history == nil {
 		return &History{}

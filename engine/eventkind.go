@@ -50,15 +50,30 @@ var classRE = regexp.MustCompile(`^[a-z][a-z0-9-]*( [a-z][a-z0-9-]*)*$`)
 // markShapes are the pictures a kind's mark may take.
 var markShapes = []string{"diamond", "dot"}
 
+// commonKinds are the event kinds the engine emits under every backend. The
+// page draws them with code of its own, so a backend's kind of the same name
+// would never be drawn as its entry says: RegisterBackend refuses it.
+// TestCommonKindsListsEveryKind keeps the list whole.
+var commonKinds = []string{KindGranted, KindAcquireRefused, KindRenewed, KindRenewRefused, KindReleased,
+	KindReleaseRefused, KindCheckOK, KindCheckFailed, KindUnavailable, KindRead, KindReadRefused, KindWork,
+	KindWriteSent, KindWriteAccepted, KindWriteRefused, KindClaimWon, KindClaimLost, KindSMSRequested,
+	KindSMSSent, KindSMSDropped, KindPauseStart, KindPauseEnd, KindDelayed, KindLockLost, KindRenewTimeout,
+	KindRenewStopped, KindGaveUp, KindRetrying, KindCrashed, KindDone, KindLeader, KindLeaseExpired,
+	KindAnswerLost, KindEntryLost, KindTruncated, KindNodeCrashed, KindNodeRestarted, KindPartitioned,
+	KindHealed, KindSteppedDown, KindNoLeader, KindRejoined, KindGrantForgotten, KindClockJump,
+	KindClockDrift, KindFaultIgnored, KindLockDelay, KindWorkInterrupted, KindDiskLost}
+
 // checkKinds refuses an entry whose kinds lack a name or a documentation
-// line, repeat a kind, or are marked on an unknown lane or with an unknown
-// shape.
+// line, take a common kind's name, repeat a kind, or are marked on an
+// unknown lane or with an unknown shape.
 func checkKinds(b Backend) error {
 	seen := map[string]bool{}
 	for _, k := range b.Kinds {
 		switch {
 		case !nameRE.MatchString(k.Kind) || k.Doc == "":
 			return fmt.Errorf("backend %q: event kind %q needs a name and a documentation line", b.Name, k.Kind)
+		case slices.Contains(commonKinds, k.Kind):
+			return fmt.Errorf("backend %q: event kind %q is one every backend has: give its own kind another name", b.Name, k.Kind)
 		case seen[k.Kind]:
 			return fmt.Errorf("backend %q: event kind %q is taken", b.Name, k.Kind)
 		case k.Lane != "" && k.Lane != "node" && k.Lane != "client":
@@ -67,6 +82,27 @@ func checkKinds(b Backend) error {
 			return fmt.Errorf("backend %q: event kind %q: a marked kind needs a shape (%s), a style class and a legend line", b.Name, k.Kind, orList(markShapes))
 		}
 		seen[k.Kind] = true
+	}
+	return nil
+}
+
+// checkSharedKinds refuses a kind that another registered backend declares
+// with another meaning: another documentation line, legend line or effect
+// on the lease. The kind's mark, legend entry and words are one per kind,
+// so the second meaning would silently go unsaid. A copy of a backend
+// under another name keeps its kinds' meanings and may draw them its own
+// way. The caller holds registryMu.
+func checkSharedKinds(b Backend) error {
+	for _, k := range b.Kinds {
+		for _, o := range registry {
+			i := slices.IndexFunc(o.Kinds, func(x EventKind) bool { return x.Kind == k.Kind })
+			if i < 0 {
+				continue
+			}
+			if x := o.Kinds[i]; x.Doc != k.Doc || x.Legend != k.Legend || x.Lease != k.Lease {
+				return fmt.Errorf("backend %q: event kind %q is %q's already, with another meaning: keep its documentation, legend line and lease as they are, or name it otherwise", b.Name, k.Kind, o.Name)
+			}
+		}
 	}
 	return nil
 }

@@ -20,13 +20,14 @@ type history struct {
 	clock   int64
 	ops     []porcupine.Operation
 	clients map[string]int
-	// model is the backend's (its registry entry's history): Redlock's
-	// operations are quorum calls recorded at the client, checked against
-	// RedlockModel rather than LeaseLockModel. redlock is set for such a
-	// backend, whose client computes its own lease (lockClient.ownLease):
-	// its history is judged at the client, in true time.
-	model   porcupine.Model
-	redlock bool
+	// model is the backend's (its registry entry's history). Where a
+	// client counts a majority of independent servers, the operations are
+	// quorum calls recorded at the client, checked against that backend's
+	// own model; atClient is set for such a backend, whose client computes
+	// its own lease (lockClient.ownLease): its history is judged at the
+	// client, in true time.
+	model    porcupine.Model
+	atClient bool
 	// clockModel is model judged by the answering nodes' clocks alone
 	// (the entry's clockHistory; ServerClockModel when unset).
 	clockModel porcupine.Model
@@ -112,7 +113,7 @@ func (h *history) add(in lockInput, out lockOutput, call, ret int64) {
 
 // export is the run's history as the Result hands it out.
 func (h *history) export() *History {
-	return &History{ops: h.operations(), model: h.model, redlock: h.redlock, clockModel: h.clockModel}
+	return &History{ops: h.operations(), model: h.model, atClient: h.atClient, clockModel: h.clockModel}
 }
 
 // lockState is the model's state: one lease lock.
@@ -237,12 +238,13 @@ func leaseLockStep(s lockState, in lockInput, out lockOutput, trueTime bool) (bo
 
 // History is the record of a run's lock-service operations: for Raft, a
 // single server and an asynchronous replica, each command as the service
-// answered it; for Redlock, each quorum call as its client saw it, the
-// servers together taken as one lock.
+// answered it; where a client counts a majority of independent servers,
+// each quorum call as its client saw it, the servers together taken as one
+// lock.
 type History struct {
-	ops     []porcupine.Operation
-	model   porcupine.Model
-	redlock bool // the operations are quorum calls seen at the client
+	ops      []porcupine.Operation
+	model    porcupine.Model
+	atClient bool // the operations are quorum calls seen at the client
 	// clockModel is model judged by the answering nodes' clocks alone.
 	clockModel porcupine.Model
 }
@@ -253,9 +255,10 @@ func (h *History) Len() int { return len(h.ops) }
 // ClockNote says, for a history that is not linearizable by true time
 // but is by the answering nodes' own clocks, whose clocks made each grant
 // look legal ("by node-1's clock, each grant was legal"); otherwise "".
-// A Redlock history is judged at the client, in true time, and gets none.
+// A history of quorum calls is judged at the client, in true time, and gets
+// none.
 func (h *History) ClockNote(timeout time.Duration) string {
-	if h.redlock || len(h.ops) == 0 {
+	if h.atClient || len(h.ops) == 0 {
 		return ""
 	}
 	clockModel := h.clockModel
@@ -285,8 +288,8 @@ func (h *History) ClockNote(timeout time.Duration) string {
 }
 
 // Model is the sequential specification the history is checked against:
-// the one its backend's registry entry names (RedlockModel for a Redlock
-// run, LeaseLockModel for the others).
+// the one its backend's registry entry names (LeaseLockModel unless the
+// entry names its own).
 func (h *History) Model() porcupine.Model {
 	if h.model.Step == nil {
 		return LeaseLockModel

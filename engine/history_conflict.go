@@ -120,13 +120,13 @@ func (h *History) Ops() []HistoryOp {
 func (h *History) conflictOp(o porcupine.Operation) HistoryOp {
 	in, out := o.Input.(lockInput), o.Output.(lockOutput)
 	op := HistoryOp{Client: in.Client, Op: in.Op, Token: in.Token, OK: out.OK, At: out.True, Clock: out.Now, Node: out.Node, Call: o.Call, Return: o.Return}
-	if h.redlock {
-		// Redlock's quorum calls are timed at the client, in true time.
+	if h.atClient {
+		// Quorum calls are timed at the client, in true time.
 		op.At = out.Now
 	}
 	granted := out.OK && (in.Op == "acquire" || in.Op == "renew")
 	switch {
-	case granted && h.redlock:
+	case granted && h.atClient:
 		op.Until = out.LeaseUntil
 	case granted:
 		op.Until = op.At + in.Lease

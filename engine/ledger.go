@@ -15,7 +15,7 @@ type ledger struct {
 // grantRec is one grant and how long it lasted.
 type grantRec struct {
 	client string
-	token  int64 // 0 under Redlock, which has none
+	token  int64 // 0 under a backend without tokens
 	node   string
 	start  int64
 	lease  int64
@@ -159,8 +159,8 @@ func (l *ledger) expired(w *world, g *grantRec) {
 	}
 	g.unseen = false
 	e := Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: actor}
-	if actor == ActorRedlock {
-		e.Node = ""
+	if actor == w.backend.Actor {
+		e.Node = "" // no one node tells it
 	}
 	if w.s.now > g.end {
 		e.Message = "it ran out at " + FormatMS(g.end) + ", while no node that knew of it served"

@@ -3,7 +3,8 @@ package engine
 // lockClient is a backend's client side: how a client's lock operations
 // reach the lock service and what the client concludes from the answers.
 // Most backends take one request at the node that serves (serviceClient);
-// under Redlock the client asks every server itself (quorumClient).
+// a backend of independent servers has the client ask every server itself
+// and count a majority.
 type lockClient interface {
 	// call runs one lock operation and waits for its answer; ok is false
 	// when none came back (no server could answer, or the answer was lost

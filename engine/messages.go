@@ -47,7 +47,7 @@ type msgLog struct {
 	sink      func(Message)
 	truncated bool
 	// aimed is the endpoint a request was meant for when nothing served
-	// it (a Redlock server out of reach): set by the serve function.
+	// it (an independent server out of reach): set by the serve function.
 	aimed string
 }
 

@@ -5,6 +5,17 @@ import (
 	"sort"
 )
 
+// BackendRedlock is the Redlock backend's name; DefaultRedlockN its
+// number of servers when lock.nodes is not set.
+const (
+	BackendRedlock  = "redlock"
+	DefaultRedlockN = 5
+)
+
+// ActorRedlock speaks for Redlock's servers together, which have no leader
+// (its entry's Actor).
+const ActorRedlock = "redlock"
+
 // redlockBackend is the registry entry of Redlock: independent servers, a
 // client that counts a majority itself, and no token.
 var redlockBackend = Backend{
@@ -13,16 +24,18 @@ var redlockBackend = Backend{
 	Nodes:       []int{1, 2, 3, 4, 5}, DefaultNodes: DefaultRedlockN, NodesRule: "redlock uses 1 to 5 independent servers",
 	NoTokens: "Redlock hands out no fencing token, so the storage has nothing to check: compare it with another backend instead.",
 	Follower: "server",
+	Holds:    "Redlock server holds the lock for a client",
+	Actor:    ActorRedlock,
 	Options:  []BackendOption{persistEvery, lockDelay},
 	start:    func(w *world, _ *RaftPool) (lockService, error) { return newRedlockService(w), nil },
 	client:   quorumClient{},
 	history:  RedlockModel,
 	// The servers together tell that a lease ran out: no one of them
 	// holds the lock alone.
-	witness: func(*world, *grantRec) string { return ActorRedlock },
+	witness: func(w *world, _ *grantRec) string { return w.backend.Actor },
 	intro: func(w *world) Event {
 		n := len(w.svc.nodeNames())
-		return Event{Actor: ActorRedlock, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", n, n/2+1)}
+		return Event{Actor: w.backend.Actor, Kind: KindLeader, Message: fmt.Sprintf("%d independent lock servers; a client needs %d of them", n, n/2+1)}
 	},
 	aims: []aim{
 		{"minority away, then a clock jump", 25, aimRedlockJump},
@@ -145,3 +158,34 @@ func (s *redlockService) restart(n *simNode) {
 }
 
 func (s *redlockService) close() error { return nil }
+
+// aimRedlockJump keeps a minority of Redlock servers away while a client
+// starts, so that it gets just a majority, then moves the clock of one of
+// the servers that granted it: that server drops the lease early, and the
+// next client can gather a majority of its own.
+func aimRedlockJump(g *generation, after int64) ([]Fault, string, bool) {
+	var starts []Client
+	for _, c := range g.sc.Clients {
+		if c.Start.MS() >= after {
+			starts = append(starts, c)
+		}
+	}
+	n := g.sc.Lock.Nodes
+	majority := n/2 + 1
+	if len(starts) == 0 || n < 3 {
+		return nil, "", false
+	}
+	c := starts[g.rng.IntN(len(starts))]
+	at := c.Start.MS()
+	lease := g.lease()
+	away := g.pick(200, 1000)
+	var faults []Fault
+	for i := majority + 1; i <= n; i++ {
+		faults = append(faults, Fault{At: Ms(at), Do: FaultPartition, Target: fmt.Sprintf("node-%d", i), For: Ms(away)})
+	}
+	node := fmt.Sprintf("node-%d", g.pick(1, int64(majority)))
+	jumpAt := at + away + g.pick(1, lease/2)
+	faults = append(faults, Fault{At: Ms(jumpAt), Do: FaultClockJump, Target: node, By: Ms(lease)})
+	return faults, fmt.Sprintf("servers %d to %d are cut off for %s when %s starts, then %s's clock jumps %s",
+		majority+1, n, FormatMS(away), c.Name, node, signed(lease)), true
+}

@@ -137,3 +137,23 @@ func (c *client) nodeCall(a *actor, rl *redlockService, i int, op Op, token int6
 	}, func() { w.lostAnswerEvent(cmd, r, name) })
 	return r, ok && !x.lost
 }
+
+// redlockRenewal renews with every server in turn, the client being its own
+// coordinator under Redlock; it runs as an actor of the client's group.
+func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline int64) {
+	w := c.w
+	x := &exchange{}
+	c.renewTimer(l, x, sent, deadline)
+	w.s.spawn(c.g, w.s.now, func(a *actor) {
+		r, node, ok := c.quorumCall(a, rl, OpRenew)
+		x.arrived, x.at = true, w.s.now
+		switch {
+		case !l.running():
+		case !ok:
+			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
+			c.renewFailed(l, "a renewal got no answer from a majority")
+		default:
+			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
+		}
+	})
+}

@@ -54,6 +54,15 @@ type Backend struct {
 	// Kinds are the event kinds it adds to the timeline, each with its
 	// documentation and how the page marks it.
 	Kinds []EventKind
+	// Holds: its nodes grant the lock each on its own, and a client holds
+	// it while a majority of them granted it in time (its client counts
+	// them). The timeline draws each node's grant as a hold on the node's
+	// lane and gives its nodes no role; Holds is that hold's legend line.
+	Holds string
+	// Actor is who speaks for its nodes together in the timeline, when no
+	// one of them can (a majority's lease ran out): a name no client may
+	// take, which gets no lane. Empty: a node speaks.
+	Actor string
 
 	// start opens the lock service for the world's scenario; a Raft group
 	// comes from pool when one is given.
@@ -142,7 +151,8 @@ func registerBuiltins(bs ...*Backend) {
 
 // RegisterBackend adds a backend to the registry, after those already
 // there. It refuses an entry without a name, a node count or a lock
-// service, and a name that is taken. Register at start-up (or in a test,
+// service, a name that is taken, and an event kind that is a common one
+// or another backend's with another meaning. Register at start-up (or in a test,
 // removing it again with UnregisterBackend): runs look their backend up as
 // they begin.
 func RegisterBackend(b Backend) error {
@@ -155,6 +165,10 @@ func RegisterBackend(b Backend) error {
 		return fmt.Errorf("backend %q: node counts are 1 to %d", b.Name, MaxNodes)
 	case b.start == nil:
 		return fmt.Errorf("backend %q: it starts no lock service", b.Name)
+	case b.Actor != "" && !nameRE.MatchString(b.Actor):
+		return fmt.Errorf("backend %q: its actor %q is letters, digits, '-' or '_'", b.Name, b.Actor)
+	case b.Actor != "" && commonActor(b.Actor):
+		return fmt.Errorf("backend %q: its actor %q names another actor of the timeline", b.Name, b.Actor)
 	}
 	if b.client == nil {
 		b.client = serviceClient{}
@@ -183,6 +197,9 @@ func RegisterBackend(b Backend) error {
 	defer registryMu.Unlock()
 	if slices.ContainsFunc(registry, func(x *Backend) bool { return x.Name == b.Name }) {
 		return fmt.Errorf("backend %q is registered already", b.Name)
+	}
+	if err := checkSharedKinds(b); err != nil {
+		return err
 	}
 	if err := registerOps(b.Name, b.ops); err != nil {
 		return err
@@ -254,6 +271,20 @@ func backendEntry(name string) *Backend {
 	return nil
 }
 
+// backendActors lists the registered backends' actors (Backend.Actor), once
+// each, in registry order: names no client may take.
+func backendActors() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var out []string
+	for _, b := range registry {
+		if b.Actor != "" && !slices.Contains(out, b.Actor) {
+			out = append(out, b.Actor)
+		}
+	}
+	return out
+}
+
 // option returns the entry's option of that name.
 func (b *Backend) option(name string) (BackendOption, bool) {
 	for _, o := range b.Options {
@@ -298,8 +329,8 @@ func listWords[T any](items []T, conj string) string {
 }
 
 // persistEvery is the option of backends whose servers save their state
-// now and then (single, redlock): a restart brings back only what was
-// saved.
+// now and then (a single server, independent servers): a restart brings
+// back only what was saved.
 var persistEvery = BackendOption{Name: "persist_every", Label: "Saves its state every", Unset: "never loses anything on a restart",
 	Min: minPeriod, Max: MaxUntil,
 	get: func(l *Lock) Duration { return l.PersistEvery }}

@@ -5,7 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -251,6 +256,10 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 		{func(b *Backend) { b.Nodes, b.DefaultNodes = []int{7}, 7 }, "node counts are 1 to 5"},
 		{func(b *Backend) { b.start = nil }, "starts no lock service"},
 		{func(b *Backend) { b.Name = "a b" }, "letters, digits"},
+		// Who speaks for its nodes together may not be the storage or a
+		// node: the page would lose that lane.
+		{func(b *Backend) { b.Actor = ActorStorage }, "names another actor"},
+		{func(b *Backend) { b.Actor = "node-2" }, "names another actor"},
 		{func(b *Backend) { b.Kinds = []EventKind{{Kind: "toy_x"}} }, "documentation line"},
 		{func(b *Backend) {
 			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "star", Class: "m-grant", Legend: "x"}}
@@ -261,6 +270,27 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 		{func(b *Backend) {
 			b.Kinds = []EventKind{{Kind: "toy_x", Doc: "d", Lane: "node", Shape: "dot", Class: `x" onclick="y`, Legend: "x"}}
 		}, "style class"},
+		// A common kind's name: the page draws "granted" its own way, so
+		// the entry's mark would never show.
+		{func(b *Backend) { b.Kinds = []EventKind{{Kind: KindGranted, Doc: "d"}} }, "one every backend has"},
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: KindDiskLost, Doc: "d", Lane: "node", Shape: "dot", Class: "m-grant", Legend: "x"}}
+		}, "one every backend has"},
+		// Another backend's kind with another meaning: its legend line and
+		// words are etcd's, so this one would go unsaid.
+		{func(b *Backend) {
+			b.Kinds = []EventKind{{Kind: KindLeaseExtended, Doc: "a toy's own extension", Lane: "node", Shape: "dot", Class: "m-grant", Legend: "x"}}
+		}, `"etcd"'s already, with another meaning`},
+		{func(b *Backend) {
+			k := backendEntry(BackendEtcd).Kinds[0]
+			k.Lease = false
+			b.Kinds = []EventKind{k}
+		}, "another meaning"},
+		{func(b *Backend) {
+			k := backendEntry(BackendEtcd).Kinds[0]
+			k.Legend = "a toy's extension"
+			b.Kinds = []EventKind{k}
+		}, "another meaning"},
 		{func(b *Backend) { b.ops = []OpName{{OpRenew, "renew2"}} }, "a number from"},
 		{func(b *Backend) { b.ops = []OpName{{opRevoke, "not-revoke"}} }, `is "revoke" already`},
 	} {
@@ -271,6 +301,81 @@ func TestRegisterBackendRefusesBadEntries(t *testing.T) {
 			UnregisterBackend(b.Name)
 		}
 	}
+}
+
+// TestRegisterBackendTakesASharedKindDrawnItsOwnWay: a kind another
+// backend declares, with the same meaning, may be drawn another way (a copy
+// of etcd under another name), and comes back after its first owner goes.
+func TestRegisterBackendTakesASharedKindDrawnItsOwnWay(t *testing.T) {
+	b := toyBackend
+	k := backendEntry(BackendEtcd).Kinds[0]
+	if k.Kind != KindLeaseExtended {
+		t.Fatalf("etcd's first kind is %q", k.Kind)
+	}
+	k.Shape, k.Class, k.Label = "dot", "m-check", "moved to {until}"
+	b.Kinds = []EventKind{k}
+	if err := RegisterBackend(b); err != nil {
+		t.Fatalf("etcd's lease_extended drawn as a dot: %v", err)
+	}
+	UnregisterBackend(b.Name)
+}
+
+// TestCommonKindsListsEveryKind: every event kind constant of the engine
+// is a common kind (commonKinds) or a registered backend's own, so that
+// RegisterBackend refuses every name the page draws its own way.
+func TestCommonKindsListsEveryKind(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string]bool{}
+	for _, name := range Backends() {
+		for _, k := range backendEntry(name).Kinds {
+			own[k.Kind] = true
+		}
+	}
+	n := 0
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				v := s.(*ast.ValueSpec)
+				for i, id := range v.Names {
+					lit, ok := valueAt(v, i).(*ast.BasicLit)
+					if !strings.HasPrefix(id.Name, "Kind") || !ok || lit.Kind != token.STRING {
+						continue
+					}
+					kind, _ := strconv.Unquote(lit.Value)
+					n++
+					if !slices.Contains(commonKinds, kind) && !own[kind] {
+						t.Errorf("%s: %s = %q is neither in commonKinds nor a backend's own kind", f, id.Name, kind)
+					}
+				}
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("only %d event kinds found", n)
+	}
+}
+
+// valueAt is the i-th value of a constant spec, or nil.
+func valueAt(v *ast.ValueSpec, i int) ast.Expr {
+	if i < len(v.Values) {
+		return v.Values[i]
+	}
+	return nil
 }
 
 // TestOptionBoundsArePerBackend: an option is checked against the bounds
@@ -292,4 +397,69 @@ func TestOptionBoundsArePerBackend(t *testing.T) {
 	if _, err := Prepare(sc); err == nil || !strings.Contains(err.Error(), "lock.replication_lag") {
 		t.Errorf("80 s of lag on async-replica: %v", err)
 	}
+}
+
+// TestACopyOfRedlockSpeaksAsItsEntrysActor: who speaks for a majority's
+// servers together is the entry's Actor, not a name the engine knows: a
+// copy of Redlock whose entry names another opens its timeline and tells
+// its leases' ends under that name, runs as Redlock does, and no client
+// may take the name while the copy is registered.
+func TestACopyOfRedlockSpeaksAsItsEntrysActor(t *testing.T) {
+	toy, _ := LookupBackend(BackendRedlock)
+	toy.Name, toy.Actor = "toy-majority", "toy-servers"
+	if err := RegisterBackend(toy); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { UnregisterBackend(toy.Name) })
+	p, err := LoadPreset("redlock-clock-jump")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := runScenario(t, p.Scenario)
+	p.Scenario.Lock.Backend = toy.Name
+	got := runScenario(t, p.Scenario)
+	if got.Summary != want.Summary {
+		t.Errorf("the copy's summary %+v, Redlock's %+v", got.Summary, want.Summary)
+	}
+	spoke := map[string]int{}
+	for _, e := range got.Events {
+		if e.Actor == "toy-servers" || e.Actor == ActorRedlock {
+			spoke[e.Actor+" "+e.Kind]++
+		}
+	}
+	if spoke["toy-servers leader"] != 1 || spoke["toy-servers lease_expired"] == 0 || spoke["redlock leader"]+spoke["redlock lease_expired"] != 0 {
+		t.Errorf("who spoke for the servers: %v; want the copy's actor to open the run and tell the leases' ends", spoke)
+	}
+	sc := p.Scenario
+	sc.Clients = slices.Clone(sc.Clients)
+	sc.Clients[0].Name = "toy-servers"
+	if _, err := Prepare(sc); err == nil || !strings.Contains(err.Error(), "storage, sms, engine, redlock, toy-servers, leader, node-N") {
+		t.Errorf("a client named as the copy's actor: %v", err)
+	}
+}
+
+// runScenario prepares and runs sc.
+func runScenario(t *testing.T, sc Scenario) *Result {
+	t.Helper()
+	prep, err := Prepare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Execute(t.Context(), prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestACopyOfRedlockKeepsItsActor: a copy under another name alone, which
+// speaks as Redlock's servers do, registers: two backends may share who
+// speaks for their nodes together.
+func TestACopyOfRedlockKeepsItsActor(t *testing.T) {
+	toy, _ := LookupBackend(BackendRedlock)
+	toy.Name = "toy-same-voice"
+	if err := RegisterBackend(toy); err != nil {
+		t.Fatalf("a copy of Redlock under another name: %v", err)
+	}
+	UnregisterBackend(toy.Name)
 }

@@ -129,26 +129,6 @@ func (c *client) inGroup(fn func()) {
 	fn()
 }
 
-// redlockRenewal renews with every server in turn, the client being its own
-// coordinator under Redlock; it runs as an actor of the client's group.
-func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline int64) {
-	w := c.w
-	x := &exchange{}
-	c.renewTimer(l, x, sent, deadline)
-	w.s.spawn(c.g, w.s.now, func(a *actor) {
-		r, node, ok := c.quorumCall(a, rl, OpRenew)
-		x.arrived, x.at = true, w.s.now
-		switch {
-		case !l.running():
-		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
-			c.renewFailed(l, "a renewal got no answer from a majority")
-		default:
-			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
-		}
-	})
-}
-
 // renewAnswered takes a renewal's answer: a grant extends the lease the
 // client believes it holds (never shortens it: a late answer to an older
 // renewal does not undo a newer one); a refusal stops the renewals.

@@ -26,8 +26,11 @@ const (
 	BackendRaft         = "raft"
 	BackendSingle       = "single"
 	BackendAsyncReplica = "async-replica"
-	BackendRedlock      = "redlock"
 )
+
+// DefaultBackend is the backend of a scenario without lock.backend, and of
+// chaos without one; the page compares a run against it first.
+const DefaultBackend = BackendRaft
 
 // Lock describes the lock service.
 type Lock struct {

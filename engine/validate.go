@@ -35,7 +35,6 @@ const (
 	DefaultRetryEvery = 1_000
 	DefaultElection   = 1_000
 	DefaultKey        = "account-42"
-	DefaultRedlockN   = 5
 )
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
@@ -55,7 +54,7 @@ func Prepare(sc Scenario) (*Prepared, error) {
 func normalize(sc Scenario) Scenario {
 	n := sc.clone()
 	if n.Lock.Backend == "" {
-		n.Lock.Backend = BackendRaft
+		n.Lock.Backend = DefaultBackend
 	}
 	if n.Lock.Nodes == 0 {
 		n.Lock.Nodes = 1
@@ -237,7 +236,7 @@ func validateClient(sc *Scenario, p string, c Client) error {
 		return err
 	}
 	if reservedName(c.Name) {
-		return fieldErr(p+".name", "%q names something else in the timeline (storage, sms, engine, redlock, leader, node-N): choose another", c.Name)
+		return fieldErr(p+".name", "%q names something else in the timeline (%s): choose another", c.Name, strings.Join(slices.Concat([]string{ActorStorage, ActorSMS, ActorEngine}, backendActors(), []string{TargetLeader, "node-N"}), ", "))
 	}
 	if err := c.Start.check(p+".start", 0, sc.Until.MS()); err != nil {
 		return err
@@ -603,10 +602,16 @@ func checkFaultOrder(sc *Scenario) error {
 }
 
 // reservedName reports whether a client name would be taken for another
-// actor of the timeline, or a fault target.
+// actor of the timeline (a registered backend's too), or a fault target.
 func reservedName(name string) bool {
+	return commonActor(name) || slices.Contains(backendActors(), name)
+}
+
+// commonActor reports whether name is an actor of every timeline (the
+// storage, a node, ...) or a fault target.
+func commonActor(name string) bool {
 	switch name {
-	case ActorStorage, ActorSMS, ActorEngine, ActorRedlock, TargetLeader:
+	case ActorStorage, ActorSMS, ActorEngine, TargetLeader:
 		return true
 	}
 	var n int

@@ -64,7 +64,7 @@ func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int,
 	if w.backend = backendEntry(sc.Lock.Backend); w.backend == nil {
 		return w, fmt.Errorf("lock.backend: %q is not available", sc.Lock.Backend)
 	}
-	w.history.model, w.history.redlock = w.backend.history, w.backend.client.ownLease()
+	w.history.model, w.history.atClient = w.backend.history, w.backend.client.ownLease()
 	w.history.clockModel = w.backend.clockHistory
 	defer func() {
 		if err != nil {
@@ -271,7 +271,7 @@ func (w *world) serviceChanged() {
 
 // expiryWitness names the node that can tell now that grant g's lease ran
 // out, or "", as its backend's entry says (under Raft only the leader that
-// can commit; Redlock's servers together); by default the node that
+// can commit; independent servers together); by default the node that
 // granted it, if it runs (it judges by its own record and clock), or the
 // node that serves now.
 func (w *world) expiryWitness(g *grantRec) string {

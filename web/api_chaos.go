@@ -34,7 +34,7 @@ const (
 )
 
 // chaosRequest is the body of POST /api/chaos: the chaos command's flags.
-// Fencing defaults to on, except under a backend with no token (Redlock).
+// Fencing defaults to on, except under a backend with no token.
 type chaosRequest struct {
 	Backend string `json:"backend"`
 	// Kind is the kind of scenario searched: "locks" (the default) or
@@ -54,7 +54,7 @@ type chaosRequest struct {
 func (r chaosRequest) options() (engine.ChaosOptions, error) {
 	opt := engine.ChaosOptions{Backend: r.Backend, Kind: r.Kind, Nodes: r.Nodes, Runs: defaultChaosRuns, Seed: defaultChaosSeed, Workers: chaosWorkers, LoseDisk: r.LoseDisk}
 	if opt.Backend == "" {
-		opt.Backend = engine.BackendRaft
+		opt.Backend = engine.DefaultBackend
 	}
 	b, _ := engine.LookupBackend(opt.Backend)
 	opt.Fencing = b.Tokens // off where the backend has no token (unknown ones are refused below)

@@ -9,12 +9,14 @@ import (
 )
 
 // TestPageCodeNamesNoBackendsOwnKinds: the page's scripts and the web
-// package's code say nothing of etcd or ZooKeeper, their token words or
-// their event kinds and marks: the page draws what a backend's entry
-// declares (the catalog's backends), so a backend added to the engine
-// needs no code here.
+// package's code say nothing of etcd, ZooKeeper or Redlock, their token
+// words or their event kinds and marks, and name no built-in backend to
+// choose it (not even the default one, which the catalog names): the page
+// draws what a backend's entry declares (the catalog's backends: its
+// marks, its token word, its per-node holds), so a backend added to the
+// engine needs no code here.
 func TestPageCodeNamesNoBackendsOwnKinds(t *testing.T) {
-	words := regexp.MustCompile(`(?i)etcd|zookeeper|\bzk|zxid|revision|\brev\b|session.expired|lease.extended|watch.fired|['"]watching['"]`)
+	words := regexp.MustCompile(`(?i)etcd|zookeeper|\bzk|zxid|revision|\brev\b|session.expired|lease.extended|watch.fired|['"]watching['"]|redlock|['"](raft|single|async-replica)['"]|Backend(Raft|Single|Async|Redlock|Etcd|Zoo)`)
 	var files []string
 	for _, pattern := range []string{"../static/js/*.js", "*.go", "*.templ"} {
 		m, err := filepath.Glob(pattern)

@@ -58,6 +58,12 @@ type BackendKind struct {
 	// entry declares how to draw them (static/js/model.js reads them).
 	Token string     `json:"token,omitempty"`
 	Marks []KindMark `json:"marks,omitempty"`
+	// Holds: each node grants on its own and a client holds the lock
+	// while a majority did, so the timeline draws each node's grants as
+	// holds and its nodes without a role (engine.Backend.Holds). Actor
+	// speaks for its nodes together and gets no lane.
+	Holds bool   `json:"holds,omitempty"`
+	Actor string `json:"actor,omitempty"`
 }
 
 // KindMark is how the timeline draws an event kind a backend adds: the
@@ -161,13 +167,19 @@ func buildCatalog() Catalog {
 	c := Catalog{
 		DelayKinds:   caps.DelayKinds,
 		ClientFields: []string{"renew_timeout", "watch_lease"},
-		Defaults:     Defaults{Backend: engine.BackendRaft, Key: engine.DefaultKey, LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
+		Defaults:     Defaults{Backend: engine.DefaultBackend, Key: engine.DefaultKey, LeaseMS: engine.DefaultLease, UntilMS: engine.DefaultUntil, RetryEveryMS: engine.DefaultRetryEvery},
 		MaxSpeed:     engine.MaxSpeed,
 	}
 	for _, b := range caps.Backends {
 		c.Backends = append(c.Backends, BackendKind{Name: b.Name, Label: b.Label, Nodes: b.Nodes, DefaultNodes: b.DefaultNodes,
 			Fencing: b.Tokens, FencingWhy: b.NoTokens, Leader: b.Leader, Settings: b.Fields, Options: b.Options,
-			Role: (&State{Backend: b.Name}).followerRole(), Description: b.Description, Token: b.TokenWord})
+			Role: (&State{Backend: b.Name}).followerRole(), Description: b.Description, Token: b.TokenWord,
+			Holds: b.Holds != "", Actor: b.Actor})
+		if b.Holds != "" && !slices.ContainsFunc(c.legend, func(m LegendMark) bool { return m.ID == holdMark.ID }) {
+			h := holdMark
+			h.Label = b.Holds
+			c.legend = append(c.legend, h)
+		}
 		for _, k := range b.Kinds {
 			if k.Lane != "" || k.Lease {
 				m := KindMark{Kind: k.Kind, Client: k.Lane == "client", Class: k.Class, Title: k.Title, Label: k.Label, Lease: k.Lease}

@@ -18,9 +18,9 @@ type LegendMark struct {
 }
 
 // legendMarks lists every common mark of the timeline in legend order; the
-// marks a backend adds come from its entry (legend). A mark the timeline
-// draws must be in one or the other: TestE2ELegendNamesEveryMark fails
-// otherwise.
+// marks a backend adds come from its entry (legend), a node's hold from the
+// first entry with Holds (holdMark). A mark the timeline draws must be in
+// one of them: TestE2ETimelineOfEveryPreset fails otherwise.
 var legendMarks = []LegendMark{
 	{ID: "lease", Label: "lease held (token · end)", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/>`},
 	{ID: "renewal", Label: "renewal", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/><path d="M8 11l4 -5l4 5z" class="renew-tick"/>`},
@@ -44,7 +44,6 @@ var legendMarks = []LegendMark{
 	{ID: "follower", Label: "follower / replica / server up", Icon: `<rect x="1" y="4" width="22" height="6" class="role follower"/>`},
 	{ID: "down", Label: "node down", Icon: `<rect x="1" y="1" width="22" height="12" class="node-down"/>`},
 	{ID: "cut-off", Label: "node cut off (unreachable)", Icon: `<rect x="1" y="1" width="22" height="12" class="node-cut"/>`},
-	{ID: "hold", Label: "Redlock server holds the lock for a client", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="hold"/>`},
 	{ID: "clock-jump", Label: "clock jump (offset)", Icon: `<path d="M12 0l-3 5h5l-3 4h4l-5 5" class="clock-jump"/>`},
 	{ID: "clock-drift", Label: "drifting clock (rate)", Icon: `<rect x="1" y="5" width="22" height="4" class="clock-drift"/>`},
 	{ID: "accepted", Label: "write accepted / claim won", Icon: `<g class="m-accepted"><circle cx="12" cy="7" r="6"/><path d="M9 7l2 2l4 -4" class="glyph-line"/></g>`},
@@ -58,16 +57,32 @@ var legendMarks = []LegendMark{
 	{ID: "playhead", Label: "playhead", Icon: `<path d="M12 0v14" class="playhead"/>`},
 }
 
+// holdMark is a node's own grant to a client, drawn for a backend whose
+// client holds the lock while a majority of nodes granted it; its label
+// is the first such backend's Holds line.
+var holdMark = LegendMark{ID: "hold", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="hold"/>`}
+
 // backendMarksAt is the common mark before which the backends' own marks
-// stand in the legend.
-const backendMarksAt = "disk-lost"
+// stand in the legend; holdsAt the one before which a node's hold stands.
+const (
+	backendMarksAt = "disk-lost"
+	holdsAt        = "clock-jump"
+)
 
 // legendList lists every mark in legend order: the common ones, with the
 // registered backends' own marks among them.
 func legendList() []LegendMark {
-	own := TheCatalog().legend
+	var own, holds []LegendMark
+	for _, m := range TheCatalog().legend {
+		if m.ID == holdMark.ID {
+			holds = append(holds, m)
+		} else {
+			own = append(own, m)
+		}
+	}
 	i := slices.IndexFunc(legendMarks, func(m LegendMark) bool { return m.ID == backendMarksAt })
-	return slices.Concat(legendMarks[:i], own, legendMarks[i:])
+	j := slices.IndexFunc(legendMarks, func(m LegendMark) bool { return m.ID == holdsAt })
+	return slices.Concat(legendMarks[:i], own, legendMarks[i:j], holds, legendMarks[j:])
 }
 
 // kindLegend adds to the legend the entries of a backend's marked event

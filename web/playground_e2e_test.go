@@ -327,7 +327,7 @@ func TestE2ERedlockServerLanes(t *testing.T) {
 	b.runPreset(ctx, "redlock-clock-jump", nil)
 	holds := run(b, ctx, chromedp.Evaluate[map[string][]string](`(() => {
 		const out = {};
-		for (const h of document.querySelectorAll('#timeline [data-testid=redlock-hold]')) {
+		for (const h of document.querySelectorAll('#timeline [data-testid=node-hold]')) {
 			const lane = document.querySelectorAll('#timeline rect.lane');
 			const y = +h.getAttribute('y');
 			const l = [...lane].find(r => +r.getAttribute('y') <= y && y < +r.getAttribute('y') + +r.getAttribute('height'));

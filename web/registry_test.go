@@ -194,3 +194,94 @@ func TestE2EPageDrawsARegisteredBackendsMarks(t *testing.T) {
 	}
 	b.shots(ctx, "registry-legend", "#legend-box")
 }
+
+// registerMajorityToy registers a copy of Redlock under another name whose
+// servers together speak as "toy-servers": the page knows neither name.
+func registerMajorityToy(t *testing.T) engine.Backend {
+	t.Helper()
+	toy, ok := engine.LookupBackend(engine.BackendRedlock)
+	if !ok {
+		t.Fatal("no redlock backend to copy")
+	}
+	toy.Name, toy.Label, toy.Actor = "toy-majority", "Toy majority", "toy-servers"
+	if err := engine.RegisterBackend(toy); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { engine.UnregisterBackend(toy.Name) })
+	return toy
+}
+
+// TestCatalogSendsABackendsHolds: the catalog tells the page which
+// backends' nodes each hold the lock on their own (a majority's), and who
+// speaks for them together, from their entries; the legend names a node's
+// hold once, in the first such entry's words.
+func TestCatalogSendsABackendsHolds(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	registerMajorityToy(t)
+	cat := web.TheCatalog()
+	holds := map[string]string{}
+	for _, b := range cat.Backends {
+		if b.Holds {
+			holds[b.Name] = b.Actor
+		}
+	}
+	if want := map[string]string{engine.BackendRedlock: "redlock", "toy-majority": "toy-servers"}; fmt.Sprint(holds) != fmt.Sprint(want) {
+		t.Errorf("backends with holds and their actors: %v, want %v", holds, want)
+	}
+	_, page := get(t, ts.URL+"/playground")
+	items := findAll(oneByTestID(t, parseHTML(t, page), "legend"), func(n *html.Node) bool { v, _ := attr(n, "data-legend"); return v == "hold" })
+	if len(items) != 1 || !strings.Contains(text(items[0]), "Redlock server holds the lock for a client") {
+		t.Errorf("the legend has %d entries for a node's hold, want one in Redlock's words", len(items))
+	}
+}
+
+// TestE2EPageDrawsACopyOfRedlocksHolds: a copy of Redlock under another
+// name, whose servers together speak as "toy-servers", is drawn as Redlock
+// is from its catalog entry alone: a lane per server with the clients it
+// holds the lock for (a majority each), no role on the servers, no lane for
+// the servers' common voice, no history button, every mark in the legend.
+// Screenshots at 1366x900 and 390x844.
+func TestE2EPageDrawsACopyOfRedlocksHolds(t *testing.T) {
+	b := startBrowser(t)
+	toy := registerMajorityToy(t)
+	ctx := b.tab("/playground")
+	b.pick(ctx, "redlock-clock-jump")
+	b.do(ctx, choose("#backend", toy.Name), setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	p, err := engine.LoadPreset("redlock-clock-jump")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Scenario.Lock.Backend = toy.Name
+	prep, err := engine.Prepare(p.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Execute(t.Context(), prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, checks, _ := strings.Cut(engine.Verdict(res.Summary), ": ")
+	b.waitVerdict(ctx, checks[1:])
+	lanes := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline rect.lane')].map(r => r.dataset.lane)`))
+	if slices.Contains(lanes, "toy-servers") || !slices.Contains(lanes, "node-5") {
+		t.Errorf("lanes %v: want the five servers and no lane for their common voice", lanes)
+	}
+	holds := run(b, ctx, chromedp.Evaluate[map[string]int](`(() => {
+		const out = {};
+		for (const h of document.querySelectorAll('#timeline [data-testid=node-hold]')) out[h.dataset.client] = (out[h.dataset.client] || 0) + 1;
+		return out;
+	})()`))
+	if holds["client-1"] < 3 || holds["client-2"] < 3 {
+		t.Errorf("holds per client %v: want a majority (3) of the servers for each", holds)
+	}
+	if n := count(b, ctx, "#timeline [data-mark=follower], #timeline [data-mark=leader]"); n != 0 {
+		t.Errorf("%d role bars on servers that have no role", n)
+	}
+	if n := count(b, ctx, "#show-history"); n != 0 {
+		t.Error("the history button is offered for a backend whose holds are counted at the client")
+	}
+	if m := run(b, ctx, chromedp.Evaluate[[]string](unexplainedMarks)); len(m) > 0 {
+		t.Errorf("marks the legend does not name: %v", m)
+	}
+	b.shots(ctx, "registry-toy-majority", "#timeline")
+}

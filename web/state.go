@@ -89,7 +89,7 @@ func (s *State) Apply(e engine.Event) bool {
 	switch e.Kind {
 	case engine.KindLeader:
 		if !IsNode(e.Actor) {
-			break // Redlock's servers have no leader
+			break // its nodes together speak (Backend.Actor): none leads
 		}
 		for i := range s.Nodes {
 			if s.Nodes[i].Role == "leader" {

@@ -3,8 +3,8 @@
 // renewal. Both run on the server as fast as possible and are drawn on
 // one time axis, side by side on a laptop and stacked on a phone; what happened in only one of
 // them is ringed, the summaries stand side by side with the differences
-// marked, and each has its verdict. On Redlock, which has no token to
-// fence with, the backend is what is compared.
+// marked, and each has its verdict. On a backend with no token to fence
+// with, the backend is what is compared.
 
 import './tools.js';
 import { clone, esc, formatMS, num, parseDuration } from './format.js';
@@ -116,8 +116,8 @@ export class Compare {
   fillTo() {
     const o = this.opts.find(o => o.id === this.what.value);
     this.to.innerHTML = o.values.map((x, i) => `<option value="${i}">${esc(x.label)}</option>`).join('');
-    const raft = o.values.findIndex(x => x.v === 'raft');
-    if (raft >= 0) this.to.value = raft;
+    const d = o.values.findIndex(x => x.v === this.ctx.catalog.defaults.backend);
+    if (d >= 0) this.to.value = d;
   }
 
   async run() {
@@ -188,7 +188,7 @@ function describe(sc, what, ctx) {
 
 /** mark is where a differing event is ringed: a storage verdict on the
  * storage's lane, a grant on its node's, an end of a lease on its node's
- * (or, from Redlock's servers together, its holder's), the rest on its
+ * (or, from a majority's nodes together, its holder's), the rest on its
  * client's. */
 function mark(e) {
   const why = `only in this run: ${e.kind.replace(/_/g, ' ')}`;

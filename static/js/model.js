@@ -1,9 +1,9 @@
 // model turns a timeline (events) into what the SVG draws: lanes, lease
 // bars and why they ended, beliefs, pauses, clock jumps and drift, node
-// roles, Redlock's per-server grants, marks, the spans where two clients
-// believed they held the lock, and the violations (double grants,
-// duplicate tokens, stale writes) where they happened. It is pure data,
-// so the picture, the words and the tests agree.
+// roles, each node's holds (a backend whose entry has them), marks, the
+// spans where two clients believed they held the lock, and the violations
+// (double grants, duplicate tokens, stale writes) where they happened. It
+// is pure data, so the picture, the words and the tests agree.
 
 
 const NODE = /^node-[0-9]+$/;
@@ -24,10 +24,9 @@ export const setBackends = b => { BK = b || []; };
 /** signed writes a clock offset with its sign: "+9s", "-2s". */
 export const signed = ms => (ms >= 0 ? '+' : '') + formatMS(ms);
 
-/** redlockServers reads which servers granted a Redlock acquire, from the
- * event's nodes list or, failing that, its message ("granted by 3 of 5
- * servers (node-1, node-2, node-3)"). */
-export function redlockServers(e) {
+/** granters reads which nodes granted an acquire of a majority, from the
+ * event's nodes or its message ("granted by 3 of 5 servers (node-1, …)"). */
+function granters(e) {
   if (Array.isArray(e.nodes)) return e.nodes;
   const m = /\(([^)]*)\)\s*$/.exec(e.message || '');
   return m ? m[1].split(/,\s*/).filter(isNode) : [];
@@ -39,8 +38,7 @@ export function redlockServers(e) {
  * node roles come from them, never from folding the events here. */
 export function buildModel(sc, events, now, states = []) {
   const lease = leaseMS(sc);
-  const redlock = (sc.lock || {}).backend === 'redlock';
-  const bk = BK.find(b => b.name === (sc.lock || {}).backend) || {};
+  const bk = BK.find(b => b.name === (sc.lock || {}).backend) || {}, holds = !!bk.holds;
   const own = Object.fromEntries((bk.marks || []).map(k => [k.kind, k]));
   const clientNames = (sc.clients || []).map(c => c.name);
   const initial = states.length ? states[0].state.nodes : [];
@@ -53,7 +51,7 @@ export function buildModel(sc, events, now, states = []) {
   // provider, and whatever the engine adds) get a lane of their own.
   const otherNames = [];
   for (const e of events) {
-    if (!isNode(e.actor) && !['storage', 'engine', 'redlock'].includes(e.actor) && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
+    if (!isNode(e.actor) && !['storage', 'engine', bk.actor].includes(e.actor) && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
   }
   const O = Object.fromEntries(otherNames.map(n => [n, []]));
   nodeNames.sort((a, b) => parseInt(a.slice(5), 10) - parseInt(b.slice(5), 10));
@@ -94,7 +92,7 @@ export function buildModel(sc, events, now, states = []) {
     if (n.role && role === 'leader' && e && e.kind === 'leader' && e.actor === name && e.term) n.role.term = e.term;
     else if (n.role && role === 'leader') n.role.term = n.term || undefined;
   };
-  // A Redlock server's own record of who holds the lock on it.
+  // A node's own record of who holds the lock on it.
   const closeHold = (name, client, t, how) => {
     const n = N[name];
     const h = n && n.open[client];
@@ -131,7 +129,7 @@ export function buildModel(sc, events, now, states = []) {
         c.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [] };
         if (!c.belief) c.belief = { from: e.t, token: e.token };
         c.belief.token = e.token;
-        const servers = redlock ? redlockServers(e) : [];
+        const servers = holds ? granters(e) : [];
         c.lease.servers = servers;
         c.servers = servers;
         for (const s of servers) {
@@ -153,7 +151,7 @@ export function buildModel(sc, events, now, states = []) {
       case 'renewed':
         if (c && c.lease && c.lease.token === e.token) { c.lease.until = e.lease_until; c.lease.renewals.push(e.t); }
         if (c && grants[e.actor] !== undefined) grants[e.actor] = e.t + lease;
-        if (c && redlock) for (const s of c.servers || []) if (N[s] && N[s].open[e.actor]) N[s].open[e.actor].until = e.t + lease;
+        if (c && holds) for (const s of c.servers || []) if (N[s] && N[s].open[e.actor]) N[s].open[e.actor].until = e.t + lease;
         break;
       case 'grant_forgotten': {
         // The service lost the grant: as far as it knows, the lease is over.
@@ -163,8 +161,8 @@ export function buildModel(sc, events, now, states = []) {
       }
       case 'lease_expired': {
         const h = C[e.holder];
-        if (h && h.lease && (h.lease.token === e.token || redlock)) {
-          const early = h.lease.until > e.t ? (jumpBefore(e.node || e.actor, e.t) || (redlock && redlockJump(N, h.lease.servers, e.t)) || 'the lock service ended it early') : null;
+        if (h && h.lease && (h.lease.token === e.token || holds)) {
+          const early = h.lease.until > e.t ? (jumpBefore(e.node || e.actor, e.t) || (holds && majorityJump(N, h.lease.servers, e.t)) || 'the lock service ended it early') : null;
           closeLease(h, e.t, 'expired', early);
         }
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'expired', token: e.token, client: e.holder });
@@ -175,8 +173,8 @@ export function buildModel(sc, events, now, states = []) {
         break;
       case 'clock_jump':
         if (who) who.jumps.push({ t: e.t, by: e.by || 0 });
-        // A Redlock server whose clock jumps past a lease drops it.
-        if (redlock && N[e.actor]) {
+        // A node whose clock jumps past a hold drops it.
+        if (holds && N[e.actor]) {
           for (const h of Object.values(N[e.actor].open)) if (h.until - e.t <= (e.by || 0)) closeHold(e.actor, h.client, e.t, `its clock jumped ${signed(e.by || 0)}`);
         }
         break;
@@ -222,7 +220,7 @@ export function buildModel(sc, events, now, states = []) {
       }
       case 'released':
         if (c) delete grants[e.actor];
-        if (c && redlock) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
+        if (c && holds) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
         break;
       default: {
         // A backend's own kind (k): its mark, and a lease it moves.
@@ -251,7 +249,7 @@ export function buildModel(sc, events, now, states = []) {
   }
 
   return {
-    redlock,
+    holds,
     word: bk.token ? bk.token + ' ' : '',
     clients: clientNames.map(name => ({ name, ...C[name] })),
     nodes: nodeNames.map(name => ({ name, ...N[name] })),
@@ -261,7 +259,7 @@ export function buildModel(sc, events, now, states = []) {
   };
 }
 
-function redlockJump(N, servers, t) {
+function majorityJump(N, servers, t) {
   for (const s of servers || []) {
     const j = N[s] && [...N[s].jumps].reverse().find(j => j.t <= t && j.by > 0);
     if (j) return `${s}'s clock jumped ${signed(j.by)}, so it no longer counts toward a majority`;

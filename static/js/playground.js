@@ -694,7 +694,7 @@ async function showVerdict() {
   el.status.innerHTML = `<span class="verdict-line ${v.cls}" data-testid="verdict-line">${esc(badge)}</span> ${esc(head)} <a href="#verdict">Details below</a>${above}`;
   el.status.classList.remove('error');
   el.verdict.className = 'verdict ' + v.cls;
-  el.verdict.innerHTML = v.html + (usesLock(run.sc) && backendOf(run.sc).name !== 'redlock'
+  el.verdict.innerHTML = v.html + (usesLock(run.sc) && !backendOf(run.sc).holds
     ? '<p class="verdict-more"><button type="button" id="show-history" data-testid="show-history">Check the lock\'s history for linearizability</button></p>' : '');
 }
 

@@ -1,5 +1,5 @@
-// The SVG timeline: a lane per client, per lock server (per Redlock
-// server, each with its own grants) and for the storage, drawn in CSS
+// The SVG timeline: a lane per client, per lock server (with its own
+// grants, where each grants alone) and for the storage, drawn in CSS
 // pixels at the width it is shown, so words stay readable on a phone.
 // Colours come from site.css (an Okabe-Ito palette) and every meaning also
 // has a shape or a word; every mark carries data-mark, named in the legend
@@ -10,7 +10,7 @@ export { setBackends } from './model.js';
 import { esc, formatMS as fmt, num } from './format.js';
 import { Layout, textWidth } from './layout.js';
 
-/** tok names a token, or says there is none (Redlock). */
+/** tok names a token, or says there is none. */
 const tok = t => (t ? `token ${t}` : 'no token');
 /** upTo says when a span ends, if it does. */
 const upTo = t => (t == null ? '' : ' to ' + fmt(t));
@@ -316,7 +316,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
       else label(x0, word, rows, 'mark-label down-label-out label-strong', 2);
       continue;
     }
-    if (m.redlock) continue; // a Redlock server has no role: its holds say it all
+    if (m.holds) continue; // its holds say it all
     const cls = r.role === 'leader' ? 'leader' : 'follower';
     out.push(`<rect x="${x0}" y="${mid - 5}" width="${w}" height="10" class="role ${cls}" data-mark="${cls}"><title>${esc(n.name)}: ${r.role}${r.term ? ' (term ' + r.term + ')' : ''} from ${fmt(r.from)}</title></rect>`);
     if (r.role === 'leader') label(x0, `★ leader${r.term ? ' · term ' + r.term : ''}`, [rows[1]], 'role-label leader-label', 3);
@@ -324,7 +324,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const violAt = new Set(m.violations.filter(v => v.node === n.name).map(v => v.t));
   for (const h of n.holds || []) {
     const x0 = x(h.from), w = Math.max(x(h.to) - x0, 2);
-    out.push(`<rect x="${x0}" y="${mid - 7}" width="${w}" height="14" rx="3" class="hold" data-mark="hold" data-testid="redlock-hold" data-client="${esc(h.client)}"><title>${esc(n.name)} holds the lock for ${esc(h.client)} from ${fmt(h.from)} to ${fmt(h.to)} (${esc(h.how || '')})</title></rect>`);
+    out.push(`<rect x="${x0}" y="${mid - 7}" width="${w}" height="14" rx="3" class="hold" data-mark="hold" data-testid="node-hold" data-client="${esc(h.client)}"><title>${esc(n.name)} holds the lock for ${esc(h.client)} from ${fmt(h.from)} to ${fmt(h.to)} (${esc(h.how || '')})</title></rect>`);
     // The words start after the grant's diamond, a violation's badge or
     // a ring.
     const hx = lay.clear(x0 + (violAt.has(h.from) ? 28 : 10), mid + 4);
@@ -337,7 +337,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
     const mx = x(k.t), diamond = `M${mx} ${mid - 7}L${mx + 7} ${mid}L${mx} ${mid + 7}L${mx - 7} ${mid}z`;
     if (k.kind === 'grant') {
       out.push(`<path d="${diamond}" class="m-grant" data-mark="grant"><title>grants ${tok(k.token)} to ${esc(k.client)} at ${fmt(k.t)}</title></path>`);
-      if (!m.redlock) label(mx, `${k.token ? m.word + k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
+      if (!m.holds) label(mx, `${k.token ? m.word + k.token + ' → ' : ''}${k.client}`, rows, 'mark-label', 4);
     } else if (k.d) {
       drawOwn(out, k, mx, mid, rows, label);
     } else if (k.kind === 'disk_lost') {
