@@ -13,20 +13,29 @@ import (
 // Raft's own timers run on the wall clock, and the simulation never waits
 // for them: it starts every election itself (TimeoutNow, see raftService),
 // so they only decide what happens when the machine is too busy for the
-// leader's heartbeats. They are therefore calm: a follower waits two
+// leader's heartbeats. They are therefore calm: a follower waits five
 // seconds without a heartbeat before it campaigns, and a leader steps down
-// after a second without a majority. An idle group costs little (its
-// leader's heartbeats every 200 to 400 ms and a commit notice every 0.5 to
-// 1 s per follower: about 0.1 % of a core, see docs/benchmarks.md), and 100
-// groups on two busy cores stay put.
+// after 2.5 s without a majority. An idle group costs its leader's
+// heartbeats (every HeartbeatTimeout/10 to /5: 0.5 to 1 s per follower),
+// a commit notice every 0.5 to 1 s per follower and a snapshot check a
+// second per node: about 0.08 % of a core (0.12 % with 2 s timers; at a
+// thousand live runs that difference is a third of a core; see
+// docs/benchmarks.md). Longer still costs wall time where Raft's own
+// timers do decide: two candidates that split the vote (after a starved
+// machine let a follower campaign) wait out an election timeout, which
+// Raft requires to be at least the heartbeat timeout (10 s made
+// TestRaftHiccupsAreWaitedOut's stale-log-heals take 46 s instead of 9),
+// and a restarted follower is caught up at the leader's next commit
+// notice, so CommitTimeout stays at 500 ms (5 s made the disk-loss chaos
+// tests take 90 s instead of 13).
 type raftTiming struct {
 	heartbeat, election, leaderLease, commit time.Duration
 }
 
 var raftTimers = raftTiming{
-	heartbeat:   2 * time.Second,
-	election:    2 * time.Second,
-	leaderLease: time.Second,
+	heartbeat:   5 * time.Second,
+	election:    5 * time.Second,
+	leaderLease: 2500 * time.Millisecond,
 	commit:      500 * time.Millisecond,
 }
 

@@ -98,7 +98,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
 	scenario := preset(b, "paused-holder", false)
 	var lags, firsts []float64
-	var cpu, heap float64
+	var cpu, heap, heapMB, stackMB float64
 	cookies := make([]string, n)
 	for i := range cookies {
 		cookies[i] = visitorCookie(b, ts.URL)
@@ -117,7 +117,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		baseHeap := ms.HeapInuse
-		peak := baseHeap
+		peak, peakStack := baseHeap, ms.StackInuse
 		stopSampling := make(chan struct{})
 		sampled := make(chan struct{})
 		go func() {
@@ -132,6 +132,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 					var ms runtime.MemStats
 					runtime.ReadMemStats(&ms)
 					peak = max(peak, ms.HeapInuse)
+					peakStack = max(peakStack, ms.StackInuse)
 				}
 			}
 		}()
@@ -161,6 +162,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 		}
 		cpu = 100 * cpuUsed.Seconds() / wall.Seconds() / float64(n)
 		heap = float64(peak-baseHeap) / 1024 / float64(n)
+		heapMB, stackMB = float64(peak)/(1<<20), float64(peakStack)/(1<<20)
 	}
 	b.ReportMetric(percentile(lags, 50), "lag-p50-ms")
 	b.ReportMetric(percentile(lags, 99), "lag-p99-ms")
@@ -168,6 +170,8 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	b.ReportMetric(percentile(firsts, 99), "first-event-p99-ms")
 	b.ReportMetric(cpu, "cpu-%-per-session")
 	b.ReportMetric(heap, "heap-KB-per-session")
+	b.ReportMetric(heapMB, "peak-heap-MB")
+	b.ReportMetric(stackMB, "peak-stack-MB")
 	if rss := peakRSS(); rss > 0 {
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 	}

@@ -51,9 +51,13 @@ func (s *Server) wsRun(c echo.Context) error {
 	if err := s.connRefusal(c, why, "websockets", s.cfg.MaxConnections, limit); err != nil {
 		return err
 	}
+	// The socket reads through the buffer the HTTP server read the
+	// handshake with (4 KB), and writes a message through a buffer it
+	// borrows for that message (wsWriteBuffers): an idle session holds no
+	// write buffer.
 	up := websocket.Upgrader{
 		HandshakeTimeout: 10 * time.Second,
-		ReadBufferSize:   4096, WriteBufferSize: 4096,
+		WriteBufferSize:  4096, WriteBufferPool: wsWriteBuffers,
 		CheckOrigin: s.checkOrigin,
 	}
 	// Who the session's runs are admitted for, before the upgrade: a new
@@ -80,6 +84,9 @@ func (s *Server) wsRun(c echo.Context) error {
 	sess.serve()
 	return nil
 }
+
+// wsWriteBuffers lends every websocket its buffer for one message at a time.
+var wsWriteBuffers = &sync.Pool{}
 
 // session is one websocket: a reader (the handler's goroutine), one writer
 // goroutine, and at most one live run.
