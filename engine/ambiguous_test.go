@@ -90,16 +90,7 @@ func TestAmbiguousCommitCommitsUnderTheNextLeader(t *testing.T) {
 				if g2 := find(res, "client-2", engine.KindGranted); len(g2) != 1 || g2[0].Token != 34 {
 					t.Errorf("client-2 should be granted token 34 after client-1: %v", g2)
 				}
-				s := res.Summary
-				if !s.Safe || !s.LockSafe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 || s.Grants != 2 {
-					t.Errorf("one grant per client: %+v", s)
-				}
-				if n := pendingOps(t, res); n != 1 {
-					t.Errorf("the first acquire should stay pending in the history, once: %d pending", n)
-				}
-				if !res.History().Linearizable(0) {
-					t.Errorf("the history with the pending acquire should be linearizable")
-				}
+				wantOneGrantEach(t, res, 1) // the first acquire stays pending, once
 			})
 		}
 	}
@@ -125,16 +116,7 @@ func TestAmbiguousEntryDiesWithItsLeader(t *testing.T) {
 			if len(g) != 1 || g[0].Token != 33 || g[0].Node != "node-2" || g[0].LeaseUntil <= ambAppend+ambLease {
 				t.Fatalf("the retry should be a fresh grant of token 33, its lease later than the lost one's: %v", g)
 			}
-			s := res.Summary
-			if !s.Safe || !s.LockSafe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 || s.Grants != 2 {
-				t.Errorf("one grant per client: %+v", s)
-			}
-			if n := pendingOps(t, res); n != 0 {
-				t.Errorf("the lost acquire never took effect: %d pending", n)
-			}
-			if !res.History().Linearizable(0) {
-				t.Errorf("the history should be linearizable")
-			}
+			wantOneGrantEach(t, res, 0) // the lost acquire never took effect
 		})
 	}
 }
@@ -282,5 +264,22 @@ func TestAmbiguousCommitMessages(t *testing.T) {
 		if m.Answer == first {
 			t.Errorf("the first acquire was never committed by node-1, so no answer left it: %+v", m)
 		}
+	}
+}
+
+// wantOneGrantEach checks a run after an ambiguous acquire: safe, one
+// grant per client and no token twice, pending operations left open in
+// the history, and the history linearizable with them.
+func wantOneGrantEach(t *testing.T, res *engine.Result, pending int) {
+	t.Helper()
+	s := res.Summary
+	if !s.Safe || !s.LockSafe || s.DuplicateTokens != 0 || s.DoubleGrants != 0 || s.Grants != 2 {
+		t.Errorf("one grant per client: %+v", s)
+	}
+	if n := pendingOps(t, res); n != pending {
+		t.Errorf("%d operations pending in the history, want %d", n, pending)
+	}
+	if !res.History().Linearizable(0) {
+		t.Errorf("the history should be linearizable")
 	}
 }

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -151,24 +152,7 @@ func TestE2EPageDrawsARegisteredBackendsMarks(t *testing.T) {
 	}
 	t.Cleanup(func() { engine.UnregisterBackend(toy.Name) })
 
-	ctx := b.tab("/playground")
-	b.pick(ctx, "etcd-leader-change")
-	b.do(ctx, choose("#backend", toy.Name), setSpeed(0), chromedp.Click(chromedp.ID("run")))
-	p, err := engine.LoadPreset("etcd-leader-change")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Scenario.Lock.Backend = toy.Name
-	prep, err := engine.Prepare(p.Scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Execute(t.Context(), prep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, checks, _ := strings.Cut(engine.Verdict(res.Summary), ": ")
-	b.waitVerdict(ctx, checks[1:])
+	ctx := runPresetOnBackend(t, b, "etcd-leader-change", toy.Name)
 
 	labels := run(b, ctx, chromedp.Evaluate[string](`[...document.querySelectorAll('#timeline text')].map(t => t.textContent).join(' | ')`))
 	if !strings.Contains(labels, "ticket 33 → client-1") || strings.Contains(labels, "rev 33") {
@@ -244,24 +228,7 @@ func TestCatalogSendsABackendsHolds(t *testing.T) {
 func TestE2EPageDrawsACopyOfRedlocksHolds(t *testing.T) {
 	b := startBrowser(t)
 	toy := registerMajorityToy(t)
-	ctx := b.tab("/playground")
-	b.pick(ctx, "redlock-clock-jump")
-	b.do(ctx, choose("#backend", toy.Name), setSpeed(0), chromedp.Click(chromedp.ID("run")))
-	p, err := engine.LoadPreset("redlock-clock-jump")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.Scenario.Lock.Backend = toy.Name
-	prep, err := engine.Prepare(p.Scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Execute(t.Context(), prep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, checks, _ := strings.Cut(engine.Verdict(res.Summary), ": ")
-	b.waitVerdict(ctx, checks[1:])
+	ctx := runPresetOnBackend(t, b, "redlock-clock-jump", toy.Name)
 	lanes := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#timeline rect.lane')].map(r => r.dataset.lane)`))
 	if slices.Contains(lanes, "toy-servers") || !slices.Contains(lanes, "node-5") {
 		t.Errorf("lanes %v: want the five servers and no lane for their common voice", lanes)
@@ -284,4 +251,30 @@ func TestE2EPageDrawsACopyOfRedlocksHolds(t *testing.T) {
 		t.Errorf("marks the legend does not name: %v", m)
 	}
 	b.shots(ctx, "registry-toy-majority", "#timeline")
+}
+
+// runPresetOnBackend runs a preset in the page on another backend (a
+// registered copy) at full speed, and waits until the page shows the
+// verdict the engine gives that run.
+func runPresetOnBackend(t *testing.T, b *browser, preset, backend string) context.Context {
+	t.Helper()
+	ctx := b.tab("/playground")
+	b.pick(ctx, preset)
+	b.do(ctx, choose("#backend", backend), setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	p, err := engine.LoadPreset(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Scenario.Lock.Backend = backend
+	prep, err := engine.Prepare(p.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := engine.Execute(t.Context(), prep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, checks, _ := strings.Cut(engine.Verdict(res.Summary), ": ")
+	b.waitVerdict(ctx, checks[1:])
+	return ctx
 }

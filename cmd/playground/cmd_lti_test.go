@@ -21,14 +21,8 @@ import (
 // TestLTICommand registers, lists and removes a platform and rotates the
 // tool's key in a data folder that a running server holds.
 func TestLTICommand(t *testing.T) {
-	dir := t.TempDir()
+	dir, srv := runningServerData(t)
 	ctx := context.Background()
-	// The server has the folder open (and locked) meanwhile.
-	srv, err := sqlite.Open(ctx, dir, classroom.Options{PurgeEvery: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	add := []string{"lti", "add-platform", "--data", dir, "--issuer", "https://canvas.instructure.com", "--client-id", "10000000000001",
 		"--deployment-id", "1:abc,2:def", "--auth-url", "https://sso.canvaslms.com/api/lti/authorize_redirect",
 		"--token-url", "https://sso.canvaslms.com/login/oauth2/token", "--jwks-url", "https://sso.canvaslms.com/api/lti/security/jwks",
@@ -73,13 +67,8 @@ func TestLTICommand(t *testing.T) {
 // TestLTIRegistrationURL prints a registration URL whose key the server
 // on the same data folder accepts, for as long as --valid says.
 func TestLTIRegistrationURL(t *testing.T) {
-	dir := t.TempDir()
+	dir, srv := runningServerData(t)
 	ctx := context.Background()
-	srv, err := sqlite.Open(ctx, dir, classroom.Options{PurgeEvery: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
 	out, _, err := runCLI(t, "lti", "registration-url", "--data", dir, "--url", "https://play.example.edu/", "--valid", "2h")
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +88,19 @@ func TestLTIRegistrationURL(t *testing.T) {
 	if err := tool.CheckRegistrationKey(ctx, u.Query().Get("key")); err == nil || !strings.Contains(err.Error(), "expired") {
 		t.Errorf("after --valid: %v, want expired", err)
 	}
+}
+
+// runningServerData is a data folder that a running server holds open
+// (and locked) while the commands work on it, and that server's store.
+func runningServerData(t *testing.T) (string, classroom.LTIStore) {
+	t.Helper()
+	dir := t.TempDir()
+	srv, err := sqlite.Open(context.Background(), dir, classroom.Options{PurgeEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return dir, srv
 }
 
 func TestLTICommandBadInput(t *testing.T) {
