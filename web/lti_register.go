@@ -81,11 +81,8 @@ func (s *Server) frameRegistration(c echo.Context, cfg *lti.PlatformConfig) {
 			origins = append(origins, o)
 		}
 	}
-	h := c.Response().Header()
-	csp := h.Get("Content-Security-Policy")
-	if i := strings.Index(csp, "frame-ancestors "); i >= 0 && len(origins) > 0 {
-		end := strings.Index(csp[i:], ";")
-		h.Set("Content-Security-Policy", csp[:i]+"frame-ancestors "+strings.Join(origins, " ")+csp[i+end:])
+	if len(origins) > 0 {
+		c.Response().Header().Set("Content-Security-Policy", contentPolicy("frame-ancestors "+strings.Join(origins, " ")))
 	}
 }
 

@@ -311,11 +311,17 @@ func (s *Server) routes() *echo.Echo {
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "+s.frameAncestors(c)+"; form-action 'self'")
+		h.Set("Content-Security-Policy", contentPolicy(s.frameAncestors(c)))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		return next(c)
 	}
+}
+
+// contentPolicy is the pages' content security policy with frame, the
+// frame-ancestors directive of the page.
+func contentPolicy(frame string) string {
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; " + frame + "; form-action 'self'"
 }
 
 // asset is the URL of a static file, with the version that lets browsers
