@@ -2,13 +2,11 @@ package web_test
 
 import (
 	"fmt"
-	"net/http"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -75,10 +73,11 @@ func BenchmarkLiveSessions(b *testing.B) {
 
 const benchSpeed = 10
 
+// sessionStats is what one browser saw of its run.
 type sessionStats struct {
-	lags       []float64 // ms
-	firstEvent float64   // ms
-	err        error
+	Lags       []float64 `json:"lags"`        // ms
+	FirstEvent float64   `json:"first_event"` // ms
+	Err        string    `json:"err,omitempty"`
 }
 
 // benchSessions runs n sessions. With spread 0 every session sends its
@@ -96,23 +95,14 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	// budget (GOGC=100 in the environment measures the collector's default).
 	defer web.ApplyMemoryBudget(web.DefaultMemoryBudget, os.Getenv)()
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
-	scenario := preset(b, "paused-holder", false)
 	var lags, firsts []float64
-	var cpu, heap, heapMB, stackMB float64
-	cookies := make([]string, n)
-	for i := range cookies {
-		cookies[i] = visitorCookie(b, ts.URL)
+	var cpu, clientCPU, clientRSS, heap, heapMB, stackMB float64
+	job := clientJob{URL: url, Scenario: preset(b, "paused-holder", false), Spread: spread, Cookies: make([]string, n)}
+	for i := range job.Cookies {
+		job.Cookies[i] = visitorCookie(b, ts.URL)
 	}
 	for b.Loop() {
-		conns := make([]*websocket.Conn, n)
-		for i := range conns {
-			h := http.Header{"Cookie": {cookies[i]}}
-			c, _, err := websocket.DefaultDialer.Dial(url, h)
-			if err != nil {
-				b.Fatalf("dial %d: %v", i, err)
-			}
-			conns[i] = c
-		}
+		clients := startClients(b, job)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
@@ -137,30 +127,24 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 			}
 		}()
 		cpu0, wall0 := cpuTime(), time.Now()
-		stats := make([]sessionStats, n)
-		var wg sync.WaitGroup
-		for i, c := range conns {
-			wg.Go(func() {
-				time.Sleep(spread * time.Duration(i) / time.Duration(n))
-				stats[i] = runSession(c, scenario)
-			})
-		}
-		wg.Wait()
+		rep, err := clients.run()
 		wall := time.Since(wall0)
 		cpuUsed := cpuTime() - cpu0
 		close(stopSampling)
 		<-sampled
-		for _, c := range conns {
-			c.Close()
+		if err != nil {
+			b.Fatal(err)
 		}
-		for i, s := range stats {
-			if s.err != nil {
-				b.Fatalf("session %d: %v", i, s.err)
+		for i, s := range rep.Sessions {
+			if s.Err != "" {
+				b.Fatalf("session %d: %s", i, s.Err)
 			}
-			lags = append(lags, s.lags...)
-			firsts = append(firsts, s.firstEvent)
+			lags = append(lags, s.Lags...)
+			firsts = append(firsts, s.FirstEvent)
 		}
 		cpu = 100 * cpuUsed.Seconds() / wall.Seconds() / float64(n)
+		clientCPU = 100 * rep.CPU.Seconds() / wall.Seconds() / float64(n)
+		clientRSS = float64(rep.PeakRSS) / (1 << 20)
 		heap = float64(peak-baseHeap) / 1024 / float64(n)
 		heapMB, stackMB = float64(peak)/(1<<20), float64(peakStack)/(1<<20)
 	}
@@ -169,6 +153,8 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	b.ReportMetric(percentile(firsts, 50), "first-event-p50-ms")
 	b.ReportMetric(percentile(firsts, 99), "first-event-p99-ms")
 	b.ReportMetric(cpu, "cpu-%-per-session")
+	b.ReportMetric(clientCPU, "client-cpu-%-per-session")
+	b.ReportMetric(clientRSS, "client-RSS-MB")
 	b.ReportMetric(heap, "heap-KB-per-session")
 	b.ReportMetric(heapMB, "peak-heap-MB")
 	b.ReportMetric(stackMB, "peak-stack-MB")
@@ -179,11 +165,13 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 }
 
 // runSession starts one paced run and times its events until the summary.
+// It reads only what it times (a browser's decoding is not the server's
+// cost).
 func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 	var st sessionStats
 	start := time.Now()
 	if err := c.WriteJSON(map[string]any{"type": "start", "scenario": rawJSON(scenario), "speed": benchSpeed}); err != nil {
-		return sessionStats{err: err}
+		return sessionStats{Err: err.Error()}
 	}
 	type arrival struct {
 		at  time.Duration
@@ -192,14 +180,18 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 	var got []arrival
 	c.SetReadDeadline(time.Now().Add(2 * time.Minute))
 	for {
-		var m web.ServerMessage
+		var m struct {
+			Type    string
+			Message string
+			Event   *struct{ T int64 }
+		}
 		if err := c.ReadJSON(&m); err != nil {
-			return sessionStats{err: err}
+			return sessionStats{Err: err.Error()}
 		}
 		if m.Type == web.MsgError {
-			return sessionStats{err: fmt.Errorf("server: %s", m.Message)}
+			return sessionStats{Err: "server: " + m.Message}
 		}
-		if m.Type == web.MsgEvent {
+		if m.Type == web.MsgEvent && m.Event != nil {
 			got = append(got, arrival{time.Since(start), m.Event.T})
 		}
 		if m.Type == web.MsgSummary {
@@ -207,9 +199,9 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 		}
 	}
 	if len(got) == 0 {
-		return sessionStats{err: fmt.Errorf("no events")}
+		return sessionStats{Err: errNoEvents.Error()}
 	}
-	st.firstEvent = ms(got[0].at)
+	st.FirstEvent = ms(got[0].at)
 	// The due time of an event is base + sim/speed; the base is where the
 	// most punctual event puts it.
 	due := func(a arrival) float64 { return float64(a.sim) / benchSpeed }
@@ -218,7 +210,7 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 		base = min(base, ms(a.at)-due(a))
 	}
 	for _, a := range got {
-		st.lags = append(st.lags, ms(a.at)-due(a)-base)
+		st.Lags = append(st.Lags, ms(a.at)-due(a)-base)
 	}
 	return st
 }
