@@ -28,6 +28,7 @@ import (
 //   - cpu-%-per-session: process CPU (server and test clients) over the
 //     wall time of the sessions, per session, in % of one core.
 //   - heap-KB-per-session: peak heap in use above the idle server, per session.
+//   - gc-cycles: the collections while the sessions ran.
 //   - peak-RSS-MB: the process's high-water resident memory (Linux VmHWM)
 //     since it started, the test clients included: what the server's
 //     memory comes to at n sessions, and a little more.
@@ -96,7 +97,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	defer web.ApplyMemoryBudget(web.DefaultMemoryBudget, os.Getenv)()
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
 	var lags, firsts []float64
-	var cpu, clientCPU, clientRSS, heap, heapMB, stackMB float64
+	var cpu, clientCPU, clientRSS, heap, heapMB, stackMB, gcs float64
 	job := clientJob{URL: url, Scenario: preset(b, "paused-holder", false), Spread: spread, Cookies: make([]string, n)}
 	for i := range job.Cookies {
 		job.Cookies[i] = visitorCookie(b, ts.URL)
@@ -106,7 +107,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		baseHeap := ms.HeapInuse
+		baseHeap, gc0 := ms.HeapInuse, ms.NumGC
 		peak, peakStack := baseHeap, ms.StackInuse
 		stopSampling := make(chan struct{})
 		sampled := make(chan struct{})
@@ -132,6 +133,8 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 		cpuUsed := cpuTime() - cpu0
 		close(stopSampling)
 		<-sampled
+		runtime.ReadMemStats(&ms)
+		gcs = float64(ms.NumGC - gc0)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -158,6 +161,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	b.ReportMetric(heap, "heap-KB-per-session")
 	b.ReportMetric(heapMB, "peak-heap-MB")
 	b.ReportMetric(stackMB, "peak-stack-MB")
+	b.ReportMetric(gcs, "gc-cycles")
 	if rss := peakRSS(); rss > 0 {
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 	}
