@@ -40,6 +40,7 @@ type clientJob struct {
 	Cookies  []string        `json:"cookies"` // one session each
 	Scenario json.RawMessage `json:"scenario"`
 	Spread   time.Duration   `json:"spread"`
+	Runs     int             `json:"runs"` // one after the other, each session
 }
 
 // clientReport is what they saw, and what they cost.
@@ -82,7 +83,7 @@ func TestBenchSessionClients(t *testing.T) {
 	for i, c := range conns {
 		wg.Go(func() {
 			time.Sleep(job.Spread * time.Duration(i) / time.Duration(len(conns)))
-			rep.Sessions[i] = runSession(c, job.Scenario)
+			rep.Sessions[i] = runSession(c, job.Scenario, job.Runs)
 		})
 	}
 	wg.Wait()

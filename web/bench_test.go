@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -43,6 +44,10 @@ import (
 // Starts spread over a second instead of all in one instant (a second
 // measure, reported as sessions=N/spread=1s):
 // PLAYGROUND_BENCH_SPREAD=1s PLAYGROUND_BENCH_SESSIONS=500 go test ./web -run '^$' -bench LiveSessions -benchtime 1x
+// Each session running several runs one after the other, as a class that
+// keeps going (reported as sessions=N/runs=K; lag is per run, the first
+// event is the first run's):
+// PLAYGROUND_BENCH_RUNS=5 PLAYGROUND_BENCH_SESSIONS=1000 go test ./web -run '^$' -bench LiveSessions -benchtime 1x
 func BenchmarkLiveSessions(b *testing.B) {
 	counts := []int{50, 100, 200}
 	if env := os.Getenv("PLAYGROUND_BENCH_SESSIONS"); env != "" {
@@ -63,12 +68,23 @@ func BenchmarkLiveSessions(b *testing.B) {
 		}
 		spread = d
 	}
+	runs := 1
+	if env := os.Getenv("PLAYGROUND_BENCH_RUNS"); env != "" {
+		k, err := strconv.Atoi(env)
+		if err != nil || k < 1 || k > 20 {
+			b.Fatalf("PLAYGROUND_BENCH_RUNS: %q is not a count between 1 and 20", env)
+		}
+		runs = k
+	}
 	for _, n := range counts {
 		name := fmt.Sprintf("sessions=%d", n)
 		if spread > 0 {
 			name += "/spread=" + spread.String()
 		}
-		b.Run(name, func(b *testing.B) { benchSessions(b, n, spread) })
+		if runs > 1 {
+			name += fmt.Sprintf("/runs=%d", runs)
+		}
+		b.Run(name, func(b *testing.B) { benchSessions(b, n, spread, runs) })
 	}
 }
 
@@ -84,8 +100,9 @@ type sessionStats struct {
 // benchSessions runs n sessions. With spread 0 every session sends its
 // start in the same instant (the benchmark's measure); otherwise the
 // starts are spread evenly over spread, as a class's browsers press Run
-// within a second or so (a second measure, named apart).
-func benchSessions(b *testing.B, n int, spread time.Duration) {
+// within a second or so (a second measure, named apart). Each session
+// runs runs runs, one after the other.
+func benchSessions(b *testing.B, n int, spread time.Duration, runs int) {
 	// n browsers behind one address (a class behind a school's NAT): each
 	// session has the visitor cookie the server issued it (a made-up one
 	// would count as the address's one anonymous flow), and the address may
@@ -98,7 +115,7 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
 	var lags, firsts []float64
 	var cpu, clientCPU, clientRSS, heap, heapMB, stackMB, gcs float64
-	job := clientJob{URL: url, Scenario: preset(b, "paused-holder", false), Spread: spread, Cookies: make([]string, n)}
+	job := clientJob{URL: url, Scenario: preset(b, "paused-holder", false), Spread: spread, Runs: runs, Cookies: make([]string, n)}
 	for i := range job.Cookies {
 		job.Cookies[i] = visitorCookie(b, ts.URL)
 	}
@@ -168,21 +185,37 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// runSession starts one paced run and times its events until the summary.
-// It reads only what it times (a browser's decoding is not the server's
-// cost).
-func runSession(c *websocket.Conn, scenario []byte) sessionStats {
+// runSession starts runs paced runs one after the other, each once the
+// last one's summary came, and times their events. It reads only what it
+// times (a browser's decoding is not the server's cost).
+func runSession(c *websocket.Conn, scenario []byte, runs int) sessionStats {
 	var st sessionStats
+	c.SetReadDeadline(time.Now().Add(time.Duration(runs) * 2 * time.Minute))
+	for k := range max(runs, 1) {
+		lags, first, err := timeRun(c, scenario)
+		if err != nil {
+			return sessionStats{Err: fmt.Sprintf("run %d: %v", k+1, err)}
+		}
+		if k == 0 {
+			st.FirstEvent = first
+		}
+		st.Lags = append(st.Lags, lags...)
+	}
+	return st
+}
+
+// timeRun starts one paced run and times its events until the summary:
+// how late each came (ms) and when the first did.
+func timeRun(c *websocket.Conn, scenario []byte) (lags []float64, first float64, err error) {
 	start := time.Now()
 	if err := c.WriteJSON(map[string]any{"type": "start", "scenario": rawJSON(scenario), "speed": benchSpeed}); err != nil {
-		return sessionStats{Err: err.Error()}
+		return nil, 0, err
 	}
 	type arrival struct {
 		at  time.Duration
 		sim int64
 	}
 	var got []arrival
-	c.SetReadDeadline(time.Now().Add(2 * time.Minute))
 	for {
 		var m struct {
 			Type    string
@@ -190,10 +223,10 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 			Event   *struct{ T int64 }
 		}
 		if err := c.ReadJSON(&m); err != nil {
-			return sessionStats{Err: err.Error()}
+			return nil, 0, err
 		}
 		if m.Type == web.MsgError {
-			return sessionStats{Err: "server: " + m.Message}
+			return nil, 0, errors.New("server: " + m.Message)
 		}
 		if m.Type == web.MsgEvent && m.Event != nil {
 			got = append(got, arrival{time.Since(start), m.Event.T})
@@ -203,9 +236,8 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 		}
 	}
 	if len(got) == 0 {
-		return sessionStats{Err: errNoEvents.Error()}
+		return nil, 0, errNoEvents
 	}
-	st.FirstEvent = ms(got[0].at)
 	// The due time of an event is base + sim/speed; the base is where the
 	// most punctual event puts it.
 	due := func(a arrival) float64 { return float64(a.sim) / benchSpeed }
@@ -214,9 +246,9 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 		base = min(base, ms(a.at)-due(a))
 	}
 	for _, a := range got {
-		st.Lags = append(st.Lags, ms(a.at)-due(a)-base)
+		lags = append(lags, ms(a.at)-due(a)-base)
 	}
-	return st
+	return lags, ms(got[0].at), nil
 }
 
 type rawJSON []byte

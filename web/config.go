@@ -337,8 +337,9 @@ func (c Config) admission() admission.Config {
 // event lag. A burst of 1,000 sessions on two cores keeps its p99 within
 // 100 ms, but a thousand runs kept live for minutes meet collections
 // while they run, each holding their events back by up to about 200 ms
-// (docs/web-benchmarks.md, third pass); 500 kept the p99 within 100 ms in
-// every measurement on a quiet machine, collections included, so LiveRunsPerCore is 250.
+// (docs/web-benchmarks.md, third pass). 500 kept going, five runs each
+// and four collections among them, kept it at 11 to 13 ms, so
+// LiveRunsPerCore is 250.
 const (
 	LiveRunBytes    = 1 << 20
 	LiveRunsPerCore = 250
