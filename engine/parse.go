@@ -188,7 +188,7 @@ func repeatedKey(data []byte) error {
 				}
 				i = next
 			default: // a number, true, false or null: up to the next delimiter
-				for i < len(data) && !bytes.ContainsRune([]byte(" \t\n\r,:]}"), rune(data[i])) {
+				for i < len(data) && strings.IndexByte(" \t\n\r,:]}", data[i]) < 0 {
 					i++
 				}
 			}

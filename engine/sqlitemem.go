@@ -8,9 +8,10 @@ import (
 // Every live run holds one in-memory SQLite database, and SQLite keeps its
 // memory outside the Go heap, where neither the collector nor the memory
 // budget sees it. At SQLite's defaults an idle database with its table and
-// statements holds about 117 KB; a class of 1,000 live runs then holds
-// 117 MB that no Go figure shows (docs/web-benchmarks.md). Two settings
-// bring that to about 63 KB without changing a single result:
+// statements holds about 125 KB resident; a class of 1,000 live runs then
+// holds 125 MB that no Go figure shows. Two settings bring that to about
+// 70 KB without changing a single result (BenchmarkIdleStoreMemory,
+// docs/web-benchmarks.md):
 //
 //   - no lookaside (SQLITE_CONFIG_LOOKASIDE 0, 0): SQLite's per-connection
 //     arena for small allocations, 1,200 bytes times 100 slots taken up
