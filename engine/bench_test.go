@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -11,6 +12,29 @@ import (
 	"testing"
 	"time"
 )
+
+// BenchmarkParseScenario parses paused-holder as a browser sends it (the
+// websocket's start, POST /api/run): decoding, the check for keys given
+// twice, validation and normalising. A class pressing Run together parses
+// a thousand at once.
+//
+// Rerun: go test ./engine -run '^$' -bench ParseScenario
+func BenchmarkParseScenario(b *testing.B) {
+	p, err := LoadPreset("paused-holder")
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := json.Marshal(p.Scenario)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseScenario(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 
 // BenchmarkPreset runs each preset as fast as possible, fenced, including
 // starting and stopping its Raft group and database.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"sigs.k8s.io/yaml"
 )
@@ -106,13 +107,19 @@ func jsonKind(k string) string {
 // repeatedKey refuses an object that gives one key twice: the decoder
 // would silently keep the last value. Keys are compared as the decoder
 // matches them, ignoring case. The error names the key's full path.
+//
+// data is a JSON value the decoder already took, perhaps followed by
+// more; only that first value is read. It is walked byte by byte rather
+// than through a json.Decoder's tokens, which cost an allocation each and
+// were half of a scenario's parsing: a class pressing Run together parses
+// a thousand at once.
 func repeatedKey(data []byte) error {
 	type frame struct {
 		array bool
 		index int
-		key   string
-		isKey bool
-		seen  map[string]bool
+		key   string   // the key being read, as written
+		isKey bool     // the next string in this object is a key
+		seen  []string // its keys so far, lower-cased (objects are small)
 	}
 	var stack []frame
 	path := func() string {
@@ -129,43 +136,95 @@ func repeatedKey(data []byte) error {
 		}
 		return b.String()
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // the data decoded already: only its end is left
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch c {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			i++
+			continue
 		}
-		d, isDelim := tok.(json.Delim)
-		closing := isDelim && (d == '}' || d == ']')
 		top := len(stack) - 1
 		switch {
-		case closing:
+		case c == '}' || c == ']':
+			if top < 0 {
+				return nil
+			}
 			stack = stack[:top]
+			i++
 		case top >= 0 && !stack[top].array && stack[top].isKey:
-			key := tok.(string)
-			if stack[top].seen[strings.ToLower(key)] {
-				stack[top].key = key
-				return fieldErr(path(), "is given twice in one object: give each field once")
+			key, next, ok := readJSONString(data, i)
+			if !ok {
+				return nil
 			}
-			stack[top].seen[strings.ToLower(key)] = true
-			stack[top].key, stack[top].isKey = key, false
+			i = next
+			f := &stack[top]
+			lower := strings.ToLower(key)
+			for _, k := range f.seen {
+				if k == lower {
+					f.key = key
+					return fieldErr(path(), "is given twice in one object: give each field once")
+				}
+			}
+			f.seen = append(f.seen, lower)
+			f.key, f.isKey = key, false
 			continue
-		case top >= 0 && stack[top].array:
-			stack[top].index++
-		}
-		if isDelim && !closing {
-			if d == '{' {
-				stack = append(stack, frame{isKey: true, seen: map[string]bool{}})
-			} else {
+		default:
+			if top >= 0 && stack[top].array {
+				stack[top].index++
+			}
+			switch c {
+			case '{':
+				stack = append(stack, frame{isKey: true})
+				i++
+				continue
+			case '[':
 				stack = append(stack, frame{array: true, index: -1})
+				i++
+				continue
+			case '"':
+				_, next, ok := readJSONString(data, i)
+				if !ok {
+					return nil
+				}
+				i = next
+			default: // a number, true, false or null: up to the next delimiter
+				for i < len(data) && strings.IndexByte(" \t\n\r,:]}", data[i]) < 0 {
+					i++
+				}
 			}
-			continue
 		}
-		if n := len(stack); n > 0 && !stack[n-1].array {
+		if len(stack) == 0 {
+			return nil // the first value is whole
+		}
+		if n := len(stack); !stack[n-1].array {
 			stack[n-1].isKey = true
 		}
 	}
+	return nil
+}
+
+// readJSONString reads the JSON string that starts at data[i] (a quote) and
+// returns its text and the offset just past it; ok is false if it does
+// not end. A string with escapes or bytes that are not UTF-8 is decoded
+// as the decoder would (which makes such bytes U+FFFD).
+func readJSONString(data []byte, i int) (s string, next int, ok bool) {
+	escaped := false
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			if raw := data[i+1 : j]; !escaped && utf8.Valid(raw) {
+				return string(raw), j + 1, true
+			}
+			if err := json.Unmarshal(data[i:j+1], &s); err != nil {
+				return "", 0, false
+			}
+			return s, j + 1, true
+		}
+	}
+	return "", 0, false
 }
 
 // pathAt names the JSON value that ends at byte offset of data, like

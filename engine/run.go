@@ -61,7 +61,10 @@ type Run struct {
 type control struct {
 	op    string // "pause", "resume", "step", "speed", "stop", "inject"
 	speed float64
-	fault Fault
+	// fault is the injected fault. It is a pointer so that the run's
+	// control queue stays small: a Fault is about 100 bytes, and every
+	// live run keeps the queue's 64 places for its whole life.
+	fault *Fault
 }
 
 // Execute runs a prepared scenario as fast as possible and returns its
@@ -145,7 +148,7 @@ func (r *Run) Inject(f Fault) error {
 	if err := validateFault(&r.w.sc, "fault", f, MaxUntil); err != nil {
 		return err
 	}
-	r.send(control{op: "inject", fault: f})
+	r.send(control{op: "inject", fault: &f})
 	return nil
 }
 
@@ -199,7 +202,7 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 			stopErr = ErrStopped
 		case "inject":
 			s.now = virtualNow(next)
-			w.applyFault(c.fault)
+			w.applyFault(*c.fault)
 			rebase()
 		}
 	}

@@ -211,6 +211,9 @@ func (db *storeDB) init() error {
 	if !ok || !ok2 {
 		return fmt.Errorf("the SQLite driver's connection (%T) cannot execute or prepare with a context", db.conn)
 	}
+	if _, err := execer.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", storePageSize), nil); err != nil {
+		return err
+	}
 	if _, err := execer.ExecContext(ctx, db.sql.create, nil); err != nil {
 		return err
 	}

@@ -1,14 +1,13 @@
 package web_test
 
 import (
+	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,6 +29,7 @@ import (
 //   - cpu-%-per-session: process CPU (server and test clients) over the
 //     wall time of the sessions, per session, in % of one core.
 //   - heap-KB-per-session: peak heap in use above the idle server, per session.
+//   - gc-cycles: the collections while the sessions ran.
 //   - peak-RSS-MB: the process's high-water resident memory (Linux VmHWM)
 //     since it started, the test clients included: what the server's
 //     memory comes to at n sessions, and a little more.
@@ -44,6 +44,10 @@ import (
 // Starts spread over a second instead of all in one instant (a second
 // measure, reported as sessions=N/spread=1s):
 // PLAYGROUND_BENCH_SPREAD=1s PLAYGROUND_BENCH_SESSIONS=500 go test ./web -run '^$' -bench LiveSessions -benchtime 1x
+// Each session running several runs one after the other, as a class that
+// keeps going (reported as sessions=N/runs=K; lag is per run, the first
+// event is the first run's):
+// PLAYGROUND_BENCH_RUNS=5 PLAYGROUND_BENCH_SESSIONS=1000 go test ./web -run '^$' -bench LiveSessions -benchtime 1x
 func BenchmarkLiveSessions(b *testing.B) {
 	counts := []int{50, 100, 200}
 	if env := os.Getenv("PLAYGROUND_BENCH_SESSIONS"); env != "" {
@@ -64,28 +68,41 @@ func BenchmarkLiveSessions(b *testing.B) {
 		}
 		spread = d
 	}
+	runs := 1
+	if env := os.Getenv("PLAYGROUND_BENCH_RUNS"); env != "" {
+		k, err := strconv.Atoi(env)
+		if err != nil || k < 1 || k > 20 {
+			b.Fatalf("PLAYGROUND_BENCH_RUNS: %q is not a count between 1 and 20", env)
+		}
+		runs = k
+	}
 	for _, n := range counts {
 		name := fmt.Sprintf("sessions=%d", n)
 		if spread > 0 {
 			name += "/spread=" + spread.String()
 		}
-		b.Run(name, func(b *testing.B) { benchSessions(b, n, spread) })
+		if runs > 1 {
+			name += fmt.Sprintf("/runs=%d", runs)
+		}
+		b.Run(name, func(b *testing.B) { benchSessions(b, n, spread, runs) })
 	}
 }
 
 const benchSpeed = 10
 
+// sessionStats is what one browser saw of its run.
 type sessionStats struct {
-	lags       []float64 // ms
-	firstEvent float64   // ms
-	err        error
+	Lags       []float64 `json:"lags"`        // ms
+	FirstEvent float64   `json:"first_event"` // ms
+	Err        string    `json:"err,omitempty"`
 }
 
 // benchSessions runs n sessions. With spread 0 every session sends its
 // start in the same instant (the benchmark's measure); otherwise the
 // starts are spread evenly over spread, as a class's browsers press Run
-// within a second or so (a second measure, named apart).
-func benchSessions(b *testing.B, n int, spread time.Duration) {
+// within a second or so (a second measure, named apart). Each session
+// runs runs runs, one after the other.
+func benchSessions(b *testing.B, n int, spread time.Duration, runs int) {
 	// n browsers behind one address (a class behind a school's NAT): each
 	// session has the visitor cookie the server issued it (a made-up one
 	// would count as the address's one anonymous flow), and the address may
@@ -96,27 +113,18 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	// budget (GOGC=100 in the environment measures the collector's default).
 	defer web.ApplyMemoryBudget(web.DefaultMemoryBudget, os.Getenv)()
 	url := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws/run"
-	scenario := preset(b, "paused-holder", false)
 	var lags, firsts []float64
-	var cpu, heap, heapMB, stackMB float64
-	cookies := make([]string, n)
-	for i := range cookies {
-		cookies[i] = visitorCookie(b, ts.URL)
+	var cpu, clientCPU, clientRSS, heap, heapMB, stackMB, gcs float64
+	job := clientJob{URL: url, Scenario: preset(b, "paused-holder", false), Spread: spread, Runs: runs, Cookies: make([]string, n)}
+	for i := range job.Cookies {
+		job.Cookies[i] = visitorCookie(b, ts.URL)
 	}
 	for b.Loop() {
-		conns := make([]*websocket.Conn, n)
-		for i := range conns {
-			h := http.Header{"Cookie": {cookies[i]}}
-			c, _, err := websocket.DefaultDialer.Dial(url, h)
-			if err != nil {
-				b.Fatalf("dial %d: %v", i, err)
-			}
-			conns[i] = c
-		}
+		clients := startClients(b, job)
 		runtime.GC()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
-		baseHeap := ms.HeapInuse
+		baseHeap, gc0 := ms.HeapInuse, ms.NumGC
 		peak, peakStack := baseHeap, ms.StackInuse
 		stopSampling := make(chan struct{})
 		sampled := make(chan struct{})
@@ -137,30 +145,26 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 			}
 		}()
 		cpu0, wall0 := cpuTime(), time.Now()
-		stats := make([]sessionStats, n)
-		var wg sync.WaitGroup
-		for i, c := range conns {
-			wg.Go(func() {
-				time.Sleep(spread * time.Duration(i) / time.Duration(n))
-				stats[i] = runSession(c, scenario)
-			})
-		}
-		wg.Wait()
+		rep, err := clients.run()
 		wall := time.Since(wall0)
 		cpuUsed := cpuTime() - cpu0
 		close(stopSampling)
 		<-sampled
-		for _, c := range conns {
-			c.Close()
+		runtime.ReadMemStats(&ms)
+		gcs = float64(ms.NumGC - gc0)
+		if err != nil {
+			b.Fatal(err)
 		}
-		for i, s := range stats {
-			if s.err != nil {
-				b.Fatalf("session %d: %v", i, s.err)
+		for i, s := range rep.Sessions {
+			if s.Err != "" {
+				b.Fatalf("session %d: %s", i, s.Err)
 			}
-			lags = append(lags, s.lags...)
-			firsts = append(firsts, s.firstEvent)
+			lags = append(lags, s.Lags...)
+			firsts = append(firsts, s.FirstEvent)
 		}
 		cpu = 100 * cpuUsed.Seconds() / wall.Seconds() / float64(n)
+		clientCPU = 100 * rep.CPU.Seconds() / wall.Seconds() / float64(n)
+		clientRSS = float64(rep.PeakRSS) / (1 << 20)
 		heap = float64(peak-baseHeap) / 1024 / float64(n)
 		heapMB, stackMB = float64(peak)/(1<<20), float64(peakStack)/(1<<20)
 	}
@@ -169,37 +173,62 @@ func benchSessions(b *testing.B, n int, spread time.Duration) {
 	b.ReportMetric(percentile(firsts, 50), "first-event-p50-ms")
 	b.ReportMetric(percentile(firsts, 99), "first-event-p99-ms")
 	b.ReportMetric(cpu, "cpu-%-per-session")
+	b.ReportMetric(clientCPU, "client-cpu-%-per-session")
+	b.ReportMetric(clientRSS, "client-RSS-MB")
 	b.ReportMetric(heap, "heap-KB-per-session")
 	b.ReportMetric(heapMB, "peak-heap-MB")
 	b.ReportMetric(stackMB, "peak-stack-MB")
+	b.ReportMetric(gcs, "gc-cycles")
 	if rss := peakRSS(); rss > 0 {
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 	}
 	b.ReportMetric(0, "ns/op")
 }
 
-// runSession starts one paced run and times its events until the summary.
-func runSession(c *websocket.Conn, scenario []byte) sessionStats {
+// runSession starts runs paced runs one after the other, each once the
+// last one's summary came, and times their events. It reads only what it
+// times (a browser's decoding is not the server's cost).
+func runSession(c *websocket.Conn, scenario []byte, runs int) sessionStats {
 	var st sessionStats
+	c.SetReadDeadline(time.Now().Add(time.Duration(runs) * 2 * time.Minute))
+	for k := range max(runs, 1) {
+		lags, first, err := timeRun(c, scenario)
+		if err != nil {
+			return sessionStats{Err: fmt.Sprintf("run %d: %v", k+1, err)}
+		}
+		if k == 0 {
+			st.FirstEvent = first
+		}
+		st.Lags = append(st.Lags, lags...)
+	}
+	return st
+}
+
+// timeRun starts one paced run and times its events until the summary:
+// how late each came (ms) and when the first did.
+func timeRun(c *websocket.Conn, scenario []byte) (lags []float64, first float64, err error) {
 	start := time.Now()
 	if err := c.WriteJSON(map[string]any{"type": "start", "scenario": rawJSON(scenario), "speed": benchSpeed}); err != nil {
-		return sessionStats{err: err}
+		return nil, 0, err
 	}
 	type arrival struct {
 		at  time.Duration
 		sim int64
 	}
 	var got []arrival
-	c.SetReadDeadline(time.Now().Add(2 * time.Minute))
 	for {
-		var m web.ServerMessage
+		var m struct {
+			Type    string
+			Message string
+			Event   *struct{ T int64 }
+		}
 		if err := c.ReadJSON(&m); err != nil {
-			return sessionStats{err: err}
+			return nil, 0, err
 		}
 		if m.Type == web.MsgError {
-			return sessionStats{err: fmt.Errorf("server: %s", m.Message)}
+			return nil, 0, errors.New("server: " + m.Message)
 		}
-		if m.Type == web.MsgEvent {
+		if m.Type == web.MsgEvent && m.Event != nil {
 			got = append(got, arrival{time.Since(start), m.Event.T})
 		}
 		if m.Type == web.MsgSummary {
@@ -207,9 +236,8 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 		}
 	}
 	if len(got) == 0 {
-		return sessionStats{err: fmt.Errorf("no events")}
+		return nil, 0, errNoEvents
 	}
-	st.firstEvent = ms(got[0].at)
 	// The due time of an event is base + sim/speed; the base is where the
 	// most punctual event puts it.
 	due := func(a arrival) float64 { return float64(a.sim) / benchSpeed }
@@ -218,9 +246,9 @@ func runSession(c *websocket.Conn, scenario []byte) sessionStats {
 		base = min(base, ms(a.at)-due(a))
 	}
 	for _, a := range got {
-		st.lags = append(st.lags, ms(a.at)-due(a)-base)
+		lags = append(lags, ms(a.at)-due(a)-base)
 	}
-	return st
+	return lags, ms(got[0].at), nil
 }
 
 type rawJSON []byte

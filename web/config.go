@@ -334,9 +334,12 @@ func (c Config) admission() admission.Config {
 // half a MiB resident at 1,000 sessions (docs/web-benchmarks.md), so a MiB
 // each leaves the other half of the budget for everything else. Its CPU,
 // paced at 10x, is about 0.2 % of a core, but what bounds the count is the
-// event lag: 500 sessions on two cores keep its p99 within 100 ms on an
-// otherwise quiet machine, 600 are on the edge and 1,000 miss it
-// (docs/web-benchmarks.md), so LiveRunsPerCore is 250.
+// event lag. A burst of 1,000 sessions on two cores keeps its p99 within
+// 100 ms, but a thousand runs kept live for minutes meet collections
+// while they run, each holding their events back by up to about 200 ms
+// (docs/web-benchmarks.md, third pass). 500 kept going, five runs each
+// and four collections among them, kept it at 11 to 13 ms, so
+// LiveRunsPerCore is 250.
 const (
 	LiveRunBytes    = 1 << 20
 	LiveRunsPerCore = 250
