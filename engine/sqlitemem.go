@@ -8,9 +8,9 @@ import (
 // Every live run holds one in-memory SQLite database, and SQLite keeps its
 // memory outside the Go heap, where neither the collector nor the memory
 // budget sees it. At SQLite's defaults an idle database with its table and
-// statements holds about 125 KB resident; a class of 1,000 live runs then
-// holds 125 MB that no Go figure shows. Two settings bring that to about
-// 70 KB without changing a single result (BenchmarkIdleStoreMemory,
+// statements holds about 100 KB resident; a class of 1,000 live runs then
+// holds 100 MB that no Go figure shows. Two settings bring that to about
+// 50 KB without changing a single result (BenchmarkIdleStoreMemory,
 // docs/web-benchmarks.md):
 //
 //   - no lookaside (SQLITE_CONFIG_LOOKASIDE 0, 0): SQLite's per-connection

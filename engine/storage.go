@@ -101,8 +101,8 @@ type row struct {
 // key and initial value, fence 0, no owner) and the same statements, so
 // the timeline is the same byte for byte
 // (TestReusedStoresGiveTheSameTimeline). An idle database holds no
-// goroutine and about 170 KB of memory outside the Go heap (SQLite's
-// own).
+// goroutine and about 50 KB of memory outside the Go heap (SQLite's own,
+// sqlitemem.go).
 //
 // A RaftPool owns one, sized with it (as many databases per table as it
 // keeps groups, RaftPool.stores) and closed with it. A run without a pool
