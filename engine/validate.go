@@ -303,8 +303,8 @@ func validateCareful(sc *Scenario, p string, c Client) error {
 }
 
 func validateStep(sp string, st Step, read bool) error {
-	if kinds := stepKinds(); !slices.Contains(kinds, st.Do) {
-		return fieldErr(sp+".do", "unknown step %q: use one of %s", st.Do, strings.Join(kinds, ", "))
+	if !slices.ContainsFunc(catalog().Steps, func(s StepCapability) bool { return s.Do == st.Do }) {
+		return fieldErr(sp+".do", "unknown step %q: use one of %s", st.Do, strings.Join(stepKinds(), ", "))
 	}
 	needsFor := st.Do == StepWork || st.Do == StepPause
 	if needsFor {
