@@ -49,8 +49,10 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
-	s.sessions.Add(1)
-	defer s.sessions.Done()
+	if !s.sessions.add() {
+		return errShuttingDown
+	}
+	defer s.sessions.done()
 
 	write, bye := s.openEventStream(c)
 	if write("retry: "+strconv.Itoa(learnerStreamRetryMS)+"\n\n") != nil {

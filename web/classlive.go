@@ -175,8 +175,10 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
 	defer stop()
-	s.sessions.Add(1)
-	defer s.sessions.Done()
+	if !s.sessions.add() {
+		return errShuttingDown
+	}
+	defer s.sessions.done()
 	w.m.streams.Inc()
 	defer w.m.streams.Dec()
 

@@ -61,10 +61,14 @@ func (t *feedTable[F]) join(classID int64, open func() F, enter func(f F) error)
 		return none, err
 	}
 	if !ok {
+		if !t.s.sessions.add() {
+			f.core().cancel()
+			var none F
+			return none, errShuttingDown
+		}
 		t.feeds[classID] = f
-		t.s.sessions.Add(1)
 		go func() {
-			defer t.s.sessions.Done()
+			defer t.s.sessions.done()
 			t.run(ctx, f)
 		}()
 	}

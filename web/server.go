@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,7 +53,7 @@ type Server struct {
 	// ctx ends every live session when the server shuts down.
 	ctx      context.Context
 	cancel   context.CancelFunc
-	sessions sync.WaitGroup
+	sessions sessionGroup
 
 	// practice is the key that signs anonymous learners' practice
 	// cookies (see practice.go).
@@ -178,7 +177,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.cancel()
 	done := make(chan error, 1)
 	go func() {
-		s.sessions.Wait()
+		s.sessions.wait()
 		// Runs still holding a warm group finish with it; the idle ones
 		// are shut down now.
 		var err error

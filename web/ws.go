@@ -73,9 +73,13 @@ func (s *Server) wsRun(c echo.Context) error {
 		s.conns.releaseFor(addr, session, own)
 		return nil // the upgrader has answered already
 	}
-	s.sessions.Add(1)
-	defer s.sessions.Done()
 	defer s.conns.releaseFor(addr, session, own)
+	if !s.sessions.add() {
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "the server is shutting down"), time.Now().Add(time.Second))
+		conn.Close()
+		return nil
+	}
+	defer s.sessions.done()
 	sess := newSession(s, conn, bw.conn)
 	sess.who = who
 	if h := sessionHook.Load(); h != nil {
