@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // NodeStatus is one lock node as its real hashicorp/raft instance reports
 // itself at the moment it is asked. It is observed, not simulated: it moves
 // on the wall clock (a follower learns a commit a little after the leader),
@@ -31,8 +33,8 @@ type NodeStatus struct {
 // run to run: send them beside the timeline, labelled as observed, never
 // inside it.
 func (r *Run) Nodes() []NodeStatus {
-	if s, ok := r.w.svc.(nodeReporter); ok {
-		return s.status()
+	if nodes := r.nodes.Load(); nodes != nil {
+		return slices.Clone(*nodes)
 	}
 	return nil
 }
