@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -329,7 +330,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 }
 
 // follows checks that a run simulated again with one more control shows
-// the same steps up to where the control applies: the simulation is
+// the same steps, and the same events, up to where the control applies: the simulation is
 // deterministic, so anything else is a bug, and the run ends with it
 // rather than show a timeline that does not follow from what was shown.
 func (r *Run) follows(shown, again *simulated, cur int) error {
@@ -337,7 +338,8 @@ func (r *Run) follows(shown, again *simulated, cur int) error {
 	case again.setupErr != nil:
 		return again.setupErr
 	case len(again.marks) <= cur+1 || !again.marks[cur+1].injected ||
-		(cur >= 0 && again.marks[cur] != shown.marks[cur]):
+		(cur >= 0 && (again.marks[cur] != shown.marks[cur] ||
+			!reflect.DeepEqual(again.res.Events[:shown.marks[cur].events], shown.res.Events[:shown.marks[cur].events]))):
 		if again.err != nil {
 			return again.err
 		}
