@@ -293,9 +293,11 @@ func BenchmarkChaosRaft300(b *testing.B) {
 }
 
 // BenchmarkIdleGroupCPU reports the CPU an idle 3-node Raft group costs,
-// measured over two seconds on 30 of them: paused live runs (what a
-// browser tab that paused its run holds) and warm groups waiting in a
-// pool. Raft's heartbeats and commit notices are all of it.
+// measured over two seconds on 30 of them waiting in a pool (Raft's
+// heartbeats and commit notices are all of it), and what 30 paused live
+// runs cost (what browser tabs that paused their runs hold): since a run
+// is played from its simulation, they hold no group, and the figure says
+// so.
 //
 // Rerun: go test ./engine -run '^$' -bench IdleGroupCPU -benchtime 3x
 func BenchmarkIdleGroupCPU(b *testing.B) {
