@@ -38,11 +38,17 @@
 //
 // # Cleanup
 //
-// A run owns everything it started: the Raft nodes and their transports, the
-// actor goroutines and the in-memory SQLite database. When the run ends, is
-// stopped, or its context is cancelled, the scheduler ends every parked
-// actor, each Raft node is shut down and waited for, and the database is
-// closed, all before Wait returns and Done is closed. A group taken from a
+// A run is simulated to its end when it starts (Start), as fast as the
+// machine goes, and then played back at its pace: a live run holds its
+// timeline, not its group (simulate.go, run.go). An injected fault or a
+// stop simulates it again with the control written in at the step shown.
+//
+// A simulation owns everything it started: the Raft nodes and their
+// transports, the actor goroutines and the in-memory SQLite database. When
+// it ends, is stopped, or its context is cancelled, the scheduler ends
+// every parked actor, each Raft node is shut down and waited for, and the
+// database is closed, all before the simulation returns; so by the time
+// Wait returns and Done is closed nothing of the run is left. A group taken from a
 // RaftPool belongs to the run that took it and is shut down the same way;
 // the pool's idle groups and its refilling goroutine belong to the pool and
 // end at its Close. The package's tests check with goleak that no goroutine

@@ -1,10 +1,12 @@
 package engine
 
-// NodeStatus is one lock node as its real hashicorp/raft instance reports
-// itself at the moment it is asked. It is observed, not simulated: it moves
-// on the wall clock (a follower learns a commit a little after the leader),
-// differs from run to run, and is never part of the deterministic
-// timeline. The simulation's view of the same node (leader, down, cut off)
+import "slices"
+
+// NodeStatus is one lock node as its real hashicorp/raft instance reported
+// itself just after the simulation took a step. It is observed, not
+// simulated: it moves on the wall clock (a follower learns a commit a
+// little after the leader), differs from run to run, and is never part of
+// the deterministic timeline. The simulation's view of the same node (leader, down, cut off)
 // is in the events; where the two disagree, Raft's own timers fired on a
 // busy machine (see docs/scenarios.md, "Raft as it is").
 type NodeStatus struct {
@@ -24,15 +26,17 @@ type NodeStatus struct {
 	AppliedIndex uint64 `json:"applied_index"`
 }
 
-// Nodes reports the real Raft nodes of the run's lock group as they see
-// themselves now (nil when the scenario has no Raft group). It may be
-// called from any goroutine at any time, during or after the run; after the
-// run every node reports "shutdown". Its figures are observed and vary from
+// Nodes reports the real Raft nodes of the run's lock group as they saw
+// themselves when the simulation took the step shown last (nil when the
+// scenario has no Raft group): a played run's group went back to the pool
+// when its simulation ended, so what the nodes said was kept with each
+// step. It may be called from any goroutine at any time, during or after
+// the run; after the run every node reports "shutdown". Its figures are observed and vary from
 // run to run: send them beside the timeline, labelled as observed, never
 // inside it.
 func (r *Run) Nodes() []NodeStatus {
-	if s, ok := r.w.svc.(nodeReporter); ok {
-		return s.status()
+	if nodes := r.nodes.Load(); nodes != nil {
+		return slices.Clone(*nodes)
 	}
 	return nil
 }

@@ -120,11 +120,7 @@ func newStoresPool(stores int) *RaftPool {
 // Execute runs a prepared scenario as fast as possible, as engine.Execute
 // does, with its Raft group from the pool. A nil pool boots one.
 func (p *RaftPool) Execute(ctx context.Context, prep *Prepared) (*Result, error) {
-	r, err := Start(ctx, prep, Options{Pool: p})
-	if err != nil {
-		return nil, err
-	}
-	return r.Wait()
+	return execute(ctx, prep, p)
 }
 
 // Stats reports the pool's counters.

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"runtime"
+	"slices"
+	"sync/atomic"
 	"time"
 )
 
@@ -47,15 +51,21 @@ var ErrStopped = errors.New("the run was stopped")
 // or the machine's fault.
 var ErrInternal = errors.New("internal error")
 
-// Run is a scenario executing in the background. Its methods may be called
-// from any goroutine; controls take effect between two steps of the
-// simulation.
+// Run is a scenario played in the background. It was simulated to its end
+// before Start returned (simulate.go); what the learner sees is that
+// timeline played back at the run's pace. Its methods may be called from
+// any goroutine; controls take effect between two steps of the
+// simulation, and one that changes what happens (Inject, Stop) is taken by
+// simulating the run again with the control written in at that step.
 type Run struct {
-	w    *world
-	ctl  chan control
-	done chan struct{}
-	res  *Result
-	err  error
+	p     *Prepared
+	sc    Scenario // normalised, for Scenario and Inject's checks
+	opt   Options
+	ctl   chan control
+	done  chan struct{}
+	res   *Result
+	err   error
+	nodes atomic.Pointer[[]NodeStatus] // what the real nodes said at the step shown
 }
 
 type control struct {
@@ -70,17 +80,31 @@ type control struct {
 // Execute runs a prepared scenario as fast as possible and returns its
 // timeline.
 func Execute(ctx context.Context, p *Prepared) (*Result, error) {
-	r, err := Start(ctx, p, Options{})
-	if err != nil {
-		return nil, err
-	}
-	return r.Wait()
+	return execute(ctx, p, nil)
 }
 
-// Start starts everything a prepared scenario needs (the Raft group, the
-// database) and begins the run in the background. The run ends at the
-// scenario's end, at Stop, or when ctx is cancelled; then everything it
-// started is shut down.
+// execute simulates a scenario straight through, with its Raft group from
+// pool (nil: one is booted).
+func execute(ctx context.Context, p *Prepared, pool *RaftPool) (*Result, error) {
+	if p == nil {
+		return nil, fieldErr("scenario", "is required")
+	}
+	out := simulate(ctx, p, simOptions{pool: pool})
+	if out.setupErr != nil {
+		return nil, out.setupErr
+	}
+	return out.res, out.err
+}
+
+// playGate lets a few played runs simulate at a time. A class pressing Run
+// together then sees its runs begin one after another, each soon, instead
+// of all of them late while hundreds of simulations share the processor.
+var playGate = newGate(4 * runtime.GOMAXPROCS(0))
+
+// Start simulates a prepared scenario (with its Raft group and database,
+// given back as soon as the simulation ends) and begins playing it in the
+// background. The run ends at the scenario's end, at Stop, or when ctx is
+// cancelled.
 func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if p == nil {
 		return nil, fieldErr("scenario", "is required")
@@ -88,33 +112,39 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if opt.Speed < 0 || opt.Speed > MaxSpeed || opt.Speed != opt.Speed {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
-	if err := setupGate.enter(ctx); err != nil {
-		return nil, err
+	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{})}
+	first := r.simulate(ctx, nil)
+	if first.setupErr != nil {
+		return nil, first.setupErr
 	}
-	w, err := newWorld(ctx, p.sc.clone(), opt.Sink, MaxEvents, opt.Pool, opt.probe)
-	setupGate.leave()
-	if err != nil {
-		return nil, err
-	}
-	w.msgs = newMsgLog(w, opt.Messages, opt.OnMessage)
-	r := &Run{w: w, ctl: make(chan control, 64), done: make(chan struct{})}
-	go r.loop(ctx, opt)
+	r.sight(first, -1)
+	go r.play(ctx, first)
 	return r, nil
+}
+
+// simulate simulates the run with the given script (playGate.go).
+func (r *Run) simulate(ctx context.Context, script []scripted) *simulated {
+	if err := playGate.enter(ctx); err != nil {
+		return &simulated{setupErr: err}
+	}
+	defer playGate.leave()
+	return simulate(ctx, r.p, simOptions{pool: r.opt.Pool, messages: r.opt.Messages || r.opt.OnMessage != nil,
+		probe: r.opt.probe, script: script, record: true})
 }
 
 // Scenario returns a copy of the normalised scenario the run executes
 // (defaults filled in).
-func (r *Run) Scenario() Scenario { return r.w.sc.clone() }
+func (r *Run) Scenario() Scenario { return r.sc.clone() }
 
-// Wait blocks until the run has ended and everything it started is shut
-// down, and returns the timeline. A stopped or cancelled run returns what it
-// had so far together with ErrStopped or the context's error.
+// Wait blocks until the run has ended and returns the timeline. A stopped
+// or cancelled run returns what it had shown so far together with
+// ErrStopped or the context's error.
 func (r *Run) Wait() (*Result, error) {
 	<-r.done
 	return r.res, r.err
 }
 
-// Done is closed when the run has ended and cleaned up.
+// Done is closed when the run has ended.
 func (r *Run) Done() <-chan struct{} { return r.done }
 
 // Pause holds the run between two steps.
@@ -145,7 +175,7 @@ func (r *Run) SetSpeed(speed float64) error {
 // take (an unknown target, a bad duration).
 func (r *Run) Inject(f Fault) error {
 	f.At = Ms(0)
-	if err := validateFault(&r.w.sc, "fault", f, MaxUntil); err != nil {
+	if err := validateFault(&r.sc, "fault", f, MaxUntil); err != nil {
 		return err
 	}
 	r.send(control{op: "inject", fault: &f})
@@ -159,36 +189,72 @@ func (r *Run) send(c control) {
 	}
 }
 
-// loop drives the scheduler: it applies controls between steps and, when
-// paced, waits on the wall clock before each step. Pacing decides only when
-// the next step is taken, never what it does.
-func (r *Run) loop(ctx context.Context, opt Options) {
+// sight publishes what the real nodes said at mark k (-1: before the
+// first step), if they said anything new there.
+func (r *Run) sight(sim *simulated, k int) {
+	i, found := slices.BinarySearchFunc(sim.seen, k, func(s sighting, k int) int { return s.mark - k })
+	if found {
+		r.nodes.Store(&sim.seen[i].nodes)
+	}
+}
+
+// play hands the simulated timeline to the sinks at the run's pace: each
+// step's events when the wall clock reaches the step's simulated time.
+// It applies controls between two steps. Pacing decides only when a step
+// is shown, never what it does.
+func (r *Run) play(ctx context.Context, sim *simulated) {
 	defer close(r.done)
-	w, s := r.w, r.w.s
-	until := w.sc.Until.MS()
+	opt := r.opt
+	cur := -1 // the last mark shown
+	shownEvents, shownMsgs := 0, 0
+	now := int64(0) // the simulated time shown
+	var script []scripted
 	speed, paused, stepping := opt.Speed, opt.Paused, false
 	wallBase, simBase := time.Now(), int64(0)
-	rebase := func() { wallBase, simBase = time.Now(), s.now }
+	rebase := func() { wallBase, simBase = time.Now(), now }
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
 	var stopErr error
 
+	steps := func() int {
+		if cur < 0 {
+			return 0
+		}
+		return int(sim.marks[cur].steps)
+	}
+	// show hands the next mark's events and messages on.
+	show := func() (events bool) {
+		cur++
+		m := sim.marks[cur]
+		for _, e := range sim.res.Events[shownEvents:m.events] {
+			if opt.Sink != nil {
+				opt.Sink(e)
+			}
+		}
+		if opt.OnMessage != nil {
+			for _, msg := range sim.res.Messages[shownMsgs:m.msgs] {
+				opt.OnMessage(msg)
+			}
+		}
+		events = int(m.events) > shownEvents
+		shownEvents, shownMsgs, now = int(m.events), int(m.msgs), m.at
+		r.sight(sim, cur)
+		return events
+	}
 	// virtualNow is the simulated time the wall clock has reached, never
-	// past the next item.
+	// past the next step.
 	virtualNow := func(next int64) int64 {
 		if paused || speed == 0 {
-			return s.now
+			return now
 		}
 		v := simBase + int64(float64(time.Since(wallBase).Milliseconds())*speed)
-		return min(max(v, s.now), next)
+		return min(max(v, now), next)
 	}
 	handle := func(c control, next int64) {
 		switch c.op {
 		case "pause":
-			if !paused {
-				paused = true
-			}
+			paused = true
 		case "resume":
 			paused, stepping = false, false
 			rebase()
@@ -201,17 +267,25 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 		case "stop":
 			stopErr = ErrStopped
 		case "inject":
-			s.now = virtualNow(next)
-			w.applyFault(*c.fault)
+			at := virtualNow(next)
+			again := r.simulate(context.WithoutCancel(ctx), append(slices.Clip(script), scripted{after: steps(), at: at, fault: c.fault}))
+			if err := r.follows(sim, again, cur); err != nil {
+				stopErr = err
+				return
+			}
+			script = append(script, scripted{after: steps(), at: at, fault: c.fault})
+			sim = again
+			show()
 			rebase()
 		}
 	}
 
-	w.begin()
-	for stopErr == nil && w.err == nil && s.err == nil && !w.truncated {
-		next, ok := s.peek()
-		if !ok || next > until {
-			break
+	for stopErr == nil && cur+1 < len(sim.marks) {
+		m := sim.marks[cur+1]
+		next := m.at
+		if !m.injected && int(m.steps) == steps() {
+			show() // the run's last words, said as its last step is
+			continue
 		}
 		select {
 		case c := <-r.ctl:
@@ -248,55 +322,58 @@ func (r *Run) loop(ctx context.Context, opt Options) {
 				}
 			}
 		}
-		n := len(w.events)
-		s.step()
-		if w.probe != nil {
-			w.probe.afterStep(w)
-		}
-		if stepping && len(w.events) > n {
+		if show() && stepping && !sim.marks[cur].injected {
 			stepping, paused = false, true
 		}
 	}
-	// The run ends at its last event, or at "until" when work was still
-	// due after it (a lease still running, a client still waiting).
-	end := int64(0)
-	if n := len(w.events); n > 0 {
-		end = w.events[n-1].T
-	}
-	if next, ok := s.peek(); ok && next > until && stopErr == nil {
-		end = until
-	} else if stopErr != nil {
-		end = s.now
-	}
-	if stopErr == nil && w.err == nil && s.err == nil && !w.truncated {
-		// A delay still armed held nothing back: said at the run's end.
-		s.now = max(s.now, end)
-		w.unsentDelays()
-		if n := len(w.events); n > 0 {
-			end = max(end, w.events[n-1].T)
-		}
-	}
-	internal := errors.Join(w.err, s.err)
-	summary, serr := w.summarize(end)
-	r.res = &Result{Events: w.events, Summary: summary, history: w.history.export()}
-	if w.msgs != nil {
-		r.res.Messages, r.res.MessagesTruncated = w.msgs.list, w.msgs.truncated
-		if r.res.Messages == nil {
-			r.res.Messages = []Message{}
-		}
-	}
-	if r.res.Events == nil {
-		r.res.Events = []Event{}
-	}
-	cerr := w.close()
+	r.finish(ctx, sim, script, steps(), stopErr)
+}
+
+// follows checks that a run simulated again with one more control shows
+// the same steps, and the same events, up to where the control applies: the simulation is
+// deterministic, so anything else is a bug, and the run ends with it
+// rather than show a timeline that does not follow from what was shown.
+func (r *Run) follows(shown, again *simulated, cur int) error {
 	switch {
-	case internal != nil:
-		r.err = fmt.Errorf("%w: %w", ErrInternal, internal)
-	case serr != nil:
-		r.err = serr
-	case stopErr != nil:
-		r.err = stopErr
-	case cerr != nil:
-		r.err = fmt.Errorf("cleanup: %w", cerr)
+	case again.setupErr != nil:
+		return again.setupErr
+	case len(again.marks) <= cur+1 || !again.marks[cur+1].injected ||
+		(cur >= 0 && (again.marks[cur] != shown.marks[cur] ||
+			!reflect.DeepEqual(again.res.Events[:shown.marks[cur].events], shown.res.Events[:shown.marks[cur].events]))):
+		if again.err != nil {
+			return again.err
+		}
+		return fmt.Errorf("%w: the run simulated again with the injected fault does not repeat the steps shown before it", ErrInternal)
+	}
+	return nil
+}
+
+// finish settles the run's result: the simulated one when it played to
+// its end, or, when it was stopped or cancelled, the run simulated again
+// up to the step shown last (its summary is of what happened until then).
+func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps int, stopErr error) {
+	if nodes := r.nodes.Load(); nodes != nil {
+		down := slices.Clone(*nodes)
+		for i := range down {
+			down[i].Role = "shutdown"
+		}
+		r.nodes.Store(&down)
+	}
+	if stopErr == nil {
+		r.res, r.err = sim.res, sim.err
+		return
+	}
+	if errors.Is(stopErr, ErrInternal) {
+		r.res, r.err = sim.res, stopErr
+		return
+	}
+	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: steps}))
+	switch {
+	case cut.setupErr != nil:
+		r.res, r.err = &Result{Events: []Event{}}, cut.setupErr
+	case cut.err != nil && !errors.Is(cut.err, ErrStopped):
+		r.res, r.err = cut.res, cut.err
+	default:
+		r.res, r.err = cut.res, stopErr
 	}
 }

@@ -100,15 +100,33 @@ func TestStepPauseResume(t *testing.T) {
 	}
 	// One step runs the simulation until something happens: one actor's
 	// turn, which may say several things at the same instant.
+	// The step's events are handed on one by one: the count settles
+	// first, then must stay put, and what came is one instant's.
 	for i := 1; i <= 3; i++ {
 		before := col.count()
 		r.Step()
 		col.waitFor(t, before+1)
 		n := col.count()
-		time.Sleep(20 * time.Millisecond)
+		for {
+			time.Sleep(20 * time.Millisecond)
+			if m := col.count(); m == n {
+				break
+			} else {
+				n = m
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
 		if col.count() != n {
 			t.Fatalf("step %d did not stop: %d events, then %d", i, n, col.count())
 		}
+		col.mu.Lock()
+		for _, e := range col.events[before:n] {
+			if e.T != col.events[before].T {
+				t.Errorf("step %d showed more than one instant: %+v", i, col.events[before:n])
+				break
+			}
+		}
+		col.mu.Unlock()
 	}
 	r.Resume()
 	r.Pause()

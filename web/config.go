@@ -159,8 +159,9 @@ type Config struct {
 	OnScoreChange func(context.Context, classroom.ScoreChange)
 }
 
-// Defaults for Config. A live run costs about one Raft group (21
-// goroutines, ~100 KB) plus a database; see docs/web-benchmarks.md.
+// Defaults for Config. A live run costs a Raft group and a database while
+// it is simulated, then its timeline while it is played; see
+// docs/web-benchmarks.md.
 const (
 	DefaultQueueWait          = 30 * time.Second
 	DefaultRunQueuePerSlot    = admission.DefaultQueuePerSlot // RunQueue per slot
@@ -329,20 +330,18 @@ func (c Config) admission() admission.Config {
 		FlowsPerIP: c.SessionsPerAddress}
 }
 
-// Sizing MaxLiveRuns by default (LiveRunsFor). A live run's memory is its
-// Raft group, its database, its goroutines and its socket's queue: about
-// half a MiB resident at 1,000 sessions (docs/web-benchmarks.md), so a MiB
-// each leaves the other half of the budget for everything else. Its CPU,
-// paced at 10x, is about 0.2 % of a core, but what bounds the count is the
-// event lag. A burst of 1,000 sessions on two cores keeps its p99 within
-// 100 ms, but a thousand runs kept live for minutes meet collections
-// while they run, each holding their events back by up to about 200 ms
-// (docs/web-benchmarks.md, third pass). 500 kept going, five runs each
-// and four collections among them, kept it at 11 to 13 ms, so
-// LiveRunsPerCore is 250.
+// Sizing MaxLiveRuns by default (LiveRunsFor). A live run is simulated
+// when it starts and then played back (engine.Run): while it plays it
+// holds its timeline, its goroutines and its socket's queue, not a Raft
+// group. That comes to about 350 KB resident a session with 1,000 sessions
+// kept going, five runs each (docs/web-benchmarks.md, fourth pass), so
+// half a MiB each leaves room for everything else. What bounds the count
+// on the cores is the event lag: 1,000 sessions kept going on two cores
+// held a p99 of 11 to 15 ms, 2,000 about 100 ms, so LiveRunsPerCore is
+// 500.
 const (
-	LiveRunBytes    = 1 << 20
-	LiveRunsPerCore = 250
+	LiveRunBytes    = 512 << 10
+	LiveRunsPerCore = 500
 	// MinLiveRuns is the least the sizing gives, however small the
 	// machine: a class of 50.
 	MinLiveRuns = 50
@@ -350,7 +349,7 @@ const (
 
 // LiveRunsFor is the default MaxLiveRuns for a memory budget and a number
 // of cores: as many as both hold, at least MinLiveRuns and at most 10,000.
-// 1 GiB and two cores give 500; 1 GiB and eight cores 1,024.
+// 1 GiB and two cores give 1,000; 1 GiB and eight cores 2,048.
 func LiveRunsFor(memoryBudget int64, cores int) int {
 	byMemory := memoryBudget / LiveRunBytes
 	byCPU := int64(max(cores, 1)) * LiveRunsPerCore

@@ -6,7 +6,7 @@ import (
 )
 
 // TestLiveRunsAreSizedFromMemoryAndCores: without --max-live-runs the
-// live places are what the memory budget holds (a MiB each) and what the
+// live places are what the memory budget holds (LiveRunBytes each) and what the
 // cores pace (LiveRunsPerCore each), whichever is fewer, within bounds;
 // the websockets follow them with a second tab for a quarter.
 func TestLiveRunsAreSizedFromMemoryAndCores(t *testing.T) {
@@ -15,10 +15,11 @@ func TestLiveRunsAreSizedFromMemoryAndCores(t *testing.T) {
 		cores  int
 		want   int
 	}{
-		{1 << 30, 2, min(1024, 2*LiveRunsPerCore)},
-		{1 << 30, 1, min(1024, LiveRunsPerCore)},
-		{256 << 20, 8, 256},
-		{64 << 20, 1, 64},
+		{1 << 30, 2, 1000}, // the class of 1,000 on two cores
+		{1 << 30, 2, min(1<<30/LiveRunBytes, 2*LiveRunsPerCore)},
+		{1 << 30, 1, min(1<<30/LiveRunBytes, LiveRunsPerCore)},
+		{256 << 20, 8, 256 << 20 / LiveRunBytes},
+		{64 << 20, 1, 64 << 20 / LiveRunBytes},
 		{16 << 20, 4, MinLiveRuns},
 		{1 << 40, 64, 10000},
 	} {
@@ -27,7 +28,7 @@ func TestLiveRunsAreSizedFromMemoryAndCores(t *testing.T) {
 		}
 	}
 	cfg := Config{MemoryBudget: 512 << 20}.withDefaults()
-	want := min(512, runtime.GOMAXPROCS(0)*LiveRunsPerCore)
+	want := min(512<<20/LiveRunBytes, runtime.GOMAXPROCS(0)*LiveRunsPerCore)
 	if cfg.MaxLiveRuns != want || cfg.MaxConnections != max(DefaultMaxConnections, want+want/4) {
 		t.Errorf("a 512 MiB budget on %d cores: %d live runs, %d connections; want %d and %d",
 			runtime.GOMAXPROCS(0), cfg.MaxLiveRuns, cfg.MaxConnections, want, max(DefaultMaxConnections, want+want/4))

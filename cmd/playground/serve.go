@@ -46,8 +46,8 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 	var origins string
 	ef := &envFlags{fs: fs, getenv: getenv}
 	ef.intVar(&cfg.MaxLiveRuns, "max-live-runs", "PLAYGROUND_MAX_LIVE_RUNS", 0, fmt.Sprintf(
-		"live runs (over the websocket) at once, all users together; 0 sizes it from --memory-budget (a MiB each) and the cores (%d each): %d here with the default budget",
-		web.LiveRunsPerCore, web.LiveRunsFor(web.DefaultMemoryBudget, runtime.GOMAXPROCS(0))))
+		"live runs (over the websocket) at once, all users together; 0 sizes it from --memory-budget (%d KiB each) and the cores (%d each): %d here with the default budget",
+		web.LiveRunBytes>>10, web.LiveRunsPerCore, web.LiveRunsFor(web.DefaultMemoryBudget, runtime.GOMAXPROCS(0))))
 	ef.intVar(&cfg.MaxConnections, "max-connections", "PLAYGROUND_MAX_CONNECTIONS", 0, fmt.Sprintf(
 		"open websockets; 0 is --max-live-runs and a quarter more, at least %d", web.DefaultMaxConnections))
 	ef.int64Var(&cfg.MaxMessageBytes, "max-message-bytes", "PLAYGROUND_MAX_MESSAGE_BYTES", web.DefaultMaxMessageBytes, "bytes in one websocket message")

@@ -1,0 +1,199 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leaselab/playground/engine"
+	"go.uber.org/goleak"
+)
+
+// stepTo starts sc paused and steps it until n steps that said something
+// were shown (or the run ended); it returns the run and its collector.
+func stepTo(t *testing.T, sc engine.Scenario, n int) (*engine.Run, *collector) {
+	t.Helper()
+	col := newCollector()
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Speed: 1000, Paused: true, Sink: col.sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		before := col.count()
+		r.Step()
+		deadline := time.After(10 * time.Second)
+		for col.count() == before {
+			select {
+			case <-col.notify:
+			case <-r.Done():
+				return r, col
+			case <-deadline:
+				t.Fatalf("a step showed nothing after %d events", before)
+			}
+		}
+	}
+	return r, col
+}
+
+// TestInjectAnywhereKeepsWhatWasShown injects a fault after every step of
+// a run in turn. A played run takes the fault by simulating again with it,
+// so what the learner saw before it must come out the same, the fault must
+// land at the moment shown, and the sink must see exactly the timeline
+// Wait returns.
+func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
+	for _, tc := range []struct {
+		preset string
+		fault  engine.Fault
+	}{
+		{"paused-holder", engine.Fault{Do: "pause", Target: "client-2", For: engine.Sec(5)}},
+		{"raft-failover", engine.Fault{Do: "crash", Target: "node-2"}},
+	} {
+		t.Run(tc.preset, func(t *testing.T) {
+			sc := mustPreset(t, tc.preset, true)
+			plain := mustRun(t, sc)
+			for k := 0; ; k++ {
+				r, col := stepTo(t, sc, k)
+				select {
+				case <-r.Done():
+					if k < 3 {
+						t.Fatalf("the run ended after %d steps", k)
+					}
+					return
+				default:
+				}
+				shown := col.count()
+				at := int64(0)
+				if shown > 0 {
+					at = plain.Events[shown-1].T
+				}
+				if err := r.Inject(tc.fault); err != nil {
+					t.Fatal(err)
+				}
+				r.Resume()
+				res, err := r.Wait()
+				if err != nil {
+					t.Fatalf("after %d steps: %v", k, err)
+				}
+				col.mu.Lock()
+				seen := jsonOf(t, col.events)
+				col.mu.Unlock()
+				if seen != jsonOf(t, res.Events) {
+					t.Fatalf("after %d steps the sink saw another timeline than Wait returned", k)
+				}
+				if jsonOf(t, res.Events[:shown]) != jsonOf(t, plain.Events[:shown]) {
+					t.Fatalf("after %d steps the events shown before the fault changed", k)
+				}
+				// The fault comes next: from its target, or said to be
+				// ignored (a client that finished has nothing to pause).
+				if e := res.Events[shown]; e.T != at || (e.Actor != tc.fault.Target && e.Kind != engine.KindFaultIgnored) {
+					t.Fatalf("after %d steps (at %d ms) the fault should come next, from %s: %+v", k, at, tc.fault.Target, e)
+				}
+			}
+		})
+	}
+}
+
+// TestStoppedRunSummarizesWhatWasShown: a run stopped part way returns the
+// events it showed, and a summary of the run up to there, not of the
+// whole simulation it played from.
+func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", true)
+	plain := mustRun(t, sc)
+	r, col := stepTo(t, sc, 6)
+	shown := col.count()
+	r.Stop()
+	res, err := r.Wait()
+	if !errors.Is(err, engine.ErrStopped) {
+		t.Fatalf("Wait after Stop: %v", err)
+	}
+	if jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
+		t.Fatalf("a stopped run returned %d events, %d were shown", len(res.Events), shown)
+	}
+	if last := res.Events[len(res.Events)-1].T; res.Summary.EndMS != last || last >= plain.Summary.EndMS {
+		t.Fatalf("the stopped run should end at its last shown event (%d ms), before the whole run's end (%d ms): %+v", last, plain.Summary.EndMS, res.Summary)
+	}
+}
+
+// TestPlayedRunHoldsNoRaftGroup: while a run is played, its Raft group is
+// gone (given back, or shut down when there is no pool): a class of a
+// thousand paced runs holds a thousand timelines, not a thousand groups.
+func TestPlayedRunHoldsNoRaftGroup(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	col := newCollector()
+	r, err := engine.Start(context.Background(), mustPrepare(t, mustPreset(t, "nightly-total", true)), engine.Options{Speed: 1, Sink: col.sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		r.Stop()
+		r.Wait()
+	}()
+	col.waitFor(t, 1)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		raft := raftGoroutines()
+		if raft == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a played run still has %d Raft goroutines", raft)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	select {
+	case <-r.Done():
+		t.Fatal("the run ended before the check: it should play for a minute")
+	default:
+	}
+	nodes := r.Nodes()
+	if len(nodes) != 3 {
+		t.Fatalf("a played run should still report its three nodes as they were: %+v", nodes)
+	}
+	leaders := 0
+	for _, n := range nodes {
+		if n.Role == "leader" {
+			leaders++
+		}
+	}
+	if leaders != 1 {
+		t.Errorf("the nodes as shown should have one leader: %+v", nodes)
+	}
+}
+
+// raftGoroutines counts the goroutines running hashicorp/raft code.
+func raftGoroutines() int {
+	buf := make([]byte, 1<<22)
+	buf = buf[:runtime.Stack(buf, true)]
+	n := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "github.com/hashicorp/raft.") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestNodesAfterTheRun: once a played run ended, its nodes report
+// themselves shut down.
+func TestNodesAfterTheRun(t *testing.T) {
+	r, err := engine.Start(t.Context(), mustPrepare(t, mustPreset(t, "paused-holder", true)), engine.Options{Speed: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	nodes := r.Nodes()
+	if len(nodes) != 3 {
+		t.Fatalf("want three nodes, got %+v", nodes)
+	}
+	for _, n := range nodes {
+		if n.Role != "shutdown" {
+			t.Errorf("after the run: %s", fmt.Sprint(n))
+		}
+	}
+}
