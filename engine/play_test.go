@@ -197,3 +197,32 @@ func TestNodesAfterTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestInjectedFaultsAreBounded: each fault injected live costs the run a
+// simulation, so a run takes at most MaxInjected, and says so by name.
+func TestInjectedFaultsAreBounded(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", true)
+	sc.Faults = nil
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := engine.Fault{Do: "pause", Target: "client-1", For: engine.Ms(10)}
+	for i := range engine.MaxInjected {
+		if err := r.Inject(f); err != nil {
+			t.Fatalf("fault %d: %v", i+1, err)
+		}
+	}
+	err = r.Inject(f)
+	if err == nil || !strings.Contains(err.Error(), "fault") || !strings.Contains(err.Error(), fmt.Sprint(engine.MaxInjected)) {
+		t.Fatalf("fault %d: want an error naming the field and the limit, got %v", engine.MaxInjected+1, err)
+	}
+	r.Resume()
+	res, err := r.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(find(res, "client-1", engine.KindPauseStart)); got != engine.MaxInjected {
+		t.Errorf("%d pauses in the timeline, want the %d taken", got, engine.MaxInjected)
+	}
+}

@@ -66,7 +66,14 @@ type Run struct {
 	res   *Result
 	err   error
 	nodes atomic.Pointer[[]NodeStatus] // what the real nodes said at the step shown
+	// injected counts the faults injected: each costs a simulation, so a
+	// run takes at most MaxInjected.
+	injected atomic.Int32
 }
+
+// MaxInjected is how many faults one run takes live, as many as a
+// scenario may list.
+const MaxInjected = MaxFaults
 
 type control struct {
 	op    string // "pause", "resume", "step", "speed", "stop", "inject"
@@ -172,11 +179,15 @@ func (r *Run) SetSpeed(speed float64) error {
 
 // Inject applies a fault at the run's current simulated time. Its "at" is
 // ignored. It returns a validation error for a fault the scenario cannot
-// take (an unknown target, a bad duration).
+// take (an unknown target, a bad duration), or past MaxInjected faults.
 func (r *Run) Inject(f Fault) error {
 	f.At = Ms(0)
 	if err := validateFault(&r.sc, "fault", f, MaxUntil); err != nil {
 		return err
+	}
+	if r.injected.Add(1) > MaxInjected {
+		r.injected.Add(-1)
+		return fieldErr("fault", "a run takes at most %d faults injected live: start it again with them in its faults", MaxInjected)
 	}
 	r.send(control{op: "inject", fault: &f})
 	return nil
