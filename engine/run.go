@@ -144,8 +144,10 @@ func (r *Run) simulate(ctx context.Context, script []scripted) *simulated {
 func (r *Run) Scenario() Scenario { return r.sc.clone() }
 
 // Wait blocks until the run has ended and returns the timeline. A stopped
-// or cancelled run returns what it had shown so far together with
-// ErrStopped or the context's error.
+// run, or one whose context's deadline passed, returns what it had shown
+// so far and the summary of the run up to there, together with ErrStopped
+// or the context's error; a cancelled one returns what it had shown and
+// no summary (Summary is zero), with context.Canceled.
 func (r *Run) Wait() (*Result, error) {
 	<-r.done
 	return r.res, r.err
@@ -337,7 +339,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stepping, paused = false, true
 		}
 	}
-	r.finish(ctx, sim, script, steps(), stopErr)
+	r.finish(ctx, sim, script, steps(), shownEvents, shownMsgs, stopErr)
 }
 
 // follows checks that a run simulated again with one more control shows
@@ -360,9 +362,13 @@ func (r *Run) follows(shown, again *simulated, cur int) error {
 }
 
 // finish settles the run's result: the simulated one when it played to
-// its end, or, when it was stopped or cancelled, the run simulated again
-// up to the step shown last (its summary is of what happened until then).
-func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps int, stopErr error) {
+// its end, or, when it was stopped or ran out of time, the run simulated
+// again up to the step shown last (its summary is of what happened until
+// then). A cancelled run (its context ended: the tab closed, the server
+// is shutting down) returns the events and messages it showed and no
+// summary, which no one is left to read: a class leaving at once, or a
+// server stopping, does not simulate a thousand runs again.
+func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps, events, msgs int, stopErr error) {
 	if nodes := r.nodes.Load(); nodes != nil {
 		down := slices.Clone(*nodes)
 		for i := range down {
@@ -376,6 +382,13 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, ste
 	}
 	if errors.Is(stopErr, ErrInternal) {
 		r.res, r.err = sim.res, stopErr
+		return
+	}
+	if errors.Is(stopErr, context.Canceled) {
+		r.res, r.err = &Result{Events: sim.res.Events[:events:events]}, stopErr
+		if sim.res.Messages != nil {
+			r.res.Messages = sim.res.Messages[:msgs:msgs]
+		}
 		return
 	}
 	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: steps}))
