@@ -369,13 +369,6 @@ func (r *Run) follows(shown, again *simulated, cur int) error {
 // summary, which no one is left to read: a class leaving at once, or a
 // server stopping, does not simulate a thousand runs again.
 func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps, events, msgs int, stopErr error) {
-	if nodes := r.nodes.Load(); nodes != nil {
-		down := slices.Clone(*nodes)
-		for i := range down {
-			down[i].Role = "shutdown"
-		}
-		r.nodes.Store(&down)
-	}
 	if stopErr == nil {
 		r.res, r.err = sim.res, sim.err
 		return
