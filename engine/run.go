@@ -129,7 +129,8 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	return r, nil
 }
 
-// simulate simulates the run with the given script (playGate.go).
+// simulate simulates the run with the given script, a few runs at a time
+// (playGate).
 func (r *Run) simulate(ctx context.Context, script []scripted) *simulated {
 	if err := playGate.enter(ctx); err != nil {
 		return &simulated{setupErr: err}
