@@ -13,7 +13,7 @@ type NodeStatus struct {
 	// Name is the node ("node-1").
 	Name string `json:"name"`
 	// Role is what the node believes it is: "leader", "follower",
-	// "candidate" or "shutdown" (crashed, or the run ended).
+	// "candidate" or "shutdown" (crashed).
 	Role string `json:"role"`
 	// Term is the node's current Raft term.
 	Term uint64 `json:"term"`
@@ -31,7 +31,8 @@ type NodeStatus struct {
 // scenario has no Raft group): a played run's group went back to the pool
 // when its simulation ended, so what the nodes said was kept with each
 // step. It may be called from any goroutine at any time, during or after
-// the run; after the run every node reports "shutdown". Its figures are observed and vary from
+// the run; after the run, they are as the nodes reported themselves at its
+// last step shown. Its figures are observed and vary from
 // run to run: send them beside the timeline, labelled as observed, never
 // inside it.
 func (r *Run) Nodes() []NodeStatus {

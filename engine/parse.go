@@ -114,28 +114,8 @@ func jsonKind(k string) string {
 // were half of a scenario's parsing: a class pressing Run together parses
 // a thousand at once.
 func repeatedKey(data []byte) error {
-	type frame struct {
-		array bool
-		index int
-		key   string   // the key being read, as written
-		isKey bool     // the next string in this object is a key
-		seen  []string // its keys so far, lower-cased (objects are small)
-	}
-	var stack []frame
-	path := func() string {
-		var b strings.Builder
-		for _, f := range stack {
-			if f.array {
-				b.WriteString("[" + strconv.Itoa(f.index) + "]")
-			} else if f.key != "" {
-				if b.Len() > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(f.key)
-			}
-		}
-		return b.String()
-	}
+	var stack []jsonFrame
+	var seen [][]string // each open object's keys so far, lower-cased (objects are small)
 	for i := 0; i < len(data); {
 		c := data[i]
 		switch c {
@@ -149,7 +129,7 @@ func repeatedKey(data []byte) error {
 			if top < 0 {
 				return nil
 			}
-			stack = stack[:top]
+			stack, seen = stack[:top], seen[:top]
 			i++
 		case top >= 0 && !stack[top].array && stack[top].isKey:
 			key, next, ok := readJSONString(data, i)
@@ -159,13 +139,13 @@ func repeatedKey(data []byte) error {
 			i = next
 			f := &stack[top]
 			lower := strings.ToLower(key)
-			for _, k := range f.seen {
+			for _, k := range seen[top] {
 				if k == lower {
 					f.key = key
-					return fieldErr(path(), "is given twice in one object: give each field once")
+					return fieldErr(jsonPath(stack), "is given twice in one object: give each field once")
 				}
 			}
-			f.seen = append(f.seen, lower)
+			seen[top] = append(seen[top], lower)
 			f.key, f.isKey = key, false
 			continue
 		default:
@@ -174,11 +154,11 @@ func repeatedKey(data []byte) error {
 			}
 			switch c {
 			case '{':
-				stack = append(stack, frame{isKey: true})
+				stack, seen = append(stack, jsonFrame{isKey: true}), append(seen, nil)
 				i++
 				continue
 			case '[':
-				stack = append(stack, frame{array: true, index: -1})
+				stack, seen = append(stack, jsonFrame{array: true, index: -1}), append(seen, nil)
 				i++
 				continue
 			case '"':
@@ -201,6 +181,31 @@ func repeatedKey(data []byte) error {
 		}
 	}
 	return nil
+}
+
+// jsonFrame is one open object or array on the way into a JSON value.
+type jsonFrame struct {
+	array bool
+	index int    // the element being read (an array)
+	key   string // the key being read, as written (an object)
+	isKey bool   // the next string in this object is a key
+}
+
+// jsonPath names the value the open frames lead to, like
+// "clients[1].steps[0].set".
+func jsonPath(stack []jsonFrame) string {
+	var b strings.Builder
+	for _, f := range stack {
+		if f.array {
+			b.WriteString("[" + strconv.Itoa(f.index) + "]")
+		} else if f.key != "" {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(f.key)
+		}
+	}
+	return b.String()
 }
 
 // readJSONString reads the JSON string that starts at data[i] (a quote) and
@@ -230,33 +235,13 @@ func readJSONString(data []byte, i int) (s string, next int, ok bool) {
 // pathAt names the JSON value that ends at byte offset of data, like
 // "clients[1].steps[0].set", by walking the tokens up to it.
 func pathAt(data []byte, offset int64) string {
-	type frame struct {
-		array bool
-		index int
-		key   string
-		isKey bool // the next string in this object is a key
-	}
-	var stack []frame
-	path := func() string {
-		var b strings.Builder
-		for _, f := range stack {
-			if f.array {
-				b.WriteString("[" + strconv.Itoa(f.index) + "]")
-			} else if f.key != "" {
-				if b.Len() > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(f.key)
-			}
-		}
-		return b.String()
-	}
+	var stack []jsonFrame
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return path()
+			return jsonPath(stack)
 		}
 		d, isDelim := tok.(json.Delim)
 		closing := isDelim && (d == '}' || d == ']')
@@ -272,15 +257,15 @@ func pathAt(data []byte, offset int64) string {
 		}
 		if isDelim && !closing {
 			if d == '{' {
-				stack = append(stack, frame{isKey: true})
+				stack = append(stack, jsonFrame{isKey: true})
 			} else {
-				stack = append(stack, frame{array: true, index: -1})
+				stack = append(stack, jsonFrame{array: true, index: -1})
 			}
 			continue
 		}
 		// A value (or a container) just ended.
 		if dec.InputOffset() >= offset {
-			return path()
+			return jsonPath(stack)
 		}
 		if n := len(stack); n > 0 && !stack[n-1].array {
 			stack[n-1].isKey = true

@@ -177,10 +177,10 @@ func raftGoroutines() int {
 	return n
 }
 
-// TestNodesAfterTheRun: once a played run ended, its nodes report
-// themselves shut down.
+// TestNodesAfterTheRun: once a played run ended, its nodes are as they
+// reported themselves at its last step: three, one of them leading.
 func TestNodesAfterTheRun(t *testing.T) {
-	r, err := engine.Start(t.Context(), mustPrepare(t, mustPreset(t, "paused-holder", true)), engine.Options{Speed: 1000})
+	r, err := engine.Start(t.Context(), mustPrepare(t, mustPreset(t, "paused-holder", true)), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,12 +188,42 @@ func TestNodesAfterTheRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	nodes := r.Nodes()
-	if len(nodes) != 3 {
-		t.Fatalf("want three nodes, got %+v", nodes)
-	}
+	leaders := 0
 	for _, n := range nodes {
-		if n.Role != "shutdown" {
-			t.Errorf("after the run: %s", fmt.Sprint(n))
+		if n.Role == "leader" && n.CommitIndex > 0 {
+			leaders++
 		}
+	}
+	if len(nodes) != 3 || leaders != 1 {
+		t.Errorf("after the run, want three nodes, one leading with a commit index: %s", fmt.Sprint(nodes))
+	}
+}
+
+// TestInjectedFaultsAreBounded: each fault injected live costs the run a
+// simulation, so a run takes at most MaxInjected, and says so by name.
+func TestInjectedFaultsAreBounded(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", true)
+	sc.Faults = nil
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := engine.Fault{Do: "pause", Target: "client-1", For: engine.Ms(10)}
+	for i := range engine.MaxInjected {
+		if err := r.Inject(f); err != nil {
+			t.Fatalf("fault %d: %v", i+1, err)
+		}
+	}
+	err = r.Inject(f)
+	if err == nil || !strings.Contains(err.Error(), "fault") || !strings.Contains(err.Error(), fmt.Sprint(engine.MaxInjected)) {
+		t.Fatalf("fault %d: want an error naming the field and the limit, got %v", engine.MaxInjected+1, err)
+	}
+	r.Resume()
+	res, err := r.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(find(res, "client-1", engine.KindPauseStart)); got != engine.MaxInjected {
+		t.Errorf("%d pauses in the timeline, want the %d taken", got, engine.MaxInjected)
 	}
 }

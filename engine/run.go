@@ -66,7 +66,14 @@ type Run struct {
 	res   *Result
 	err   error
 	nodes atomic.Pointer[[]NodeStatus] // what the real nodes said at the step shown
+	// injected counts the faults injected: each costs a simulation, so a
+	// run takes at most MaxInjected.
+	injected atomic.Int32
 }
+
+// MaxInjected is how many faults one run takes live, as many as a
+// scenario may list.
+const MaxInjected = MaxFaults
 
 type control struct {
 	op    string // "pause", "resume", "step", "speed", "stop", "inject"
@@ -137,8 +144,10 @@ func (r *Run) simulate(ctx context.Context, script []scripted) *simulated {
 func (r *Run) Scenario() Scenario { return r.sc.clone() }
 
 // Wait blocks until the run has ended and returns the timeline. A stopped
-// or cancelled run returns what it had shown so far together with
-// ErrStopped or the context's error.
+// run, or one whose context's deadline passed, returns what it had shown
+// so far and the summary of the run up to there, together with ErrStopped
+// or the context's error; a cancelled one returns what it had shown and
+// no summary (Summary is zero), with context.Canceled.
 func (r *Run) Wait() (*Result, error) {
 	<-r.done
 	return r.res, r.err
@@ -172,11 +181,15 @@ func (r *Run) SetSpeed(speed float64) error {
 
 // Inject applies a fault at the run's current simulated time. Its "at" is
 // ignored. It returns a validation error for a fault the scenario cannot
-// take (an unknown target, a bad duration).
+// take (an unknown target, a bad duration), or past MaxInjected faults.
 func (r *Run) Inject(f Fault) error {
 	f.At = Ms(0)
 	if err := validateFault(&r.sc, "fault", f, MaxUntil); err != nil {
 		return err
+	}
+	if r.injected.Add(1) > MaxInjected {
+		r.injected.Add(-1)
+		return fieldErr("fault", "a run takes at most %d faults injected live: start it again with them in its faults", MaxInjected)
 	}
 	r.send(control{op: "inject", fault: &f})
 	return nil
@@ -326,7 +339,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stepping, paused = false, true
 		}
 	}
-	r.finish(ctx, sim, script, steps(), stopErr)
+	r.finish(ctx, sim, script, steps(), shownEvents, shownMsgs, stopErr)
 }
 
 // follows checks that a run simulated again with one more control shows
@@ -349,22 +362,26 @@ func (r *Run) follows(shown, again *simulated, cur int) error {
 }
 
 // finish settles the run's result: the simulated one when it played to
-// its end, or, when it was stopped or cancelled, the run simulated again
-// up to the step shown last (its summary is of what happened until then).
-func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps int, stopErr error) {
-	if nodes := r.nodes.Load(); nodes != nil {
-		down := slices.Clone(*nodes)
-		for i := range down {
-			down[i].Role = "shutdown"
-		}
-		r.nodes.Store(&down)
-	}
+// its end, or, when it was stopped or ran out of time, the run simulated
+// again up to the step shown last (its summary is of what happened until
+// then). A cancelled run (its context ended: the tab closed, the server
+// is shutting down) returns the events and messages it showed and no
+// summary, which no one is left to read: a class leaving at once, or a
+// server stopping, does not simulate a thousand runs again.
+func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps, events, msgs int, stopErr error) {
 	if stopErr == nil {
 		r.res, r.err = sim.res, sim.err
 		return
 	}
 	if errors.Is(stopErr, ErrInternal) {
 		r.res, r.err = sim.res, stopErr
+		return
+	}
+	if errors.Is(stopErr, context.Canceled) {
+		r.res, r.err = &Result{Events: sim.res.Events[:events:events]}, stopErr
+		if sim.res.Messages != nil {
+			r.res.Messages = sim.res.Messages[:msgs:msgs]
+		}
 		return
 	}
 	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: steps}))

@@ -66,8 +66,48 @@ func TestCancelledRunLeavesNothing(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Wait after cancel: %v", err)
 	}
-	if res == nil || len(res.Events) < 3 || res.Summary.EndMS >= 55000 {
-		t.Fatalf("a cancelled run should return its partial timeline: %+v", res)
+	col.mu.Lock()
+	seen := jsonOf(t, col.events)
+	col.mu.Unlock()
+	if res == nil || len(res.Events) < 3 || jsonOf(t, res.Events) != seen {
+		t.Fatalf("a cancelled run should return the events it showed: %+v", res)
+	}
+	if res.Summary != (engine.Summary{}) {
+		t.Errorf("a cancelled run has no summary, got %+v", res.Summary)
+	}
+}
+
+// TestRunPastItsDeadlineSummarizesWhatItShowed: a run whose context's
+// deadline passes (the web's limit on a live run's wall time) ends with
+// the deadline's error, the events it showed and a summary of the run up
+// to the last of them.
+func TestRunPastItsDeadlineSummarizesWhatItShowed(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	col := newCollector()
+	// 55 simulated seconds at 1x: far from its end at the deadline.
+	r, err := engine.Start(ctx, mustPrepare(t, mustPreset(t, "nightly-total", true)), engine.Options{Speed: 1, Sink: col.sink})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Wait()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait: %v", err)
+	}
+	col.mu.Lock()
+	seen := jsonOf(t, col.events)
+	col.mu.Unlock()
+	if jsonOf(t, res.Events) != seen {
+		t.Fatalf("the run returned other events than it showed")
+	}
+	end := int64(0)
+	if n := len(res.Events); n > 0 {
+		end = res.Events[n-1].T
+	}
+	// It ends at the last step shown: its last event's, or a quiet step's
+	// after it; long before the whole run's 55 s.
+	if res.Summary.EndMS < end || res.Summary.EndMS >= 55000 {
+		t.Errorf("the summary should be of the run up to its last shown step (from %d ms): %+v", end, res.Summary)
 	}
 }
 

@@ -36,7 +36,8 @@ type stepMark struct {
 }
 
 // sighting is what a run's real Raft nodes reported about themselves
-// after one step (mark), kept where it differs from the one before.
+// after a step that emitted events (mark), kept where it differs from the
+// one before.
 type sighting struct {
 	mark  int // -1: before the first step
 	nodes []NodeStatus
@@ -106,8 +107,17 @@ func simulate(ctx context.Context, p *Prepared, o simOptions) *simulated {
 		if w.msgs != nil {
 			m.msgs = int32(len(w.msgs.list))
 		}
+		// The nodes are read where the step said something: that is when
+		// the page is shown a step and asks how they see themselves, and
+		// it keeps a run's sightings as few as its events.
+		shown := int32(0)
+		if n := len(out.marks); n > 0 {
+			shown = out.marks[n-1].events
+		}
 		out.marks = append(out.marks, m)
-		look(len(out.marks) - 1)
+		if m.events > shown {
+			look(len(out.marks) - 1)
+		}
 	}
 
 	var stopErr error

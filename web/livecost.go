@@ -2,13 +2,17 @@ package web
 
 import "github.com/leaselab/playground/engine"
 
-// A live run costs CPU in proportion to the events it makes a wall second:
-// its scenario's events per simulated second times its speed. Paced for
-// watching, a preset makes a few events a second and costs next to
-// nothing; a scenario whose ten clients renew every 10 ms makes about a
-// thousand per simulated second, and at 50x that is a core's work
-// (measured: 30 to 60 us of CPU an event with a Raft group). So the speed
-// alone does not say whether a run needs a slot: the rate does.
+// A live run costs CPU twice. When it starts it is simulated to its end
+// (engine.Start): all its events at once, 30 to 60 us of CPU an event with
+// a Raft group. Then it is played: each event is folded, encoded and sent
+// when the wall clock reaches it, so the playing costs in proportion to
+// the events it makes a wall second, its scenario's events per simulated
+// second times its speed. Paced for watching, a preset makes a few events
+// a second and costs next to nothing; a scenario whose ten clients renew
+// every 10 ms makes about a thousand per simulated second, and at 50x that
+// needs a slot of its own. So the speed alone does not say whether a run
+// needs a slot: the rate does, and, for its start, the length of its
+// simulation.
 
 // DefaultLiveEventRate is the most events a wall second a live run may
 // make on its live place alone: 200 runs at that rate, at about 50 us an
@@ -35,6 +39,24 @@ func eventDensity(sc engine.Scenario) float64 {
 	}
 	return d
 }
+
+// SimulationSlotEvents is the most events a live run's simulation may
+// have (estimated, simulatedEvents) and run on its live place alone: about
+// 60 to 120 ms of CPU. A preset has 10 to 300. A longer one takes a slot
+// for its simulation, in turn with everyone's runs (the slots' fair
+// line), so that one client starting long scenarios by the hundred does not
+// hold every other start back behind them.
+const SimulationSlotEvents = 2000
+
+// simulatedEvents estimates all the events of a scenario's run: its
+// density over its length, at most the engine's event limit.
+func simulatedEvents(sc engine.Scenario) float64 {
+	return min(eventDensity(sc)*max(float64(sc.Until.MS())/1000, 1), engine.MaxEvents)
+}
+
+// simulationNeedsSlot reports whether a live run's simulation is long
+// enough to take a slot while it runs.
+func simulationNeedsSlot(events float64) bool { return events > SimulationSlotEvents }
 
 // needsSlot reports whether a live run of this event density at this
 // speed takes a slot besides its live place: at full speed (0), or

@@ -22,6 +22,7 @@ type liveRun struct {
 	mu       sync.Mutex
 	speed    float64
 	density  float64 // its scenario's estimated events per simulated second
+	events   float64 // and in all (simulatedEvents)
 	paused   bool
 	position int               // its place in line while it waits
 	admitted bool              // it has what it needs to start

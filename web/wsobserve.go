@@ -13,8 +13,9 @@ const observeEvery = 200 * time.Millisecond
 
 // observe sends what the run's real Raft nodes report about themselves
 // (role, term, log and commit index: engine.Run.Nodes) when it changed,
-// soon after the run emitted events (each emit pokes it), until the run
-// ends: a paused run sends nothing. The figures are observed on the wall
+// soon after the run emitted events (each emit pokes it), and once more as
+// the run ends, so that every Raft run's last step has its observation,
+// however fast it went: a paused run sends nothing. The figures are observed on the wall
 // clock and differ from run to run, so they go beside the timeline, never
 // into it. A run without a Raft group sends nothing. It runs on the live
 // run's own goroutine, which would otherwise only wait for the run's end.
@@ -22,20 +23,10 @@ func (ss *session) observe(run *engine.Run, poke <-chan struct{}) {
 	var last []engine.NodeStatus
 	var asked time.Time
 	var later <-chan time.Time
-	done := func() bool {
-		select {
-		case <-run.Done():
-			return true
-		default:
-			return false
-		}
-	}
 	send := func() {
 		asked, later = time.Now(), nil
 		nodes := run.Nodes()
-		// Nodes asked as the run ends are shutting down: that says
-		// nothing about the run.
-		if nodes == nil || slices.Equal(nodes, last) || done() {
+		if nodes == nil || slices.Equal(nodes, last) {
 			return
 		}
 		last = nodes
@@ -44,6 +35,7 @@ func (ss *session) observe(run *engine.Run, poke <-chan struct{}) {
 	for {
 		select {
 		case <-run.Done():
+			send() // the nodes as they were at the run's last step
 			return
 		case <-poke:
 			if wait := observeEvery - time.Since(asked); wait > 0 {

@@ -132,8 +132,9 @@ func (ss *session) start(m ClientMessage) {
 		return
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
+	norm := prepared.Scenario()
 	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
-		density: eventDensity(prepared.Scenario())}
+		density: eventDensity(norm), events: simulatedEvents(norm)}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared, m.Messages)
 }
@@ -170,18 +171,34 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	waited := time.Duration(0)
 	kind := admission.Live
+	var simSlot *admission.Ticket // held for the simulation alone
+	releaseSim := func() {
+		if simSlot != nil {
+			simSlot.Release()
+			simSlot = nil
+		}
+	}
+	defer releaseSim()
 	t, err := srv.adm.Acquire(wctx, ss.who, admission.Live, moved)
 	if err == nil {
 		waited = t.Waited()
 		lr.mu.Lock()
 		lr.live = t
 		lr.mu.Unlock()
-		if srv.needsSlot(lr.density, lr.speed) {
+		switch {
+		case srv.needsSlot(lr.density, lr.speed):
 			kind = admission.Slot
 			var st *admission.Ticket
 			if st, err = srv.adm.Acquire(wctx, ss.who, admission.Slot, moved); err == nil {
 				waited += st.Waited()
 				lr.setSlot(srv, st)
+			}
+		case simulationNeedsSlot(lr.events):
+			// Its simulation is long: it takes its turn for a slot, fairly
+			// with everyone's runs, and gives it back once it plays.
+			kind = admission.Slot
+			if simSlot, err = srv.adm.Acquire(wctx, ss.who, admission.Slot, moved); err == nil {
+				waited += simSlot.Waited()
 			}
 		}
 	}
@@ -230,6 +247,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		opt.OnMessage = func(m engine.Message) { ss.send(ServerMessage{Type: MsgMessage, Record: &m}) }
 	}
 	run, err := engine.Start(runCtx, prepared, opt)
+	releaseSim()
 	if err != nil {
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return

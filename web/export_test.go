@@ -1,0 +1,6 @@
+package web
+
+import "github.com/leaselab/playground/engine"
+
+// SimulatedEvents exposes simulatedEvents to the tests.
+func SimulatedEvents(sc engine.Scenario) float64 { return simulatedEvents(sc) }

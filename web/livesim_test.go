@@ -1,0 +1,69 @@
+package web_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web"
+)
+
+// longSparse is paused-holder renewed every second for an hour: a few
+// events a second to play at 10x, but thousands to simulate first.
+func longSparse(t *testing.T) json.RawMessage {
+	t.Helper()
+	p, err := engine.LoadPreset("paused-holder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scenario
+	for path, value := range map[string]string{"until": "1h", "lock.lease": "10s", "clients[client-1].renew_every": "1s"} {
+		if sc, err = engine.SetField(sc, path, value); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := json.Marshal(sc)
+	return b
+}
+
+// TestALongSimulationTakesItsTurnForASlot: a live run is simulated to its
+// end when it starts. A short one (every preset) starts on its live place
+// alone; one whose simulation is long waits its turn for a slot, told its
+// place, and gives the slot back once it plays, so that its hour of
+// playing holds no slot.
+func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
+	// One browser's three tabs, each free to use every place.
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 3, SessionShare: 1, AddressShare: 1})
+	holder := holdSlot(t, ts.URL)
+	short := dial(t, ts.URL, nil)
+	short.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 10})
+	short.started() // on its live place alone, the slot taken
+	long := dial(t, ts.URL, nil)
+	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	if pos := long.queued(); pos != 1 {
+		t.Fatalf("the long simulation was told place %d, want 1", pos)
+	}
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	long.started()
+	// Playing, it holds its live place and no slot: a run at full speed
+	// starts at once.
+	if got := await(t, postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false)))); got.status != 200 {
+		t.Errorf("an API run while the long run plays: %d %v", got.status, got.body)
+	}
+	if n := srv.LiveRuns(); n != 2 {
+		t.Errorf("%d live runs, want the short and the long one", n)
+	}
+	long.send(map[string]any{"type": "stop"})
+	long.until(web.MsgSummary)
+}
+
+// TestPresetsSimulateOnTheirLivePlace: no preset's simulation comes near
+// being long enough to wait for a slot.
+func TestPresetsSimulateOnTheirLivePlace(t *testing.T) {
+	for _, p := range engine.Presets() {
+		if n := web.SimulatedEvents(p.Prepared().Scenario()); 4*n > web.SimulationSlotEvents {
+			t.Errorf("%s: %.0f events estimated, more than a quarter of SimulationSlotEvents (%d)", p.Name, n, web.SimulationSlotEvents)
+		}
+	}
+}
