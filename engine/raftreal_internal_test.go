@@ -303,10 +303,17 @@ func TestNodesReportsTheRealGroup(t *testing.T) {
 	if _, err := r.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range r.Nodes() {
-		if n.Role != "shutdown" {
-			t.Errorf("after the run %s is %q", n.Name, n.Role)
+	// After the run, the nodes as they were at its last step: node-1
+	// crashed, node-2 elected after it, node-3 following.
+	after := r.Nodes()
+	want := []string{"shutdown", "leader", "follower"}
+	for i, n := range after {
+		if n.Role != want[i] || (i == 1 && n.Term <= bootTerm) {
+			t.Errorf("after the run %s is %q in term %d, want %q (node-2 in a later term than %d)", n.Name, n.Role, n.Term, want[i], bootTerm)
 		}
+	}
+	if len(after) != 3 {
+		t.Errorf("after the run, %d nodes", len(after))
 	}
 	single, _ := LoadPreset("lock-server-down")
 	res, err := Start(t.Context(), single.Prepared(), Options{})

@@ -11,13 +11,13 @@ import (
 	"time"
 )
 
-// Options control how a run is executed. None of them changes what happens,
+// Options control how a run is played. None of them changes what happens,
 // only when the observer sees it.
 type Options struct {
-	// Speed paces the run against the wall clock: simulated seconds per wall
-	// second. 0 runs as fast as possible.
+	// Speed paces the playing against the wall clock: simulated seconds
+	// per wall second. 0 plays it as fast as possible.
 	Speed float64
-	// Sink, if set, receives every event as it happens, on the run's own
+	// Sink, if set, receives every event as it is played, on the run's own
 	// goroutine. It must not block for long: a slow consumer should drop
 	// (the web session drops a slow websocket) rather than stall the run.
 	Sink func(Event)
@@ -30,8 +30,8 @@ type Options struct {
 	// Messages asks the run to keep a record of every message the
 	// simulated network carries (Result.Messages), apart from the
 	// timeline, which stays the same byte for byte. OnMessage, if set,
-	// receives each record as it is settled, on the run's goroutine (and
-	// implies Messages).
+	// receives each record as the step that settled it is played, on the
+	// run's goroutine (and implies Messages).
 	Messages  bool
 	OnMessage func(Message)
 
@@ -129,7 +129,8 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	return r, nil
 }
 
-// simulate simulates the run with the given script (playGate.go).
+// simulate simulates the run with the given script, a few runs at a time
+// (playGate).
 func (r *Run) simulate(ctx context.Context, script []scripted) *simulated {
 	if err := playGate.enter(ctx); err != nil {
 		return &simulated{setupErr: err}
