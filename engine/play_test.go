@@ -119,7 +119,7 @@ func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 }
 
 // TestPlayedRunHoldsNoRaftGroup: while a run is played, its Raft group is
-// gone (given back, or shut down when there is no pool): a class of a
+// gone (shut down when its simulation ended): a class of a
 // thousand paced runs holds a thousand timelines, not a thousand groups.
 func TestPlayedRunHoldsNoRaftGroup(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())

@@ -109,7 +109,7 @@ func execute(ctx context.Context, p *Prepared, pool *RaftPool) (*Result, error) 
 var playGate = newGate(4 * runtime.GOMAXPROCS(0))
 
 // Start simulates a prepared scenario (with its Raft group and database,
-// given back as soon as the simulation ends) and begins playing it in the
+// shut down, the database given back, as soon as the simulation ends) and begins playing it in the
 // background. The run ends at the scenario's end, at Stop, or when ctx is
 // cancelled.
 func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
