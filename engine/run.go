@@ -108,10 +108,10 @@ func execute(ctx context.Context, p *Prepared, pool *RaftPool) (*Result, error) 
 // of all of them late while hundreds of simulations share the processor.
 var playGate = newGate(4 * runtime.GOMAXPROCS(0))
 
-// Start simulates a prepared scenario (with its Raft group and database,
-// shut down, the database given back, as soon as the simulation ends) and begins playing it in the
-// background. The run ends at the scenario's end, at Stop, or when ctx is
-// cancelled.
+// Start simulates a prepared scenario to its end (its Raft group shut down
+// and its database given back as soon as the simulation ends) and begins
+// playing it in the background. The run ends at the scenario's end, at
+// Stop, or when ctx is cancelled.
 func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if p == nil {
 		return nil, fieldErr("scenario", "is required")
