@@ -209,8 +209,8 @@ func BenchmarkRaftLockConcurrent(b *testing.B) {
 // BenchmarkLiveRunHeap reports what a live, paused run holds: its live
 // heap after a collection (HeapAlloc: objects still reachable, not the
 // spans around them) and its goroutines. A played run holds its timeline
-// and one goroutine; its Raft group and database went back when its
-// simulation ended.
+// and one goroutine; its Raft group was shut down and its database given
+// back when its simulation ended.
 func BenchmarkLiveRunHeap(b *testing.B) {
 	p, err := LoadPreset("paused-holder")
 	if err != nil {

@@ -28,7 +28,7 @@ type NodeStatus struct {
 
 // Nodes reports the real Raft nodes of the run's lock group as they saw
 // themselves when the simulation took the step shown last (nil when the
-// scenario has no Raft group): a played run's group went back to the pool
+// scenario has no Raft group): a played run's group was shut down
 // when its simulation ended, so what the nodes said was kept with each
 // step. It may be called from any goroutine at any time, during or after
 // the run; after the run, they are as the nodes reported themselves at its

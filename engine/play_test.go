@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -119,7 +120,7 @@ func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 }
 
 // TestPlayedRunHoldsNoRaftGroup: while a run is played, its Raft group is
-// gone (given back, or shut down when there is no pool): a class of a
+// gone (shut down when its simulation ended): a class of a
 // thousand paced runs holds a thousand timelines, not a thousand groups.
 func TestPlayedRunHoldsNoRaftGroup(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
@@ -225,5 +226,88 @@ func TestInjectedFaultsAreBounded(t *testing.T) {
 	}
 	if got := len(find(res, "client-1", engine.KindPauseStart)); got != engine.MaxInjected {
 		t.Errorf("%d pauses in the timeline, want the %d taken", got, engine.MaxInjected)
+	}
+}
+
+// TestTurnGatesEverySimulationAfterTheFirst: a run's simulations after its
+// first (a fault injected, a stop) wait for its turn (Options.Turn), and a
+// turn refused ends the run with the refusal and what it showed.
+func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", true)
+	sc.Faults = nil
+	col := newCollector()
+	gate := make(chan struct{})
+	var turns, ended atomic.Int32
+	turn := func(ctx context.Context) (func(), error) {
+		turns.Add(1)
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return func() { ended.Add(1) }, nil
+	}
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := turns.Load(); n != 0 {
+		t.Fatalf("the first simulation took %d turns, want none: it is the start's", n)
+	}
+	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
+		t.Fatal(err)
+	}
+	r.Step()
+	waitUntil(t, func() bool { return turns.Load() == 1 })
+	time.Sleep(20 * time.Millisecond)
+	if n := col.count(); n != 0 {
+		t.Fatalf("%d events shown while the fault waited for its turn", n)
+	}
+	gate <- struct{}{}
+	col.waitFor(t, 1)
+	col.mu.Lock()
+	first := col.events[0]
+	col.mu.Unlock()
+	if first.Kind != engine.KindPauseStart {
+		t.Errorf("the fault should come first once its turn came: %+v", first)
+	}
+	r.Stop()
+	waitUntil(t, func() bool { return turns.Load() == 2 })
+	gate <- struct{}{}
+	if _, err := r.Wait(); !errors.Is(err, engine.ErrStopped) {
+		t.Fatalf("Wait after Stop: %v", err)
+	}
+	if turns.Load() != 2 || ended.Load() != 2 {
+		t.Errorf("%d turns taken, %d ended; want 2 and 2", turns.Load(), ended.Load())
+	}
+
+	refused := errors.New("no slot: the line is full")
+	col = newCollector()
+	r, err = engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink,
+		Turn: func(context.Context) (func(), error) { return nil, refused }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Step()
+	col.waitFor(t, 1)
+	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Wait()
+	if !errors.Is(err, refused) {
+		t.Fatalf("a refused turn should end the run with the refusal, got %v", err)
+	}
+	if len(res.Events) != col.count() {
+		t.Errorf("the run returned %d events, it showed %d", len(res.Events), col.count())
+	}
+}
+
+// waitUntil polls cond for up to ten seconds.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 10s")
+		}
 	}
 }

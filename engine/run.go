@@ -35,6 +35,14 @@ type Options struct {
 	Messages  bool
 	OnMessage func(Message)
 
+	// Turn, if set, is called before each simulation the run makes after
+	// its first (a fault injected, a stop): it waits until the run may
+	// use the processor again and returns the function that ends its
+	// turn. The web server has a long run take a slot this way, in turn
+	// with everyone's runs. A run whose turn is refused ends with the
+	// refusal.
+	Turn func(ctx context.Context) (done func(), err error)
+
 	probe *raftProbe // tests only: watches the real Raft group
 }
 
@@ -108,10 +116,10 @@ func execute(ctx context.Context, p *Prepared, pool *RaftPool) (*Result, error) 
 // of all of them late while hundreds of simulations share the processor.
 var playGate = newGate(4 * runtime.GOMAXPROCS(0))
 
-// Start simulates a prepared scenario (with its Raft group and database,
-// given back as soon as the simulation ends) and begins playing it in the
-// background. The run ends at the scenario's end, at Stop, or when ctx is
-// cancelled.
+// Start simulates a prepared scenario to its end (its Raft group shut down
+// and its database given back as soon as the simulation ends) and begins
+// playing it in the background. The run ends at the scenario's end, at
+// Stop, or when ctx is cancelled.
 func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if p == nil {
 		return nil, fieldErr("scenario", "is required")
@@ -120,7 +128,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
 	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{})}
-	first := r.simulate(ctx, nil)
+	first := r.simulate(ctx, nil, false)
 	if first.setupErr != nil {
 		return nil, first.setupErr
 	}
@@ -130,8 +138,15 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 }
 
 // simulate simulates the run with the given script, a few runs at a time
-// (playGate).
-func (r *Run) simulate(ctx context.Context, script []scripted) *simulated {
+// (playGate); again, after the run's turn (Options.Turn).
+func (r *Run) simulate(ctx context.Context, script []scripted, again bool) *simulated {
+	if again && r.opt.Turn != nil {
+		done, err := r.opt.Turn(ctx)
+		if err != nil {
+			return &simulated{setupErr: err}
+		}
+		defer done()
+	}
 	if err := playGate.enter(ctx); err != nil {
 		return &simulated{setupErr: err}
 	}
@@ -282,7 +297,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stopErr = ErrStopped
 		case "inject":
 			at := virtualNow(next)
-			again := r.simulate(context.WithoutCancel(ctx), append(slices.Clip(script), scripted{after: steps(), at: at, fault: c.fault}))
+			again := r.simulate(ctx, append(slices.Clip(script), scripted{after: steps(), at: at, fault: c.fault}), true)
 			if err := r.follows(sim, again, cur); err != nil {
 				stopErr = err
 				return
@@ -370,25 +385,30 @@ func (r *Run) follows(shown, again *simulated, cur int) error {
 // summary, which no one is left to read: a class leaving at once, or a
 // server stopping, does not simulate a thousand runs again.
 func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps, events, msgs int, stopErr error) {
-	if stopErr == nil {
+	shown := func() *Result {
+		res := &Result{Events: sim.res.Events[:events:events]}
+		if sim.res.Messages != nil {
+			res.Messages = sim.res.Messages[:msgs:msgs]
+		}
+		return res
+	}
+	switch {
+	case stopErr == nil:
 		r.res, r.err = sim.res, sim.err
 		return
-	}
-	if errors.Is(stopErr, ErrInternal) {
+	case errors.Is(stopErr, ErrInternal):
 		r.res, r.err = sim.res, stopErr
 		return
-	}
-	if errors.Is(stopErr, context.Canceled) {
-		r.res, r.err = &Result{Events: sim.res.Events[:events:events]}, stopErr
-		if sim.res.Messages != nil {
-			r.res.Messages = sim.res.Messages[:msgs:msgs]
-		}
+	case errors.Is(stopErr, context.Canceled):
+		r.res, r.err = shown(), stopErr
 		return
 	}
-	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: steps}))
+	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: steps}), true)
 	switch {
 	case cut.setupErr != nil:
-		r.res, r.err = &Result{Events: []Event{}}, cut.setupErr
+		// No turn to simulate it again (the server is stopping, or its
+		// line is full): what was shown, and why there is no summary.
+		r.res, r.err = shown(), cut.setupErr
 	case cut.err != nil && !errors.Is(cut.err, ErrStopped):
 		r.res, r.err = cut.res, cut.err
 	default:

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 )
 
 // A run is simulated as fast as the machine goes, then played back at
@@ -14,8 +13,9 @@ import (
 // is taken by simulating the run again from the start with that control
 // written into its script at the step where the learner gave it: the steps
 // before it come out the same, and the rest follows from the fault. A run
-// being played holds its timeline and nothing else: its Raft group and
-// its database went back to the pool when the simulation ended.
+// being played holds its timeline and nothing else: its Raft group was
+// shut down and its database given back to the pool when the simulation
+// ended.
 
 // scripted is one control written into a run's simulation, applied
 // between two steps: a fault injected, or the stop.
@@ -62,9 +62,6 @@ type simOptions struct {
 	// record keeps the marks and sightings (a run played back); Execute
 	// does without them.
 	record bool
-	// stop, when set, ends the simulation at its next step (Run.Stop while
-	// the first simulation is under way).
-	stop *atomic.Bool
 }
 
 // simulate runs a prepared scenario to its end (or its scripted stop, or
@@ -147,10 +144,6 @@ func simulate(ctx context.Context, p *Prepared, o simOptions) *simulated {
 			stopErr = ctx.Err()
 			continue
 		default:
-		}
-		if o.stop != nil && o.stop.Load() {
-			stopErr = ErrStopped
-			continue
 		}
 		s.step()
 		steps++

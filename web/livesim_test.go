@@ -30,7 +30,7 @@ func longSparse(t *testing.T) json.RawMessage {
 // end when it starts. A short one (every preset) starts on its live place
 // alone; one whose simulation is long waits its turn for a slot, told its
 // place, and gives the slot back once it plays, so that its hour of
-// playing holds no slot.
+// playing holds no slot; a fault injected into it waits for a slot again.
 func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	// One browser's three tabs, each free to use every place.
 	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 3, SessionShare: 1, AddressShare: 1})
@@ -51,8 +51,21 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	if got := await(t, postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false)))); got.status != 200 {
 		t.Errorf("an API run while the long run plays: %d %v", got.status, got.body)
 	}
-	if n := srv.LiveRuns(); n != 2 {
-		t.Errorf("%d live runs, want the short and the long one", n)
+	// A fault injected into it simulates it again: that waits for a slot
+	// too, and the fault shows once the slot frees.
+	holder = holdSlot(t, ts.URL)
+	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	for {
+		m := long.recv()
+		if m.Type == web.MsgEvent && m.Event.Kind == engine.KindPauseStart && m.Event.Actor == "client-2" {
+			break
+		}
+		if m.Type == web.MsgSummary || m.Type == web.MsgError {
+			t.Fatalf("the injected pause never showed: %+v", m)
+		}
 	}
 	long.send(map[string]any{"type": "stop"})
 	long.until(web.MsgSummary)

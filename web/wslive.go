@@ -125,6 +125,26 @@ func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
 	s.doubled.Add(1)
 }
 
+// turn is the engine's Options.Turn for a run whose simulation is long:
+// each time it is simulated again (a fault injected, a stop) it takes a
+// slot, in turn with everyone's runs, unless it holds one already (at full
+// speed, or fast enough to need one), and gives it back after.
+func (lr *liveRun) turn(s *Server, who admission.Who) func(context.Context) (func(), error) {
+	return func(ctx context.Context) (func(), error) {
+		lr.mu.Lock()
+		holds := lr.slot != nil
+		lr.mu.Unlock()
+		if holds {
+			return func() {}, nil
+		}
+		t, err := s.adm.Acquire(ctx, who, admission.Slot, nil)
+		if err != nil {
+			return nil, err
+		}
+		return t.Release, nil
+	}
+}
+
 // dropSlotLocked gives the run's slot back, if it has one.
 func (lr *liveRun) dropSlotLocked(s *Server) {
 	if lr.slot != nil {
