@@ -230,16 +230,20 @@ func TestInjectedFaultsAreBounded(t *testing.T) {
 }
 
 // TestTurnGatesEverySimulationAfterTheFirst: a run's simulations after its
-// first (a fault injected, a stop) wait for its turn (Options.Turn), and a
-// turn refused ends the run with the refusal and what it showed.
+// first (a fault injected, a stop) wait for its turn (Options.Turn), which
+// is told how many events the last simulation had, and a turn refused
+// ends the run with the refusal and what it showed.
 func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	sc.Faults = nil
+	plain := mustRun(t, sc)
 	col := newCollector()
 	gate := make(chan struct{})
 	var turns, ended atomic.Int32
-	turn := func(ctx context.Context) (func(), error) {
+	var told []int // written before the gate, read after
+	turn := func(ctx context.Context, events int) (func(), error) {
 		turns.Add(1)
+		told = append(told, events)
 		select {
 		case <-gate:
 		case <-ctx.Done():
@@ -280,11 +284,16 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	if turns.Load() != 2 || ended.Load() != 2 {
 		t.Errorf("%d turns taken, %d ended; want 2 and 2", turns.Load(), ended.Load())
 	}
+	// The first replay follows the plain run; the stop's, the run with
+	// the fault (one event more, at least: the pause).
+	if len(told) != 2 || told[0] != len(plain.Events) || told[1] <= told[0] {
+		t.Errorf("turns were told %v events; want %d, then more", told, len(plain.Events))
+	}
 
 	refused := errors.New("no slot: the line is full")
 	col = newCollector()
 	r, err = engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink,
-		Turn: func(context.Context) (func(), error) { return nil, refused }})
+		Turn: func(context.Context, int) (func(), error) { return nil, refused }})
 	if err != nil {
 		t.Fatal(err)
 	}

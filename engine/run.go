@@ -36,12 +36,12 @@ type Options struct {
 	OnMessage func(Message)
 
 	// Turn, if set, is called before each simulation the run makes after
-	// its first (a fault injected, a stop): it waits until the run may
-	// use the processor again and returns the function that ends its
-	// turn. The web server has a long run take a slot this way, in turn
-	// with everyone's runs. A run whose turn is refused ends with the
-	// refusal.
-	Turn func(ctx context.Context) (done func(), err error)
+	// its first (a fault injected, a stop), with the number of events its
+	// last simulation had: it waits until the run may use the processor
+	// again and returns the function that ends its turn. The web server
+	// has a long run take a slot this way, in turn with everyone's runs.
+	// A run whose turn is refused ends with the refusal.
+	Turn func(ctx context.Context, events int) (done func(), err error)
 
 	probe *raftProbe // tests only: watches the real Raft group
 }
@@ -128,7 +128,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
 	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{})}
-	first := r.simulate(ctx, nil, false)
+	first := r.simulate(ctx, nil, nil)
 	if first.setupErr != nil {
 		return nil, first.setupErr
 	}
@@ -138,10 +138,10 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 }
 
 // simulate simulates the run with the given script, a few runs at a time
-// (playGate); again, after the run's turn (Options.Turn).
-func (r *Run) simulate(ctx context.Context, script []scripted, again bool) *simulated {
-	if again && r.opt.Turn != nil {
-		done, err := r.opt.Turn(ctx)
+// (playGate); again after last, once the run has its turn (Options.Turn).
+func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated) *simulated {
+	if last != nil && r.opt.Turn != nil {
+		done, err := r.opt.Turn(ctx, len(last.res.Events))
 		if err != nil {
 			return &simulated{setupErr: err}
 		}
@@ -299,7 +299,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stopErr = ErrStopped
 		case "inject":
 			more := append(slices.Clip(script), scripted{after: int(shown().steps), at: virtualNow(next), fault: c.fault})
-			again := r.simulate(ctx, more, true)
+			again := r.simulate(ctx, more, sim)
 			if err := follows(sim, again, cur); err != nil {
 				stopErr = err
 				return
@@ -403,7 +403,7 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at 
 		r.res, r.err = shown(), stopErr
 		return
 	}
-	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), true)
+	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), sim)
 	switch {
 	case cut.setupErr != nil:
 		// No turn to simulate it again (the server is stopping, or its
