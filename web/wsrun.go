@@ -133,8 +133,9 @@ func (ss *session) start(m ClientMessage) {
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
 	norm := prepared.Scenario()
+	density := eventDensity(norm)
 	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
-		density: eventDensity(norm), events: simulatedEvents(norm)}
+		density: density, events: simulatedEvents(density, norm)}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared, m.Messages)
 }
