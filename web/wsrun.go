@@ -282,13 +282,19 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	if turn.stop() {
 		ss.send(ServerMessage{Type: MsgError, Code: "turn_over", Message: fmt.Sprintf("the run was stopped: others are waiting for a place, and a live run may hold one for %s while they wait; press Run to queue again", srv.cfg.LiveTurn)})
 	}
-	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
-		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events)),
-		slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
+	attrs := []any{slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
+		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events))}
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, engine.ErrInternal) {
+		attrs = append(attrs, slog.Bool("safe", res.Summary.Safe)) // a cancelled run has no summary to judge
+	}
+	ss.log.Info("live run ended", append(attrs, slog.Any("err", err))...)
 	if errors.Is(err, context.DeadlineExceeded) {
 		ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})
 	}
-	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+	if errors.Is(err, context.Canceled) {
+		return // the session is ending: a cancelled run has no summary, and no one to send one to
+	}
+	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.DeadlineExceeded))
 	if err != nil && !stopped {
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
