@@ -65,8 +65,14 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	}
 	quick.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
 	quick.send(map[string]any{"type": "step"})
-	if m := quick.recv(); m.Type != web.MsgEvent || m.Event.Kind != engine.KindPauseStart {
-		t.Fatalf("a short run's injected fault should show at once, got %+v", m)
+	m := quick.recv()
+	for ; m.Type != web.MsgEvent; m = quick.recv() {
+		if m.Type == web.MsgQueued || m.Type == web.MsgError || m.Type == web.MsgSummary {
+			t.Fatalf("a short run's injected fault should show at once, got %+v", m)
+		}
+	}
+	if m.Event.Kind != engine.KindPauseStart {
+		t.Fatalf("a short run's first event should be its injected fault, got %+v", m.Event)
 	}
 	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
