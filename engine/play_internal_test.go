@@ -19,8 +19,7 @@ func TestReplayThatDiffersEndsTheRun(t *testing.T) {
 	}
 	fault := stepMark{at: 150, steps: 2, events: 3, injected: true}
 	same := append(shownEvents[:2:2], Event{T: 150, Actor: "client-1", Kind: KindPauseStart})
-	var r Run
-	if err := r.follows(shown, again(same, shown.marks[0], shown.marks[1], fault), 1); err != nil {
+	if err := follows(shown, again(same, shown.marks[0], shown.marks[1], fault), 1); err != nil {
 		t.Fatalf("a replay that repeats what was shown: %v", err)
 	}
 	other := append([]Event{shownEvents[0], {T: 100, Actor: "client-1", Kind: KindGranted, Token: 2}}, same[2])
@@ -30,7 +29,7 @@ func TestReplayThatDiffersEndsTheRun(t *testing.T) {
 		"no fault after it":  again(same, shown.marks[0], shown.marks[1], shown.marks[2]),
 		"ends before it":     again(same, shown.marks[0]),
 	} {
-		if err := r.follows(shown, sim, 1); !errors.Is(err, ErrInternal) {
+		if err := follows(shown, sim, 1); !errors.Is(err, ErrInternal) {
 			t.Errorf("%s: want an internal error, got %v", name, err)
 		}
 	}

@@ -98,24 +98,37 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 	}
 }
 
-// TestStoppedRunSummarizesWhatWasShown: a run stopped part way returns the
-// events it showed, and a summary of the run up to there, not of the
-// whole simulation it played from.
+// TestStoppedRunSummarizesWhatWasShown stops a run after every step in
+// turn: it returns the events it showed, and a summary of the run up to
+// there, not of the whole simulation it played from.
 func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	plain := mustRun(t, sc)
-	r, col := stepTo(t, sc, 6)
-	shown := col.count()
-	r.Stop()
-	res, err := r.Wait()
-	if !errors.Is(err, engine.ErrStopped) {
-		t.Fatalf("Wait after Stop: %v", err)
-	}
-	if jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
-		t.Fatalf("a stopped run returned %d events, %d were shown", len(res.Events), shown)
-	}
-	if last := res.Events[len(res.Events)-1].T; res.Summary.EndMS != last || last >= plain.Summary.EndMS {
-		t.Fatalf("the stopped run should end at its last shown event (%d ms), before the whole run's end (%d ms): %+v", last, plain.Summary.EndMS, res.Summary)
+	for k := 1; ; k++ {
+		r, col := stepTo(t, sc, k)
+		select {
+		case <-r.Done():
+			if k < 5 {
+				t.Fatalf("the run ended after %d steps", k)
+			}
+			return
+		default:
+		}
+		shown := col.count()
+		r.Stop()
+		res, err := r.Wait()
+		if !errors.Is(err, engine.ErrStopped) {
+			t.Fatalf("step %d: Wait after Stop: %v", k, err)
+		}
+		if jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
+			t.Fatalf("step %d: a stopped run returned %d events, %d were shown", k, len(res.Events), shown)
+		}
+		if last := res.Events[len(res.Events)-1].T; res.Summary.EndMS != last || last > plain.Summary.EndMS {
+			t.Fatalf("step %d: the stopped run should end at its last shown event (%d ms), no later than the whole run (%d ms): %+v", k, last, plain.Summary.EndMS, res.Summary)
+		}
+		if res.Summary.WritesAccepted+res.Summary.WritesRefused > plain.Summary.WritesAccepted+plain.Summary.WritesRefused {
+			t.Fatalf("step %d: the stopped run counts more writes than the whole run: %+v", k, res.Summary)
+		}
 	}
 }
 
@@ -230,16 +243,20 @@ func TestInjectedFaultsAreBounded(t *testing.T) {
 }
 
 // TestTurnGatesEverySimulationAfterTheFirst: a run's simulations after its
-// first (a fault injected, a stop) wait for its turn (Options.Turn), and a
-// turn refused ends the run with the refusal and what it showed.
+// first (a fault injected, a stop) wait for its turn (Options.Turn), which
+// is told how many events the last simulation had, and a turn refused
+// ends the run with the refusal and what it showed.
 func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	sc.Faults = nil
+	plain := mustRun(t, sc)
 	col := newCollector()
 	gate := make(chan struct{})
 	var turns, ended atomic.Int32
-	turn := func(ctx context.Context) (func(), error) {
+	var told []int // written before the gate, read after
+	turn := func(ctx context.Context, events int) (func(), error) {
 		turns.Add(1)
+		told = append(told, events)
 		select {
 		case <-gate:
 		case <-ctx.Done():
@@ -280,11 +297,16 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	if turns.Load() != 2 || ended.Load() != 2 {
 		t.Errorf("%d turns taken, %d ended; want 2 and 2", turns.Load(), ended.Load())
 	}
+	// The first replay follows the plain run; the stop's, the run with
+	// the fault (one event more, at least: the pause).
+	if len(told) != 2 || told[0] != len(plain.Events) || told[1] <= told[0] {
+		t.Errorf("turns were told %v events; want %d, then more", told, len(plain.Events))
+	}
 
 	refused := errors.New("no slot: the line is full")
 	col = newCollector()
 	r, err = engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink,
-		Turn: func(context.Context) (func(), error) { return nil, refused }})
+		Turn: func(context.Context, int) (func(), error) { return nil, refused }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,12 +36,12 @@ type Options struct {
 	OnMessage func(Message)
 
 	// Turn, if set, is called before each simulation the run makes after
-	// its first (a fault injected, a stop): it waits until the run may
-	// use the processor again and returns the function that ends its
-	// turn. The web server has a long run take a slot this way, in turn
-	// with everyone's runs. A run whose turn is refused ends with the
-	// refusal.
-	Turn func(ctx context.Context) (done func(), err error)
+	// its first (a fault injected, a stop), with the number of events its
+	// last simulation had: it waits until the run may use the processor
+	// again and returns the function that ends its turn. The web server
+	// has a long run take a slot this way, in turn with everyone's runs.
+	// A run whose turn is refused ends with the refusal.
+	Turn func(ctx context.Context, events int) (done func(), err error)
 
 	probe *raftProbe // tests only: watches the real Raft group
 }
@@ -128,7 +128,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
 	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{})}
-	first := r.simulate(ctx, nil, false)
+	first := r.simulate(ctx, nil, nil)
 	if first.setupErr != nil {
 		return nil, first.setupErr
 	}
@@ -138,10 +138,10 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 }
 
 // simulate simulates the run with the given script, a few runs at a time
-// (playGate); again, after the run's turn (Options.Turn).
-func (r *Run) simulate(ctx context.Context, script []scripted, again bool) *simulated {
-	if again && r.opt.Turn != nil {
-		done, err := r.opt.Turn(ctx)
+// (playGate); again after last, once the run has its turn (Options.Turn).
+func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated) *simulated {
+	if last != nil && r.opt.Turn != nil {
+		done, err := r.opt.Turn(ctx, len(last.res.Events))
 		if err != nil {
 			return &simulated{setupErr: err}
 		}
@@ -163,7 +163,8 @@ func (r *Run) Scenario() Scenario { return r.sc.clone() }
 // run, or one whose context's deadline passed, returns what it had shown
 // so far and the summary of the run up to there, together with ErrStopped
 // or the context's error; a cancelled one returns what it had shown and
-// no summary (Summary is zero), with context.Canceled.
+// no summary (Summary is zero), with context.Canceled, and so does one
+// whose replay did not repeat what it had shown, with ErrInternal.
 func (r *Run) Wait() (*Result, error) {
 	<-r.done
 	return r.res, r.err
@@ -235,45 +236,46 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 	defer close(r.done)
 	opt := r.opt
 	cur := -1 // the last mark shown
-	shownEvents, shownMsgs := 0, 0
-	now := int64(0) // the simulated time shown
+	// shown is where the run stands: the last mark shown (its time, the
+	// steps taken, the events and messages handed on), zero before any.
+	shown := func() stepMark {
+		if cur < 0 {
+			return stepMark{}
+		}
+		return sim.marks[cur]
+	}
 	var script []scripted
 	speed, paused, stepping := opt.Speed, opt.Paused, false
 	wallBase, simBase := time.Now(), int64(0)
-	rebase := func() { wallBase, simBase = time.Now(), now }
+	rebase := func() { wallBase, simBase = time.Now(), shown().at }
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
 	var stopErr error
 
-	steps := func() int {
-		if cur < 0 {
-			return 0
-		}
-		return int(sim.marks[cur].steps)
-	}
-	// show hands the next mark's events and messages on.
-	show := func() (events bool) {
+	// show hands the next mark's events and messages on, and says
+	// whether it had events.
+	show := func() bool {
+		was := shown()
 		cur++
 		m := sim.marks[cur]
-		for _, e := range sim.res.Events[shownEvents:m.events] {
-			if opt.Sink != nil {
+		if opt.Sink != nil {
+			for _, e := range sim.res.Events[was.events:m.events] {
 				opt.Sink(e)
 			}
 		}
 		if opt.OnMessage != nil {
-			for _, msg := range sim.res.Messages[shownMsgs:m.msgs] {
+			for _, msg := range sim.res.Messages[was.msgs:m.msgs] {
 				opt.OnMessage(msg)
 			}
 		}
-		events = int(m.events) > shownEvents
-		shownEvents, shownMsgs, now = int(m.events), int(m.msgs), m.at
 		r.sight(sim, cur)
-		return events
+		return m.events > was.events
 	}
 	// virtualNow is the simulated time the wall clock has reached, never
 	// past the next step.
 	virtualNow := func(next int64) int64 {
+		now := shown().at
 		if paused || speed == 0 {
 			return now
 		}
@@ -296,14 +298,13 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 		case "stop":
 			stopErr = ErrStopped
 		case "inject":
-			at := virtualNow(next)
-			again := r.simulate(ctx, append(slices.Clip(script), scripted{after: steps(), at: at, fault: c.fault}), true)
-			if err := r.follows(sim, again, cur); err != nil {
+			more := append(slices.Clip(script), scripted{after: int(shown().steps), at: virtualNow(next), fault: c.fault})
+			again := r.simulate(ctx, more, sim)
+			if err := follows(sim, again, cur); err != nil {
 				stopErr = err
 				return
 			}
-			script = append(script, scripted{after: steps(), at: at, fault: c.fault})
-			sim = again
+			script, sim = more, again
 			show()
 			rebase()
 		}
@@ -312,7 +313,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 	for stopErr == nil && cur+1 < len(sim.marks) {
 		m := sim.marks[cur+1]
 		next := m.at
-		if !m.injected && int(m.steps) == steps() {
+		if !m.injected && m.steps == shown().steps {
 			show() // the run's last words, said as its last step is
 			continue
 		}
@@ -351,18 +352,18 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 				}
 			}
 		}
-		if show() && stepping && !sim.marks[cur].injected {
+		if show() && stepping {
 			stepping, paused = false, true
 		}
 	}
-	r.finish(ctx, sim, script, steps(), shownEvents, shownMsgs, stopErr)
+	r.finish(ctx, sim, script, shown(), stopErr)
 }
 
 // follows checks that a run simulated again with one more control shows
 // the same steps, and the same events, up to where the control applies: the simulation is
 // deterministic, so anything else is a bug, and the run ends with it
 // rather than show a timeline that does not follow from what was shown.
-func (r *Run) follows(shown, again *simulated, cur int) error {
+func follows(shown, again *simulated, cur int) error {
 	switch {
 	case again.setupErr != nil:
 		return again.setupErr
@@ -384,11 +385,11 @@ func (r *Run) follows(shown, again *simulated, cur int) error {
 // is shutting down) returns the events and messages it showed and no
 // summary, which no one is left to read: a class leaving at once, or a
 // server stopping, does not simulate a thousand runs again.
-func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, steps, events, msgs int, stopErr error) {
+func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at stepMark, stopErr error) {
 	shown := func() *Result {
-		res := &Result{Events: sim.res.Events[:events:events]}
+		res := &Result{Events: sim.res.Events[:at.events:at.events]}
 		if sim.res.Messages != nil {
-			res.Messages = sim.res.Messages[:msgs:msgs]
+			res.Messages = sim.res.Messages[:at.msgs:at.msgs]
 		}
 		return res
 	}
@@ -396,14 +397,13 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, ste
 	case stopErr == nil:
 		r.res, r.err = sim.res, sim.err
 		return
-	case errors.Is(stopErr, ErrInternal):
-		r.res, r.err = sim.res, stopErr
-		return
-	case errors.Is(stopErr, context.Canceled):
+	case errors.Is(stopErr, ErrInternal), errors.Is(stopErr, context.Canceled):
+		// A replay that did not follow, or no one left to read: what was
+		// shown, without a summary.
 		r.res, r.err = shown(), stopErr
 		return
 	}
-	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: steps}), true)
+	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), sim)
 	switch {
 	case cut.setupErr != nil:
 		// No turn to simulate it again (the server is stopping, or its

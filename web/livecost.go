@@ -48,10 +48,11 @@ func eventDensity(sc engine.Scenario) float64 {
 // hold every other start back behind them.
 const SimulationSlotEvents = 2000
 
-// simulatedEvents estimates all the events of a scenario's run: its
-// density over its length, at most the engine's event limit.
-func simulatedEvents(sc engine.Scenario) float64 {
-	return min(eventDensity(sc)*max(float64(sc.Until.MS())/1000, 1), engine.MaxEvents)
+// simulatedEvents estimates all the events of a scenario's run from its
+// density (eventDensity): the density over its length, at most the
+// engine's event limit.
+func simulatedEvents(density float64, sc engine.Scenario) float64 {
+	return min(density*max(float64(sc.Until.MS())/1000, 1), engine.MaxEvents)
 }
 
 // simulationNeedsSlot reports whether a live run's simulation is long

@@ -8,16 +8,17 @@ import (
 	"github.com/leaselab/playground/web"
 )
 
-// longSparse is paused-holder renewed every second for an hour: a few
-// events a second to play at 10x, but thousands to simulate first.
+// longSparse is crashed-holder with an hour's lease, client-2 retrying
+// every second for the hour: a few events a second to play at 10x, but
+// some 3,600 to simulate first.
 func longSparse(t *testing.T) json.RawMessage {
 	t.Helper()
-	p, err := engine.LoadPreset("paused-holder")
+	p, err := engine.LoadPreset("crashed-holder")
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc := p.Scenario
-	for path, value := range map[string]string{"until": "1h", "lock.lease": "10s", "clients[client-1].renew_every": "1s"} {
+	for path, value := range map[string]string{"until": "1h", "lock.lease": "1h", "clients[client-2].retry_every": "1s"} {
 		if sc, err = engine.SetField(sc, path, value); err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +34,7 @@ func longSparse(t *testing.T) json.RawMessage {
 // playing holds no slot; a fault injected into it waits for a slot again.
 func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	// One browser's three tabs, each free to use every place.
-	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 3, SessionShare: 1, AddressShare: 1})
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
 	holder := holdSlot(t, ts.URL)
 	short := dial(t, ts.URL, nil)
 	short.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 10})
@@ -52,8 +53,27 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 		t.Errorf("an API run while the long run plays: %d %v", got.status, got.body)
 	}
 	// A fault injected into it simulates it again: that waits for a slot
-	// too, and the fault shows once the slot frees.
+	// too, and the fault shows once the slot frees. A short run's fault,
+	// meanwhile, needs none and shows at once.
 	holder = holdSlot(t, ts.URL)
+	quick := dial(t, ts.URL, nil)
+	quick.send(map[string]any{"type": "start", "scenario": preset(t, "paused-holder", true), "speed": 10, "paused": true})
+	for m := quick.recv(); m.Type != web.MsgState; m = quick.recv() {
+		if m.Type == web.MsgQueued || m.Type == web.MsgError {
+			t.Fatalf("a short paused run: %+v", m)
+		}
+	}
+	quick.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	quick.send(map[string]any{"type": "step"})
+	m := quick.recv()
+	for ; m.Type != web.MsgEvent; m = quick.recv() {
+		if m.Type == web.MsgQueued || m.Type == web.MsgError || m.Type == web.MsgSummary {
+			t.Fatalf("a short run's injected fault should show at once, got %+v", m)
+		}
+	}
+	if m.Event.Kind != engine.KindPauseStart {
+		t.Fatalf("a short run's first event should be its injected fault, got %+v", m.Event)
+	}
 	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
 	holder.send(map[string]any{"type": "stop"})

@@ -125,16 +125,17 @@ func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
 	s.doubled.Add(1)
 }
 
-// turn is the engine's Options.Turn for a run whose simulation is long:
-// each time it is simulated again (a fault injected, a stop) it takes a
-// slot, in turn with everyone's runs, unless it holds one already (at full
-// speed, or fast enough to need one), and gives it back after.
-func (lr *liveRun) turn(s *Server, who admission.Who) func(context.Context) (func(), error) {
-	return func(ctx context.Context) (func(), error) {
+// turn is the engine's Options.Turn: each time a run is simulated again
+// (a fault injected, a stop), a run whose last simulation was long (its
+// real events, not the estimate its start went by) takes a slot, in turn
+// with everyone's runs, unless it holds one already (at full speed, or
+// fast enough to need one), and gives it back after.
+func (lr *liveRun) turn(s *Server, who admission.Who) func(context.Context, int) (func(), error) {
+	return func(ctx context.Context, events int) (func(), error) {
 		lr.mu.Lock()
 		holds := lr.slot != nil
 		lr.mu.Unlock()
-		if holds {
+		if holds || !simulationNeedsSlot(float64(events)) {
 			return func() {}, nil
 		}
 		t, err := s.adm.Acquire(ctx, who, admission.Slot, nil)

@@ -133,8 +133,9 @@ func (ss *session) start(m ClientMessage) {
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
 	norm := prepared.Scenario()
+	density := eventDensity(norm)
 	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
-		density: eventDensity(norm), events: simulatedEvents(norm)}
+		density: density, events: simulatedEvents(density, norm)}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared, m.Messages)
 }
@@ -242,10 +243,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	runCtx, cancelRun := context.WithTimeout(ctx, limit)
 	defer cancelRun()
 	startPaused := lr.startsPaused()
-	opt := engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool}
-	if simulationNeedsSlot(lr.events) {
-		opt.Turn = lr.turn(srv, ss.who)
-	}
+	opt := engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool, Turn: lr.turn(srv, ss.who)}
 	if messages {
 		opt.OnMessage = func(m engine.Message) { ss.send(ServerMessage{Type: MsgMessage, Record: &m}) }
 	}
@@ -284,13 +282,19 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	if turn.stop() {
 		ss.send(ServerMessage{Type: MsgError, Code: "turn_over", Message: fmt.Sprintf("the run was stopped: others are waiting for a place, and a live run may hold one for %s while they wait; press Run to queue again", srv.cfg.LiveTurn)})
 	}
-	ss.log.Info("live run ended", slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
-		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events)),
-		slog.Bool("safe", res.Summary.Safe), slog.Any("err", err))
+	attrs := []any{slog.String("title", prepared.Title()), slog.Float64("speed", lr.speedNow()),
+		slog.Duration("wall", time.Since(began)), slog.Duration("waited", waited), slog.Int("events", len(res.Events))}
+	if !errors.Is(err, context.Canceled) && !errors.Is(err, engine.ErrInternal) {
+		attrs = append(attrs, slog.Bool("safe", res.Summary.Safe)) // a cancelled run has no summary to judge
+	}
+	ss.log.Info("live run ended", append(attrs, slog.Any("err", err))...)
 	if errors.Is(err, context.DeadlineExceeded) {
 		ss.send(ServerMessage{Type: MsgError, Code: "too_long", Message: fmt.Sprintf("the run was stopped: a live run may last at most %s of wall time", limit)})
 	}
-	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
+	if errors.Is(err, context.Canceled) {
+		return // the session is ending: a cancelled run has no summary, and no one to send one to
+	}
+	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.DeadlineExceeded))
 	if err != nil && !stopped {
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
