@@ -8,10 +8,17 @@ import (
 	"github.com/leaselab/playground/web"
 )
 
-// longSparse is crashed-holder with an hour's lease, client-2 retrying
-// every second for the hour: a few events a second to play at 10x, but
-// some 3,600 to simulate first.
+// longSparse is longSparseScenario as JSON.
 func longSparse(t *testing.T) json.RawMessage {
+	t.Helper()
+	b, _ := json.Marshal(longSparseScenario(t))
+	return b
+}
+
+// longSparseScenario is crashed-holder with an hour's lease, client-2
+// retrying every second for the hour: a few events a second to play at
+// 10x, but some 3,600 to simulate first.
+func longSparseScenario(t *testing.T) engine.Scenario {
 	t.Helper()
 	p, err := engine.LoadPreset("crashed-holder")
 	if err != nil {
@@ -23,8 +30,7 @@ func longSparse(t *testing.T) json.RawMessage {
 			t.Fatal(err)
 		}
 	}
-	b, _ := json.Marshal(sc)
-	return b
+	return sc
 }
 
 // TestALongSimulationTakesItsTurnForASlot: a live run is simulated to its
@@ -75,6 +81,9 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 		t.Fatalf("a short run's first event should be its injected fault, got %+v", m.Event)
 	}
 	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
+		t.Fatalf("the waiting fault was told %+v, want place 1 for the fault", m)
+	}
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
 	holder.send(map[string]any{"type": "stop"})
 	holder.until(web.MsgSummary)
@@ -87,8 +96,32 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 			t.Fatalf("the injected pause never showed: %+v", m)
 		}
 	}
+	// A stop simulates it again too, up to where it stands: that waits,
+	// told its place, and the summary comes once the slot frees.
+	holder = holdSlot(t, ts.URL)
 	long.send(map[string]any{"type": "stop"})
-	long.until(web.MsgSummary)
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "stop" {
+		t.Fatalf("the waiting stop was told %+v, want place 1 for the stop", m)
+	}
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	if got := long.until(web.MsgSummary); !got[len(got)-1].Stopped {
+		t.Errorf("the long run's summary after its stop: %+v", got[len(got)-1])
+	}
+}
+
+// waitsInLine reads a running run's messages until it is told a place in
+// line, and returns that message.
+func (c *wsClient) waitsInLine() web.ServerMessage {
+	c.t.Helper()
+	for {
+		switch m := c.recv(); m.Type {
+		case web.MsgQueued:
+			return m
+		case web.MsgSummary, web.MsgError:
+			c.t.Fatalf("got %+v, want to be told a place in line", m)
+		}
+	}
 }
 
 // TestPresetsSimulateOnTheirLivePlace: no preset's simulation comes near
