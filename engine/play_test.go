@@ -244,8 +244,9 @@ func TestInjectedFaultsAreBounded(t *testing.T) {
 
 // TestTurnGatesEverySimulationAfterTheFirst: a run's simulations after its
 // first (a fault injected, a stop) wait for its turn (Options.Turn), which
-// is told how many events the last simulation had, and a turn refused
-// ends the run with the refusal and what it showed.
+// is told what the simulation is for and how many events the last one
+// had, and a turn refused ends the run with the refusal and what it
+// showed.
 func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	sc.Faults = nil
@@ -253,10 +254,10 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	col := newCollector()
 	gate := make(chan struct{})
 	var turns, ended atomic.Int32
-	var told []int // written before the gate, read after
-	turn := func(ctx context.Context, events int) (func(), error) {
+	var told []engine.TurnAsk // written before the gate, read after
+	turn := func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
 		turns.Add(1)
-		told = append(told, events)
+		told = append(told, ask)
 		select {
 		case <-gate:
 		case <-ctx.Done():
@@ -299,14 +300,15 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	}
 	// The first replay follows the plain run; the stop's, the run with
 	// the fault (one event more, at least: the pause).
-	if len(told) != 2 || told[0] != len(plain.Events) || told[1] <= told[0] {
-		t.Errorf("turns were told %v events; want %d, then more", told, len(plain.Events))
+	if len(told) != 2 || told[0] != (engine.TurnAsk{For: engine.TurnForFault, Events: len(plain.Events)}) ||
+		told[1].For != engine.TurnForStop || told[1].Events <= told[0].Events {
+		t.Errorf("turns were told %+v; want a fault's after %d events, then a stop's after more", told, len(plain.Events))
 	}
 
 	refused := errors.New("no slot: the line is full")
 	col = newCollector()
 	r, err = engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink,
-		Turn: func(context.Context, int) (func(), error) { return nil, refused }})
+		Turn: func(context.Context, engine.TurnAsk) (func(), error) { return nil, refused }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,12 +36,14 @@ type Options struct {
 	OnMessage func(Message)
 
 	// Turn, if set, is called before each simulation the run makes after
-	// its first (a fault injected, a stop), with the number of events its
-	// last simulation had: it waits until the run may use the processor
-	// again and returns the function that ends its turn. The web server
-	// has a long run take a slot this way, in turn with everyone's runs.
-	// A run whose turn is refused ends with the refusal.
-	Turn func(ctx context.Context, events int) (done func(), err error)
+	// its first (a fault injected, a stop), told what the simulation is
+	// for and how many events the last one had: it waits until the run
+	// may use the processor again and returns the function that ends its
+	// turn. The run stands still meanwhile. The web server has a long run
+	// take a slot this way, in turn with everyone's runs, and tells the
+	// browser its place. A run whose turn is refused ends with the
+	// refusal.
+	Turn func(ctx context.Context, ask TurnAsk) (done func(), err error)
 
 	probe *raftProbe // tests only: watches the real Raft group
 }
@@ -128,7 +130,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
 	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{})}
-	first := r.simulate(ctx, nil, nil)
+	first := r.simulate(ctx, nil, nil, "")
 	if first.setupErr != nil {
 		return nil, first.setupErr
 	}
@@ -137,11 +139,31 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	return r, nil
 }
 
+// TurnAsk is what a run tells Options.Turn as it asks for a turn.
+type TurnAsk struct {
+	// For is what the simulation is for: TurnForFault or TurnForStop.
+	For string
+	// Events is how many events the run's last simulation had: what this
+	// one costs, give or take the fault.
+	Events int
+}
+
+// What a run asks a turn for (TurnAsk.For).
+const (
+	// TurnForFault: a fault injected live, simulated into the run where
+	// it stands.
+	TurnForFault = "fault"
+	// TurnForStop: a run stopped, or past its deadline, simulated up to
+	// where it stands for its summary.
+	TurnForStop = "stop"
+)
+
 // simulate simulates the run with the given script, a few runs at a time
-// (playGate); again after last, once the run has its turn (Options.Turn).
-func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated) *simulated {
+// (playGate); again after last, once the run has its turn for what it is
+// for (Options.Turn).
+func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated, why string) *simulated {
 	if last != nil && r.opt.Turn != nil {
-		done, err := r.opt.Turn(ctx, len(last.res.Events))
+		done, err := r.opt.Turn(ctx, TurnAsk{For: why, Events: len(last.res.Events)})
 		if err != nil {
 			return &simulated{setupErr: err}
 		}
@@ -299,7 +321,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stopErr = ErrStopped
 		case "inject":
 			more := append(slices.Clip(script), scripted{after: int(shown().steps), at: virtualNow(next), fault: c.fault})
-			again := r.simulate(ctx, more, sim)
+			again := r.simulate(ctx, more, sim, TurnForFault)
 			if err := follows(sim, again, cur); err != nil {
 				stopErr = err
 				return
@@ -403,7 +425,7 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at 
 		r.res, r.err = shown(), stopErr
 		return
 	}
-	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), sim)
+	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), sim, TurnForStop)
 	switch {
 	case cut.setupErr != nil:
 		// No turn to simulate it again (the server is stopping, or its

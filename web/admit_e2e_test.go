@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -34,4 +35,38 @@ func TestE2EARunWaitingForASlotShowsItsPlace(t *testing.T) {
 	b.screenshot(ctx, "21-waiting-for-a-slot-phone")
 	holder.send(map[string]any{"type": "stop"})
 	b.waitVerdict(ctx, "stale write")
+}
+
+// TestE2EAFaultWaitingForASlotShowsItsPlace: a fault injected into a run
+// whose simulation is long simulates it again, which takes a slot. With
+// the server's one slot held by another browser, the page says that the
+// fault waits and its place in line, and the playhead stands still with
+// the run; once the slot frees, the fault strikes where the run stood.
+func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	ctx := b.tab("/playground?s=" + url.QueryEscape(mustShare(t, longSparseScenario(t))))
+	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr')].length > 5`, "the long run playing")
+	holder := holdSlot(t, b.base)
+	b.openLaneMenu(ctx, "client-2")
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=pause]`)))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('place 1 in line')`, "the fault told its place")
+	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The fault waits for a free slot on the server: place 1 in line.") {
+		t.Errorf("status while the fault waits: %q", status)
+	}
+	playhead := `document.querySelector('#timeline .playhead').getAttribute('x1')`
+	before := run(b, ctx, chromedp.Evaluate[string](playhead))
+	time.Sleep(300 * time.Millisecond) // three simulated seconds at 10x, were the playhead moving
+	if after := run(b, ctx, chromedp.Evaluate[string](playhead)); after != before {
+		t.Errorf("the playhead moved from %s to %s while the run stood still", before, after)
+	}
+	b.shots(ctx, "22-fault-waiting-for-a-slot")
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr.k-pause_start')].some(r => r.cells[1].textContent === 'client-2')`, "the fault struck")
+	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The fault struck.") {
+		t.Errorf("status once the fault struck: %q", status)
+	}
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+	b.waitVerdict(ctx, "")
 }

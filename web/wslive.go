@@ -129,16 +129,18 @@ func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
 // (a fault injected, a stop), a run whose last simulation was long (its
 // real events, not the estimate its start went by) takes a slot, in turn
 // with everyone's runs, unless it holds one already (at full speed, or
-// fast enough to need one), and gives it back after.
-func (lr *liveRun) turn(s *Server, who admission.Who) func(context.Context, int) (func(), error) {
-	return func(ctx context.Context, events int) (func(), error) {
+// fast enough to need one), and gives it back after. While it waits, the
+// browser is told its place and what waits: the fault or the stop.
+func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func(), error) {
+	return func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
 		lr.mu.Lock()
 		holds := lr.slot != nil
 		lr.mu.Unlock()
-		if holds || !simulationNeedsSlot(float64(events)) {
+		if holds || !simulationNeedsSlot(float64(ask.Events)) {
 			return func() {}, nil
 		}
-		t, err := s.adm.Acquire(ctx, who, admission.Slot, nil)
+		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: ask.For}) }
+		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
 		if err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ const (
 	MsgState   = "state"   // state; the first also scenario
 	MsgSummary = "summary" // summary, verdict, heading, scenario, states, stopped
 	MsgError   = "error"   // message, field, code
-	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next)
+	MsgQueued  = "queued"  // position: the run waits for a free slot, this place in line (1 is next); waiting: what waits, if not its start
 	// MsgObserved carries nodes: what a live run's real Raft nodes report
 	// about themselves, sent when it changes; observed, not part of the
 	// deterministic timeline.
@@ -71,6 +71,11 @@ type ServerMessage struct {
 	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "turn_over" (it held its place long enough while others waited), "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
 	// Position is a waiting run's place in line, 1 being next.
 	Position int `json:"position,omitempty"`
+	// Waiting says what waits in line (queued), when it is not the run's
+	// start: "fault", a fault injected into a run whose simulation is
+	// long, or "stop", such a run stopped and waiting to be summed up.
+	// The run stands still until its turn comes.
+	Waiting string `json:"waiting,omitempty"`
 	// Nodes are the Raft nodes as they see themselves (observed).
 	Nodes []engine.NodeStatus `json:"nodes,omitempty"`
 	// Record is one message the network carried (MsgMessage).

@@ -243,7 +243,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	runCtx, cancelRun := context.WithTimeout(ctx, limit)
 	defer cancelRun()
 	startPaused := lr.startsPaused()
-	opt := engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool, Turn: lr.turn(srv, ss.who)}
+	opt := engine.Options{Speed: lr.speed, Sink: sink, Paused: startPaused, Pool: srv.pool, Turn: lr.turn(ss)}
 	if messages {
 		opt.OnMessage = func(m engine.Message) { ss.send(ServerMessage{Type: MsgMessage, Record: &m}) }
 	}

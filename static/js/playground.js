@@ -249,6 +249,7 @@ function nudgeSpeed(dir) {
 const session = new Session({
   event(m) {
     if (!run?.live) return;
+    if (run.waiting) { run.waiting = 0; setStatus('The fault struck.'); }
     run.events.push(m.event);
     run.texts.push(m.text);
     run.anchor = run.follow ? { sim: m.event.t, wall: performance.now() } : run.anchor;
@@ -259,11 +260,13 @@ const session = new Session({
   },
   message(m) { run?.live && run.msgs.push(m.record); },
   // The server has no free slot yet: the run waits its turn, and starts
-  // by itself (its first state message) when the turn comes.
+  // by itself (its first state message) when the turn comes; so does a
+  // fault or a stop.
   queued(m) {
     if (!run?.live) return;
-    run.queued = m.position;
-    setStatus(`Waiting for a free slot on the server: place ${m.position} in line. The run starts by itself.`);
+    const w = m.waiting;
+    if (w) run.waiting = 1; else run.queued = m.position;
+    setStatus(`${w ? `The ${w} waits` : 'Waiting'} for a free slot on the server: place ${m.position} in line.${w ? '' : ' The run starts by itself.'}`);
   },
   state(m) {
     if (!run?.live) return;
@@ -401,6 +404,7 @@ function liveNow() {
   const last = lastT();
   if (!run.live) return run.end ?? last;
   if (!run.speed || run.queued || reduceMotion.matches) return last;
+  if (run.waiting) return run.shown;
   // Between events simulated time runs at the speed; the playhead never
   // steps back when an event arrives a little late.
   const est = run.anchor.sim + (performance.now() - run.anchor.wall) * run.speed;
@@ -755,11 +759,14 @@ function act(fault, label) {
     // The fault's own event says when it struck: the list takes that time.
     run.struck = { fault: f, kind: STRUCK[f.do], actor: f.target || (f.side || [])[0] };
   }
-  sc.faults = [...(sc.faults || []), f].sort((a, b) => (parseDuration(a.at) || 0) - (parseDuration(b.at) || 0));
+  sc.faults = [...(sc.faults || []), f].sort(byAt);
   changed();
   setStatus(live ? `${label}: done. It is now in the fault list at the time it struck, so Share and the next Run include it.`
     : `${label}: added to the faults at ${formatMS(at)}. Press Run to see it.`);
 }
+
+/** byAt orders faults by their time. */
+const byAt = (a, b) => (parseDuration(a.at) || 0) - (parseDuration(b.at) || 0);
 
 // STRUCK is the event each fault makes when it strikes.
 const STRUCK = { crash: 'node_crashed', restart: 'node_restarted', partition: 'partitioned', clock_jump: 'clock_jump', clock_drift: 'clock_drift', pause: 'pause_start' };
@@ -771,7 +778,7 @@ function struck(e) {
   run.struck = null;
   if (formatMS(e.t) !== k.fault.at) {
     k.fault.at = formatMS(e.t);
-    sc.faults.sort((a, b) => (parseDuration(a.at) || 0) - (parseDuration(b.at) || 0));
+    sc.faults.sort(byAt);
     changed();
   }
 }
@@ -906,12 +913,11 @@ function toggleKeys(show) {
 document.addEventListener('keydown', e => {
   if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   const t = e.target;
-  if (t.closest && t.closest(TEXT)) return;
-  if (t.closest && t.closest('#actor-menu')) return;
+  if (t.closest?.(TEXT + ', #actor-menu')) return;
   // Arrows keep their own meaning on sliders and lists. Space plays and
   // pauses wherever the focus is (a button keeps Enter); only a switch or
   // a list reached by the keyboard keeps Space, its one key to change it.
-  const native = t.closest && t.closest('input[type=range], select');
+  const native = t.closest?.('input[type=range], select');
   const k = e.key;
   let act = null;
   if (k === 'ArrowLeft' || k === 'ArrowRight') {
