@@ -142,10 +142,24 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: ask.For}) }
 		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
 		if err != nil {
-			return nil, err
+			return nil, ss.srv.turnRefused(err, ctx, ask)
 		}
 		return t.Release, nil
 	}
+}
+
+// turnRefused is the error that ends a live run whose fault or stop could
+// not wait for a slot: why the line refused it (counted as any refusal
+// is), and that the run ended where it stood.
+func (s *Server) turnRefused(err error, ctx context.Context, ask engine.TurnAsk) error {
+	refused := s.refusal(nil, err, ctx, admission.Slot)
+	ue, ok := refused.(*userError)
+	if !ok {
+		return refused
+	}
+	out := *ue
+	out.Msg = fmt.Sprintf("the %s could not wait for a free slot (%s); the run ended where it stood", ask.For, ue.Msg)
+	return &out
 }
 
 // dropSlotLocked gives the run's slot back, if it has one.

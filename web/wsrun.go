@@ -296,7 +296,9 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.DeadlineExceeded))
 	if err != nil && !stopped {
-		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
+		m := ss.errorMessage(srv.runError(nil, err, limit))
+		m.Stopped = true // the error ended the run: no summary follows
+		last = append(last, m)
 		return
 	}
 	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)

@@ -260,8 +260,7 @@ const session = new Session({
   },
   message(m) { run?.live && run.msgs.push(m.record); },
   // The server has no free slot yet: the run waits its turn, and starts
-  // by itself (its first state message) when the turn comes; so does a
-  // fault or a stop.
+  // by itself (its first state message) when the turn comes.
   queued(m) {
     if (!run?.live) return;
     const w = m.waiting;
@@ -321,7 +320,7 @@ const session = new Session({
       draw();
       setButtons();
     }
-    if ((m.code === 'internal' || m.code === 'shutdown') && run?.live) {
+    if ((m.stopped || m.code === 'internal' || m.code === 'shutdown') && run?.live) {
       run.live = false;
       run.end = Math.max(1000, lastT());
       setButtons();
