@@ -89,3 +89,23 @@ func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
 		await(t, w)
 	}
 }
+
+// TestE2EAFasterSpeedWaitingForASlotShowsItsPlace: with the server's one
+// slot held, a run asked to go as fast as possible goes on at its speed,
+// and the page says the new speed waits and its place in line; once the
+// slot frees, the run goes as fast as possible and finishes.
+func TestE2EAFasterSpeedWaitingForASlotShowsItsPlace(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	holder := holdSlot(t, b.base)
+	ctx := b.tab("/playground?preset=nightly-total")
+	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr')].length > 0`, "the run playing")
+	b.do(ctx, setSpeed(0))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('place 1 in line')`, "the new speed told its place")
+	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The new speed waits for a free slot on the server: place 1 in line.") {
+		t.Errorf("status while the new speed waits: %q", status)
+	}
+	b.shots(ctx, "24-speed-waiting-for-a-slot")
+	holder.send(map[string]any{"type": "stop"})
+	b.waitVerdict(ctx, "")
+}

@@ -134,7 +134,7 @@ func (ss *session) start(m ClientMessage) {
 	ctx, cancel := context.WithCancel(ss.ctx)
 	norm := prepared.Scenario()
 	density := eventDensity(norm)
-	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
+	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, playing: speed, paused: m.Paused,
 		density: density, events: simulatedEvents(density, norm)}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared, m.Messages)
