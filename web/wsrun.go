@@ -69,7 +69,7 @@ func (ss *session) handle(data []byte) {
 			ss.control(lr, run, m)
 		}
 	default:
-		ss.sendErr("type", "bad_message", fmt.Sprintf("unknown message type %q: use start, inject, pause, resume, step, speed or stop", m.Type))
+		ss.sendErr("type", "bad_message", fmt.Sprintf("unknown message type %s: use start, inject, pause, resume, step, speed or stop", excerpt(m.Type)))
 	}
 }
 
