@@ -127,41 +127,21 @@ const lockSlices = 100
 // clients on distinct locks (acquire, release, acquire ...), beside a bare
 // raft.Apply (an empty entry, nothing for the state machine to do) on the
 // same group in the same run: the ceiling the lock service is compared
-// with. The two alternate in lockSlices slices, the bare phase first in
-// one slice and second in the next, so that a change in the machine's load,
-// the log's growth and the collections one phase's garbage sets off fall
-// on both alike. allocs/op counts both kinds of operation together; the
-// lock-B/op and lock-allocs/op metrics count a lock operation alone. The
-// process's CPU time per operation (lock-cpu-ns/op, bare-cpu-ns/op) and
-// its ratio, bare over lock (cpu-ratio), say what each costs even when the
-// machine is too busy for the throughputs to be steady.
+// with. The two alternate in lockSlices slices (alternate). allocs/op
+// counts both kinds of operation together; the lock-B/op and
+// lock-allocs/op metrics count a lock operation alone. The process's CPU
+// time per operation (lock-cpu-ns/op, bare-cpu-ns/op) and its ratio, bare
+// over lock (cpu-ratio), say what each costs even when the machine is too
+// busy for the throughputs to be steady. BenchmarkRaftBareAgainstItself
+// is the same measure with a bare apply on both sides: how far a run's
+// ratio strays when the two sides do the same.
 //
 // Rerun: go test ./engine -run '^$' -bench RaftLockConcurrent -benchtime 3000000x -count 3
 // (at 200,000 operations a second, slices of 3,000 last 15 ms and cannot
 // tell the ratio to a few hundredths).
 func BenchmarkRaftLockConcurrent(b *testing.B) {
-	const clients = 64
 	g := benchGroup(b)
-	phase := func(n int, op func(client int)) time.Duration {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		start := time.Now()
-		for c := range clients {
-			wg.Go(func() {
-				for next.Add(1) <= int64(n) {
-					op(c)
-				}
-			})
-		}
-		wg.Wait()
-		return time.Since(start)
-	}
-	bare := func(int) {
-		if err := g.ApplyBare(); err != nil {
-			b.Error(err)
-		}
-	}
-	driver := NewLockDriver(g, clients)
+	driver := NewLockDriver(g, benchClients)
 	lockOp := func(c int) {
 		if err := driver.Op(c); err != nil {
 			b.Error(err)
@@ -169,41 +149,97 @@ func BenchmarkRaftLockConcurrent(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	var bareTime, lockTime, bareCPU, lockCPU time.Duration
-	var lockAllocs, lockBytes uint64
-	barePhase := func(n int) {
-		cpu := processCPU()
-		bareTime += phase(n, bare)
-		bareCPU += processCPU() - cpu
-	}
-	rounds := min(b.N, lockSlices)
-	for r := range rounds {
-		n := b.N/rounds + min(1, max(0, b.N%rounds-r)) // nearly equal slices
-		if r%2 == 0 {
-			barePhase(n)
-		}
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		cpu := processCPU()
-		lockTime += phase(n, lockOp)
-		lockCPU += processCPU() - cpu
-		runtime.ReadMemStats(&m1)
-		lockAllocs += m1.Mallocs - m0.Mallocs
-		lockBytes += m1.TotalAlloc - m0.TotalAlloc
-		if r%2 == 1 {
-			barePhase(n)
-		}
-	}
-	lockOps := float64(b.N) / lockTime.Seconds()
-	ceiling := float64(b.N) / bareTime.Seconds()
+	bare, lock := alternate(b.N, bareApply(b, g), lockOp)
+	lockOps := float64(b.N) / lock.wall.Seconds()
+	ceiling := float64(b.N) / bare.wall.Seconds()
 	b.ReportMetric(lockOps, "lock-ops/s")
 	b.ReportMetric(ceiling, "bare-applies/s")
 	b.ReportMetric(lockOps/ceiling, "ratio")
-	b.ReportMetric(float64(lockCPU.Nanoseconds())/float64(b.N), "lock-cpu-ns/op")
-	b.ReportMetric(float64(bareCPU.Nanoseconds())/float64(b.N), "bare-cpu-ns/op")
-	b.ReportMetric(float64(bareCPU)/float64(lockCPU), "cpu-ratio")
-	b.ReportMetric(float64(lockBytes)/float64(b.N), "lock-B/op")
-	b.ReportMetric(float64(lockAllocs)/float64(b.N), "lock-allocs/op")
+	b.ReportMetric(float64(lock.cpu.Nanoseconds())/float64(b.N), "lock-cpu-ns/op")
+	b.ReportMetric(float64(bare.cpu.Nanoseconds())/float64(b.N), "bare-cpu-ns/op")
+	b.ReportMetric(float64(bare.cpu)/float64(lock.cpu), "cpu-ratio")
+	b.ReportMetric(float64(lock.bytes)/float64(b.N), "lock-B/op")
+	b.ReportMetric(float64(lock.allocs)/float64(b.N), "lock-allocs/op")
+}
+
+// BenchmarkRaftBareAgainstItself is BenchmarkRaftLockConcurrent with a
+// bare raft.Apply on both sides (an A/A run): its ratio would be 1 on a
+// quiet, steady machine, and how far it strays from 1 from run to run is
+// how far the lock benchmark's ratio strays for no reason of its own.
+//
+// Rerun: go test ./engine -run '^$' -bench RaftBareAgainstItself -benchtime 300000x -count 3
+func BenchmarkRaftBareAgainstItself(b *testing.B) {
+	g := benchGroup(b)
+	b.ResetTimer()
+	first, second := alternate(b.N, bareApply(b, g), bareApply(b, g))
+	b.ReportMetric(first.wall.Seconds()/second.wall.Seconds(), "ratio")
+	b.ReportMetric(float64(first.cpu)/float64(second.cpu), "cpu-ratio")
+}
+
+// benchClients is how many clients the concurrent benchmarks run.
+const benchClients = 64
+
+// bareApply is one client's bare raft.Apply on g.
+func bareApply(b *testing.B, g *LockGroup) func(int) {
+	return func(int) {
+		if err := g.ApplyBare(); err != nil {
+			b.Error(err)
+		}
+	}
+}
+
+// phaseCost is what one kind of operation cost over all its slices: wall
+// and process CPU time, and the allocations made meanwhile.
+type phaseCost struct {
+	wall, cpu     time.Duration
+	allocs, bytes uint64
+}
+
+// alternate runs n operations of each kind, first and second, from
+// benchClients clients at once, in lockSlices slices: first goes first in
+// one slice and second in the next, so that a change in the machine's
+// load, the log's growth and the collections one kind's garbage sets off
+// fall on both alike. A slice of each goes before, not counted.
+func alternate(n int, first, second func(client int)) (a, b phaseCost) {
+	run := func(cost *phaseCost, n int, op func(client int)) {
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		cpu := processCPU()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		start := time.Now()
+		for c := range benchClients {
+			wg.Go(func() {
+				for next.Add(1) <= int64(n) {
+					op(c)
+				}
+			})
+		}
+		wg.Wait()
+		cost.wall += time.Since(start)
+		cost.cpu += processCPU() - cpu
+		runtime.ReadMemStats(&m1)
+		cost.allocs += m1.Mallocs - m0.Mallocs
+		cost.bytes += m1.TotalAlloc - m0.TotalAlloc
+	}
+	rounds := min(n, lockSlices)
+	// One slice of each first, not counted: the first slice of a run
+	// pays for the heap and the log growing from nothing, which would
+	// fall on whichever kind went first.
+	var warm phaseCost
+	run(&warm, n/rounds, first)
+	run(&warm, n/rounds, second)
+	for r := range rounds {
+		k := n/rounds + min(1, max(0, n%rounds-r)) // nearly equal slices
+		if r%2 == 0 {
+			run(&a, k, first)
+			run(&b, k, second)
+		} else {
+			run(&b, k, second)
+			run(&a, k, first)
+		}
+	}
+	return a, b
 }
 
 // BenchmarkLiveRunHeap reports what a live, paused run holds: its live

@@ -245,8 +245,8 @@ func TestInjectedFaultsAreBounded(t *testing.T) {
 // TestTurnGatesEverySimulationAfterTheFirst: a run's simulations after its
 // first (a fault injected, a stop) wait for its turn (Options.Turn), which
 // is told what the simulation is for and how many events the last one
-// had, and a turn refused ends the run with the refusal and what it
-// showed.
+// had, and a turn refused ends the run at once with the refusal and what
+// it showed.
 func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	sc.Faults = nil
@@ -307,8 +307,9 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 
 	refused := errors.New("no slot: the line is full")
 	col = newCollector()
+	var asked atomic.Int32
 	r, err = engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink,
-		Turn: func(context.Context, engine.TurnAsk) (func(), error) { return nil, refused }})
+		Turn: func(context.Context, engine.TurnAsk) (func(), error) { asked.Add(1); return nil, refused }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,8 +319,14 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := r.Wait()
-	if !errors.Is(err, refused) {
-		t.Fatalf("a refused turn should end the run with the refusal, got %v", err)
+	if err != refused {
+		t.Fatalf("a refused turn should end the run with the refusal itself, got %v", err)
+	}
+	if n := asked.Load(); n != 1 {
+		t.Errorf("%d turns asked for; a refused one ends the run without asking again for a summary", n)
+	}
+	if res.Summary != (engine.Summary{}) {
+		t.Errorf("a run ended by a refused turn has a summary: %+v", res.Summary)
 	}
 	if len(res.Events) != col.count() {
 		t.Errorf("the run returned %d events, it showed %d", len(res.Events), col.count())

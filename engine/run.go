@@ -41,8 +41,9 @@ type Options struct {
 	// may use the processor again and returns the function that ends its
 	// turn. The run stands still meanwhile. The web server has a long run
 	// take a slot this way, in turn with everyone's runs, and tells the
-	// browser its place. A run whose turn is refused ends with the
-	// refusal.
+	// browser its place. A run whose turn is refused ends at once with the
+	// refusal and the events it showed, without a summary, which would
+	// need a turn too.
 	Turn func(ctx context.Context, ask TurnAsk) (done func(), err error)
 
 	probe *raftProbe // tests only: watches the real Raft group
@@ -158,6 +159,12 @@ const (
 	TurnForStop = "stop"
 )
 
+// refusedTurn is a turn Options.Turn refused (err): the run ends there.
+type refusedTurn struct{ err error }
+
+func (e refusedTurn) Error() string { return e.err.Error() }
+func (e refusedTurn) Unwrap() error { return e.err }
+
 // simulate simulates the run with the given script, a few runs at a time
 // (playGate); again after last, once the run has its turn for what it is
 // for (Options.Turn).
@@ -165,7 +172,7 @@ func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated, 
 	if last != nil && r.opt.Turn != nil {
 		done, err := r.opt.Turn(ctx, TurnAsk{For: why, Events: len(last.res.Events)})
 		if err != nil {
-			return &simulated{setupErr: err}
+			return &simulated{setupErr: refusedTurn{err}}
 		}
 		defer done()
 	}
@@ -415,6 +422,7 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at 
 		}
 		return res
 	}
+	var refused refusedTurn
 	switch {
 	case stopErr == nil:
 		r.res, r.err = sim.res, sim.err
@@ -424,12 +432,21 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at 
 		// shown, without a summary.
 		r.res, r.err = shown(), stopErr
 		return
+	case errors.As(stopErr, &refused):
+		// A fault that could not have its turn: a summary could not
+		// either.
+		r.res, r.err = shown(), refused.err
+		return
 	}
 	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), sim, TurnForStop)
 	switch {
+	case errors.As(cut.setupErr, &refused):
+		// No turn to simulate it again (its line is full): what was
+		// shown, and why there is no summary.
+		r.res, r.err = shown(), refused.err
 	case cut.setupErr != nil:
-		// No turn to simulate it again (the server is stopping, or its
-		// line is full): what was shown, and why there is no summary.
+		// The server is stopping: what was shown, and why there is no
+		// summary.
 		r.res, r.err = shown(), cut.setupErr
 	case cut.err != nil && !errors.Is(cut.err, ErrStopped):
 		r.res, r.err = cut.res, cut.err

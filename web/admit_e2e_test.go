@@ -42,8 +42,11 @@ func TestE2EARunWaitingForASlotShowsItsPlace(t *testing.T) {
 // the server's one slot held by another browser, the page says that the
 // fault waits and its place in line, and the playhead stands still with
 // the run; once the slot frees, the fault strikes where the run stood.
+// With the line full, the next fault is refused: the page says why, and
+// the run is over.
 func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
-	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	const line = 4
+	b := startBrowserWith(t, web.Config{RunSlots: 1, RunQueue: line, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
 	ctx := b.tab("/playground?s=" + url.QueryEscape(mustShare(t, longSparseScenario(t))))
 	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("run")))
 	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr')].length > 5`, "the long run playing")
@@ -67,6 +70,42 @@ func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
 	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The fault struck.") {
 		t.Errorf("status once the fault struck: %q", status)
 	}
-	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+	holder = holdSlot(t, b.base)
+	var waiting []<-chan reply
+	for range line {
+		waiting = append(waiting, postAsync(b.base+"/api/run", string(preset(t, "ride-claim", false))))
+	}
+	waitFor(t, func() bool { return b.srv.QueuedRuns() == line })
+	b.openLaneMenu(ctx, "client-1")
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=pause]`)))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('could not wait')`, "the refusal told")
+	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.Contains(status, "the run ended where it stood") {
+		t.Errorf("status once the fault was refused: %q", status)
+	}
+	b.waitJS(ctx, `document.getElementById('stop').disabled`, "the run over: nothing to stop")
+	b.shots(ctx, "23-fault-refused-its-turn")
+	holder.send(map[string]any{"type": "stop"})
+	for _, w := range waiting {
+		await(t, w)
+	}
+}
+
+// TestE2EAFasterSpeedWaitingForASlotShowsItsPlace: with the server's one
+// slot held, a run asked to go as fast as possible goes on at its speed,
+// and the page says the new speed waits and its place in line; once the
+// slot frees, the run goes as fast as possible and finishes.
+func TestE2EAFasterSpeedWaitingForASlotShowsItsPlace(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	holder := holdSlot(t, b.base)
+	ctx := b.tab("/playground?preset=nightly-total")
+	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr')].length > 0`, "the run playing")
+	b.do(ctx, setSpeed(0))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('place 1 in line')`, "the new speed told its place")
+	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The new speed waits for a free slot on the server: place 1 in line.") {
+		t.Errorf("status while the new speed waits: %q", status)
+	}
+	b.shots(ctx, "24-speed-waiting-for-a-slot")
+	holder.send(map[string]any{"type": "stop"})
 	b.waitVerdict(ctx, "")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -264,7 +265,8 @@ func TestOneClientWithoutASessionCannotTakeEverySlot(t *testing.T) {
 func TestGoingFullSpeedWaitsForASlot(t *testing.T) {
 	// One slot, taken by a paused run at full speed. A watched run asks
 	// for full speed: it needs a slot, so it goes on at its pace until the
-	// slot frees, then finishes at full speed.
+	// slot frees, told the speed it goes at and its place, then finishes
+	// at full speed, told so.
 	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 8})
 	holder := holdSlot(t, ts.URL)
 	a := dial(t, ts.URL, nil)
@@ -274,13 +276,86 @@ func TestGoingFullSpeedWaitsForASlot(t *testing.T) {
 		t.Fatalf("%d runs waiting, want none: a watched run needs no slot", n)
 	}
 	a.send(map[string]any{"type": "speed", "speed": 0})
+	if got := speedsUntil(a, web.MsgQueued); !slices.Equal(got.speeds, []float64{1}) || got.last.Waiting != "new speed" || got.last.Position != 1 {
+		t.Fatalf("asking for full speed: told speeds %v, then %+v; want 1, then place 1 for the new speed", got.speeds, got.last)
+	}
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 }) // waiting for the slot
 	holder.send(map[string]any{"type": "stop"})
 	holder.until(web.MsgSummary)
-	if msgs := a.until(web.MsgSummary); msgs[len(msgs)-1].Stopped {
-		t.Errorf("the run at full speed was stopped: %+v", msgs[len(msgs)-1])
+	got := speedsUntil(a, web.MsgSummary)
+	if !slices.Equal(got.speeds, []float64{0}) {
+		t.Errorf("once the slot came, told speeds %v, want 0", got.speeds)
+	}
+	if got.last.Stopped {
+		t.Errorf("the run at full speed was stopped: %+v", got.last)
 	}
 	waitFor(t, func() bool { return srv.LiveRuns() == 0 && srv.QueuedRuns() == 0 })
+}
+
+// TestASpeedUpRefusedOrGivenUp: a faster speed that waits for a slot is
+// given up when a slower one is asked meanwhile (the run is told the speed
+// it goes at), and refused, saying why, when the line is full: the run
+// goes on at its speed.
+func TestASpeedUpRefusedOrGivenUp(t *testing.T) {
+	const line = 4 // the least a line may hold: one session's share of it
+	ts, srv := startServer(t, web.Config{RunSlots: 1, RunQueue: line, MaxLiveRuns: 8, SessionShare: 1, AddressShare: 1})
+	holder := holdSlot(t, ts.URL)
+	a := dial(t, ts.URL, nil)
+	a.send(map[string]any{"type": "start", "scenario": preset(t, "nightly-total", true), "speed": 1})
+	a.started()
+	a.send(map[string]any{"type": "speed", "speed": 0})
+	speedsUntil(a, web.MsgQueued)
+	a.send(map[string]any{"type": "speed", "speed": 2})
+	if got := speedsUntil(a, web.MsgSpeed); *got.last.Speed != 2 {
+		t.Errorf("a slower speed asked while the faster waited: told %v, want 2", *got.last.Speed)
+	}
+	waitFor(t, func() bool { return srv.QueuedRuns() == 0 })
+
+	var waiting []<-chan reply
+	for range line {
+		waiting = append(waiting, postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false))))
+	}
+	waitFor(t, func() bool { return srv.QueuedRuns() == line })
+	a.send(map[string]any{"type": "speed", "speed": 0})
+	got := speedsUntil(a, web.MsgError)
+	if !slices.Equal(got.speeds, []float64{2}) || got.last.Field != "speed" ||
+		!strings.HasPrefix(got.last.Message, "the run goes on at 2 s per second: the faster speed could not wait for a free slot (") || got.last.Stopped {
+		t.Errorf("full speed with the line full: told speeds %v, then %+v", got.speeds, got.last)
+	}
+	holder.send(map[string]any{"type": "stop"})
+	for _, w := range waiting {
+		await(t, w)
+	}
+	a.send(map[string]any{"type": "stop"})
+	if got := speedsUntil(a, web.MsgSummary); len(got.speeds) != 0 {
+		t.Errorf("told speeds %v after the refusal, want none", got.speeds)
+	}
+}
+
+// toldSpeeds is what speedsUntil read: the speeds a run was told it goes
+// at, and the message it stopped at.
+type toldSpeeds struct {
+	speeds []float64
+	last   web.ServerMessage
+}
+
+// speedsUntil reads a live run's messages up to one of type typ, keeping
+// the speeds it was told; a summary or an error before it fails the test.
+func speedsUntil(c *wsClient, typ string) toldSpeeds {
+	c.t.Helper()
+	var out toldSpeeds
+	for {
+		m := c.recv()
+		switch {
+		case m.Type == typ:
+			out.last = m
+			return out
+		case m.Type == web.MsgSpeed:
+			out.speeds = append(out.speeds, *m.Speed)
+		case m.Type == web.MsgSummary || m.Type == web.MsgError:
+			c.t.Fatalf("got %+v, waiting for %s", m, typ)
+		}
+	}
 }
 
 func TestShutdownAnswersEveryRequestInFlight(t *testing.T) {

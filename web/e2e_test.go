@@ -28,6 +28,7 @@ import (
 type browser struct {
 	t      *testing.T
 	base   string
+	srv    *web.Server     // the server under test
 	ctx    context.Context // the browser; tabs are its children
 	mu     sync.Mutex
 	errors []string // uncaught exceptions in any tab
@@ -60,7 +61,7 @@ func startBrowserWith(t *testing.T, cfg web.Config) *browser {
 	if path == "" {
 		t.Skip("no chromium binary found (apt-get install -y chromium)")
 	}
-	ts, _ := startServer(t, cfg)
+	ts, srv := startServer(t, cfg)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -79,7 +80,7 @@ func startBrowserWith(t *testing.T, cfg web.Config) *browser {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
-	return &browser{t: t, base: ts.URL, ctx: ctx}
+	return &browser{t: t, base: ts.URL, ctx: ctx, srv: srv}
 }
 
 // tab opens a fresh tab at path and fails the test on any uncaught

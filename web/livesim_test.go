@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
@@ -110,6 +111,46 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	holder.until(web.MsgSummary)
 	if got := long.until(web.MsgSummary); !got[len(got)-1].Stopped {
 		t.Errorf("the long run's summary after its stop: %+v", got[len(got)-1])
+	}
+}
+
+// TestAFaultRefusedItsTurnEndsTheRunSayingWhy: a fault injected into a
+// long run waits for a slot; when the line is full it is refused, and the
+// run ends there with an error that says so, marked as ending the run
+// (no summary follows), never as a simulation that failed.
+func TestAFaultRefusedItsTurnEndsTheRunSayingWhy(t *testing.T) {
+	const line = 4 // the least a line may hold: one session's share of it
+	ts, srv := startServer(t, web.Config{RunSlots: 1, RunQueue: line, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
+	long := dial(t, ts.URL, nil)
+	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	long.started()
+	holder := holdSlot(t, ts.URL)
+	var waiting []<-chan reply
+	for range line {
+		waiting = append(waiting, postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false))))
+	}
+	waitFor(t, func() bool { return srv.QueuedRuns() == line })
+	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	var m web.ServerMessage
+	for m = long.recv(); m.Type != web.MsgError; m = long.recv() {
+		if m.Type == web.MsgSummary || m.Type == web.MsgQueued {
+			t.Fatalf("a fault refused its turn: got %+v", m)
+		}
+	}
+	if !m.Stopped || !strings.Contains(m.Message, "the fault could not wait for a free slot") ||
+		!strings.Contains(m.Message, "waiting for the server") || !strings.Contains(m.Message, "the run ended where it stood") {
+		t.Errorf("the refusal reads %+v", m)
+	}
+	long.send(map[string]any{"type": "pause"})
+	if m := long.recv(); m.Type != web.MsgError || m.Code != "no_run" {
+		t.Errorf("after the refusal the run should be over, got %+v", m)
+	}
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	for _, w := range waiting {
+		if got := await(t, w); got.status != 200 {
+			t.Errorf("an API run that filled the line: %d %v", got.status, got.body)
+		}
 	}
 }
 

@@ -68,5 +68,7 @@ func (s *Server) playground(c echo.Context) error {
 		p, _ := engine.LoadPreset(d.Preset)
 		d.Scenario = p.Scenario
 	}
-	return s.render(c, status, PlaygroundPage(s.page("Playground"), d))
+	p := s.page("Playground")
+	p.Styles = nil // nothing of the lessons' on it: every learner loads it, by the byte
+	return s.render(c, status, PlaygroundPage(p, d))
 }

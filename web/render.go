@@ -22,8 +22,12 @@ type Page struct {
 	Title  string
 	Asset  func(name string) string
 	Active string // the navigation entry to mark as current
+	// Styles are the stylesheets the page needs beside site.css: the
+	// lessons' (their lists, pages, embedded playgrounds and exercises)
+	// unless the page says otherwise.
+	Styles []string
 }
 
 func (s *Server) page(title string) Page {
-	return Page{Title: title, Asset: s.asset, Active: title}
+	return Page{Title: title, Asset: s.asset, Active: title, Styles: []string{"css/lessons.css"}}
 }

@@ -20,7 +20,8 @@ type liveRun struct {
 	done     chan struct{}      // closed once its last message is queued
 
 	mu       sync.Mutex
-	speed    float64
+	speed    float64 // the speed asked for last
+	playing  float64 // the speed the run plays at: a faster one may wait for a slot
 	density  float64 // its scenario's estimated events per simulated second
 	events   float64 // and in all (simulatedEvents)
 	paused   bool
@@ -142,10 +143,24 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: ask.For}) }
 		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
 		if err != nil {
-			return nil, err
+			return nil, ss.srv.turnRefused(err, ctx, ask)
 		}
 		return t.Release, nil
 	}
+}
+
+// turnRefused is the error that ends a live run whose fault or stop could
+// not wait for a slot: why the line refused it (counted as any refusal
+// is), and that the run ended where it stood.
+func (s *Server) turnRefused(err error, ctx context.Context, ask engine.TurnAsk) error {
+	refused := s.refusal(nil, err, ctx, admission.Slot)
+	ue, ok := refused.(*userError)
+	if !ok {
+		return refused
+	}
+	out := *ue
+	out.Msg = fmt.Sprintf("the %s could not wait for a free slot (%s); the run ended where it stood", ask.For, ue.Msg)
+	return &out
 }
 
 // dropSlotLocked gives the run's slot back, if it has one.
@@ -176,29 +191,33 @@ func (lr *liveRun) release(s *Server) {
 	}
 }
 
-// setSpeed changes a running run's pace. Paced for watching, a live run
-// holds only its live place; at full speed, or fast enough to make more
-// than LiveEventRate events a second, it needs a slot too, so speeding up
-// waits (in the background, the run going on at its pace) for a slot, and
-// slowing down gives the slot back.
+// setSpeed applies a speed the browser asked for. One that needs a slot
+// (at full speed, or fast enough to, needsSlot) waits for one in line
+// with everyone's runs while the run goes on at the speed it plays at:
+// the browser is told that speed (a "speed" message), its place in line
+// ("queued", waiting "new speed") and, once the slot comes, the new speed;
+// if the line refuses it, why (an error naming "speed"), and the run goes
+// on as it was. A slower speed asked meanwhile gives the wait up.
 func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 	srv := ss.srv
 	lr.mu.Lock()
 	defer lr.mu.Unlock()
 	lr.speed = speed
 	if !srv.needsSlot(lr.density, speed) {
+		lr.play(r, speed)
 		if lr.boosting != nil {
 			lr.boosting.cancel()
 			lr.boosting = nil
+			ss.sendSpeed(speed) // the wait given up: this is the speed now
 		}
-		_ = r.SetSpeed(speed)
 		lr.dropSlotLocked(srv)
 		return
 	}
 	if lr.slot != nil {
-		_ = r.SetSpeed(speed)
+		lr.play(r, speed)
 		return
 	}
+	ss.sendSpeed(lr.playing) // until a slot comes
 	if lr.boosting != nil {
 		return // already asking; the newest speed applies when it comes
 	}
@@ -209,7 +228,8 @@ func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 	go func() {
 		defer lr.waits.Done()
 		defer cancel()
-		t, err := srv.adm.Acquire(ctx, ss.who, admission.Slot, nil)
+		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: "new speed"}) }
+		t, err := srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
 		lr.mu.Lock()
 		defer lr.mu.Unlock()
 		if lr.boosting != req {
@@ -221,9 +241,35 @@ func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 		}
 		lr.boosting = nil
 		if err != nil {
-			return // the session or the server is ending
+			if ss.ctx.Err() == nil && srv.ctx.Err() == nil && !lr.ended() {
+				m := ss.errorMessage(srv.refusal(nil, err, ctx, admission.Slot))
+				m.Field = "speed"
+				m.Message = fmt.Sprintf("the run goes on %s: the faster speed could not wait for a free slot (%s)", speedInWords(lr.playing), m.Message)
+				ss.send(m)
+			}
+			return
 		}
 		lr.setSlotLocked(srv, t)
-		_ = r.SetSpeed(lr.speed)
+		lr.play(r, lr.speed)
+		ss.sendSpeed(lr.speed)
 	}()
+}
+
+// play has the run play at speed; the caller holds lr.mu.
+func (lr *liveRun) play(r *engine.Run, speed float64) {
+	_ = r.SetSpeed(speed)
+	lr.playing = speed
+}
+
+// sendSpeed tells the browser the speed the run plays at.
+func (ss *session) sendSpeed(speed float64) {
+	ss.send(ServerMessage{Type: MsgSpeed, Speed: &speed})
+}
+
+// speedInWords says how fast a run goes, as the page does.
+func speedInWords(speed float64) string {
+	if speed == 0 {
+		return "as fast as possible"
+	}
+	return "at " + formatNumber(speed) + " s per second"
 }

@@ -14,7 +14,7 @@ const (
 	MsgPause  = "pause"
 	MsgResume = "resume"
 	MsgStep   = "step"
-	MsgSpeed  = "speed" // speed
+	MsgSpeed  = "speed" // speed; from the server too: the speed the run plays at, when a faster one waits for a slot
 	MsgStop   = "stop"
 	// From the server.
 	MsgEvent   = "event"   // event, text
@@ -65,7 +65,7 @@ type ServerMessage struct {
 	Verdict string          `json:"verdict,omitempty"`
 	// Heading heads a finished run (summary only): what happened, in words.
 	Heading *Heading `json:"heading,omitempty"`
-	Stopped bool     `json:"stopped,omitempty"` // the run ended early
+	Stopped bool     `json:"stopped,omitempty"` // the run ended early (summary), or the error ended it (error)
 	Message string   `json:"message,omitempty"` // an error in words
 	Field   string   `json:"field,omitempty"`   // the input at fault
 	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "turn_over" (it held its place long enough while others waited), "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
@@ -73,9 +73,13 @@ type ServerMessage struct {
 	Position int `json:"position,omitempty"`
 	// Waiting says what waits in line (queued), when it is not the run's
 	// start: "fault", a fault injected into a run whose simulation is
-	// long, or "stop", such a run stopped and waiting to be summed up.
-	// The run stands still until its turn comes.
+	// long, or "stop", such a run stopped and waiting to be summed up (the
+	// run stands still until its turn comes); "new speed", a speed that
+	// needs a slot (the run goes on at the speed it plays at meanwhile).
 	Waiting string `json:"waiting,omitempty"`
+	// Speed is the speed the run plays at (speed): simulated seconds a
+	// wall second, 0 for as fast as it goes.
+	Speed *float64 `json:"speed,omitempty"`
 	// Nodes are the Raft nodes as they see themselves (observed).
 	Nodes []engine.NodeStatus `json:"nodes,omitempty"`
 	// Record is one message the network carried (MsgMessage).

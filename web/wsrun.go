@@ -69,7 +69,7 @@ func (ss *session) handle(data []byte) {
 			ss.control(lr, run, m)
 		}
 	default:
-		ss.sendErr("type", "bad_message", fmt.Sprintf("unknown message type %q: use start, inject, pause, resume, step, speed or stop", m.Type))
+		ss.sendErr("type", "bad_message", fmt.Sprintf("unknown message type %s: use start, inject, pause, resume, step, speed or stop", excerpt(m.Type)))
 	}
 }
 
@@ -134,7 +134,7 @@ func (ss *session) start(m ClientMessage) {
 	ctx, cancel := context.WithCancel(ss.ctx)
 	norm := prepared.Scenario()
 	density := eventDensity(norm)
-	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, paused: m.Paused,
+	lr := &liveRun{cancel: cancel, finished: make(chan struct{}), done: make(chan struct{}), speed: speed, playing: speed, paused: m.Paused,
 		density: density, events: simulatedEvents(density, norm)}
 	ss.live = lr
 	go ss.runLive(ctx, lr, prepared, m.Messages)
@@ -296,7 +296,9 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 	}
 	stopped := err != nil && (errors.Is(err, engine.ErrStopped) || errors.Is(err, context.DeadlineExceeded))
 	if err != nil && !stopped {
-		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
+		m := ss.errorMessage(srv.runError(nil, err, limit))
+		m.Stopped = true // the error ended the run: no summary follows
+		last = append(last, m)
 		return
 	}
 	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)

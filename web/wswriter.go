@@ -28,6 +28,8 @@ type frame struct {
 	close int    // not a message: a close frame with this code (data is the reason)
 }
 
+// sendErr sends an error the session wrote itself; what it quotes of the
+// input is an excerpt, so it stays within mapError's bounds.
 func (ss *session) sendErr(field, code, msg string) {
 	ss.send(ServerMessage{Type: MsgError, Field: field, Code: code, Message: msg})
 }

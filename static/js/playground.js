@@ -230,10 +230,13 @@ function speed() {
   return +(s < 1 ? s.toFixed(2) : s < 10 ? s.toFixed(1) : s.toFixed(0));
 }
 function speedWords(s) { return s === 0 ? 'as fast as possible' : `${s} s per second`; }
-function speedChanged() {
-  const s = speed();
+function labelSpeed(s) {
   el.speedOut.textContent = speedWords(s);
   el.speed.setAttribute('aria-valuetext', speedWords(s));
+}
+function speedChanged() {
+  const s = speed();
+  labelSpeed(s);
   if (!run) return;
   run.anchor = { sim: head(), wall: performance.now() };
   run.speed = s;
@@ -260,12 +263,12 @@ const session = new Session({
   },
   message(m) { run?.live && run.msgs.push(m.record); },
   // The server has no free slot yet: the run waits its turn, and starts
-  // by itself (its first state message) when the turn comes; so does a
-  // fault or a stop.
+  // by itself (its first state message) when the turn comes.
   queued(m) {
     if (!run?.live) return;
     const w = m.waiting;
-    if (w) run.waiting = 1; else run.queued = m.position;
+    if (!w) run.queued = m.position;
+    else if (w !== 'new speed') run.waiting = 1; // a fault or a stop holds the run still
     setStatus(`${w ? `The ${w} waits` : 'Waiting'} for a free slot on the server: place ${m.position} in line.${w ? '' : ' The run starts by itself.'}`);
   },
   state(m) {
@@ -279,6 +282,14 @@ const session = new Session({
         : run.speed ? `Running at ${run.speed} simulated s per second…` : 'Running as fast as possible…');
     }
     run.folds.push({ after: run.events.length - 1, state: m.state });
+  },
+  // The speed the run plays at: the one it had while a faster one waits
+  // for a slot (queued, waiting "new speed"), then that one.
+  speed(m) {
+    if (!run?.live) return;
+    run.anchor = { sim: head(), wall: performance.now() };
+    run.speed = m.speed;
+    setStatus(`The run goes ${m.speed ? `at ${m.speed} s per second` : 'as fast as possible'}.`);
   },
   // What the real Raft nodes report (term, commit index): kept beside the
   // events, shown beside the lanes and in the panel.
@@ -321,12 +332,17 @@ const session = new Session({
       draw();
       setButtons();
     }
-    if ((m.code === 'internal' || m.code === 'shutdown') && run?.live) {
+    if ((m.stopped || m.code === 'internal' || m.code === 'shutdown') && run?.live) {
       run.live = false;
       run.end = Math.max(1000, lastT());
       setButtons();
     }
     if ((m.code === 'invalid' || m.code === 'bad_message') && m.field && !aboutLive && m.field !== 'type') el.jsonError.textContent = m.message;
+    // A speed refused: the slider goes back to the speed the run plays at.
+    if (m.field === 'speed' && run?.live) {
+      el.speed.value = run.speed ? Math.log10(run.speed) : MAX_SLIDER;
+      labelSpeed(run.speed);
+    }
     const field = m.field && !m.message.includes(m.field) ? ` (${m.field})` : '';
     setStatus((m.code === 'busy' ? 'Busy, try again in a minute: ' : 'Error: ') + m.message + field, true);
   },
