@@ -342,3 +342,43 @@ func waitUntil(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// TestADeadlineWhileAFaultWaitsSummarizesWhatWasShown: a run whose time
+// runs out while an injected fault waits for its turn is not a refusal:
+// it ends as any run past its deadline does, summed up to the step shown,
+// once its stop has its turn.
+func TestADeadlineWhileAFaultWaitsSummarizesWhatWasShown(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", true)
+	ctx := newExpiring()
+	col := newCollector()
+	var asked []engine.TurnAsk // written and read on the run's goroutine, then after Wait
+	turn := func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
+		asked = append(asked, ask)
+		if ask.For == engine.TurnForFault {
+			<-ctx.Done() // the line never frees for the fault
+			return nil, errors.New("no slot came")
+		}
+		return func() {}, nil
+	}
+	r, err := engine.Start(ctx, mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Step()
+	col.waitFor(t, 1)
+	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
+		t.Fatal(err)
+	}
+	r.Step()
+	ctx.expire()
+	res, err := r.Wait()
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait: %v, want the deadline", err)
+	}
+	if len(asked) != 2 || asked[1].For != engine.TurnForStop {
+		t.Errorf("turns asked %+v, want the fault's and then the stop's", asked)
+	}
+	if res.Summary == (engine.Summary{}) || len(res.Events) != col.count() {
+		t.Errorf("want the events shown (%d) and their summary, got %d events and %+v", col.count(), len(res.Events), res.Summary)
+	}
+}

@@ -171,7 +171,12 @@ func (e refusedTurn) Unwrap() error { return e.err }
 func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated, why string) *simulated {
 	if last != nil && r.opt.Turn != nil {
 		done, err := r.opt.Turn(ctx, TurnAsk{For: why, Events: len(last.res.Events)})
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			// The run's time ran out, or no one is left, while it waited:
+			// as for any wait the run's context cuts short.
+			return &simulated{setupErr: ctx.Err()}
+		case err != nil:
 			return &simulated{setupErr: refusedTurn{err}}
 		}
 		defer done()
@@ -445,8 +450,8 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at 
 		// shown, and why there is no summary.
 		r.res, r.err = shown(), refused.err
 	case cut.setupErr != nil:
-		// The server is stopping: what was shown, and why there is no
-		// summary.
+		// The group could not be set up (the server is stopping): what
+		// was shown, and why there is no summary.
 		r.res, r.err = shown(), cut.setupErr
 	case cut.err != nil && !errors.Is(cut.err, ErrStopped):
 		r.res, r.err = cut.res, cut.err

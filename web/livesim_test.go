@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
@@ -152,6 +155,52 @@ func TestAFaultRefusedItsTurnEndsTheRunSayingWhy(t *testing.T) {
 			t.Errorf("an API run that filled the line: %d %v", got.status, got.body)
 		}
 	}
+}
+
+// TestAFaultWaitingWhenItsTabClosesLeavesNoVerdict: a tab closed while
+// its run's fault waits for a slot ends the run as any closed tab does:
+// no refusal, and no verdict in the log, which a run with no summary
+// would get wrong.
+func TestAFaultWaitingWhenItsTabClosesLeavesNoVerdict(t *testing.T) {
+	var logs lockedBuffer
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	long := dial(t, ts.URL, nil)
+	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	long.started()
+	holder := holdSlot(t, ts.URL)
+	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.waitsInLine()
+	long.conn.Close()
+	waitFor(t, func() bool { return srv.QueuedRuns() == 0 && strings.Contains(logs.String(), "live run ended") })
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "live run ended") && strings.Contains(line, "safe=") {
+			t.Errorf("a run whose tab closed was logged with a verdict: %s", line)
+		}
+		if strings.Contains(line, "level=ERROR") {
+			t.Errorf("an error logged: %s", line)
+		}
+	}
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+}
+
+// lockedBuffer is a bytes.Buffer safe for a logger and a test at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // waitsInLine reads a running run's messages until it is told a place in

@@ -142,7 +142,10 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 		}
 		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: ask.For}) }
 		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return nil, ctx.Err() // the run's time ran out, or its tab closed: not a refusal
+		case err != nil:
 			return nil, ss.srv.turnRefused(err, ctx, ask)
 		}
 		return t.Release, nil
