@@ -49,7 +49,7 @@ func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
 	b := startBrowserWith(t, web.Config{RunSlots: 1, RunQueue: line, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
 	ctx := b.tab("/playground?s=" + url.QueryEscape(mustShare(t, longSparseScenario(t))))
 	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("run")))
-	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr')].length > 5`, "the long run playing")
+	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > 5`, "the long run playing")
 	holder := holdSlot(t, b.base)
 	b.openLaneMenu(ctx, "client-2")
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=pause]`)))
@@ -99,13 +99,30 @@ func TestE2EAFasterSpeedWaitingForASlotShowsItsPlace(t *testing.T) {
 	holder := holdSlot(t, b.base)
 	ctx := b.tab("/playground?preset=nightly-total")
 	b.do(ctx, setSpeed(1), chromedp.Click(chromedp.ID("run")))
-	b.waitJS(ctx, `[...document.querySelectorAll('#event-log tr')].length > 0`, "the run playing")
+	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > 0`, "the run playing")
 	b.do(ctx, setSpeed(0))
 	b.waitJS(ctx, `document.getElementById('status').textContent.includes('place 1 in line')`, "the new speed told its place")
 	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The new speed waits for a free slot on the server: place 1 in line.") {
 		t.Errorf("status while the new speed waits: %q", status)
 	}
 	b.shots(ctx, "24-speed-waiting-for-a-slot")
+	holder.send(map[string]any{"type": "stop"})
+	b.waitVerdict(ctx, "")
+}
+
+// TestE2EASpeedChangedAsTheRunStartsIsKept: a speed chosen right after
+// Run is pressed, before the page's socket is open, is the speed the run
+// starts at: here full speed, so with the one slot held it waits its turn.
+func TestE2EASpeedChangedAsTheRunStartsIsKept(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	holder := holdSlot(t, b.base)
+	ctx := b.tab("/playground?preset=nightly-total")
+	b.do(ctx, setSpeed(1))
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+		document.getElementById('run').click();
+		const e = document.getElementById('speed'); e.value = e.max; e.dispatchEvent(new Event('input', {bubbles: true}));
+	})()`))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The run starts by itself')`, "the run at full speed waiting for the slot")
 	holder.send(map[string]any{"type": "stop"})
 	b.waitVerdict(ctx, "")
 }

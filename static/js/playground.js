@@ -400,7 +400,8 @@ async function start() {
   try { await session.open(); } catch (err) {
     run.live = false; setButtons(); setStatus(err.message, true); return;
   }
-  session.send({ type: 'start', scenario: sc, speed: s, messages: true, ...(paused ? { paused: true } : {}) });
+  // The speed as it is now: one changed while the socket opened went nowhere.
+  session.send({ type: 'start', scenario: sc, speed: run.speed, messages: true, ...(paused ? { paused: true } : {}) });
   tick();
 }
 
