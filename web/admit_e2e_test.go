@@ -126,3 +126,28 @@ func TestE2EASpeedChangedAsTheRunStartsIsKept(t *testing.T) {
 	holder.send(map[string]any{"type": "stop"})
 	b.waitVerdict(ctx, "")
 }
+
+// TestE2EAPauseAsTheRunStartsIsKept: a pause pressed right after Run,
+// before the page's socket is open, reaches the run: at 10x it would make
+// ten simulated seconds of events in a second, and it makes none once the
+// pause has landed (at 0 s, or just after its first step when the server
+// reads the pause after the run began).
+func TestE2EAPauseAsTheRunStartsIsKept(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=nightly-total")
+	b.do(ctx, setSpeed(10))
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+		document.getElementById('run').click();
+		document.getElementById('play').click();
+	})()`))
+	waitFor(t, func() bool { return b.srv.LiveRuns() == 1 })
+	shown := `document.querySelectorAll('#event-log tbody tr').length`
+	time.Sleep(300 * time.Millisecond)
+	before := run(b, ctx, chromedp.Evaluate[int](shown))
+	time.Sleep(1500 * time.Millisecond) // 15 simulated seconds at 10x, were the run going
+	if after := run(b, ctx, chromedp.Evaluate[int](shown)); after != before {
+		t.Errorf("a run paused as it started went on: %d events, then %d", before, after)
+	}
+	b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("play")))
+	b.waitVerdict(ctx, "")
+}

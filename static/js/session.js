@@ -33,9 +33,14 @@ export class Session {
     return this.ready;
   }
 
+  /** send sends msg, or, while the socket opens, once it is open: after
+   * the start that opened it, so that a pause or a speed chosen in that
+   * moment reaches the run. With no socket at all it is dropped. */
   send(msg) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify(msg));
-    return true;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+    } else if (this.ready) {
+      this.ready.then(() => this.send(msg), () => {});
+    }
   }
 }
