@@ -36,6 +36,16 @@ func stepTo(t *testing.T, sc engine.Scenario, n int) (*engine.Run, *collector) {
 				t.Fatalf("a step showed nothing after %d events", before)
 			}
 		}
+		// A step's events are handed on one by one: wait for the last.
+		for engine.Handed(r) != col.count() {
+			select {
+			case <-r.Done():
+				return r, col
+			case <-deadline:
+				t.Fatalf("a step's events were handed on in part: %d of %d", col.count(), engine.Handed(r))
+			case <-time.After(time.Millisecond):
+			}
+		}
 	}
 	return r, col
 }

@@ -80,6 +80,9 @@ type Run struct {
 	// injected counts the faults injected: each costs a simulation, so a
 	// run takes at most MaxInjected.
 	injected atomic.Int32
+	// handed counts the events handed to the sink once a step's last one
+	// was: a test waits on it for a step to be whole.
+	handed atomic.Int64
 }
 
 // MaxInjected is how many faults one run takes live, as many as a
@@ -303,6 +306,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 				opt.OnMessage(msg)
 			}
 		}
+		r.handed.Store(int64(m.events))
 		r.sight(sim, cur)
 		return m.events > was.events
 	}
