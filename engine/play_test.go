@@ -50,6 +50,25 @@ func stepTo(t *testing.T, sc engine.Scenario, n int) (*engine.Run, *collector) {
 	return r, col
 }
 
+// sweepSteps calls at with sc stepped to k steps (stepTo), for k from
+// first on, until the run ends before its kth step; ending before least
+// steps fails the test.
+func sweepSteps(t *testing.T, sc engine.Scenario, first, least int, at func(k int, r *engine.Run, col *collector)) {
+	t.Helper()
+	for k := first; ; k++ {
+		r, col := stepTo(t, sc, k)
+		select {
+		case <-r.Done():
+			if k < least {
+				t.Fatalf("the run ended after %d steps", k)
+			}
+			return
+		default:
+		}
+		at(k, r, col)
+	}
+}
+
 // TestInjectAnywhereKeepsWhatWasShown injects a fault after every step of
 // a run in turn. A played run takes the fault by simulating again with it,
 // so what the learner saw before it must come out the same, the fault must
@@ -66,16 +85,7 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 		t.Run(tc.preset, func(t *testing.T) {
 			sc := mustPreset(t, tc.preset, true)
 			plain := mustRun(t, sc)
-			for k := 0; ; k++ {
-				r, col := stepTo(t, sc, k)
-				select {
-				case <-r.Done():
-					if k < 3 {
-						t.Fatalf("the run ended after %d steps", k)
-					}
-					return
-				default:
-				}
+			sweepSteps(t, sc, 0, 3, func(k int, r *engine.Run, col *collector) {
 				shown := col.count()
 				at := int64(0)
 				if shown > 0 {
@@ -103,7 +113,7 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 				if e := res.Events[shown]; e.T != at || (e.Actor != tc.fault.Target && e.Kind != engine.KindFaultIgnored) {
 					t.Fatalf("after %d steps (at %d ms) the fault should come next, from %s: %+v", k, at, tc.fault.Target, e)
 				}
-			}
+			})
 		})
 	}
 }
@@ -114,16 +124,7 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	plain := mustRun(t, sc)
-	for k := 1; ; k++ {
-		r, col := stepTo(t, sc, k)
-		select {
-		case <-r.Done():
-			if k < 5 {
-				t.Fatalf("the run ended after %d steps", k)
-			}
-			return
-		default:
-		}
+	sweepSteps(t, sc, 1, 5, func(k int, r *engine.Run, col *collector) {
 		shown := col.count()
 		r.Stop()
 		res, err := r.Wait()
@@ -139,7 +140,7 @@ func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 		if res.Summary.WritesAccepted+res.Summary.WritesRefused > plain.Summary.WritesAccepted+plain.Summary.WritesRefused {
 			t.Fatalf("step %d: the stopped run counts more writes than the whole run: %+v", k, res.Summary)
 		}
-	}
+	})
 }
 
 // TestPlayedRunHoldsNoRaftGroup: while a run is played, its Raft group is
