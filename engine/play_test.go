@@ -50,6 +50,25 @@ func stepTo(t *testing.T, sc engine.Scenario, n int) (*engine.Run, *collector) {
 	return r, col
 }
 
+// sweepSteps calls at with sc stepped to k steps (stepTo), for k from
+// first on, until the run ends before its kth step; ending before least
+// steps fails the test.
+func sweepSteps(t *testing.T, sc engine.Scenario, first, least int, at func(k int, r *engine.Run, col *collector)) {
+	t.Helper()
+	for k := first; ; k++ {
+		r, col := stepTo(t, sc, k)
+		select {
+		case <-r.Done():
+			if k < least {
+				t.Fatalf("the run ended after %d steps", k)
+			}
+			return
+		default:
+		}
+		at(k, r, col)
+	}
+}
+
 // TestInjectAnywhereKeepsWhatWasShown injects a fault after every step of
 // a run in turn. A played run takes the fault by simulating again with it,
 // so what the learner saw before it must come out the same, the fault must
@@ -66,16 +85,7 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 		t.Run(tc.preset, func(t *testing.T) {
 			sc := mustPreset(t, tc.preset, true)
 			plain := mustRun(t, sc)
-			for k := 0; ; k++ {
-				r, col := stepTo(t, sc, k)
-				select {
-				case <-r.Done():
-					if k < 3 {
-						t.Fatalf("the run ended after %d steps", k)
-					}
-					return
-				default:
-				}
+			sweepSteps(t, sc, 0, 3, func(k int, r *engine.Run, col *collector) {
 				shown := col.count()
 				at := int64(0)
 				if shown > 0 {
@@ -103,7 +113,7 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 				if e := res.Events[shown]; e.T != at || (e.Actor != tc.fault.Target && e.Kind != engine.KindFaultIgnored) {
 					t.Fatalf("after %d steps (at %d ms) the fault should come next, from %s: %+v", k, at, tc.fault.Target, e)
 				}
-			}
+			})
 		})
 	}
 }
@@ -114,16 +124,7 @@ func TestInjectAnywhereKeepsWhatWasShown(t *testing.T) {
 func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	plain := mustRun(t, sc)
-	for k := 1; ; k++ {
-		r, col := stepTo(t, sc, k)
-		select {
-		case <-r.Done():
-			if k < 5 {
-				t.Fatalf("the run ended after %d steps", k)
-			}
-			return
-		default:
-		}
+	sweepSteps(t, sc, 1, 5, func(k int, r *engine.Run, col *collector) {
 		shown := col.count()
 		r.Stop()
 		res, err := r.Wait()
@@ -139,7 +140,7 @@ func TestStoppedRunSummarizesWhatWasShown(t *testing.T) {
 		if res.Summary.WritesAccepted+res.Summary.WritesRefused > plain.Summary.WritesAccepted+plain.Summary.WritesRefused {
 			t.Fatalf("step %d: the stopped run counts more writes than the whole run: %+v", k, res.Summary)
 		}
-	}
+	})
 }
 
 // TestPlayedRunHoldsNoRaftGroup: while a run is played, its Raft group is
@@ -310,8 +311,8 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	}
 	// The first replay follows the plain run; the stop's, the run with
 	// the fault (one event more, at least: the pause).
-	if len(told) != 2 || told[0] != (engine.TurnAsk{For: engine.TurnForFault, Events: len(plain.Events)}) ||
-		told[1].For != engine.TurnForStop || told[1].Events <= told[0].Events {
+	if len(told) != 2 || told[0].For != engine.TurnForFault || told[0].Events != len(plain.Events) || told[0].Stopped == nil ||
+		told[1].For != engine.TurnForStop || told[1].Events <= told[0].Events || told[1].Stopped != nil {
 		t.Errorf("turns were told %+v; want a fault's after %d events, then a stop's after more", told, len(plain.Events))
 	}
 
@@ -340,6 +341,71 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	}
 	if len(res.Events) != col.count() {
 		t.Errorf("the run returned %d events, it showed %d", len(res.Events), col.count())
+	}
+}
+
+// TestAStopWhileAFaultWaitsTakesItsTurn: a run stopped while an injected
+// fault waits for its turn does not wait twice, once for the fault and
+// once for the stop, nor show a fault pressed before the stop: the turn
+// is told the wait is the stop's now, and once it comes the run ends
+// where it stood, summed up there, with the fault never struck.
+func TestAStopWhileAFaultWaitsTakesItsTurn(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", true)
+	sc.Faults = nil
+	plain := mustRun(t, sc)
+	col := newCollector()
+	gate := make(chan struct{})
+	var turns, ended atomic.Int32
+	asks := make(chan engine.TurnAsk, 2)
+	turn := func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
+		turns.Add(1)
+		asks <- ask
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return func() { ended.Add(1) }, nil
+	}
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Step()
+	col.waitFor(t, 1)
+	waitUntil(t, func() bool { return engine.Handed(r) == col.count() })
+	shown := col.count()
+	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
+		t.Fatal(err)
+	}
+	ask := <-asks
+	select {
+	case <-ask.Stopped:
+		t.Fatal("the fault's turn was told of a stop before any")
+	default:
+	}
+	r.Stop()
+	select {
+	case <-ask.Stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the fault's turn was never told that the run was stopped")
+	}
+	close(gate)
+	res, err := r.Wait()
+	if !errors.Is(err, engine.ErrStopped) {
+		t.Fatalf("Wait after Stop: %v", err)
+	}
+	if n, e := turns.Load(), ended.Load(); n != 1 || e != 1 {
+		t.Errorf("%d turns asked, %d ended; want the fault's one, taken by the stop and ended", n, e)
+	}
+	if len(res.Events) != shown || col.count() != shown || jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
+		t.Errorf("the stopped run returned %d events and showed %d; want the %d shown before the fault, and no fault", len(res.Events), col.count(), shown)
+	}
+	if got := find(res, "client-1", engine.KindPauseStart); len(got) != 0 {
+		t.Errorf("the fault struck after the stop: %+v", got)
+	}
+	if res.Summary.EndMS != res.Events[shown-1].T {
+		t.Errorf("the summary should end at the last event shown (%d ms): %+v", res.Events[shown-1].T, res.Summary)
 	}
 }
 

@@ -20,14 +20,15 @@ import (
 // a commit notice every 0.5 to 1 s per follower and a snapshot check a
 // second per node: about 0.08 % of a core (0.12 % with 2 s timers; at a
 // thousand live runs that difference is a third of a core; see
-// docs/benchmarks.md). Longer still costs wall time where Raft's own
-// timers do decide: two candidates that split the vote (after a starved
-// machine let a follower campaign) wait out an election timeout, which
-// Raft requires to be at least the heartbeat timeout (10 s made
-// TestRaftHiccupsAreWaitedOut's stale-log-heals take 46 s instead of 9),
-// and a restarted follower is caught up at the leader's next commit
-// notice, so CommitTimeout stays at 500 ms (5 s made the disk-loss chaos
-// tests take 90 s instead of 13).
+// docs/benchmarks.md). Longer still would cost wall time where Raft's own
+// timers decide: a candidate that cannot win its term (two that split the
+// vote after a starved machine let a follower campaign, or one whose vote
+// requests went out on a cut link) would wait out an election timeout,
+// which Raft requires to be at least the heartbeat timeout; settle does
+// not wait for it, but makes such a candidate step down and campaign again
+// (campaign, stepDown). A restarted follower is caught up at the leader's
+// next commit notice, so CommitTimeout stays at 500 ms (5 s made the
+// disk-loss chaos tests take 90 s instead of 13).
 type raftTiming struct {
 	heartbeat, election, leaderLease, commit time.Duration
 }
@@ -53,7 +54,12 @@ const (
 	raftPatience    = 2 * time.Minute       // a group that cannot commit for this long is broken
 	raftRecheck     = 20 * time.Millisecond // first wait for an election to show, doubling
 	raftRecheckMax  = time.Second
-	raftCatchUp     = 50 * time.Millisecond // see catchUp
+	// raftStepDown is how long settle waits with no change in the group
+	// before it turns a candidate that cannot win back into a follower
+	// (stepDown), to campaign again at once: far longer than an election
+	// takes, far shorter than the candidate's own election timer.
+	raftStepDown = 250 * time.Millisecond
+	raftCatchUp  = 50 * time.Millisecond // see catchUp
 )
 
 // Compaction: a group that has stored raftSnapshotThreshold entries since
@@ -140,7 +146,9 @@ func (s *raftService) settle(want int, minTerm int64) error {
 	wait := raftRecheck
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	stuck := false // the wait ran out with no change: a candidate may be stuck
+	// stuck is how long the group went with no change, over the waits
+	// that ran out (0: the last wait saw one): a candidate may be stuck.
+	var stuck time.Duration
 	for {
 		s.drainChanged()
 		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()) < minTerm {
@@ -166,9 +174,10 @@ func (s *raftService) settle(want int, minTerm int64) error {
 		timer.Reset(wait)
 		select {
 		case <-s.changed:
-			stuck, wait = false, raftRecheck
+			stuck, wait = 0, raftRecheck
 		case <-timer.C:
-			stuck, wait = true, min(2*wait, raftRecheckMax)
+			stuck += wait
+			wait = min(2*wait, raftRecheckMax)
 			s.logs.detours++
 		case <-p.ctx.Done():
 			return p.ctx.Err()
@@ -215,15 +224,19 @@ func (s *raftService) catchUp() {
 // own if its log is as up to date as every reachable node's, otherwise
 // (with no leader to catch it up) the most up-to-date node's. A node that
 // already campaigns is left to finish, and a leader left to lead, unless
-// the last wait passed with no change (stuck):
+// the group went with no change for a while (stuck):
 //
 //   - a leader that is slow to bring want up to date is backing off after
 //     the sends that failed while want was cut off or down (up to seconds):
 //     it is told to campaign again, and wins with fresh replication;
 //   - a candidate that cannot win its term (the voters already voted in
-//     it) would wait out its own election timer: another up-to-date node
-//     is told to campaign in the next term, which ends that candidacy.
-func (s *raftService) campaign(want int, stuck bool) {
+//     it, or its vote requests were lost on a link cut when it sent them)
+//     would wait out its own election timer, 5 to 10 s: another
+//     up-to-date node is told to campaign in the next term, which ends
+//     that candidacy; with none, once stuck for raftStepDown, the
+//     candidate itself is made a follower again (stepDown) and told to
+//     campaign at once, which Raft ignores while it is a candidate.
+func (s *raftService) campaign(want int, stuck time.Duration) {
 	best, bestTerm, bestIndex := want, uint64(0), uint64(0)
 	for i, nd := range s.nodes {
 		if !s.canVote(want, i) {
@@ -239,7 +252,7 @@ func (s *raftService) campaign(want int, stuck bool) {
 	} else {
 		s.logs.detour(s, want)
 		if cur := s.realLeader(); cur >= 0 {
-			if stuck {
+			if stuck > 0 {
 				s.timeoutNow(s.nodes[cur])
 			}
 			return // a leader is bringing want up to date
@@ -249,7 +262,7 @@ func (s *raftService) campaign(want int, stuck bool) {
 	case raft.Follower:
 		s.timeoutNow(s.nodes[best])
 	case raft.Candidate:
-		if !stuck {
+		if stuck == 0 {
 			return
 		}
 		for i, nd := range s.nodes {
@@ -260,8 +273,36 @@ func (s *raftService) campaign(want int, stuck bool) {
 				}
 			}
 		}
+		if stuck >= raftStepDown {
+			s.stepDown(best)
+		}
 		s.timeoutNow(s.nodes[best])
 	}
+}
+
+// stepDown makes node i, a candidate, a follower again: it is asked for
+// its vote in the term after its own, in the name of another voter, with
+// a log too old to be granted. A node that hears of a later term follows,
+// and adopts the term; nothing else changes (the vote is refused), so
+// this is a Raft message the group could have carried.
+func (s *raftService) stepDown(i int) {
+	nd := s.nodes[i]
+	by := -1
+	for j := range s.nodes {
+		if j != i {
+			by = j
+			break
+		}
+	}
+	if by < 0 {
+		return // a single node has nobody to hear a later term from
+	}
+	req := &raft.RequestVoteRequest{
+		RPCHeader: raft.RPCHeader{ProtocolVersion: raft.ProtocolVersionMax, ID: []byte(s.nodes[by].name), Addr: []byte(s.ctrl.LocalAddr())},
+		Term:      nd.r.CurrentTerm() + 1,
+	}
+	var resp raft.RequestVoteResponse
+	_ = s.ctrl.RequestVote(raft.ServerID(nd.name), nd.trans.LocalAddr(), req, &resp) // a lost message is sent again by settle
 }
 
 // canVote reports whether node i runs and want can reach it.

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -43,7 +44,9 @@ type Options struct {
 	// take a slot this way, in turn with everyone's runs, and tells the
 	// browser its place. A run whose turn is refused ends at once with the
 	// refusal and the events it showed, without a summary, which would
-	// need a turn too.
+	// need a turn too. A stop while a fault waits takes the fault's place
+	// (TurnAsk.Stopped): the turn, once it comes, is the stop's, and the
+	// fault never strikes.
 	Turn func(ctx context.Context, ask TurnAsk) (done func(), err error)
 
 	probe *raftProbe // tests only: watches the real Raft group
@@ -83,6 +86,10 @@ type Run struct {
 	// handed counts the events handed to the sink once a step's last one
 	// was: a test waits on it for a step to be whole.
 	handed atomic.Int64
+	// stopped is closed by the first Stop: a fault still waiting for its
+	// turn gives the turn to the stop (TurnAsk.Stopped).
+	stopped  chan struct{}
+	stopOnce sync.Once
 }
 
 // MaxInjected is how many faults one run takes live, as many as a
@@ -133,7 +140,7 @@ func Start(ctx context.Context, p *Prepared, opt Options) (*Run, error) {
 	if opt.Speed < 0 || opt.Speed > MaxSpeed || opt.Speed != opt.Speed {
 		return nil, fieldErr("speed", "must be between 0 (as fast as possible) and %g", MaxSpeed)
 	}
-	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{})}
+	r := &Run{p: p, sc: p.sc.clone(), opt: opt, ctl: make(chan control, 64), done: make(chan struct{}), stopped: make(chan struct{})}
 	first := r.simulate(ctx, nil, nil, "")
 	if first.setupErr != nil {
 		return nil, first.setupErr
@@ -150,6 +157,10 @@ type TurnAsk struct {
 	// Events is how many events the run's last simulation had: what this
 	// one costs, give or take the fault.
 	Events int
+	// Stopped, for a fault's turn, is closed once the run is stopped: the
+	// wait is the stop's from then on (its place in line is the fault's),
+	// and the turn, once it comes, simulates the stop, not the fault.
+	Stopped <-chan struct{}
 }
 
 // What a run asks a turn for (TurnAsk.For).
@@ -172,18 +183,40 @@ func (e refusedTurn) Unwrap() error { return e.err }
 // (playGate); again after last, once the run has its turn for what it is
 // for (Options.Turn).
 func (r *Run) simulate(ctx context.Context, script []scripted, last *simulated, why string) *simulated {
-	if last != nil && r.opt.Turn != nil {
-		done, err := r.opt.Turn(ctx, TurnAsk{For: why, Events: len(last.res.Events)})
-		switch {
-		case err != nil && ctx.Err() != nil:
-			// The run's time ran out, or no one is left, while it waited:
-			// as for any wait the run's context cuts short.
-			return &simulated{setupErr: ctx.Err()}
-		case err != nil:
-			return &simulated{setupErr: refusedTurn{err}}
-		}
-		defer done()
+	done, err := r.turn(ctx, last, why)
+	if err != nil {
+		return &simulated{setupErr: err}
 	}
+	defer done()
+	return r.simulateNow(ctx, script)
+}
+
+// turn waits for the run's turn to simulate again after last, for why
+// (Options.Turn), and returns the function that ends it: at once for the
+// first simulation, or with no Turn to ask. The error is the context's,
+// when the run's time ran out or no one is left while it waited, as for
+// any wait the run's context cuts short, or a refusedTurn.
+func (r *Run) turn(ctx context.Context, last *simulated, why string) (func(), error) {
+	if last == nil || r.opt.Turn == nil {
+		return func() {}, nil
+	}
+	ask := TurnAsk{For: why, Events: len(last.res.Events)}
+	if why == TurnForFault {
+		ask.Stopped = r.stopped
+	}
+	done, err := r.opt.Turn(ctx, ask)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, refusedTurn{err}
+	}
+	return done, nil
+}
+
+// simulateNow simulates the run with the given script, once it has its
+// turn.
+func (r *Run) simulateNow(ctx context.Context, script []scripted) *simulated {
 	if err := playGate.enter(ctx); err != nil {
 		return &simulated{setupErr: err}
 	}
@@ -221,8 +254,12 @@ func (r *Run) Resume() { r.send(control{op: "resume"}) }
 // instant), then pauses again.
 func (r *Run) Step() { r.send(control{op: "step"}) }
 
-// Stop ends the run early.
-func (r *Run) Stop() { r.send(control{op: "stop"}) }
+// Stop ends the run early. A fault injected before it and still waiting
+// for its turn never strikes: the stop takes its turn.
+func (r *Run) Stop() {
+	r.stopOnce.Do(func() { close(r.stopped) })
+	r.send(control{op: "stop"})
+}
 
 // SetSpeed changes the pacing (0: as fast as possible).
 func (r *Run) SetSpeed(speed float64) error {
@@ -282,6 +319,9 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 		return sim.marks[cur]
 	}
 	var script []scripted
+	// kept is a turn a fault waited for and a stop took (Stop), for the
+	// stop's simulation.
+	var kept func()
 	speed, paused, stepping := opt.Speed, opt.Paused, false
 	wallBase, simBase := time.Now(), int64(0)
 	rebase := func() { wallBase, simBase = time.Now(), shown().at }
@@ -337,7 +377,22 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stopErr = ErrStopped
 		case "inject":
 			more := append(slices.Clip(script), scripted{after: int(shown().steps), at: virtualNow(next), fault: c.fault})
-			again := r.simulate(ctx, more, sim, TurnForFault)
+			done, err := r.turn(ctx, sim, TurnForFault)
+			if err != nil {
+				stopErr = err
+				return
+			}
+			select {
+			case <-r.stopped:
+				// Stopped before the fault struck (while it waited for
+				// its turn, most often): the fault never strikes, and the
+				// stop's simulation takes the turn it waited for.
+				kept, stopErr = done, ErrStopped
+				return
+			default:
+			}
+			again := r.simulateNow(ctx, more)
+			done()
 			if err := follows(sim, again, cur); err != nil {
 				stopErr = err
 				return
@@ -394,7 +449,7 @@ func (r *Run) play(ctx context.Context, sim *simulated) {
 			stepping, paused = false, true
 		}
 	}
-	r.finish(ctx, sim, script, shown(), stopErr)
+	r.finish(ctx, sim, script, shown(), stopErr, kept)
 }
 
 // follows checks that a run simulated again with one more control shows
@@ -422,8 +477,13 @@ func follows(shown, again *simulated, cur int) error {
 // then). A cancelled run (its context ended: the tab closed, the server
 // is shutting down) returns the events and messages it showed and no
 // summary, which no one is left to read: a class leaving at once, or a
-// server stopping, does not simulate a thousand runs again.
-func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at stepMark, stopErr error) {
+// server stopping, does not simulate a thousand runs again. kept, if not
+// nil, is the turn a stop took from a fault: the stop's simulation runs in
+// it, without asking for another.
+func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at stepMark, stopErr error, kept func()) {
+	if kept != nil {
+		defer kept()
+	}
 	shown := func() *Result {
 		res := &Result{Events: sim.res.Events[:at.events:at.events]}
 		if sim.res.Messages != nil {
@@ -447,7 +507,13 @@ func (r *Run) finish(ctx context.Context, sim *simulated, script []scripted, at 
 		r.res, r.err = shown(), refused.err
 		return
 	}
-	cut := r.simulate(context.WithoutCancel(ctx), append(script, scripted{after: int(at.steps)}), sim, TurnForStop)
+	upTo := append(script, scripted{after: int(at.steps)})
+	var cut *simulated
+	if kept != nil {
+		cut = r.simulateNow(context.WithoutCancel(ctx), upTo)
+	} else {
+		cut = r.simulate(context.WithoutCancel(ctx), upTo, sim, TurnForStop)
+	}
 	switch {
 	case errors.As(cut.setupErr, &refused):
 		// No turn to simulate it again (its line is full): what was

@@ -90,6 +90,32 @@ func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
 	}
 }
 
+// TestE2EAStopWhileAFaultWaitsTakesItsPlace: a learner who presses Stop
+// while a fault waits for a slot is told at once that the stop waits, in
+// the fault's place; once the slot frees, the run ends where it stood,
+// and the fault, pressed before the stop, never strikes.
+func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	ctx := b.tab("/playground?s=" + url.QueryEscape(mustShare(t, longSparseScenario(t))))
+	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("run")))
+	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > 5`, "the long run playing")
+	holder := holdSlot(t, b.base)
+	b.openLaneMenu(ctx, "client-2")
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=pause]`)))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The fault waits')`, "the fault told its place")
+	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The stop waits')`, "the stop told its place")
+	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The stop waits for a free slot on the server: place 1 in line.") {
+		t.Errorf("status while the stop waits: %q", status)
+	}
+	b.shots(ctx, "25-stop-waiting-in-the-faults-place")
+	holder.send(map[string]any{"type": "stop"})
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The run was stopped')`, "the run stopped")
+	if struck := run(b, ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll('#event-log tr.k-pause_start')].some(r => r.cells[1].textContent === 'client-2')`)); struck {
+		t.Error("the fault struck after the stop")
+	}
+}
+
 // TestE2EAFasterSpeedWaitingForASlotShowsItsPlace: with the server's one
 // slot held, a run asked to go as fast as possible goes on at its speed,
 // and the page says the new speed waits and its place in line; once the

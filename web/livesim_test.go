@@ -117,6 +117,44 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	}
 }
 
+// TestAStopWhileAFaultWaitsTakesItsPlace: a learner who stops a long run
+// while its fault waits for a slot is told at once that the stop waits,
+// in the fault's place; once the slot frees, the run ends where it stood,
+// summed up there, after one wait, not two, and without the fault.
+func TestAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
+	long := dial(t, ts.URL, nil)
+	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	long.started()
+	holder := holdSlot(t, ts.URL)
+	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
+		t.Fatalf("the waiting fault was told %+v, want place 1 for the fault", m)
+	}
+	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
+	long.send(map[string]any{"type": "stop"})
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "stop" {
+		t.Fatalf("the stop was told %+v, want the fault's place 1, for the stop", m)
+	}
+	if n := srv.QueuedRuns(); n != 1 {
+		t.Fatalf("%d waiting for a slot after the stop, want the one wait the stop took over", n)
+	}
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	got := long.until(web.MsgSummary)
+	for _, m := range got[:len(got)-1] {
+		switch {
+		case m.Type == web.MsgQueued:
+			t.Errorf("the stop waited in line again: %+v", m)
+		case m.Type == web.MsgEvent && m.Event.Actor == "client-2" && m.Event.Kind == engine.KindPauseStart:
+			t.Errorf("the fault struck after the stop: %+v", m.Event)
+		}
+	}
+	if sum := got[len(got)-1]; !sum.Stopped || sum.Summary == nil {
+		t.Errorf("the long run's summary after its stop: %+v", sum)
+	}
+}
+
 // TestAFaultRefusedItsTurnEndsTheRunSayingWhy: a fault injected into a
 // long run waits for a slot; when the line is full it is refused, and the
 // run ends there with an error that says so, marked as ending the run

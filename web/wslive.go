@@ -131,7 +131,8 @@ func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
 // real events, not the estimate its start went by) takes a slot, in turn
 // with everyone's runs, unless it holds one already (at full speed, or
 // fast enough to need one), and gives it back after. While it waits, the
-// browser is told its place and what waits: the fault or the stop.
+// browser is told its place and what waits: the fault or the stop, which
+// takes a waiting fault's place when the run is stopped meanwhile.
 func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func(), error) {
 	return func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
 		lr.mu.Lock()
@@ -140,8 +141,12 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 		if holds || !simulationNeedsSlot(float64(ask.Events)) {
 			return func() {}, nil
 		}
-		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: ask.For}) }
-		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
+		line := &turnLine{ss: ss, waiting: ask.For, done: make(chan struct{})}
+		defer line.over()
+		if ask.Stopped != nil {
+			go line.stopTakesPlace(ask.Stopped)
+		}
+		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, line.moved)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, ctx.Err() // the run's time ran out, or its tab closed: not a refusal
@@ -150,6 +155,54 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 		}
 		return t.Release, nil
 	}
+}
+
+// turnLine tells the browser where a run's turn stands in line, and what
+// waits for it: the fault or the stop, which takes the fault's place when
+// the run is stopped while its fault waits (engine.TurnAsk.Stopped).
+type turnLine struct {
+	ss      *session
+	mu      sync.Mutex
+	waiting string        // what waits: engine.TurnForFault or engine.TurnForStop
+	place   int           // the place last told, 0 before any
+	ended   bool          // the wait is over: nothing more to tell
+	done    chan struct{} // closed as the wait ends
+}
+
+// moved tells the browser the turn's new place in line.
+func (l *turnLine) moved(place int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		return
+	}
+	l.place = place
+	l.ss.send(ServerMessage{Type: MsgQueued, Position: place, Waiting: l.waiting})
+}
+
+// stopTakesPlace waits until the run is stopped or the wait is over; a
+// stop while the turn is still in line is told at once, in the fault's
+// place.
+func (l *turnLine) stopTakesPlace(stopped <-chan struct{}) {
+	select {
+	case <-stopped:
+	case <-l.done:
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting = engine.TurnForStop
+	if !l.ended && l.place > 0 {
+		l.ss.send(ServerMessage{Type: MsgQueued, Position: l.place, Waiting: l.waiting})
+	}
+}
+
+// over ends the wait: nothing more is told about it.
+func (l *turnLine) over() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.ended = true
+	close(l.done)
 }
 
 // turnRefused is the error that ends a live run whose fault or stop could
