@@ -121,6 +121,35 @@ func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	}
 }
 
+// TestE2EAPauseWhileAFaultWaitsHoldsAfterIt: a learner who pauses while a
+// fault waits for a slot sees the fault strike once the slot frees, and
+// the run paused right after it, told so.
+func TestE2EAPauseWhileAFaultWaitsHoldsAfterIt(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	ctx, holder := faultWaiting(t, b)
+	b.do(ctx, chromedp.Click(chromedp.ID("play")))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('Paused at')`, "the run paused")
+	holder.send(map[string]any{"type": "stop"})
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The fault struck at')`, "the fault struck, paused")
+	status := run(b, ctx, chromedp.TextContent(chromedp.ID("status")))
+	if !strings.HasSuffix(status, "and the run is paused: Space plays on.") {
+		t.Errorf("status once the fault struck in a paused run: %q", status)
+	}
+	if at := run(b, ctx, chromedp.TextContent(chromedp.ID("scrub-time"))); !strings.Contains(status, "struck at "+at+",") {
+		t.Errorf("the playhead stands at %s, the status says %q", at, status)
+	}
+	b.shots(ctx, "26-fault-struck-in-a-paused-run")
+	rows := `document.querySelectorAll('#event-log tbody tr').length`
+	struck := run(b, ctx, chromedp.Evaluate[int](rows))
+	time.Sleep(500 * time.Millisecond) // five simulated seconds at 10x, were the run going on
+	if after := run(b, ctx, chromedp.Evaluate[int](rows)); after != struck {
+		t.Errorf("the paused run went on after the fault: %d events, then %d", struck, after)
+	}
+	if label := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('play').getAttribute('aria-label')`)); label == "Pause" {
+		t.Error("the play button offers to pause a paused run")
+	}
+}
+
 // TestE2EAFasterSpeedWaitingForASlotShowsItsPlace: with the server's one
 // slot held, a run asked to go as fast as possible goes on at its speed,
 // and the page says the new speed waits and its place in line; once the
