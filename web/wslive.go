@@ -141,16 +141,14 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 		if holds || !simulationNeedsSlot(float64(ask.Events)) {
 			return func() {}, nil
 		}
-		line := &turnLine{ss: ss, waiting: ask.For, done: make(chan struct{})}
+		line := newTurnLine(ss, ask)
 		defer line.over()
-		if ask.Stopped != nil {
-			go line.stopTakesPlace(ask.Stopped)
-		}
 		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, line.moved)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, ctx.Err() // the run's time ran out, or its tab closed: not a refusal
 		case err != nil:
+			ask.For = line.what() // the stop's, if it took the fault's place
 			return nil, ss.srv.turnRefused(err, ctx, ask)
 		}
 		return t.Release, nil
@@ -161,12 +159,30 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 // waits for it: the fault or the stop, which takes the fault's place when
 // the run is stopped while its fault waits (engine.TurnAsk.Stopped).
 type turnLine struct {
-	ss      *session
-	mu      sync.Mutex
-	waiting string        // what waits: engine.TurnForFault or engine.TurnForStop
-	place   int           // the place last told, 0 before any
-	ended   bool          // the wait is over: nothing more to tell
-	done    chan struct{} // closed as the wait ends
+	ss    *session
+	ask   engine.TurnAsk
+	mu    sync.Mutex
+	place int           // the place last told, 0 before any
+	ended bool          // the wait is over: nothing more to tell
+	done  chan struct{} // closed as the wait ends
+}
+
+func newTurnLine(ss *session, ask engine.TurnAsk) *turnLine {
+	l := &turnLine{ss: ss, ask: ask, done: make(chan struct{})}
+	if ask.Stopped != nil {
+		go l.stopTakesPlace()
+	}
+	return l
+}
+
+// what is what waits: the fault, or the stop that took its place.
+func (l *turnLine) what() string {
+	select {
+	case <-l.ask.Stopped: // never, for a nil channel: a stop's own turn
+		return engine.TurnForStop
+	default:
+		return l.ask.For
+	}
 }
 
 // moved tells the browser the turn's new place in line.
@@ -177,23 +193,22 @@ func (l *turnLine) moved(place int) {
 		return
 	}
 	l.place = place
-	l.ss.send(ServerMessage{Type: MsgQueued, Position: place, Waiting: l.waiting})
+	l.ss.send(ServerMessage{Type: MsgQueued, Position: place, Waiting: l.what()})
 }
 
 // stopTakesPlace waits until the run is stopped or the wait is over; a
 // stop while the turn is still in line is told at once, in the fault's
 // place.
-func (l *turnLine) stopTakesPlace(stopped <-chan struct{}) {
+func (l *turnLine) stopTakesPlace() {
 	select {
-	case <-stopped:
+	case <-l.ask.Stopped:
 	case <-l.done:
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.waiting = engine.TurnForStop
 	if !l.ended && l.place > 0 {
-		l.ss.send(ServerMessage{Type: MsgQueued, Position: l.place, Waiting: l.waiting})
+		l.ss.send(ServerMessage{Type: MsgQueued, Position: l.place, Waiting: engine.TurnForStop})
 	}
 }
 
