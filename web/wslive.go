@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/web/admission"
@@ -34,10 +35,17 @@ type liveRun struct {
 	slot     *admission.Ticket // a slot, while it goes at full speed
 	boosting *slotRequest      // the request for a slot in progress, if any
 	waits    sync.WaitGroup    // the goroutines asking for a slot
+	// line is the fault's or stop's turn waiting in a faster speed's place
+	// (turn), which then tells its place in line.
+	line atomic.Pointer[turnLine]
 }
 
 // slotRequest is one wait for a slot to go at full speed.
-type slotRequest struct{ cancel context.CancelFunc }
+type slotRequest struct {
+	cancel context.CancelFunc
+	place  atomic.Int32  // its place in line, 0 before any
+	done   chan struct{} // closed once it ended: the slot is the run's, or it is given up
+}
 
 func (lr *liveRun) ended() bool {
 	select {
@@ -130,19 +138,48 @@ func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
 // (a fault injected, a stop), a run whose last simulation was long (its
 // real events, not the estimate its start went by) takes a slot, in turn
 // with everyone's runs, unless it holds one already (at full speed, or
-// fast enough to need one), and gives it back after. While it waits, the
-// browser is told its place and what waits: the fault or the stop, which
-// takes a waiting fault's place when the run is stopped meanwhile.
+// fast enough to need one), and gives it back after; while a faster speed
+// waits for the run's slot, it waits in that speed's place. While it
+// waits, the browser is told its place and what waits: the fault or the
+// stop, which takes a waiting fault's place when the run is stopped
+// meanwhile.
 func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func(), error) {
 	return func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
-		lr.mu.Lock()
-		holds := lr.slot != nil
-		lr.mu.Unlock()
-		if holds || !simulationNeedsSlot(float64(ask.Events)) {
+		if !simulationNeedsSlot(float64(ask.Events)) {
 			return func() {}, nil
 		}
-		line := newTurnLine(ss, ask)
-		defer line.over()
+		var line *turnLine
+		for {
+			lr.mu.Lock()
+			holds, boost := lr.slot != nil, lr.boosting
+			lr.mu.Unlock()
+			if holds {
+				return func() {}, nil
+			}
+			if line == nil {
+				line = newTurnLine(ss, ask)
+				defer line.over()
+			}
+			if boost == nil {
+				break
+			}
+			// A faster speed waits in line for the slot this turn needs
+			// too: the turn waits in its place, told as the turn's, and
+			// goes on with the run's slot once it comes. A slower speed
+			// asked meanwhile gives that wait up, and the turn waits on
+			// its own.
+			lr.line.Store(line)
+			if place := boost.place.Load(); place > 0 {
+				line.moved(int(place))
+			}
+			select {
+			case <-boost.done:
+				lr.line.Store(nil)
+			case <-ctx.Done():
+				lr.line.Store(nil)
+				return nil, ctx.Err()
+			}
+		}
 		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, line.moved)
 		switch {
 		case err != nil && ctx.Err() != nil:
@@ -293,13 +330,21 @@ func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 		return // already asking; the newest speed applies when it comes
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	req := &slotRequest{cancel: cancel}
+	req := &slotRequest{cancel: cancel, done: make(chan struct{})}
 	lr.boosting = req
 	lr.waits.Add(1)
 	go func() {
 		defer lr.waits.Done()
+		defer close(req.done) // once the slot is the run's, or given up
 		defer cancel()
-		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: "new speed"}) }
+		moved := func(pos int) {
+			req.place.Store(int32(pos))
+			if l := lr.line.Load(); l != nil {
+				l.moved(pos) // a fault or a stop waits in this place: what the run stands still for
+				return
+			}
+			ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: "new speed"})
+		}
 		t, err := srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
 		lr.mu.Lock()
 		defer lr.mu.Unlock()
