@@ -263,36 +263,24 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 	sc.Faults = nil
 	plain := mustRun(t, sc)
 	col := newCollector()
-	gate := make(chan struct{})
-	var turns, ended atomic.Int32
-	var told []engine.TurnAsk // written before the gate, read after
-	turn := func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
-		turns.Add(1)
-		told = append(told, ask)
-		select {
-		case <-gate:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		return func() { ended.Add(1) }, nil
-	}
-	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turn})
+	turns := newGatedTurns()
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turns.turn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := turns.Load(); n != 0 {
+	if n := turns.asked.Load(); n != 0 {
 		t.Fatalf("the first simulation took %d turns, want none: it is the start's", n)
 	}
 	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
 		t.Fatal(err)
 	}
 	r.Step()
-	waitUntil(t, func() bool { return turns.Load() == 1 })
+	waitUntil(t, func() bool { return turns.asked.Load() == 1 })
 	time.Sleep(20 * time.Millisecond)
 	if n := col.count(); n != 0 {
 		t.Fatalf("%d events shown while the fault waited for its turn", n)
 	}
-	gate <- struct{}{}
+	turns.gate <- struct{}{}
 	col.waitFor(t, 1)
 	col.mu.Lock()
 	first := col.events[0]
@@ -301,17 +289,18 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 		t.Errorf("the fault should come first once its turn came: %+v", first)
 	}
 	r.Stop()
-	waitUntil(t, func() bool { return turns.Load() == 2 })
-	gate <- struct{}{}
+	waitUntil(t, func() bool { return turns.asked.Load() == 2 })
+	turns.gate <- struct{}{}
 	if _, err := r.Wait(); !errors.Is(err, engine.ErrStopped) {
 		t.Fatalf("Wait after Stop: %v", err)
 	}
-	if turns.Load() != 2 || ended.Load() != 2 {
-		t.Errorf("%d turns taken, %d ended; want 2 and 2", turns.Load(), ended.Load())
+	if turns.asked.Load() != 2 || turns.ended.Load() != 2 {
+		t.Errorf("%d turns taken, %d ended; want 2 and 2", turns.asked.Load(), turns.ended.Load())
 	}
+	told := []engine.TurnAsk{<-turns.asks, <-turns.asks}
 	// The first replay follows the plain run; the stop's, the run with
 	// the fault (one event more, at least: the pause).
-	if len(told) != 2 || told[0].For != engine.TurnForFault || told[0].Events != len(plain.Events) || told[0].Stopped == nil ||
+	if told[0].For != engine.TurnForFault || told[0].Events != len(plain.Events) || told[0].Stopped == nil ||
 		told[1].For != engine.TurnForStop || told[1].Events <= told[0].Events || told[1].Stopped != nil {
 		t.Errorf("turns were told %+v; want a fault's after %d events, then a stop's after more", told, len(plain.Events))
 	}
@@ -354,20 +343,8 @@ func TestAStopWhileAFaultWaitsTakesItsTurn(t *testing.T) {
 	sc.Faults = nil
 	plain := mustRun(t, sc)
 	col := newCollector()
-	gate := make(chan struct{})
-	var turns, ended atomic.Int32
-	asks := make(chan engine.TurnAsk, 2)
-	turn := func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
-		turns.Add(1)
-		asks <- ask
-		select {
-		case <-gate:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		return func() { ended.Add(1) }, nil
-	}
-	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turn})
+	turns := newGatedTurns()
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turns.turn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +355,7 @@ func TestAStopWhileAFaultWaitsTakesItsTurn(t *testing.T) {
 	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
 		t.Fatal(err)
 	}
-	ask := <-asks
+	ask := <-turns.asks
 	select {
 	case <-ask.Stopped:
 		t.Fatal("the fault's turn was told of a stop before any")
@@ -390,12 +367,12 @@ func TestAStopWhileAFaultWaitsTakesItsTurn(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the fault's turn was never told that the run was stopped")
 	}
-	close(gate)
+	close(turns.gate)
 	res, err := r.Wait()
 	if !errors.Is(err, engine.ErrStopped) {
 		t.Fatalf("Wait after Stop: %v", err)
 	}
-	if n, e := turns.Load(), ended.Load(); n != 1 || e != 1 {
+	if n, e := turns.asked.Load(), turns.ended.Load(); n != 1 || e != 1 {
 		t.Errorf("%d turns asked, %d ended; want the fault's one, taken by the stop and ended", n, e)
 	}
 	if len(res.Events) != shown || col.count() != shown || jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
@@ -407,6 +384,30 @@ func TestAStopWhileAFaultWaitsTakesItsTurn(t *testing.T) {
 	if res.Summary.EndMS != res.Events[shown-1].T {
 		t.Errorf("the summary should end at the last event shown (%d ms): %+v", res.Events[shown-1].T, res.Summary)
 	}
+}
+
+// gatedTurns is an Options.Turn that counts the turns asked for and
+// ended, hands each ask on (asks), and lets a turn through once gate is
+// sent to or closed.
+type gatedTurns struct {
+	gate         chan struct{}
+	asks         chan engine.TurnAsk
+	asked, ended atomic.Int32
+}
+
+func newGatedTurns() *gatedTurns {
+	return &gatedTurns{gate: make(chan struct{}), asks: make(chan engine.TurnAsk, 8)}
+}
+
+func (g *gatedTurns) turn(ctx context.Context, ask engine.TurnAsk) (func(), error) {
+	g.asked.Add(1)
+	g.asks <- ask
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return func() { g.ended.Add(1) }, nil
 }
 
 // waitUntil polls cond for up to ten seconds.

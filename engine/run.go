@@ -254,8 +254,9 @@ func (r *Run) Resume() { r.send(control{op: "resume"}) }
 // instant), then pauses again.
 func (r *Run) Step() { r.send(control{op: "step"}) }
 
-// Stop ends the run early. A fault injected before it and still waiting
-// for its turn never strikes: the stop takes its turn.
+// Stop ends the run early. A fault injected before it that has not struck
+// yet (waiting for its turn, most often) never strikes: the stop takes its
+// turn.
 func (r *Run) Stop() {
 	r.stopOnce.Do(func() { close(r.stopped) })
 	r.send(control{op: "stop"})

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -47,13 +48,7 @@ func TestE2EARunWaitingForASlotShowsItsPlace(t *testing.T) {
 func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
 	const line = 4
 	b := startBrowserWith(t, web.Config{RunSlots: 1, RunQueue: line, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
-	ctx := b.tab("/playground?s=" + url.QueryEscape(mustShare(t, longSparseScenario(t))))
-	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("run")))
-	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > 5`, "the long run playing")
-	holder := holdSlot(t, b.base)
-	b.openLaneMenu(ctx, "client-2")
-	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=pause]`)))
-	b.waitJS(ctx, `document.getElementById('status').textContent.includes('place 1 in line')`, "the fault told its place")
+	ctx, holder := faultWaiting(t, b)
 	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The fault waits for a free slot on the server: place 1 in line.") {
 		t.Errorf("status while the fault waits: %q", status)
 	}
@@ -90,12 +85,12 @@ func TestE2EAFaultWaitingForASlotShowsItsPlace(t *testing.T) {
 	}
 }
 
-// TestE2EAStopWhileAFaultWaitsTakesItsPlace: a learner who presses Stop
-// while a fault waits for a slot is told at once that the stop waits, in
-// the fault's place; once the slot frees, the run ends where it stood,
-// and the fault, pressed before the stop, never strikes.
-func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
-	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+// faultWaiting plays a long run at 10x in a new tab of b, whose server
+// has one slot, holds that slot, and pauses client-2 from its lane's menu:
+// the fault waits in line for the slot, and the page says so. It returns
+// the tab and the run that holds the slot.
+func faultWaiting(t *testing.T, b *browser) (context.Context, *wsClient) {
+	t.Helper()
 	ctx := b.tab("/playground?s=" + url.QueryEscape(mustShare(t, longSparseScenario(t))))
 	b.do(ctx, setSpeed(10), chromedp.Click(chromedp.ID("run")))
 	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > 5`, "the long run playing")
@@ -103,6 +98,16 @@ func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	b.openLaneMenu(ctx, "client-2")
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#actor-menu button[data-do=pause]`)))
 	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The fault waits')`, "the fault told its place")
+	return ctx, holder
+}
+
+// TestE2EAStopWhileAFaultWaitsTakesItsPlace: a learner who presses Stop
+// while a fault waits for a slot is told at once that the stop waits, in
+// the fault's place; once the slot frees, the run ends where it stood,
+// and the fault, pressed before the stop, never strikes.
+func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	ctx, holder := faultWaiting(t, b)
 	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
 	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The stop waits')`, "the stop told its place")
 	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The stop waits for a free slot on the server: place 1 in line.") {
@@ -113,6 +118,35 @@ func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The run was stopped')`, "the run stopped")
 	if struck := run(b, ctx, chromedp.Evaluate[bool](`[...document.querySelectorAll('#event-log tr.k-pause_start')].some(r => r.cells[1].textContent === 'client-2')`)); struck {
 		t.Error("the fault struck after the stop")
+	}
+}
+
+// TestE2EAPauseWhileAFaultWaitsHoldsAfterIt: a learner who pauses while a
+// fault waits for a slot sees the fault strike once the slot frees, and
+// the run paused right after it, told so.
+func TestE2EAPauseWhileAFaultWaitsHoldsAfterIt(t *testing.T) {
+	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
+	ctx, holder := faultWaiting(t, b)
+	b.do(ctx, chromedp.Click(chromedp.ID("play")))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('Paused at')`, "the run paused")
+	holder.send(map[string]any{"type": "stop"})
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The fault struck at')`, "the fault struck, paused")
+	status := run(b, ctx, chromedp.TextContent(chromedp.ID("status")))
+	if !strings.HasSuffix(status, "and the run is paused: Space plays on.") {
+		t.Errorf("status once the fault struck in a paused run: %q", status)
+	}
+	if at := run(b, ctx, chromedp.TextContent(chromedp.ID("scrub-time"))); !strings.Contains(status, "struck at "+at+",") {
+		t.Errorf("the playhead stands at %s, the status says %q", at, status)
+	}
+	b.shots(ctx, "26-fault-struck-in-a-paused-run")
+	rows := `document.querySelectorAll('#event-log tbody tr').length`
+	struck := run(b, ctx, chromedp.Evaluate[int](rows))
+	time.Sleep(500 * time.Millisecond) // five simulated seconds at 10x, were the run going on
+	if after := run(b, ctx, chromedp.Evaluate[int](rows)); after != struck {
+		t.Errorf("the paused run went on after the fault: %d events, then %d", struck, after)
+	}
+	if label := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('play').getAttribute('aria-label')`)); label == "Pause" {
+		t.Error("the play button offers to pause a paused run")
 	}
 }
 

@@ -155,6 +155,86 @@ func TestAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	}
 }
 
+// TestAFaultWaitsInAFasterSpeedsPlace: a fault injected into a long run
+// whose faster speed already waits for the slot waits in that place, told
+// as the fault's, instead of joining the line again behind it; once the
+// slot comes, the run goes at the new speed and the fault strikes.
+func TestAFaultWaitsInAFasterSpeedsPlace(t *testing.T) {
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
+	long := dial(t, ts.URL, nil)
+	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	long.started()
+	holder := holdSlot(t, ts.URL)
+	long.send(map[string]any{"type": "speed", "speed": 0})
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "new speed" {
+		t.Fatalf("the faster speed was told %+v, want place 1 for the new speed", m)
+	}
+	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
+	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
+		t.Fatalf("the fault was told %+v, want the new speed's place 1, for the fault", m)
+	}
+	if n := srv.QueuedRuns(); n != 1 {
+		t.Fatalf("%d waiting for a slot, want the one wait the fault shares", n)
+	}
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	fast, struck := false, false
+	for !struck {
+		switch m := long.recv(); {
+		case m.Type == web.MsgSpeed && m.Speed != nil && *m.Speed == 0:
+			fast = true
+		case m.Type == web.MsgEvent && m.Event.Actor == "client-2" && m.Event.Kind == engine.KindPauseStart:
+			struck = true
+		case m.Type == web.MsgQueued || m.Type == web.MsgSummary || m.Type == web.MsgError:
+			t.Fatalf("before the fault struck: %+v", m)
+		}
+	}
+	if !fast {
+		t.Error("the fault struck, but the run was never told it goes as fast as possible")
+	}
+	if got := long.until(web.MsgSummary); got[len(got)-1].Stopped {
+		t.Errorf("the run at full speed was stopped: %+v", got[len(got)-1])
+	}
+}
+
+// TestASlowerSpeedLeavesTheWaitingFaultInLine: a faster speed given up
+// (a slower one asked) while a fault waits in its place does not take the
+// fault with it: the fault waits on its own, told its place, and strikes
+// once the slot frees, the run going on at the slower speed.
+func TestASlowerSpeedLeavesTheWaitingFaultInLine(t *testing.T) {
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
+	long := dial(t, ts.URL, nil)
+	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	long.started()
+	holder := holdSlot(t, ts.URL)
+	long.send(map[string]any{"type": "speed", "speed": 0})
+	long.waitsInLine()
+	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
+	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	if m := long.waitsInLine(); m.Waiting != "fault" {
+		t.Fatalf("the fault was told %+v", m)
+	}
+	long.send(map[string]any{"type": "speed", "speed": 5})
+	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
+		t.Fatalf("once the faster speed was given up, the fault was told %+v, want place 1 for the fault", m)
+	}
+	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
+	holder.send(map[string]any{"type": "stop"})
+	holder.until(web.MsgSummary)
+	for {
+		m := long.recv()
+		if m.Type == web.MsgEvent && m.Event.Actor == "client-2" && m.Event.Kind == engine.KindPauseStart {
+			break
+		}
+		if m.Type == web.MsgSummary || m.Type == web.MsgError || (m.Type == web.MsgSpeed && *m.Speed != 5) {
+			t.Fatalf("before the fault struck: %+v", m)
+		}
+	}
+	long.send(map[string]any{"type": "stop"})
+	long.until(web.MsgSummary)
+}
+
 // TestAFaultRefusedItsTurnEndsTheRunSayingWhy: a fault injected into a
 // long run waits for a slot; when the line is full it is refused, and the
 // run ends there with an error that says so, marked as ending the run

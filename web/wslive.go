@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/web/admission"
@@ -34,10 +35,17 @@ type liveRun struct {
 	slot     *admission.Ticket // a slot, while it goes at full speed
 	boosting *slotRequest      // the request for a slot in progress, if any
 	waits    sync.WaitGroup    // the goroutines asking for a slot
+	// line is the fault's or stop's turn waiting in a faster speed's place
+	// (turn), which then tells its place in line.
+	line atomic.Pointer[turnLine]
 }
 
 // slotRequest is one wait for a slot to go at full speed.
-type slotRequest struct{ cancel context.CancelFunc }
+type slotRequest struct {
+	cancel context.CancelFunc
+	place  atomic.Int32  // its place in line, 0 before any
+	done   chan struct{} // closed once it ended: the slot is the run's, or it is given up
+}
 
 func (lr *liveRun) ended() bool {
 	select {
@@ -130,27 +138,54 @@ func (lr *liveRun) setSlotLocked(s *Server, t *admission.Ticket) {
 // (a fault injected, a stop), a run whose last simulation was long (its
 // real events, not the estimate its start went by) takes a slot, in turn
 // with everyone's runs, unless it holds one already (at full speed, or
-// fast enough to need one), and gives it back after. While it waits, the
-// browser is told its place and what waits: the fault or the stop, which
-// takes a waiting fault's place when the run is stopped meanwhile.
+// fast enough to need one), and gives it back after; while a faster speed
+// waits for the run's slot, it waits in that speed's place. While it
+// waits, the browser is told its place and what waits: the fault or the
+// stop, which takes a waiting fault's place when the run is stopped
+// meanwhile.
 func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func(), error) {
 	return func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
-		lr.mu.Lock()
-		holds := lr.slot != nil
-		lr.mu.Unlock()
-		if holds || !simulationNeedsSlot(float64(ask.Events)) {
+		if !simulationNeedsSlot(float64(ask.Events)) {
 			return func() {}, nil
 		}
-		line := &turnLine{ss: ss, waiting: ask.For, done: make(chan struct{})}
-		defer line.over()
-		if ask.Stopped != nil {
-			go line.stopTakesPlace(ask.Stopped)
+		var line *turnLine
+		for {
+			lr.mu.Lock()
+			holds, boost := lr.slot != nil, lr.boosting
+			lr.mu.Unlock()
+			if holds {
+				return func() {}, nil
+			}
+			if line == nil {
+				line = newTurnLine(ss, ask)
+				defer line.over()
+			}
+			if boost == nil {
+				break
+			}
+			// A faster speed waits in line for the slot this turn needs
+			// too: the turn waits in its place, told as the turn's, and
+			// goes on with the run's slot once it comes. A slower speed
+			// asked meanwhile gives that wait up, and the turn waits on
+			// its own.
+			lr.line.Store(line)
+			if place := boost.place.Load(); place > 0 {
+				line.moved(int(place))
+			}
+			select {
+			case <-boost.done:
+				lr.line.Store(nil)
+			case <-ctx.Done():
+				lr.line.Store(nil)
+				return nil, ctx.Err()
+			}
 		}
 		t, err := ss.srv.adm.Acquire(ctx, ss.who, admission.Slot, line.moved)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return nil, ctx.Err() // the run's time ran out, or its tab closed: not a refusal
 		case err != nil:
+			ask.For = line.what() // the stop's, if it took the fault's place
 			return nil, ss.srv.turnRefused(err, ctx, ask)
 		}
 		return t.Release, nil
@@ -161,12 +196,30 @@ func (lr *liveRun) turn(ss *session) func(context.Context, engine.TurnAsk) (func
 // waits for it: the fault or the stop, which takes the fault's place when
 // the run is stopped while its fault waits (engine.TurnAsk.Stopped).
 type turnLine struct {
-	ss      *session
-	mu      sync.Mutex
-	waiting string        // what waits: engine.TurnForFault or engine.TurnForStop
-	place   int           // the place last told, 0 before any
-	ended   bool          // the wait is over: nothing more to tell
-	done    chan struct{} // closed as the wait ends
+	ss    *session
+	ask   engine.TurnAsk
+	mu    sync.Mutex
+	place int           // the place last told, 0 before any
+	ended bool          // the wait is over: nothing more to tell
+	done  chan struct{} // closed as the wait ends
+}
+
+func newTurnLine(ss *session, ask engine.TurnAsk) *turnLine {
+	l := &turnLine{ss: ss, ask: ask, done: make(chan struct{})}
+	if ask.Stopped != nil {
+		go l.stopTakesPlace()
+	}
+	return l
+}
+
+// what is what waits: the fault, or the stop that took its place.
+func (l *turnLine) what() string {
+	select {
+	case <-l.ask.Stopped: // never, for a nil channel: a stop's own turn
+		return engine.TurnForStop
+	default:
+		return l.ask.For
+	}
 }
 
 // moved tells the browser the turn's new place in line.
@@ -177,23 +230,22 @@ func (l *turnLine) moved(place int) {
 		return
 	}
 	l.place = place
-	l.ss.send(ServerMessage{Type: MsgQueued, Position: place, Waiting: l.waiting})
+	l.ss.send(ServerMessage{Type: MsgQueued, Position: place, Waiting: l.what()})
 }
 
 // stopTakesPlace waits until the run is stopped or the wait is over; a
 // stop while the turn is still in line is told at once, in the fault's
 // place.
-func (l *turnLine) stopTakesPlace(stopped <-chan struct{}) {
+func (l *turnLine) stopTakesPlace() {
 	select {
-	case <-stopped:
+	case <-l.ask.Stopped:
 	case <-l.done:
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.waiting = engine.TurnForStop
 	if !l.ended && l.place > 0 {
-		l.ss.send(ServerMessage{Type: MsgQueued, Position: l.place, Waiting: l.waiting})
+		l.ss.send(ServerMessage{Type: MsgQueued, Position: l.place, Waiting: engine.TurnForStop})
 	}
 }
 
@@ -278,13 +330,21 @@ func (ss *session) setSpeed(lr *liveRun, r *engine.Run, speed float64) {
 		return // already asking; the newest speed applies when it comes
 	}
 	ctx, cancel := context.WithCancel(ss.ctx)
-	req := &slotRequest{cancel: cancel}
+	req := &slotRequest{cancel: cancel, done: make(chan struct{})}
 	lr.boosting = req
 	lr.waits.Add(1)
 	go func() {
 		defer lr.waits.Done()
+		defer close(req.done) // once the slot is the run's, or given up
 		defer cancel()
-		moved := func(pos int) { ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: "new speed"}) }
+		moved := func(pos int) {
+			req.place.Store(int32(pos))
+			if l := lr.line.Load(); l != nil {
+				l.moved(pos) // a fault or a stop waits in this place: what the run stands still for
+				return
+			}
+			ss.send(ServerMessage{Type: MsgQueued, Position: pos, Waiting: "new speed"})
+		}
 		t, err := srv.adm.Acquire(ctx, ss.who, admission.Slot, moved)
 		lr.mu.Lock()
 		defer lr.mu.Unlock()

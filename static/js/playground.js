@@ -252,7 +252,12 @@ function nudgeSpeed(dir) {
 const session = new Session({
   event(m) {
     if (!run?.live) return;
-    if (run.waiting) { run.waiting = 0; setStatus('The fault struck.'); }
+    if (run.waiting) {
+      run.waiting = 0;
+      // Paused meanwhile: the playhead goes to the fault, which is where the run now stands.
+      if (run.serverPaused) run.cursor = Math.max(run.cursor, m.event.t);
+      setStatus(run.serverPaused ? `The fault struck at ${formatMS(m.event.t)}, and the run is paused: Space plays on.` : 'The fault struck.');
+    }
     run.events.push(m.event);
     run.texts.push(m.text);
     run.anchor = run.follow ? { sim: m.event.t, wall: performance.now() } : run.anchor;
