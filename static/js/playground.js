@@ -254,8 +254,9 @@ const session = new Session({
     if (!run?.live) return;
     if (run.waiting) {
       run.waiting = 0;
-      // Paused meanwhile: the playhead goes to the fault, which is where the run now stands.
-      if (run.serverPaused) run.cursor = Math.max(run.cursor, m.event.t);
+      // Paused meanwhile: the playhead goes to the fault, which is where the run now stands
+      // (back, if the page's estimate ran past the moment the fault was sent).
+      if (run.serverPaused) run.cursor = m.event.t;
       setStatus(run.serverPaused ? `The fault struck at ${formatMS(m.event.t)}, and the run is paused: Space plays on.` : 'The fault struck.');
     }
     run.events.push(m.event);
