@@ -148,7 +148,8 @@ func TestE2EAPauseWhileAFaultWaitsHoldsAfterIt(t *testing.T) {
 	}
 	if label := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('play').getAttribute('aria-label')`)); label == "Pause" {
 		t.Error("the play button offers to pause a paused run")
-	}	// Space, with the focus still on the button the mouse paused with,
+	}
+	// Space, with the focus still on the button the mouse paused with,
 	// plays on: once, not once for the key and again for the button.
 	b.do(ctx, chromedp.KeyEvent(" "))
 	b.waitJS(ctx, `document.getElementById('status').textContent.includes('Running')`, "Space playing on")
