@@ -18,8 +18,15 @@ import (
 // were shown (or the run ended); it returns the run and its collector.
 func stepTo(t *testing.T, sc engine.Scenario, n int) (*engine.Run, *collector) {
 	t.Helper()
+	return stepToWith(t, sc, n, engine.Options{})
+}
+
+// stepToWith is stepTo with opt's other options (its Turn, say).
+func stepToWith(t *testing.T, sc engine.Scenario, n int, opt engine.Options) (*engine.Run, *collector) {
+	t.Helper()
 	col := newCollector()
-	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Speed: 1000, Paused: true, Sink: col.sink})
+	opt.Speed, opt.Paused, opt.Sink = 1000, true, col.sink
+	r, err := engine.Start(t.Context(), mustPrepare(t, sc), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +62,14 @@ func stepTo(t *testing.T, sc engine.Scenario, n int) (*engine.Run, *collector) {
 // steps fails the test.
 func sweepSteps(t *testing.T, sc engine.Scenario, first, least int, at func(k int, r *engine.Run, col *collector)) {
 	t.Helper()
+	sweepStepsWith(t, sc, first, least, func() engine.Options { return engine.Options{} }, at)
+}
+
+// sweepStepsWith is sweepSteps with each run's other options from opt.
+func sweepStepsWith(t *testing.T, sc engine.Scenario, first, least int, opt func() engine.Options, at func(k int, r *engine.Run, col *collector)) {
+	t.Helper()
 	for k := first; ; k++ {
-		r, col := stepTo(t, sc, k)
+		r, col := stepToWith(t, sc, k, opt())
 		select {
 		case <-r.Done():
 			if k < least {
@@ -337,53 +350,50 @@ func TestTurnGatesEverySimulationAfterTheFirst(t *testing.T) {
 // fault waits for its turn does not wait twice, once for the fault and
 // once for the stop, nor show a fault pressed before the stop: the turn
 // is told the wait is the stop's now, and once it comes the run ends
-// where it stood, summed up there, with the fault never struck.
+// where it stood, summed up there, with the fault never struck: wherever
+// the run stands when it happens.
 func TestAStopWhileAFaultWaitsTakesItsTurn(t *testing.T) {
 	sc := mustPreset(t, "paused-holder", true)
 	sc.Faults = nil
 	plain := mustRun(t, sc)
-	col := newCollector()
-	turns := newGatedTurns()
-	r, err := engine.Start(t.Context(), mustPrepare(t, sc), engine.Options{Paused: true, Sink: col.sink, Turn: turns.turn})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Step()
-	col.waitFor(t, 1)
-	waitUntil(t, func() bool { return engine.Handed(r) == col.count() })
-	shown := col.count()
-	if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
-		t.Fatal(err)
-	}
-	ask := <-turns.asks
-	select {
-	case <-ask.Stopped:
-		t.Fatal("the fault's turn was told of a stop before any")
-	default:
-	}
-	r.Stop()
-	select {
-	case <-ask.Stopped:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the fault's turn was never told that the run was stopped")
-	}
-	close(turns.gate)
-	res, err := r.Wait()
-	if !errors.Is(err, engine.ErrStopped) {
-		t.Fatalf("Wait after Stop: %v", err)
-	}
-	if n, e := turns.asked.Load(), turns.ended.Load(); n != 1 || e != 1 {
-		t.Errorf("%d turns asked, %d ended; want the fault's one, taken by the stop and ended", n, e)
-	}
-	if len(res.Events) != shown || col.count() != shown || jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
-		t.Errorf("the stopped run returned %d events and showed %d; want the %d shown before the fault, and no fault", len(res.Events), col.count(), shown)
-	}
-	if got := find(res, "client-1", engine.KindPauseStart); len(got) != 0 {
-		t.Errorf("the fault struck after the stop: %+v", got)
-	}
-	if res.Summary.EndMS != res.Events[shown-1].T {
-		t.Errorf("the summary should end at the last event shown (%d ms): %+v", res.Events[shown-1].T, res.Summary)
-	}
+	var turns *gatedTurns // the current run's
+	fresh := func() engine.Options { turns = newGatedTurns(); return engine.Options{Turn: turns.turn} }
+	// Wherever the run stands when the fault is injected and then stopped.
+	sweepStepsWith(t, sc, 1, 5, fresh, func(k int, r *engine.Run, col *collector) {
+		shown := col.count()
+		if err := r.Inject(engine.Fault{Do: "pause", Target: "client-1", For: engine.Sec(5)}); err != nil {
+			t.Fatal(err)
+		}
+		ask := <-turns.asks
+		select {
+		case <-ask.Stopped:
+			t.Fatalf("step %d: the fault's turn was told of a stop before any", k)
+		default:
+		}
+		r.Stop()
+		select {
+		case <-ask.Stopped:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("step %d: the fault's turn was never told that the run was stopped", k)
+		}
+		close(turns.gate)
+		res, err := r.Wait()
+		if !errors.Is(err, engine.ErrStopped) {
+			t.Fatalf("step %d: Wait after Stop: %v", k, err)
+		}
+		if n, e := turns.asked.Load(), turns.ended.Load(); n != 1 || e != 1 {
+			t.Errorf("step %d: %d turns asked, %d ended; want the fault's one, taken by the stop and ended", k, n, e)
+		}
+		if len(res.Events) != shown || col.count() != shown || jsonOf(t, res.Events) != jsonOf(t, plain.Events[:shown]) {
+			t.Errorf("step %d: the stopped run returned %d events and showed %d; want the %d shown before the fault, and no fault", k, len(res.Events), col.count(), shown)
+		}
+		if got := find(res, "client-1", engine.KindPauseStart); len(got) != 0 {
+			t.Errorf("step %d: the fault struck after the stop: %+v", k, got)
+		}
+		if res.Summary.EndMS != res.Events[shown-1].T {
+			t.Errorf("step %d: the summary should end at the last event shown (%d ms): %+v", k, res.Events[shown-1].T, res.Summary)
+		}
+	})
 }
 
 // gatedTurns is an Options.Turn that counts the turns asked for and

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -108,7 +109,7 @@ func faultWaiting(t *testing.T, b *browser) (context.Context, *wsClient) {
 func TestE2EAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	b := startBrowserWith(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1, QueueWait: time.Minute})
 	ctx, holder := faultWaiting(t, b)
-	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
+	b.do(ctx, chromedp.KeyEvent("x")) // the keyboard, right after the lane's menu was clicked
 	b.waitJS(ctx, `document.getElementById('status').textContent.includes('The stop waits')`, "the stop told its place")
 	if status := run(b, ctx, chromedp.TextContent(chromedp.ID("status"))); !strings.HasSuffix(status, "The stop waits for a free slot on the server: place 1 in line.") {
 		t.Errorf("status while the stop waits: %q", status)
@@ -148,6 +149,11 @@ func TestE2EAPauseWhileAFaultWaitsHoldsAfterIt(t *testing.T) {
 	if label := run(b, ctx, chromedp.Evaluate[string](`document.getElementById('play').getAttribute('aria-label')`)); label == "Pause" {
 		t.Error("the play button offers to pause a paused run")
 	}
+	// Space, with the focus still on the button the mouse paused with,
+	// plays on: once, not once for the key and again for the button.
+	b.do(ctx, chromedp.KeyEvent(" "))
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('Running')`, "Space playing on")
+	b.waitJS(ctx, `document.querySelectorAll('#event-log tbody tr').length > `+fmt.Sprint(struck), "events after the fault")
 }
 
 // TestE2EAFasterSpeedWaitingForASlotShowsItsPlace: with the server's one

@@ -22,6 +22,37 @@ func longSparse(t *testing.T) json.RawMessage {
 	return b
 }
 
+// startLong starts longSparse at 10x on a new connection to url and
+// waits until it plays.
+func startLong(t *testing.T, url string) *wsClient {
+	t.Helper()
+	c := dial(t, url, nil)
+	c.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
+	c.started()
+	return c
+}
+
+// pauseClient2 injects the fault these tests wait with: client-2 paused
+// for 5 s.
+var pauseClient2 = map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}}
+
+// untilStruck reads messages until client-2's injected pause shows, and
+// returns those before it; a summary or an error first fails the test.
+func (c *wsClient) untilStruck() []web.ServerMessage {
+	c.t.Helper()
+	var before []web.ServerMessage
+	for {
+		m := c.recv()
+		switch {
+		case m.Type == web.MsgEvent && m.Event.Actor == "client-2" && m.Event.Kind == engine.KindPauseStart:
+			return before
+		case m.Type == web.MsgSummary || m.Type == web.MsgError:
+			c.t.Fatalf("the injected pause never showed: %+v", m)
+		}
+		before = append(before, m)
+	}
+}
+
 // longSparseScenario is crashed-holder with an hour's lease, client-2
 // retrying every second for the hour: a few events a second to play at
 // 10x, but some 3,600 to simulate first.
@@ -76,7 +107,7 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 			t.Fatalf("a short paused run: %+v", m)
 		}
 	}
-	quick.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	quick.send(pauseClient2)
 	quick.send(map[string]any{"type": "step"})
 	m := quick.recv()
 	for ; m.Type != web.MsgEvent; m = quick.recv() {
@@ -87,22 +118,14 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 	if m.Event.Kind != engine.KindPauseStart {
 		t.Fatalf("a short run's first event should be its injected fault, got %+v", m.Event)
 	}
-	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.send(pauseClient2)
 	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
 		t.Fatalf("the waiting fault was told %+v, want place 1 for the fault", m)
 	}
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
 	holder.send(map[string]any{"type": "stop"})
 	holder.until(web.MsgSummary)
-	for {
-		m := long.recv()
-		if m.Type == web.MsgEvent && m.Event.Kind == engine.KindPauseStart && m.Event.Actor == "client-2" {
-			break
-		}
-		if m.Type == web.MsgSummary || m.Type == web.MsgError {
-			t.Fatalf("the injected pause never showed: %+v", m)
-		}
-	}
+	long.untilStruck()
 	// A stop simulates it again too, up to where it stands: that waits,
 	// told its place, and the summary comes once the slot frees.
 	holder = holdSlot(t, ts.URL)
@@ -123,11 +146,9 @@ func TestALongSimulationTakesItsTurnForASlot(t *testing.T) {
 // summed up there, after one wait, not two, and without the fault.
 func TestAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
-	long := dial(t, ts.URL, nil)
-	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
-	long.started()
+	long := startLong(t, ts.URL)
 	holder := holdSlot(t, ts.URL)
-	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.send(pauseClient2)
 	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
 		t.Fatalf("the waiting fault was told %+v, want place 1 for the fault", m)
 	}
@@ -161,16 +182,14 @@ func TestAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 // slot comes, the run goes at the new speed and the fault strikes.
 func TestAFaultWaitsInAFasterSpeedsPlace(t *testing.T) {
 	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
-	long := dial(t, ts.URL, nil)
-	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
-	long.started()
+	long := startLong(t, ts.URL)
 	holder := holdSlot(t, ts.URL)
 	long.send(map[string]any{"type": "speed", "speed": 0})
 	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "new speed" {
 		t.Fatalf("the faster speed was told %+v, want place 1 for the new speed", m)
 	}
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
-	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.send(pauseClient2)
 	if m := long.waitsInLine(); m.Position != 1 || m.Waiting != "fault" {
 		t.Fatalf("the fault was told %+v, want the new speed's place 1, for the fault", m)
 	}
@@ -179,14 +198,12 @@ func TestAFaultWaitsInAFasterSpeedsPlace(t *testing.T) {
 	}
 	holder.send(map[string]any{"type": "stop"})
 	holder.until(web.MsgSummary)
-	fast, struck := false, false
-	for !struck {
-		switch m := long.recv(); {
+	fast := false
+	for _, m := range long.untilStruck() {
+		switch {
 		case m.Type == web.MsgSpeed && m.Speed != nil && *m.Speed == 0:
 			fast = true
-		case m.Type == web.MsgEvent && m.Event.Actor == "client-2" && m.Event.Kind == engine.KindPauseStart:
-			struck = true
-		case m.Type == web.MsgQueued || m.Type == web.MsgSummary || m.Type == web.MsgError:
+		case m.Type == web.MsgQueued:
 			t.Fatalf("before the fault struck: %+v", m)
 		}
 	}
@@ -204,14 +221,12 @@ func TestAFaultWaitsInAFasterSpeedsPlace(t *testing.T) {
 // once the slot frees, the run going on at the slower speed.
 func TestASlowerSpeedLeavesTheWaitingFaultInLine(t *testing.T) {
 	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
-	long := dial(t, ts.URL, nil)
-	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
-	long.started()
+	long := startLong(t, ts.URL)
 	holder := holdSlot(t, ts.URL)
 	long.send(map[string]any{"type": "speed", "speed": 0})
 	long.waitsInLine()
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
-	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.send(pauseClient2)
 	if m := long.waitsInLine(); m.Waiting != "fault" {
 		t.Fatalf("the fault was told %+v", m)
 	}
@@ -222,12 +237,8 @@ func TestASlowerSpeedLeavesTheWaitingFaultInLine(t *testing.T) {
 	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
 	holder.send(map[string]any{"type": "stop"})
 	holder.until(web.MsgSummary)
-	for {
-		m := long.recv()
-		if m.Type == web.MsgEvent && m.Event.Actor == "client-2" && m.Event.Kind == engine.KindPauseStart {
-			break
-		}
-		if m.Type == web.MsgSummary || m.Type == web.MsgError || (m.Type == web.MsgSpeed && *m.Speed != 5) {
+	for _, m := range long.untilStruck() {
+		if m.Type == web.MsgSpeed && *m.Speed != 5 {
 			t.Fatalf("before the fault struck: %+v", m)
 		}
 	}
@@ -242,16 +253,14 @@ func TestASlowerSpeedLeavesTheWaitingFaultInLine(t *testing.T) {
 func TestAFaultRefusedItsTurnEndsTheRunSayingWhy(t *testing.T) {
 	const line = 4 // the least a line may hold: one session's share of it
 	ts, srv := startServer(t, web.Config{RunSlots: 1, RunQueue: line, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
-	long := dial(t, ts.URL, nil)
-	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
-	long.started()
+	long := startLong(t, ts.URL)
 	holder := holdSlot(t, ts.URL)
 	var waiting []<-chan reply
 	for range line {
 		waiting = append(waiting, postAsync(ts.URL+"/api/run", string(preset(t, "ride-claim", false))))
 	}
 	waitFor(t, func() bool { return srv.QueuedRuns() == line })
-	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.send(pauseClient2)
 	var m web.ServerMessage
 	for m = long.recv(); m.Type != web.MsgError; m = long.recv() {
 		if m.Type == web.MsgSummary || m.Type == web.MsgQueued {
@@ -283,11 +292,9 @@ func TestAFaultWaitingWhenItsTabClosesLeavesNoVerdict(t *testing.T) {
 	var logs lockedBuffer
 	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
-	long := dial(t, ts.URL, nil)
-	long.send(map[string]any{"type": "start", "scenario": longSparse(t), "speed": 10})
-	long.started()
+	long := startLong(t, ts.URL)
 	holder := holdSlot(t, ts.URL)
-	long.send(map[string]any{"type": "inject", "fault": map[string]any{"do": "pause", "target": "client-2", "for": "5s"}})
+	long.send(pauseClient2)
 	long.waitsInLine()
 	long.conn.Close()
 	waitFor(t, func() bool { return srv.QueuedRuns() == 0 && strings.Contains(logs.String(), "live run ended") })
