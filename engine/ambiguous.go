@@ -228,16 +228,13 @@ func (s *raftService) reach(f *inflight) {
 		}
 	}
 	disturbed := !f.heldBy(nd)
-	for _, o := range want {
-		if disturbed {
-			break
-		}
-		ok, err := s.carry(nd, o, f.index)
+	if !disturbed {
+		carried, err := s.carryAll(nd, want, f.index)
 		if err != nil {
 			s.fail(err)
 			return
 		}
-		disturbed = !ok
+		disturbed = !carried
 	}
 	if disturbed {
 		// A real election behind the simulation's back (Raft's own timers,
@@ -282,36 +279,64 @@ func (s *raftService) copiesArrived(f *inflight) {
 // reachable follower's log, after the real group moved on without it.
 func (s *raftService) rehome(f *inflight) error {
 	nd := f.leader
-	s.withheld = false
-	s.links()
-	if err := s.resettle(nd); err != nil {
-		return err
-	}
-	if f.heldBy(nd) {
-		s.catchUp() // settle committed it: the followers have it, or will in a moment
-		s.withheld = true
+	p := s.waits.start()
+	for {
+		s.withheld = false
 		s.links()
-		return nil
-	}
-	future, index, err := s.appendAt(nd, f.data)
-	if err != nil {
-		return err
-	}
-	f.future, f.index, f.realTerm = future, index, 0
-	f.realTerm = f.termAt(nd)
-	for _, o := range s.nodes {
-		if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
-			if _, err := s.carry(nd, o, f.index); err != nil {
-				return err
+		if err := s.resettle(nd); err != nil {
+			return err
+		}
+		if f.heldBy(nd) {
+			s.catchUp() // settle committed it: the followers have it, or will in a moment
+			s.withheld = true
+			s.links()
+			return nil
+		}
+		future, index, err := s.appendAt(nd, f.data)
+		if err != nil {
+			return err
+		}
+		f.future, f.index = future, index
+		f.realTerm = f.termAt(nd)
+		var to []*raftNode
+		for _, o := range s.nodes {
+			if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
+				to = append(to, o)
 			}
 		}
+		carried, err := s.carryAll(nd, to, f.index)
+		if err != nil || carried {
+			return err
+		}
+		// The group moved on again while the entry was carried.
+		if !p.again() {
+			return fmt.Errorf("raft: %s could not carry %s's %v to its followers: %s", nd.name, f.cmd.Client, f.cmd.Op, p)
+		}
 	}
-	return nil
+}
+
+// carryAll carries nd's entries up to index to each of the followers, and
+// reports whether every one stored them.
+func (s *raftService) carryAll(nd *raftNode, to []*raftNode, index uint64) (bool, error) {
+	for _, o := range to {
+		if ok, err := s.carry(nd, o, index); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // carry sends follower o the leader's entries up to index, as the leader's
 // AppendEntries would: from the entry after the last one o says it holds
 // when o lacks some before it (a follower a moment behind in real time).
+// It speaks for nd only while nd still leads in the term it appended the
+// entry in: a message in any other term would be one no leader sent. Once
+// a real election behind the simulation's back has deposed nd (Raft's own
+// timers, or a follower told to campaign, on a busy machine), a message in
+// nd's new term would make the real leader of that term step down and
+// take nd's entry over its own, two leaders in one term; carry then
+// reports the follower did not store it, and the caller makes nd the real
+// leader again (rehome).
 func (s *raftService) carry(nd, o *raftNode, index uint64) (bool, error) {
 	from := index
 	for range 3 {
@@ -327,9 +352,13 @@ func (s *raftService) carry(nd, o *raftNode, index uint64) (bool, error) {
 			}
 			entries = append(entries, l)
 		}
+		term := entries[len(entries)-1].Term // the term nd led when it appended the entry
+		if nd.r.State() != raft.Leader || nd.r.CurrentTerm() != term {
+			return false, nil
+		}
 		req := &raft.AppendEntriesRequest{
 			RPCHeader:    raft.RPCHeader{ProtocolVersion: raft.ProtocolVersionMax, ID: []byte(nd.name), Addr: []byte(nd.trans.LocalAddr())},
-			Term:         nd.r.CurrentTerm(),
+			Term:         term,
 			PrevLogEntry: prev.Index, PrevLogTerm: prev.Term,
 			Entries:           entries,
 			LeaderCommitIndex: nd.r.CommitIndex(),

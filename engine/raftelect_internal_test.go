@@ -85,3 +85,99 @@ func waitState(t *testing.T, nd *raftNode, want raft.RaftState) {
 		}
 	}
 }
+
+// TestADeposedLeaderCarriesNothing: node-1 appends an entry with its links
+// held (an ambiguous commit's window), and a disturbance elects node-2 in
+// the next term behind the simulation's back; node-1 has heard of that
+// term from node-2's vote request (which it refused: its log is longer)
+// but not yet from node-2's entries. Carrying node-1's entry now must not
+// be a message of the new term in node-1's name: node-2 would step down
+// and take node-1's entry over its own, two leaders in one term. carry
+// must report the followers did not store it, and leave node-2 leading,
+// with its own entry, and node-3 following it.
+func TestADeposedLeaderCarriesNothing(t *testing.T) {
+	g, err := NewLockGroup(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	s := g.svc
+	old, next, third := s.nodes[0], s.nodes[1], s.nodes[2]
+	if old.r.State() != raft.Leader {
+		t.Fatalf("node-1 is %v after boot, want leader", old.r.State())
+	}
+	term := old.r.CurrentTerm()
+	_, last := old.lastLog()
+	waitFor(t, "the followers to store the leader's log", func() bool {
+		_, a := next.lastLog()
+		_, b := third.lastLog()
+		return a == last && b == last
+	})
+	for _, nd := range []*raftNode{next, third} {
+		old.trans.Disconnect(nd.trans.LocalAddr())
+		nd.trans.Disconnect(old.trans.LocalAddr())
+	}
+	before, _ := old.log.LastIndex()
+	data := []byte("the entry in flight")
+	old.r.Apply(data, raftEnqueueWait)
+	index, ok := s.waitAppended(old, before, data, s.waits.start())
+	if !ok {
+		t.Fatal("node-1 did not append the entry")
+	}
+	waitFor(t, "node-2 to win the next term", func() bool {
+		if next.r.State() == raft.Follower {
+			s.timeoutNow(next)
+		}
+		return next.r.State() == raft.Leader
+	})
+	if got := next.r.CurrentTerm(); got != term+1 {
+		t.Fatalf("node-2 leads in term %d, want %d", got, term+1)
+	}
+	// node-2's vote request, as node-1 would have heard it: node-1 follows
+	// in the new term and keeps its log.
+	vote := &raft.RequestVoteRequest{
+		RPCHeader:    raft.RPCHeader{ProtocolVersion: raft.ProtocolVersionMax, ID: []byte(next.name), Addr: []byte(next.trans.LocalAddr())},
+		Term:         term + 1,
+		LastLogIndex: index - 1, LastLogTerm: term,
+		LeadershipTransfer: true,
+	}
+	var resp raft.RequestVoteResponse
+	if err := s.ctrl.RequestVote(raft.ServerID(old.name), old.trans.LocalAddr(), vote, &resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.Granted || old.r.State() != raft.Follower || old.r.CurrentTerm() != term+1 {
+		t.Fatalf("node-1 granted %v, is %v in term %d; want a refused vote, follower in term %d", resp.Granted, old.r.State(), old.r.CurrentTerm(), term+1)
+	}
+	ownEntry := func(nd *raftNode) bool {
+		var l raft.Log
+		return nd.log.GetLog(index, &l) == nil && l.Term == term+1
+	}
+	waitFor(t, "node-3 to store node-2's first entry", func() bool { return ownEntry(third) })
+	for _, o := range []*raftNode{next, third} {
+		carried, err := s.carry(old, o, index)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if carried {
+			t.Errorf("node-1, deposed, carried its entry to %s", o.name)
+		}
+	}
+	if next.r.State() != raft.Leader || next.r.CurrentTerm() != term+1 {
+		t.Errorf("node-2 is %v in term %d, want leader in term %d still", next.r.State(), next.r.CurrentTerm(), term+1)
+	}
+	for _, nd := range []*raftNode{next, third} {
+		if !ownEntry(nd) {
+			t.Errorf("%s's entry %d is no longer node-2's of term %d", nd.name, index, term+1)
+		}
+	}
+}
+
+// waitFor waits up to 10 s for cond.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+	}
+}
