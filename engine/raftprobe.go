@@ -28,7 +28,9 @@ type raftProbe struct {
 	// behind the simulation's back after every that many steps, the way
 	// Raft's own timers do on a starved machine; the run must wait it out.
 	disturbEvery int
-	disturbed    int
+	// disturbAt, when set, does so once, after that step alone.
+	disturbAt int
+	disturbed int
 }
 
 // elected records the simulation's term and the real one of its leader.
@@ -78,8 +80,9 @@ func (p *raftProbe) afterStep(w *world) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.steps++
-	if p.disturbEvery > 0 {
-		if p.steps%p.disturbEvery == 0 && s.leader >= 0 {
+	if p.disturbEvery > 0 || p.disturbAt > 0 {
+		due := p.steps == p.disturbAt || (p.disturbEvery > 0 && p.steps%p.disturbEvery == 0)
+		if due && s.leader >= 0 {
 			for i, nd := range s.nodes {
 				if i != s.leader && nd.up() && s.majorityWith(i) {
 					s.timeoutNow(nd)

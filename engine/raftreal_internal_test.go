@@ -261,6 +261,41 @@ func TestRaftHiccupsAreWaitedOut(t *testing.T) {
 	}
 }
 
+// TestRaftADisturbanceAtAnyStepIsWaitedOut sweeps one real election
+// behind the simulation's back over every step of the ambiguous commits,
+// where the leader's links are held with an entry only some nodes have:
+// wherever it falls (before the copies leave, between them and the
+// crash, after it), the timeline must be the undisturbed one.
+func TestRaftADisturbanceAtAnyStepIsWaitedOut(t *testing.T) {
+	scenarios := raftScenarios(t)
+	for _, name := range []string{"ambiguous-commit", "ambiguous-entry-lost", "ambiguous-one-follower"} {
+		sc, ok := scenarios[name]
+		if !ok {
+			t.Fatalf("no scenario %s", name)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			undisturbed := &raftProbe{}
+			want := jsonText(t, probedRun(t, sc, undisturbed, nil))
+			disturbed := 0
+			for step := 1; step <= undisturbed.steps; step++ {
+				probe := &raftProbe{disturbAt: step}
+				got := jsonText(t, probedRun(t, sc, probe, nil))
+				disturbed += probe.disturbed
+				if got != want {
+					t.Fatalf("disturbed after step %d of %d, the run differs from an undisturbed one:\n%s\n---\n%s", step, undisturbed.steps, got, want)
+				}
+			}
+			// Steps with no leader (after the crash, before the election)
+			// have nobody to depose; most steps have one.
+			if 2*disturbed < undisturbed.steps {
+				t.Errorf("only %d of %d steps were disturbed", disturbed, undisturbed.steps)
+			}
+			t.Logf("%d steps, %d disturbed", undisturbed.steps, disturbed)
+		})
+	}
+}
+
 func jsonText(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
