@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -33,8 +34,20 @@ func (b *browser) waitJS(ctx context.Context, js, what string) {
 	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		b.t.Errorf("never saw %s (%v)", what, err)
+		b.t.Errorf("never saw %s (%v)%s", what, err, b.statusLine(ctx))
 	}
+}
+
+// statusLine reads, for a failure's message, what the page's status line
+// says, if it has one.
+func (b *browser) statusLine(ctx context.Context) string {
+	tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(tctx, chromedp.Evaluate[string](`(document.getElementById('status') || {}).textContent || ''`))
+	if err != nil || s == "" {
+		return ""
+	}
+	return "; the status line says " + strconv.Quote(s)
 }
 
 // shot saves a screenshot of one element (or, for "", of the viewport) as name.png in the artifact
