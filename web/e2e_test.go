@@ -51,7 +51,10 @@ func startBrowser(t *testing.T) *browser {
 	return startBrowserWith(t, web.Config{})
 }
 
-// startBrowserWith is startBrowser on a server configured by cfg.
+// startBrowserWith is startBrowser on a server configured by cfg. The
+// test gets a browser context of its own in the package's one Chromium
+// (sharedChromium): its own cookies, storage and cache, like a browser of
+// its own, disposed of when the test ends.
 func startBrowserWith(t *testing.T, cfg web.Config) *browser {
 	t.Helper()
 	if os.Getenv("PLAYGROUND_E2E") != "1" {
@@ -62,25 +65,63 @@ func startBrowserWith(t *testing.T, cfg web.Config) *browser {
 		t.Skip("no chromium binary found (apt-get install -y chromium)")
 	}
 	ts, srv := startServer(t, cfg)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 1000),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelCtx(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
+	root, err := sharedChromium(path)
+	if err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
+	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a browser context: %v", err)
+	}
 	return &browser{t: t, base: ts.URL, ctx: ctx, srv: srv}
+}
+
+// chromium is the package's one browser, started by the first browser
+// test and shut down by TestMain: a start costs a second or more, a
+// browser context a few milliseconds.
+var chromium struct {
+	once  sync.Once
+	ctx   context.Context
+	close func()
+	err   error
+}
+
+func sharedChromium(path string) (context.Context, error) {
+	chromium.once.Do(func() {
+		dir, err := os.MkdirTemp("", "playground-e2e-chromium-")
+		if err != nil {
+			chromium.err = err
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(path),
+			chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1400, 1000),
+		}
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(actx)
+		chromium.ctx = ctx
+		chromium.close = func() { cancelCtx(); cancelAlloc(); os.RemoveAll(dir) }
+		chromium.err = chromedp.Do(ctx)
+	})
+	return chromium.ctx, chromium.err
+}
+
+// TestMain shuts the shared Chromium down once every test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if chromium.close != nil {
+		chromium.close()
+	}
+	os.Exit(code)
 }
 
 // tab opens a fresh tab at path and fails the test on any uncaught
