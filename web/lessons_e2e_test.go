@@ -221,6 +221,16 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 			b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q).dataset.drawn === '1'`, fig+" [data-testid=lp-timeline]"), "the replay's end")
 			b.shot(ctx, fig, "lessons-pg-"+l.Slug+"-"+pg.ID)
 		}
+		b.closeTab(ctx)
+	}
+}
+
+// closeTab closes a tab a sweep is done with, so that its page (a replay
+// still drawing, a live run) does not go on beside the next one.
+func (b *browser) closeTab(ctx context.Context) {
+	b.t.Helper()
+	if err := chromedp.Cancel(ctx); err != nil {
+		b.t.Errorf("closing the tab: %v", err)
 	}
 }
 

@@ -98,6 +98,7 @@ func TestE2EEveryLessonFitsAPhone(t *testing.T) {
 			b.do(ctx, chromedp.ScrollIntoView(chromedp.CSS("#"+l.Playgrounds[0].ID+" [data-testid=lp-timeline]")))
 			b.shot(ctx, "", "lesson-phone-"+l.Slug)
 		}
+		b.closeTab(ctx)
 	}
 }
 
@@ -301,6 +302,7 @@ func TestE2EScreenshotsOfEveryPreset(t *testing.T) {
 				b.shot(ctx, "", fmt.Sprintf("every-%02d-%s-%s-%dx%d", i+1, p.Name, view, sz[0], sz[1]))
 			}
 		}
+		b.closeTab(ctx)
 	}
 }
 
