@@ -76,6 +76,44 @@ func TestAStuckCandidateStepsDown(t *testing.T) {
 	}
 }
 
+// TestStepDownLeavesALedGroupAlone: settle only steps down a candidate,
+// but the node may have won, or followed a winner, by the time the request
+// arrives. A leader, and a follower that knows its leader, must refuse a
+// vote request for a later term, and stay as they are, in their term.
+func TestStepDownLeavesALedGroupAlone(t *testing.T) {
+	g, err := NewLockGroup(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	s := g.svc
+	_, last := s.nodes[0].lastLog()
+	waitFor(t, "the followers to know the leader", func() bool {
+		for _, nd := range s.nodes[1:] {
+			if _, id := nd.r.LeaderWithID(); id == "" {
+				return false
+			}
+			if _, have := nd.lastLog(); have != last {
+				return false
+			}
+		}
+		return true
+	})
+	term := s.nodes[0].r.CurrentTerm()
+	for i := range s.nodes {
+		s.stepDown(i)
+	}
+	for i, nd := range s.nodes {
+		want := raft.Follower
+		if i == 0 {
+			want = raft.Leader
+		}
+		if nd.r.State() != want || nd.r.CurrentTerm() != term {
+			t.Errorf("after stepDown %s is %v in term %d, want %v in term %d", nd.name, nd.r.State(), nd.r.CurrentTerm(), want, term)
+		}
+	}
+}
+
 // waitState waits up to 10 s for a node to be in state want.
 func waitState(t *testing.T, nd *raftNode, want raft.RaftState) {
 	t.Helper()
