@@ -221,12 +221,7 @@ func (s *raftService) reach(f *inflight) {
 		return
 	}
 	nd := f.leader
-	var want []*raftNode
-	for _, o := range s.nodes {
-		if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
-			want = append(want, o)
-		}
-	}
+	want := s.reachableFrom(nd)
 	disturbed := !f.heldBy(nd)
 	if !disturbed {
 		carried, err := s.carryAll(nd, want, f.index)
@@ -298,13 +293,7 @@ func (s *raftService) rehome(f *inflight) error {
 		}
 		f.future, f.index = future, index
 		f.realTerm = f.termAt(nd)
-		var to []*raftNode
-		for _, o := range s.nodes {
-			if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
-				to = append(to, o)
-			}
-		}
-		carried, err := s.carryAll(nd, to, f.index)
+		carried, err := s.carryAll(nd, s.reachableFrom(nd), f.index)
 		if err != nil || carried {
 			return err
 		}
@@ -313,6 +302,18 @@ func (s *raftService) rehome(f *inflight) error {
 			return fmt.Errorf("raft: %s could not carry %s's %v to its followers: %s", nd.name, f.cmd.Client, f.cmd.Op, p)
 		}
 	}
+}
+
+// reachableFrom lists the running nodes other than nd that the simulated
+// network links nd to: those its AppendEntries reach.
+func (s *raftService) reachableFrom(nd *raftNode) []*raftNode {
+	var out []*raftNode
+	for _, o := range s.nodes {
+		if o != nd && o.up() && o.r != nil && s.connected(nd.name, o.name) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // carryAll carries nd's entries up to index to each of the followers, and
