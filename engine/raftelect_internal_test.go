@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -46,12 +47,7 @@ func TestElectionRestriction(t *testing.T) {
 // a follower again at once, in the next term, without a vote granted to
 // anyone, and the group's leader leads on, untouched.
 func TestAStuckCandidateStepsDown(t *testing.T) {
-	g, err := NewLockGroup(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	s := g.svc
+	s := caughtUpGroup(t)
 	leader, cut := s.nodes[0], s.nodes[1]
 	leaderTerm := leader.r.CurrentTerm()
 	for _, nd := range s.nodes {
@@ -81,19 +77,10 @@ func TestAStuckCandidateStepsDown(t *testing.T) {
 // arrives. A leader, and a follower that knows its leader, must refuse a
 // vote request for a later term, and stay as they are, in their term.
 func TestStepDownLeavesALedGroupAlone(t *testing.T) {
-	g, err := NewLockGroup(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	s := g.svc
-	_, last := s.nodes[0].lastLog()
+	s := caughtUpGroup(t)
 	waitFor(t, "the followers to know the leader", func() bool {
 		for _, nd := range s.nodes[1:] {
 			if _, id := nd.r.LeaderWithID(); id == "" {
-				return false
-			}
-			if _, have := nd.lastLog(); have != last {
 				return false
 			}
 		}
@@ -114,14 +101,36 @@ func TestStepDownLeavesALedGroupAlone(t *testing.T) {
 	}
 }
 
+// caughtUpGroup boots a three-node group, led by node-1, closed when the
+// test ends, once both followers store everything the leader has: a
+// follower a moment behind could not win an election a test holds.
+func caughtUpGroup(t *testing.T) *raftService {
+	t.Helper()
+	g, err := NewLockGroup(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	s := g.svc
+	if s.nodes[0].r.State() != raft.Leader {
+		t.Fatalf("node-1 is %v after boot, want leader", s.nodes[0].r.State())
+	}
+	_, last := s.nodes[0].lastLog()
+	waitFor(t, "the followers to store the leader's log", func() bool {
+		for _, nd := range s.nodes[1:] {
+			if _, have := nd.lastLog(); have != last {
+				return false
+			}
+		}
+		return true
+	})
+	return s
+}
+
 // waitState waits up to 10 s for a node to be in state want.
 func waitState(t *testing.T, nd *raftNode, want raft.RaftState) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); nd.r.State() != want; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s is %v after 10 s, want %v", nd.name, nd.r.State(), want)
-		}
-	}
+	waitFor(t, fmt.Sprintf("%s to be %v", nd.name, want), func() bool { return nd.r.State() == want })
 }
 
 // TestADeposedLeaderCarriesNothing: node-1 appends an entry with its links
@@ -134,23 +143,9 @@ func waitState(t *testing.T, nd *raftNode, want raft.RaftState) {
 // must report the followers did not store it, and leave node-2 leading,
 // with its own entry, and node-3 following it.
 func TestADeposedLeaderCarriesNothing(t *testing.T) {
-	g, err := NewLockGroup(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	s := g.svc
+	s := caughtUpGroup(t)
 	old, next, third := s.nodes[0], s.nodes[1], s.nodes[2]
-	if old.r.State() != raft.Leader {
-		t.Fatalf("node-1 is %v after boot, want leader", old.r.State())
-	}
 	term := old.r.CurrentTerm()
-	_, last := old.lastLog()
-	waitFor(t, "the followers to store the leader's log", func() bool {
-		_, a := next.lastLog()
-		_, b := third.lastLog()
-		return a == last && b == last
-	})
 	for _, nd := range []*raftNode{next, third} {
 		old.trans.Disconnect(nd.trans.LocalAddr())
 		nd.trans.Disconnect(old.trans.LocalAddr())
