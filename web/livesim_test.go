@@ -176,6 +176,34 @@ func TestAStopWhileAFaultWaitsTakesItsPlace(t *testing.T) {
 	}
 }
 
+// TestAStopRefusedInTheFaultsPlaceSaysTheStopCouldNotWait: a stop that
+// took a waiting fault's place and is then refused its turn (the server
+// shutting down) ends the run saying that the stop could not wait, not
+// the fault the learner no longer waits for.
+func TestAStopRefusedInTheFaultsPlaceSaysTheStopCouldNotWait(t *testing.T) {
+	ts, srv := startServer(t, web.Config{RunSlots: 1, MaxLiveRuns: 4, SessionShare: 1, AddressShare: 1})
+	long := startLong(t, ts.URL)
+	holdSlot(t, ts.URL)
+	long.send(pauseClient2)
+	long.waitsInLine()
+	waitFor(t, func() bool { return srv.QueuedRuns() == 1 })
+	long.send(map[string]any{"type": "stop"})
+	if m := long.waitsInLine(); m.Waiting != "stop" {
+		t.Fatalf("the stop was told %+v, want the fault's place, for the stop", m)
+	}
+	srv.CloseLine()
+	var m web.ServerMessage
+	for m = long.recv(); m.Type != web.MsgError; m = long.recv() {
+		if m.Type == web.MsgSummary {
+			t.Fatalf("a stop refused its turn: got %+v", m)
+		}
+	}
+	if !m.Stopped || !strings.Contains(m.Message, "the stop could not wait for a free slot") ||
+		!strings.Contains(m.Message, "shutting down") || strings.Contains(m.Message, "fault") {
+		t.Errorf("the refusal reads %+v", m)
+	}
+}
+
 // TestAFaultWaitsInAFasterSpeedsPlace: a fault injected into a long run
 // whose faster speed already waits for the slot waits in that place, told
 // as the fault's, instead of joining the line again behind it; once the
