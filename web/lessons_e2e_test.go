@@ -12,6 +12,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/lessons"
 )
 
 // waitText waits until the element matching sel has text containing want,
@@ -199,7 +201,8 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 	b := startBrowser(t)
 	cat := catalog(t)
-	for _, l := range cat.Lessons() {
+	sweep(t, b, cat.Lessons(), func(l *lessons.Lesson) string { return l.Slug }, func(b *browser, l *lessons.Lesson) {
+		t := b.t
 		ctx := b.tab("/lessons/" + l.Slug)
 		for _, pg := range l.Playgrounds {
 			fig := "#" + pg.ID
@@ -222,7 +225,7 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 			b.shot(ctx, fig, "lessons-pg-"+l.Slug+"-"+pg.ID)
 		}
 		b.closeTab(ctx)
-	}
+	})
 }
 
 // closeTab closes a tab a sweep is done with, so that its page (a replay

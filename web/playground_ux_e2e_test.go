@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/lessons"
 )
 
 // regexpStopped is the heading of a run stopped before its end.
@@ -75,7 +77,8 @@ const phoneFit = `(() => {
 func TestE2EEveryLessonFitsAPhone(t *testing.T) {
 	b := startBrowser(t)
 	cat := catalog(t)
-	for _, l := range cat.Lessons() {
+	sweep(t, b, cat.Lessons(), func(l *lessons.Lesson) string { return l.Slug }, func(b *browser, l *lessons.Lesson) {
+		t := b.t
 		ctx := b.tab("/lessons/" + l.Slug)
 		b.size(ctx, 390, 844)
 		b.do(ctx, chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("main")))
@@ -99,7 +102,7 @@ func TestE2EEveryLessonFitsAPhone(t *testing.T) {
 			b.shot(ctx, "", "lesson-phone-"+l.Slug)
 		}
 		b.closeTab(ctx)
-	}
+	})
 }
 
 // TestE2ERunsWhereNothingGotDoneAreNotHeadedSafe: lock-server-down writes
@@ -275,7 +278,10 @@ func TestE2EFailureOnTheFirstScreenAndTheProjector(t *testing.T) {
 func TestE2EScreenshotsOfEveryPreset(t *testing.T) {
 	b := startBrowser(t)
 	sizes := [][2]int{{1366, 900}, {1280, 720}, {390, 844}}
-	for i, p := range engine.Presets() {
+	presets := engine.Presets()
+	sweep(t, b, presets, func(p engine.Preset) string { return p.Name }, func(b *browser, p engine.Preset) {
+		t := b.t
+		i := slices.IndexFunc(presets, func(q engine.Preset) bool { return q.Name == p.Name })
 		ctx := b.tab("/playground?preset=" + p.Name)
 		b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
 		b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, p.Name+"'s verdict")
@@ -303,7 +309,7 @@ func TestE2EScreenshotsOfEveryPreset(t *testing.T) {
 			}
 		}
 		b.closeTab(ctx)
-	}
+	})
 }
 
 // causalLabels are the timeline's words that say why (a grant ended early,

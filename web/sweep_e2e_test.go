@@ -1,0 +1,35 @@
+package web_test
+
+import (
+	"sync"
+	"testing"
+)
+
+// sweepTabs is how many pages a sweep (every lesson, every preset) has
+// open at once, each in a tab of its own: a page spends much of its time
+// replaying a run or waiting for the server, time another page can use.
+const sweepTabs = 3
+
+// sweep runs each of items in a subtest of its own, named by name, at
+// most sweepTabs at a time. Each subtest gets a browser of its own on b's
+// server and browser context, so that a failure is reported against the
+// lesson or preset it belongs to.
+func sweep[T any](t *testing.T, b *browser, items []T, name func(T) string, each func(b *browser, item T)) {
+	t.Helper()
+	free := make(chan struct{}, sweepTabs)
+	var wg sync.WaitGroup
+	for _, it := range items {
+		free <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-free }()
+			t.Run(name(it), func(t *testing.T) { each(b.on(t), it) })
+		})
+	}
+	wg.Wait()
+}
+
+// on is b for the subtest t: the same server and browser context, with
+// t's failures and its own record of the pages' uncaught exceptions.
+func (b *browser) on(t *testing.T) *browser {
+	return &browser{t: t, base: b.base, srv: b.srv, ctx: b.ctx}
+}
