@@ -23,7 +23,7 @@ func TestE2EARunWaitingForASlotShowsItsPlace(t *testing.T) {
 	holder.send(map[string]any{"type": "start", "scenario": preset(t, "nightly-total", true), "speed": 1})
 	holder.started()
 	ctx := b.tab("/playground")
-	b.do(ctx, choose("#preset", "paused-holder"), choose("#speed", "0"))
+	b.do(ctx, choose("#preset", "paused-holder"), setSpeed(0))
 	b.do(ctx, chromedp.Click(chromedp.ID("run")))
 	run(b, ctx, chromedp.Poll[bool](`document.getElementById('status').textContent.includes('place 1 in line')`,
 		chromedp.WithPollingInterval(20*time.Millisecond)))
