@@ -188,7 +188,7 @@ func TestE2EPerClientControlsRoundTripThroughShare(t *testing.T) {
 	if want := []string{"starts at once · renews every 10s", "starts 12s · renews every 10s · retries every 3s"}; !slices.Equal(summaries, want) {
 		t.Errorf("the clients' summaries read %q, want %q", summaries, want)
 	}
-	b.do(shared, chromedp.Click(chromedp.ID("run"))) // a shared link waits at 0 s
+	b.do(shared, setSpeed(0), chromedp.Click(chromedp.ID("run"))) // a shared link waits at 0 s
 	b.waitVerdict(shared, "SAFE")
 	b.shots(shared, "11-client-controls-shared")
 }
