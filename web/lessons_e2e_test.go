@@ -212,7 +212,7 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 				b.showMe(ctx, pg.Predict)
 				b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), l.Slug+" "+pg.ID+" opening")
 			}
-			b.do(ctx, chromedp.Click(chromedp.CSS(fig+` [data-testid=lp-run]`)))
+			b.do(ctx, press(fig+" [data-testid=lp-run]"))
 			js := fmt.Sprintf(`(() => { const f = document.querySelector(%q); return !!f.querySelector('[data-testid=verdict-text]') || f.querySelector('.lp-status').classList.contains('error'); })()`, fig)
 			b.waitJS(ctx, js, l.Slug+" "+pg.ID+" finished")
 			if msg := run(b, ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => { const s = document.querySelector(%q); return s.classList.contains('error') ? s.textContent : ''; })()`, fig+" .lp-status"))); msg != "" {

@@ -88,7 +88,7 @@ func TestE2EEveryLessonFitsAPhone(t *testing.T) {
 				b.showMe(ctx, pg.Predict)
 				b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), l.Slug+" "+pg.ID+" opening")
 			}
-			b.do(ctx, chromedp.Click(chromedp.CSS(fig+` [data-testid=lp-run]`)))
+			b.do(ctx, press(fig+" [data-testid=lp-run]"))
 			b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q).dataset.drawn === '1'`, fig+" [data-testid=lp-timeline]"), l.Slug+" "+pg.ID+" drawn")
 			if w := run(b, ctx, chromedp.Evaluate[float64](fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().width`, fig+" [data-testid=lp-timeline]"))); w > 390 || w < 250 {
 				t.Errorf("%s %s: the timeline is %v px wide on a 390 px phone", l.Slug, pg.ID, w)
