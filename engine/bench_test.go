@@ -85,21 +85,22 @@ func BenchmarkPresetPooled(b *testing.B) {
 	}
 }
 
-// benchGroup starts a 3-node Raft lock group outside any scenario.
-func benchGroup(b *testing.B) *LockGroup {
-	b.Helper()
+// testGroup starts a 3-node Raft lock group outside any scenario, closed
+// when the test or benchmark ends.
+func testGroup(tb testing.TB) *LockGroup {
+	tb.Helper()
 	g, err := NewLockGroup(3)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.Cleanup(func() { g.Close() })
+	tb.Cleanup(func() { g.Close() })
 	return g
 }
 
 // BenchmarkRaftLockSequential measures one acquire plus one release,
 // each committed on a majority of a 3-node group, one after the other.
 func BenchmarkRaftLockSequential(b *testing.B) {
-	g := benchGroup(b)
+	g := testGroup(b)
 	b.ReportAllocs()
 	var id uint64
 	for b.Loop() {
@@ -140,7 +141,7 @@ const lockSlices = 100
 // (at 200,000 operations a second, slices of 3,000 last 15 ms and cannot
 // tell the ratio to a few hundredths).
 func BenchmarkRaftLockConcurrent(b *testing.B) {
-	g := benchGroup(b)
+	g := testGroup(b)
 	driver := NewLockDriver(g, benchClients)
 	lockOp := func(c int) {
 		if err := driver.Op(c); err != nil {
@@ -169,7 +170,7 @@ func BenchmarkRaftLockConcurrent(b *testing.B) {
 //
 // Rerun: go test ./engine -run '^$' -bench RaftBareAgainstItself -benchtime 300000x -count 3
 func BenchmarkRaftBareAgainstItself(b *testing.B) {
-	g := benchGroup(b)
+	g := testGroup(b)
 	b.ResetTimer()
 	first, second := alternate(b.N, bareApply(b, g), bareApply(b, g))
 	b.ReportMetric(first.wall.Seconds()/second.wall.Seconds(), "ratio")

@@ -106,12 +106,7 @@ func TestStepDownLeavesALedGroupAlone(t *testing.T) {
 // follower a moment behind could not win an election a test holds.
 func caughtUpGroup(t *testing.T) *raftService {
 	t.Helper()
-	g, err := NewLockGroup(3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { g.Close() })
-	s := g.svc
+	s := testGroup(t).svc
 	if s.nodes[0].r.State() != raft.Leader {
 		t.Fatalf("node-1 is %v after boot, want leader", s.nodes[0].r.State())
 	}
