@@ -201,7 +201,7 @@ func TestE2ELessonPlaygroundAndExercises(t *testing.T) {
 func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 	b := startBrowser(t)
 	cat := catalog(t)
-	sweep(t, b, cat.Lessons(), func(l *lessons.Lesson) string { return l.Slug }, func(b *browser, l *lessons.Lesson) {
+	sweep(t, b, cat.Lessons(), func(l *lessons.Lesson) string { return l.Slug }, func(b *browser, _ int, l *lessons.Lesson) {
 		t := b.t
 		ctx := b.tab("/lessons/" + l.Slug)
 		for _, pg := range l.Playgrounds {

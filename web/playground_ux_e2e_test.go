@@ -3,7 +3,6 @@ package web_test
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,7 +76,7 @@ const phoneFit = `(() => {
 func TestE2EEveryLessonFitsAPhone(t *testing.T) {
 	b := startBrowser(t)
 	cat := catalog(t)
-	sweep(t, b, cat.Lessons(), func(l *lessons.Lesson) string { return l.Slug }, func(b *browser, l *lessons.Lesson) {
+	sweep(t, b, cat.Lessons(), func(l *lessons.Lesson) string { return l.Slug }, func(b *browser, _ int, l *lessons.Lesson) {
 		t := b.t
 		ctx := b.tab("/lessons/" + l.Slug)
 		b.size(ctx, 390, 844)
@@ -278,10 +277,8 @@ func TestE2EFailureOnTheFirstScreenAndTheProjector(t *testing.T) {
 func TestE2EScreenshotsOfEveryPreset(t *testing.T) {
 	b := startBrowser(t)
 	sizes := [][2]int{{1366, 900}, {1280, 720}, {390, 844}}
-	presets := engine.Presets()
-	sweep(t, b, presets, func(p engine.Preset) string { return p.Name }, func(b *browser, p engine.Preset) {
+	sweep(t, b, engine.Presets(), func(p engine.Preset) string { return p.Name }, func(b *browser, i int, p engine.Preset) {
 		t := b.t
-		i := slices.IndexFunc(presets, func(q engine.Preset) bool { return q.Name == p.Name })
 		ctx := b.tab("/playground?preset=" + p.Name)
 		b.do(ctx, setSpeed(0), chromedp.Click(chromedp.ID("run")))
 		b.waitJS(ctx, `!!document.querySelector('[data-testid=verdict-heading]')`, p.Name+"'s verdict")

@@ -13,19 +13,19 @@ import (
 // replaying a run or waiting for the server, time another page can use.
 const sweepTabs = 3
 
-// sweep runs each of items in a subtest of its own, named by name, at
-// most sweepTabs at a time. Each subtest gets a browser of its own on b's
-// server and browser context, so that a failure is reported against the
-// lesson or preset it belongs to.
-func sweep[T any](t *testing.T, b *browser, items []T, name func(T) string, each func(b *browser, item T)) {
+// sweep runs each of items (with its index) in a subtest of its own,
+// named by name, at most sweepTabs at a time. Each subtest gets a browser
+// of its own on b's server and browser context, so that a failure is
+// reported against the lesson or preset it belongs to.
+func sweep[T any](t *testing.T, b *browser, items []T, name func(T) string, each func(b *browser, i int, item T)) {
 	t.Helper()
 	free := make(chan struct{}, sweepTabs)
 	var wg sync.WaitGroup
-	for _, it := range items {
+	for i, it := range items {
 		free <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-free }()
-			t.Run(name(it), func(t *testing.T) { each(b.on(t), it) })
+			t.Run(name(it), func(t *testing.T) { each(b.on(t), i, it) })
 		})
 	}
 	wg.Wait()
