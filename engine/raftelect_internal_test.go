@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -57,8 +56,15 @@ func TestAStuckCandidateStepsDown(t *testing.T) {
 		}
 	}
 	s.timeoutNow(cut)
-	waitState(t, cut, raft.Candidate)
-	term := cut.r.CurrentTerm()
+	// Raft marks a node Candidate before it opens its term and votes for
+	// itself: the term read is the one the candidate campaigns in only
+	// once its own vote in that term is stored.
+	var term uint64
+	waitFor(t, "node-2 to campaign in a term of its own", func() bool {
+		term = cut.r.CurrentTerm()
+		voted, _ := cut.store.GetUint64([]byte("LastVoteTerm"))
+		return cut.r.State() == raft.Candidate && term > leaderTerm && voted == term
+	})
 	// The request can be lost on a starved machine (the control
 	// transport's timeout); settle sends it again, and so does this.
 	sent := time.Now()
@@ -132,12 +138,6 @@ func caughtUpGroup(t *testing.T) *raftService {
 		return true
 	})
 	return s
-}
-
-// waitState waits up to 10 s for a node to be in state want.
-func waitState(t *testing.T, nd *raftNode, want raft.RaftState) {
-	t.Helper()
-	waitFor(t, fmt.Sprintf("%s to be %v", nd.name, want), func() bool { return nd.r.State() == want })
 }
 
 // TestADeposedLeaderCarriesNothing: node-1 appends an entry with its links
