@@ -152,8 +152,9 @@ function jsonEdited() {
   }, 300);
 }
 
-// The fault list's editor loads when the list comes near the screen (or
-// a fault is added): the first screen does not show it.
+// The fault list's editor loads when the list comes within a screen of
+// the view (or a fault is added): the first screen does not show it, and a
+// learner scrolling down finds it drawn, not growing under the pointer.
 let faults = null, faultsLoading = null;
 function faultEditor() {
   faultsLoading ??= import('./faults.js').then(({ FaultEditor }) => {
@@ -168,7 +169,7 @@ function faultEditor() {
 }
 new IntersectionObserver((es, o) => {
   if (es.some(e => e.isIntersecting)) { o.disconnect(); faultEditor(); }
-}, { rootMargin: '300px' }).observe($('fault-list'));
+}, { rootMargin: '100% 0px' }).observe($('fault-list'));
 
 let presets = null;   // /api/presets, fetched when first needed
 let loading = null;   // a preset on its way: a Run waits for it
