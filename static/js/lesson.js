@@ -99,7 +99,7 @@ function drawRun(svg, sc, states, events, endMS, atEnd = () => {}) {
   const step = now => {
     const f = Math.min(1, (now - t0) / span), at = f * endMS;
     if (f >= 1) { full(); return; }
-    render(svg, sc, events.filter(e => e.t <= at), { states, domain, now: at, playhead: at, compact: true, width: width() });
+    render(svg, sc, events.filter(e => e.t <= at), { states, domain, now: at, playhead: at, compact: true, width: width(), cast: events });
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);

@@ -35,22 +35,25 @@ function granters(e) {
 /** buildModel reads the events of a run of scenario sc (normalised by the
  * server: lock defaults filled in) up to time now. states are the
  * server's fold of the run ([{after, state}], web/state_fold.go): the
- * node roles come from them, never from folding the events here. */
-export function buildModel(sc, events, now, states = []) {
+ * node roles come from them, never from folding the events here. cast is
+ * the events whose actors get a lane (all of events by default): a replay
+ * of a known run passes the whole run, so that no lane appears, and
+ * nothing below the drawing moves, while it plays. */
+export function buildModel(sc, events, now, states = [], cast = events) {
   const lease = leaseMS(sc);
   const bk = BK.find(b => b.name === (sc.lock || {}).backend) || {}, holds = !!bk.holds;
   const own = Object.fromEntries((bk.marks || []).map(k => [k.kind, k]));
   const clientNames = (sc.clients || []).map(c => c.name);
   const initial = states.length ? states[0].state.nodes : [];
   const nodeNames = initial.map(n => n.name);
-  for (const e of events) {
+  for (const e of cast) {
     if (isNode(e.actor) && !nodeNames.includes(e.actor)) nodeNames.push(e.actor);
     if (e.node && isNode(e.node) && !nodeNames.includes(e.node)) nodeNames.push(e.node);
   }
   // Actors that are neither clients, lock servers nor the storage (the SMS
   // provider, and whatever the engine adds) get a lane of their own.
   const otherNames = [];
-  for (const e of events) {
+  for (const e of cast) {
     if (!isNode(e.actor) && !['storage', 'engine', bk.actor].includes(e.actor) && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
   }
   const O = Object.fromEntries(otherNames.map(n => [n, []]));

@@ -34,7 +34,8 @@ function niceStep(span, plotW, minPx) {
  * to ring), interactive (lanes are buttons), observed ({node: {term,
  * commit_index}}: read from the live Raft group, kept apart from the
  * deterministic drawing), states (the server's fold of the run, whose
- * node roles the lanes show). */
+ * node roles the lanes show), cast (the events whose actors get lanes:
+ * the whole run, for a replay of part of it). */
 export function render(svg, sc, events, opts) {
   const { domain, now, playhead = null, compact = false, fade = true, highlight = [], interactive = false, observed = null } = opts;
   const view = opts.view || { from: 0, to: domain };
@@ -47,7 +48,7 @@ export function render(svg, sc, events, opts) {
   const x = t => LEFT + ((t - view.from) / span) * plotW;
   const inView = t => t >= view.from && t <= view.to;
   const id = svg.dataset.uid || (svg.dataset.uid = 'tl' + (++uid));
-  const m = buildModel(sc, events, now, opts.states);
+  const m = buildModel(sc, events, now, opts.states, opts.cast);
   const L = compact ? { client: 40, node: 30, storage: 34, other: 28 } : narrow ? { client: 70, node: 44, storage: 72, other: 40 } : { client: 70, node: 52, storage: 76, other: 44 };
   const lanes = [];
   let y = TOP;

@@ -1,0 +1,69 @@
+package web_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestE2EAReplayKeepsItsHeight: a lesson replays a finished run over a
+// second, and a lane whose actor first acts midway (the side-effects
+// lesson's SMS provider) must be there from the first frame. Were it added
+// when its actor first acts, the drawing would grow under the learner, and
+// what stands below it, the playground's Run button under a shown answer,
+// would move away from a press aimed at it. The page records every frame
+// of both replays, so the test does not depend on how fast it looks.
+func TestE2EAReplayKeepsItsHeight(t *testing.T) {
+	b := startBrowser(t)
+	l, err := catalog(t).Lesson("side-effects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := l.Playgrounds[0]
+	if pg.Predict == "" {
+		t.Fatal("side-effects' first playground waits for no prediction: the shown answer above it is what this test replays")
+	}
+	ctx := b.tab("/lessons/side-effects")
+	fig := "#" + pg.ID
+	// Every frame until the replay in svg is drawn: the drawing's height
+	// once it has been drawn into, and the Run button's place on the page
+	// while it can be pressed (below the shown answer, it opens midway).
+	record := func(svg, name string) string {
+		return fmt.Sprintf(`(() => {
+			const seen = window[%q] = { run: new Set(), height: new Set() };
+			const tick = () => {
+				const svg = document.querySelector(%q), run = document.querySelector(%q);
+				if (svg && svg.childElementCount) {
+					if (!run.disabled) seen.run.add(Math.round(run.getBoundingClientRect().top + scrollY));
+					seen.height.add(Math.round(svg.getBoundingClientRect().height));
+				}
+				if (!svg || svg.dataset.drawn !== '1') requestAnimationFrame(tick);
+			};
+			tick();
+		})()`, name, svg, fig+" [data-testid=lp-run]")
+	}
+	check := func(svg, name, what string, below bool) {
+		t.Helper()
+		b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q)?.dataset.drawn === '1'`, svg), what+" drawn")
+		got := run(b, ctx, chromedp.Evaluate[struct{ Run, Height []int }](fmt.Sprintf(`({ run: [...window[%[1]q].run], height: [...window[%[1]q].height] })`, name)))
+		if len(got.Height) != 1 {
+			t.Errorf("while %s replayed, its drawing was %v px high: it grew as it played", what, got.Height)
+		}
+		if below && len(got.Run) == 0 {
+			t.Logf("the playground opened only after %s was drawn: its Run button's place was not watched", what)
+		}
+		if below && len(got.Run) > 1 {
+			t.Errorf("while %s replayed, the Run button below it stood at y = %v: it moved as it played", what, got.Run)
+		}
+	}
+	shown := fmt.Sprintf(`#exercise-%s output svg`, pg.Predict)
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](record(shown, "shown")))
+	b.showMe(ctx, pg.Predict)
+	check(shown, "shown", "the shown answer's run", true)
+
+	played := fig + " [data-testid=lp-timeline]"
+	b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), "the playground opening")
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](record(played, "played")), press(fig+" [data-testid=lp-run]"))
+	check(played, "played", "the playground's run", false)
+}
