@@ -38,11 +38,12 @@ func (b *browser) on(t *testing.T) *browser {
 }
 
 // press presses the button sel as a script does (its click()), not with
-// the mouse at its place on the screen: a sweep presses Run right after a
-// shown answer above it is drawn, and that drawing can move the button
-// under a mouse's press (28 px about half a second after the side-effects
-// lesson's playground opens), so that the press lands beside it. A
-// disabled button ignores it, as it ignores a mouse.
+// the mouse at its place on the screen. The sweeps check that every
+// playground's controls make a run, on pages still drawing what came
+// before (a shown answer above Run, three tabs at once on a loaded
+// machine); whether the button stays where a learner aims is
+// TestE2EAReplayKeepsItsHeight's to check. A disabled button ignores it,
+// as it ignores a mouse.
 func press(sel string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.querySelector(%q).click()`, sel))
 }
