@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -256,6 +257,20 @@ func TestE2ELessonOnAPhoneWithReducedMotion(t *testing.T) {
 	b.waitText(ctx, `#playground-1 [data-testid=verdict-text]`, "SAFE")
 	if d := run(b, ctx, chromedp.Evaluate[string](`document.querySelector('#playground-1 [data-testid=lp-timeline]').dataset.drawn`)); d != "1" {
 		t.Errorf("with reduced motion the run was not drawn at once (drawn=%q)", d)
+	}
+	// The lane names are cut to fit a phone, each keeping its number: the
+	// run is about which node and which client, and "node…" three times
+	// over would not say.
+	names := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#playground-1 [data-testid=lp-timeline] .lane-label')].map(e => e.textContent)`))
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("two lanes are named %q on a phone: %q", n, names)
+		}
+		seen[n] = true
+	}
+	if !slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, "…") }) {
+		t.Errorf("no lane name was cut on a phone (%q): this check no longer looks at a cut name", names)
 	}
 	if w := run(b, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 390 {
 		t.Errorf("the page is %d px wide on a 390 px screen", w)

@@ -189,12 +189,15 @@ export function render(svg, sc, events, opts) {
   return { unplaced, x, t: px => view.from + ((px - LEFT) / plotW) * span, left: LEFT, right: W - RIGHT, width: W, height: H, lanes, view, model: m };
 }
 
-/** fit shortens text with an ellipsis to at most w pixels. */
+/** fit shortens text with an ellipsis to at most w pixels. A name's
+ * number (node-3, client-12) stays whole, after the ellipsis: it is what
+ * tells one lane from the next. */
 function fit(text, w, weight, size) {
   if (textWidth(text, weight, size) <= w) return text;
-  let s = text;
-  while (s.length > 1 && textWidth(s + '…', weight, size) > w) s = s.slice(0, -1);
-  return s + '…';
+  const tail = /\d+$/.exec(text)?.[0] ?? '';
+  let s = text.slice(0, text.length - tail.length);
+  while (s.length > 1 && textWidth(s + '…' + tail, weight, size) > w) s = s.slice(0, -1);
+  return s + '…' + tail;
 }
 
 function drawClient(out, l, x, label, fill, compact, lay) {
