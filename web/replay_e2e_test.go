@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -66,4 +67,34 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), "the playground opening")
 	b.do(ctx, chromedp.Evaluate[chromedp.Void](record(played, "played")), press(fig+" [data-testid=lp-run]"))
 	check(played, "played", "the playground's run", false)
+}
+
+// TestE2EALiveRunKeepsItsLanes: the playground draws a live run as its
+// events come. The SMS provider of sms-reminder acts only halfway; its lane
+// is there before Run, in the sketch of what will run, and the drawing
+// keeps its height in every frame of the run.
+func TestE2EALiveRunKeepsItsLanes(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/playground?preset=sms-reminder")
+	lanes := `[...document.querySelectorAll('#timeline g.lane-name')].map(g => g.dataset.lane)`
+	before := run(b, ctx, chromedp.Evaluate[[]string](lanes))
+	if !slices.Contains(before, "sms") {
+		t.Errorf("before Run the timeline's lanes are %q: the SMS provider the clients send to is not among them", before)
+	}
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+		const seen = window.heights = new Set();
+		const tick = () => {
+			const svg = document.getElementById('timeline');
+			seen.add(Math.round(svg.getBoundingClientRect().height));
+			if (!document.querySelector('[data-testid=verdict-text]')) requestAnimationFrame(tick);
+		};
+		tick();
+	})()`), setSpeed(0), chromedp.Click(chromedp.ID("run")))
+	b.waitVerdict(ctx, "UNSAFE")
+	if got := run(b, ctx, chromedp.Evaluate[[]int](`[...window.heights]`)); len(got) != 1 {
+		t.Errorf("from Run to the verdict the timeline was %v px high: it grew while the run played", got)
+	}
+	if after := run(b, ctx, chromedp.Evaluate[[]string](lanes)); !slices.Equal(after, before) {
+		t.Errorf("the run ended with lanes %q, it began with %q", after, before)
+	}
 }

@@ -51,8 +51,10 @@ export function buildModel(sc, events, now, states = [], cast = events) {
     if (e.node && isNode(e.node) && !nodeNames.includes(e.node)) nodeNames.push(e.node);
   }
   // Actors that are neither clients, lock servers nor the storage (the SMS
-  // provider, and whatever the engine adds) get a lane of their own.
-  const otherNames = [];
+  // provider, and whatever the engine adds) get a lane of their own. The
+  // SMS provider has it before its first message when a client's steps
+  // send one: a live run does not grow a lane midway.
+  const otherNames = (sc.clients || []).some(c => (c.steps || []).some(s => s.do === 'send')) ? ['sms'] : [];
   for (const e of cast) {
     if (!isNode(e.actor) && !['storage', 'engine', bk.actor].includes(e.actor) && !clientNames.includes(e.actor) && !otherNames.includes(e.actor)) otherNames.push(e.actor);
   }
