@@ -28,14 +28,14 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	ctx := b.tab("/lessons/side-effects")
 	fig := "#" + pg.ID
 	// Every frame until the replay in svg is drawn: the drawing's height
-	// once it has been drawn into, and the Run button's place on the page
+	// once it is shown, and the Run button's place on the page
 	// while it can be pressed (below the shown answer, it opens midway).
 	record := func(svg, name string) string {
 		return fmt.Sprintf(`(() => {
 			const seen = window[%q] = { run: new Set(), height: new Set() };
 			const tick = () => {
 				const svg = document.querySelector(%q), run = document.querySelector(%q);
-				if (svg && svg.childElementCount) {
+				if (svg && svg.getBoundingClientRect().height) {
 					if (!run.disabled) seen.run.add(Math.round(run.getBoundingClientRect().top + scrollY));
 					seen.height.add(Math.round(svg.getBoundingClientRect().height));
 				}

@@ -102,7 +102,7 @@ function drawRun(svg, sc, states, events, endMS, atEnd = () => {}) {
     render(svg, sc, events.filter(e => e.t <= at), { states, domain, now: at, playhead: at, compact: true, width: width(), cast: events });
     requestAnimationFrame(step);
   };
-  requestAnimationFrame(step);
+  step(t0); // the first frame now: a shown drawing is never a frame at the browser's default size
 }
 
 // ---- Embedded playgrounds ----
