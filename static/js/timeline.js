@@ -190,14 +190,18 @@ export function render(svg, sc, events, opts) {
 }
 
 /** fit shortens text with an ellipsis to at most w pixels. A name's
- * number (node-3, client-12) stays whole, after the ellipsis: it is what
- * tells one lane from the next. */
+ * number (node-3, client-12) stays whole, after the ellipsis, when it fits
+ * so: it is what tells one lane from the next. */
 function fit(text, w, weight, size) {
-  if (textWidth(text, weight, size) <= w) return text;
+  const fits = t => textWidth(t, weight, size) <= w;
+  if (fits(text)) return text;
+  const cut = (head, tail) => {
+    while (head.length > 1 && !fits(head + '…' + tail)) head = head.slice(0, -1);
+    return head + '…' + tail;
+  };
   const tail = /\d+$/.exec(text)?.[0] ?? '';
-  let s = text.slice(0, text.length - tail.length);
-  while (s.length > 1 && textWidth(s + '…' + tail, weight, size) > w) s = s.slice(0, -1);
-  return s + '…' + tail;
+  const kept = tail && tail !== text ? cut(text.slice(0, text.length - tail.length), tail) : '';
+  return kept && fits(kept) ? kept : cut(text, '');
 }
 
 function drawClient(out, l, x, label, fill, compact, lay) {
