@@ -587,7 +587,8 @@ func TestE2EFindAFailureOpensAnExample(t *testing.T) {
 }
 
 // TestE2ELessonVerdictWaitsForTheTimeline: a lesson's playground shows its
-// verdict only once its timeline has been drawn to the end.
+// verdict only once its timeline has been drawn to the end (until then its
+// box holds the verdict's place and says it is coming).
 func TestE2ELessonVerdictWaitsForTheTimeline(t *testing.T) {
 	b := startBrowser(t)
 	ctx := b.tab("/lessons/leases")
@@ -595,7 +596,7 @@ func TestE2ELessonVerdictWaitsForTheTimeline(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`(() => {
 			const box = document.getElementById('playground-2'), v = box.querySelector('[data-testid=lp-verdict]');
 			window.verdictSeenWhenDrawn = null;
-			new MutationObserver(() => { if (v.textContent && window.verdictSeenWhenDrawn === null) window.verdictSeenWhenDrawn = box.querySelector('[data-testid=lp-timeline]').dataset.drawn; }).observe(v, { childList: true, subtree: true, characterData: true });
+			new MutationObserver(() => { if (v.querySelector('[data-testid=verdict-heading]') && window.verdictSeenWhenDrawn === null) window.verdictSeenWhenDrawn = box.querySelector('[data-testid=lp-timeline]').dataset.drawn; }).observe(v, { childList: true, subtree: true, characterData: true });
 		})()`),
 		chromedp.Click(chromedp.CSS(`#playground-2 [data-testid=lp-run]`)))
 	run(b, ctx, chromedp.Poll[bool](`!!document.querySelector('#playground-2 [data-testid=verdict-text]')`, chromedp.WithPollingTimeout(30*time.Second)))

@@ -13,8 +13,11 @@ import (
 // lesson's SMS provider) must be there from the first frame. Were it added
 // when its actor first acts, the drawing would grow under the learner, and
 // what stands below it, the playground's Run button under a shown answer,
-// would move away from a press aimed at it. The page records every frame
-// of both replays, so the test does not depend on how fast it looks.
+// would move away from a press aimed at it. The playground's own replay
+// keeps its place too: its verdict, above the drawing, waits for the
+// replay's end in a box already its size, and is not there before. The
+// page records every frame of both replays, and the frame after, so the
+// test does not depend on how fast it looks.
 func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	b := startBrowser(t)
 	l, err := catalog(t).Lesson("side-effects")
@@ -27,27 +30,39 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	}
 	ctx := b.tab("/lessons/side-effects")
 	fig := "#" + pg.ID
-	// Every frame until the replay in svg is drawn: the drawing's height
-	// once it is shown, and the Run button's place on the page
-	// while it can be pressed (below the shown answer, it opens midway).
+	// Every frame until the replay in svg is drawn, and the one after: the
+	// drawing's height and place once it is shown, the Run button's place
+	// on the page while it can be pressed (below the shown answer, it
+	// opens midway), and a verdict heading seen before the replay's end.
 	record := func(svg, name string) string {
 		return fmt.Sprintf(`(() => {
-			const seen = window[%q] = { run: new Set(), height: new Set() };
+			const seen = window[%q] = { run: new Set(), height: new Set(), top: new Set(), early: [] };
+			let last = false;
 			const tick = () => {
 				const svg = document.querySelector(%q), run = document.querySelector(%q);
 				if (svg && svg.getBoundingClientRect().height) {
+					const r = svg.getBoundingClientRect();
 					if (!run.disabled) seen.run.add(Math.round(run.getBoundingClientRect().top + scrollY));
-					seen.height.add(Math.round(svg.getBoundingClientRect().height));
+					seen.height.add(Math.round(r.height));
+					seen.top.add(Math.round(r.top + scrollY));
+					const heading = svg.closest('.lp')?.querySelector('[data-testid=verdict-heading]');
+					if (heading && svg.dataset.drawn !== '1') seen.early.push(heading.textContent);
 				}
-				if (!svg || svg.dataset.drawn !== '1') requestAnimationFrame(tick);
+				if (last) { seen.done = true; return; }
+				last = svg?.dataset.drawn === '1';
+				requestAnimationFrame(tick);
 			};
 			tick();
 		})()`, name, svg, fig+" [data-testid=lp-run]")
 	}
-	check := func(svg, name, what string, below bool) {
+	type seen struct {
+		Run, Height, Top []int
+		Early            []string
+	}
+	check := func(svg, name, what string, below bool) seen {
 		t.Helper()
 		b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q)?.dataset.drawn === '1'`, svg), what+" drawn")
-		got := run(b, ctx, chromedp.Evaluate[struct{ Run, Height []int }](fmt.Sprintf(`({ run: [...window[%[1]q].run], height: [...window[%[1]q].height] })`, name)))
+		got := run(b, ctx, chromedp.Poll[seen](fmt.Sprintf(`(s => s.done && { run: [...s.run], height: [...s.height], top: [...s.top], early: s.early })(window[%q])`, name)))
 		if len(got.Height) != 1 {
 			t.Errorf("while %s replayed, its drawing was %v px high: it grew as it played", what, got.Height)
 		}
@@ -57,6 +72,7 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 		if below && len(got.Run) > 1 {
 			t.Errorf("while %s replayed, the Run button below it stood at y = %v: it moved as it played", what, got.Run)
 		}
+		return got
 	}
 	shown := fmt.Sprintf(`#exercise-%s output svg`, pg.Predict)
 	b.do(ctx, chromedp.Evaluate[chromedp.Void](record(shown, "shown")))
@@ -66,7 +82,14 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	played := fig + " [data-testid=lp-timeline]"
 	b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), "the playground opening")
 	b.do(ctx, chromedp.Evaluate[chromedp.Void](record(played, "played")), press(fig+" [data-testid=lp-run]"))
-	check(played, "played", "the playground's run", false)
+	got := check(played, "played", "the playground's run", false)
+	if len(got.Top) != 1 {
+		t.Errorf("from Run to its verdict the playground's drawing stood at y = %v: the verdict above it pushed it down when it came", got.Top)
+	}
+	if len(got.Early) > 0 {
+		t.Errorf("the playground's verdict (%q) was there before its replay ended", got.Early[0])
+	}
+	b.waitJS(ctx, fmt.Sprintf(`!!document.querySelector(%q)`, fig+" [data-testid=verdict-heading]"), "the playground's verdict")
 }
 
 // TestE2EALiveRunKeepsItsLanes: the playground draws a live run as its

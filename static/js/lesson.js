@@ -246,13 +246,13 @@ function livePlayground(fig) {
       const res = await postJSON('/api/run', sc);
       const run = { summary: res.summary, events: res.events, verdict: res.verdict, heading: res.heading };
       const v = verdictView(run);
-      verdict.className = 'verdict';
-      verdict.innerHTML = '';
       box.querySelector('.lp-timeline').hidden = false;
       showLog(box, res);
       showCaption();
       delete fig.dataset.locked;
+      holdPlace(verdict, v.html);
       drawRun(svg, res.scenario, res.states, res.events, Math.max(res.summary.end_ms, ...res.events.map(e => e.t), 1000), () => {
+        verdict.style.minHeight = '';
         verdict.className = 'verdict ' + v.cls;
         verdict.innerHTML = v.html;
       });
@@ -264,6 +264,21 @@ function livePlayground(fig) {
       form.removeAttribute('aria-busy');
     }
   });
+}
+
+/** holdPlace keeps the verdict's room while the replay plays, above the
+ * timeline: the box takes the height the verdict will have, measured unseen
+ * in the same task (so never painted), and says what is coming. The
+ * timeline then stays where it is when the verdict arrives at the end. */
+function holdPlace(el, html) {
+  el.className = 'verdict';
+  el.style.minHeight = '';
+  el.style.visibility = 'hidden';
+  el.innerHTML = html;
+  const height = el.offsetHeight;
+  el.style.visibility = '';
+  el.innerHTML = '<p class="muted" data-testid="lp-verdict-waits">The verdict comes when the replay ends.</p>';
+  el.style.minHeight = height + 'px';
 }
 
 // ---- Exercises ----
