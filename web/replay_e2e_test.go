@@ -37,7 +37,7 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	record := func(svg, name string) string {
 		return fmt.Sprintf(`(() => {
 			const seen = window[%q] = { run: new Set(), height: new Set(), top: new Set(), early: [] };
-			let last = false;
+			let began = false, last = false;
 			const tick = () => {
 				const svg = document.querySelector(%q), run = document.querySelector(%q);
 				if (svg && svg.getBoundingClientRect().height) {
@@ -49,7 +49,8 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 					if (heading && svg.dataset.drawn !== '1') seen.early.push(heading.textContent);
 				}
 				if (last) { seen.done = true; return; }
-				last = svg?.dataset.drawn === '1';
+				if (svg?.dataset.drawn !== '1') began = true;
+				last = began && svg?.dataset.drawn === '1';
 				requestAnimationFrame(tick);
 			};
 			tick();
@@ -90,6 +91,21 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 		t.Errorf("the playground's verdict (%q) was there before its replay ended", got.Early[0])
 	}
 	b.waitJS(ctx, fmt.Sprintf(`!!document.querySelector(%q)`, fig+" [data-testid=verdict-heading]"), "the playground's verdict")
+
+	// Run again, the answer slow to come (as from a busy server): while
+	// it is asked for, "Running…" stands where the last run's words were,
+	// and the drawing under the verdict stays put to the new verdict.
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`(() => {
+		const f = window.fetch;
+		window.fetch = (...a) => new Promise(r => setTimeout(r, 150)).then(() => f(...a));
+	})()`), chromedp.Evaluate[chromedp.Void](record(played, "again")), press(fig+" [data-testid=lp-run]"))
+	got = check(played, "again", "the playground's second run", false)
+	if len(got.Top) != 1 {
+		t.Errorf("from the second Run to its verdict the playground's drawing stood at y = %v: it moved while the run was asked for or played", got.Top)
+	}
+	if len(got.Early) > 0 {
+		t.Errorf("the second run's verdict (%q) was there before its replay ended", got.Early[0])
+	}
 }
 
 // TestE2EALiveRunKeepsItsLanes: the playground draws a live run as its

@@ -241,6 +241,9 @@ function livePlayground(fig) {
     open.href = shareLink(sc);
     button.disabled = true;
     form.setAttribute('aria-busy', 'true');
+    // "Running…" keeps the lines the last words took, so that the verdict
+    // and the drawing below do not jump up while the run is asked for.
+    status.style.minHeight = status.offsetHeight + 'px';
     say('Running…');
     try {
       const res = await postJSON('/api/run', sc);
@@ -260,6 +263,7 @@ function livePlayground(fig) {
     } catch (err) {
       say((err.status === 503 ? 'Busy: ' : 'Error: ') + err.message, true);
     } finally {
+      status.style.minHeight = '';
       button.disabled = false;
       form.removeAttribute('aria-busy');
     }
