@@ -236,10 +236,13 @@ function livePlayground(fig) {
   form.addEventListener('submit', async e => {
     e.preventDefault();
     if (fig.dataset.locked && pg.predict && button.disabled) return;
+    if (form.hasAttribute('aria-busy')) return; // a run is being asked for
     let sc;
     try { sc = scenario(); } catch (err) { say(err.message, true); err.input?.focus(); return; }
     open.href = shareLink(sc);
-    button.disabled = true;
+    // aria-disabled, not disabled: a disabled button loses the focus, and
+    // a learner who ran it from the keyboard could not press it again.
+    button.setAttribute('aria-disabled', 'true');
     form.setAttribute('aria-busy', 'true');
     // "Running…" keeps the lines the last words took, so that the verdict
     // and the drawing below do not jump up while the run is asked for.
@@ -264,7 +267,7 @@ function livePlayground(fig) {
       say((err.status === 503 ? 'Busy: ' : 'Error: ') + err.message, true);
     } finally {
       status.style.minHeight = '';
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
       form.removeAttribute('aria-busy');
     }
   });

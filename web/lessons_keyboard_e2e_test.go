@@ -1,0 +1,39 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestE2ELessonRunsAgainFromTheKeyboard: a learner who runs a lesson's
+// playground from the keyboard keeps the focus on Run, and Enter runs it
+// again. A Run button disabled while its run was asked for lost the focus
+// to the page, and the next Enter did nothing. A press while a run is
+// being asked for does not ask twice.
+func TestE2ELessonRunsAgainFromTheKeyboard(t *testing.T) {
+	b := startBrowser(t)
+	ctx := b.tab("/lessons/leases")
+	const runBtn = `#playground-2 [data-testid=lp-run]`
+	b.do(ctx, chromedp.WaitVisible(chromedp.CSS(runBtn)),
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const f = window.fetch;
+			window.runsAsked = 0;
+			window.fetch = (url, ...a) => {
+				if (String(url).includes('/api/run')) window.runsAsked++;
+				return new Promise(r => setTimeout(r, 150)).then(() => f(url, ...a));
+			};
+		})()`),
+		chromedp.Focus(chromedp.CSS(runBtn)), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Enter))
+	b.waitJS(ctx, `document.querySelector('#playground-2 [data-testid=lp-timeline]').dataset.drawn === '1' && !!document.querySelector('#playground-2 [data-testid=verdict-heading]')`, "the first run's verdict")
+	if n := run(b, ctx, chromedp.Evaluate[int](`window.runsAsked`)); n != 1 {
+		t.Errorf("two presses of Enter while the run was asked for asked for %d runs, want 1", n)
+	}
+	if on := run(b, ctx, chromedp.Evaluate[bool](`document.activeElement === document.querySelector('#playground-2 [data-testid=lp-run]')`)); !on {
+		t.Fatalf("after a run started from the keyboard the focus is on %s, not on Run",
+			run(b, ctx, chromedp.Evaluate[string](`document.activeElement.tagName`)))
+	}
+	b.do(ctx, chromedp.KeyEvent(kb.Enter))
+	b.waitJS(ctx, `window.runsAsked === 2 && document.querySelector('#playground-2 [data-testid=lp-timeline]').dataset.drawn === '1' && !!document.querySelector('#playground-2 [data-testid=verdict-heading]')`, "Enter running it again")
+}
