@@ -44,7 +44,7 @@ func ltiCmd(ctx context.Context, args []string, getenv func(string) string, stdo
 	id := fs.Int64("id", 0, "the platform's ID, from playground lti list")
 	format := fs.String("format", "text", "output format: text or json")
 	toolURL := fs.String("url", "", "where platforms reach the server, e.g. https://play.example.edu")
-	valid := fs.Duration("valid", lti.DefaultRegistrationValidity, "how long the registration URL works (at most a week)")
+	valid := duration(fs, "valid", lti.DefaultRegistrationValidity, "how long the registration URL works (at most a week)")
 	switch sub {
 	case "add-platform":
 		fs.StringVar(&p.Issuer, "issuer", "", "the platform's issuer (iss), e.g. https://canvas.instructure.com")

@@ -361,7 +361,7 @@ func (e *envFlags) int64Var(p *int64, name, envName string, def int64, usage str
 }
 
 func (e *envFlags) durationVar(p *time.Duration, name, envName string, def time.Duration, usage string) {
-	e.fs.DurationVar(p, name, envDefault(e, name, envName, def, time.ParseDuration), usage+" (env "+envName+")")
+	durationVar(e.fs, p, name, envDefault(e, name, envName, def, time.ParseDuration), usage+" (env "+envName+")")
 }
 
 func (e *envFlags) sizeVar(p *int64, name, envName string, def int64, usage string) {
