@@ -17,16 +17,23 @@ func TestE2ELessonRunsAgainFromTheKeyboard(t *testing.T) {
 	ctx := b.tab("/lessons/leases")
 	const runBtn = `#playground-2 [data-testid=lp-run]`
 	b.do(ctx, chromedp.WaitVisible(chromedp.CSS(runBtn)),
+		// The page's runs wait until the test lets them go, so that the
+		// second Enter falls while the first run is asked for however
+		// fast or slow the machine.
 		chromedp.Evaluate[chromedp.Void](`(() => {
 			const f = window.fetch;
 			window.runsAsked = 0;
 			window.fetch = (url, ...a) => {
-				if (String(url).includes('/api/run')) window.runsAsked++;
-				return new Promise(r => setTimeout(r, 150)).then(() => f(url, ...a));
+				if (!String(url).includes('/api/run')) return f(url, ...a);
+				window.runsAsked++;
+				return new Promise(r => { window.letGo = r; }).then(() => f(url, ...a));
 			};
 		})()`),
-		chromedp.Focus(chromedp.CSS(runBtn)), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Enter))
-	b.waitJS(ctx, `document.querySelector('#playground-2 [data-testid=lp-timeline]').dataset.drawn === '1' && !!document.querySelector('#playground-2 [data-testid=verdict-heading]')`, "the first run's verdict")
+		chromedp.Focus(chromedp.CSS(runBtn)), chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Enter),
+		chromedp.Evaluate[chromedp.Void](`window.letGo()`))
+	// Done: no run asked for, its replay drawn to the end, its verdict in.
+	const done = `!document.querySelector('#playground-2 form').hasAttribute('aria-busy') && document.querySelector('#playground-2 [data-testid=lp-timeline]').dataset.drawn === '1' && !!document.querySelector('#playground-2 [data-testid=verdict-heading]')`
+	b.waitJS(ctx, done, "the first run's verdict")
 	if n := run(b, ctx, chromedp.Evaluate[int](`window.runsAsked`)); n != 1 {
 		t.Errorf("two presses of Enter while the run was asked for asked for %d runs, want 1", n)
 	}
@@ -35,5 +42,7 @@ func TestE2ELessonRunsAgainFromTheKeyboard(t *testing.T) {
 			run(b, ctx, chromedp.Evaluate[string](`document.activeElement.tagName`)))
 	}
 	b.do(ctx, chromedp.KeyEvent(kb.Enter))
-	b.waitJS(ctx, `window.runsAsked === 2 && document.querySelector('#playground-2 [data-testid=lp-timeline]').dataset.drawn === '1' && !!document.querySelector('#playground-2 [data-testid=verdict-heading]')`, "Enter running it again")
+	b.waitJS(ctx, `window.runsAsked === 2`, "Enter asking for a second run")
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`window.letGo()`))
+	b.waitJS(ctx, done, "the second run's verdict")
 }
