@@ -82,12 +82,16 @@ function niceEnd(t) { return Math.max(1000, Math.ceil((t * 1.04) / 1000) * 1000)
 // changes (a phone turned, a window resized): it always fits, no lane
 // scrolls out of sight.
 const drawn = new WeakMap(); // svg -> its last full drawing
+const replaying = new WeakMap(); // svg -> the replay that has it now
 const refit = new ResizeObserver(es => { for (const e of es) drawn.get(e.target.querySelector('svg'))?.(); });
 
 /** drawRun draws a finished run into a compact timeline as wide as its
  * box, replaying it quickly unless motion is reduced; atEnd runs once the
- * timeline has reached the end (the verdict waits for it). */
+ * timeline has reached the end (the verdict waits for it). A replay still
+ * under way in svg stops where it is: its end, and its verdict, never come. */
 function drawRun(svg, sc, states, events, endMS, atEnd = () => {}) {
+  const replay = {};
+  replaying.set(svg, replay);
   const domain = niceEnd(endMS), box = svg.parentNode;
   const width = () => box.clientWidth || undefined;
   svg.dataset.drawn = '';
@@ -97,6 +101,7 @@ function drawRun(svg, sc, states, events, endMS, atEnd = () => {}) {
   if (reduceMotion.matches || !events.length) { full(); return; }
   const t0 = performance.now(), span = 900;
   const step = now => {
+    if (replaying.get(svg) !== replay) return; // a later run's replay has the drawing
     const f = Math.min(1, (now - t0) / span), at = f * endMS;
     if (f >= 1) { full(); return; }
     render(svg, sc, events.filter(e => e.t <= at), { states, domain, now: at, playhead: at, compact: true, width: width(), cast: events });
