@@ -213,7 +213,9 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 				b.showMe(ctx, pg.Predict)
 				b.waitJS(ctx, fmt.Sprintf(`!document.querySelector(%q).disabled`, fig+" [data-testid=lp-run]"), l.Slug+" "+pg.ID+" opening")
 			}
-			b.do(ctx, press(fig+" [data-testid=lp-run]"))
+			name := "replay_" + strings.ReplaceAll(pg.ID, "-", "_")
+			b.do(ctx, chromedp.Evaluate[chromedp.Void](recordReplay(name, fig+" [data-testid=lp-timeline]", fig+" [data-testid=lp-run]")),
+				press(fig+" [data-testid=lp-run]"))
 			js := fmt.Sprintf(`(() => { const f = document.querySelector(%q); return !!f.querySelector('[data-testid=verdict-text]') || f.querySelector('.lp-status').classList.contains('error'); })()`, fig)
 			b.waitJS(ctx, js, l.Slug+" "+pg.ID+" finished")
 			if msg := run(b, ctx, chromedp.Evaluate[string](fmt.Sprintf(`(() => { const s = document.querySelector(%q); return s.classList.contains('error') ? s.textContent : ''; })()`, fig+" .lp-status"))); msg != "" {
@@ -223,6 +225,11 @@ func TestE2EEveryLessonPlaygroundRuns(t *testing.T) {
 				t.Errorf("%s %s: %d controls, want %d", l.Slug, pg.ID, n, len(pg.Controls))
 			}
 			b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q).dataset.drawn === '1'`, fig+" [data-testid=lp-timeline]"), "the replay's end")
+			// Wherever its verdict is (one line or five), the drawing
+			// stays put from Run to the verdict, which waits for the end.
+			if got := b.replayRecord(ctx, name); len(got.Top) != 1 || len(got.Height) != 1 || len(got.Early) > 0 {
+				t.Errorf("%s %s: from Run to the verdict the drawing stood at y = %v, %v px high, and a verdict came before the end: %q", l.Slug, pg.ID, got.Top, got.Height, got.Early)
+			}
 			b.shot(ctx, fig, "lessons-pg-"+l.Slug+"-"+pg.ID)
 		}
 		b.closeTab(ctx)

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -30,40 +31,11 @@ func TestE2EAReplayKeepsItsHeight(t *testing.T) {
 	}
 	ctx := b.tab("/lessons/side-effects")
 	fig := "#" + pg.ID
-	// Every frame until the replay in svg is drawn, and the one after: the
-	// drawing's height and place once it is shown, the Run button's place
-	// on the page while it can be pressed (below the shown answer, it
-	// opens midway), and a verdict heading seen before the replay's end.
-	record := func(svg, name string) string {
-		return fmt.Sprintf(`(() => {
-			const seen = window[%q] = { run: new Set(), height: new Set(), top: new Set(), early: [] };
-			let began = false, last = false;
-			const tick = () => {
-				const svg = document.querySelector(%q), run = document.querySelector(%q);
-				if (svg && svg.getBoundingClientRect().height) {
-					const r = svg.getBoundingClientRect();
-					if (!run.disabled) seen.run.add(Math.round(run.getBoundingClientRect().top + scrollY));
-					seen.height.add(Math.round(r.height));
-					seen.top.add(Math.round(r.top + scrollY));
-					const heading = svg.closest('.lp')?.querySelector('[data-testid=verdict-heading]');
-					if (heading && svg.dataset.drawn !== '1') seen.early.push(heading.textContent);
-				}
-				if (last) { seen.done = true; return; }
-				if (svg?.dataset.drawn !== '1') began = true;
-				last = began && svg?.dataset.drawn === '1';
-				requestAnimationFrame(tick);
-			};
-			tick();
-		})()`, name, svg, fig+" [data-testid=lp-run]")
-	}
-	type seen struct {
-		Run, Height, Top []int
-		Early            []string
-	}
-	check := func(svg, name, what string, below bool) seen {
+	record := func(svg, name string) string { return recordReplay(name, svg, fig+" [data-testid=lp-run]") }
+	check := func(svg, name, what string, below bool) replaySeen {
 		t.Helper()
 		b.waitJS(ctx, fmt.Sprintf(`document.querySelector(%q)?.dataset.drawn === '1'`, svg), what+" drawn")
-		got := run(b, ctx, chromedp.Poll[seen](fmt.Sprintf(`(s => s.done && { run: [...s.run], height: [...s.height], top: [...s.top], early: s.early })(window[%q])`, name)))
+		got := b.replayRecord(ctx, name)
 		if len(got.Height) != 1 {
 			t.Errorf("while %s replayed, its drawing was %v px high: it grew as it played", what, got.Height)
 		}
@@ -136,4 +108,48 @@ func TestE2EALiveRunKeepsItsLanes(t *testing.T) {
 	if after := run(b, ctx, chromedp.Evaluate[[]string](lanes)); !slices.Equal(after, before) {
 		t.Errorf("the run ended with lanes %q, it began with %q", after, before)
 	}
+}
+
+// replaySeen is what recordReplay saw of a replay, frame by frame.
+type replaySeen struct {
+	Run    []int    // the Run button's y on the page, while it could be pressed
+	Height []int    // the drawing's heights, once shown
+	Top    []int    // the drawing's y on the page, once shown
+	Early  []string // verdict headings seen before the replay's end
+}
+
+// recordReplay returns script that records, in window[name], every frame
+// until the replay in svg is drawn and the one after (a drawing already
+// drawn must first be drawn again): the drawing's height and place once it
+// is shown, the place of the Run button runBtn while it can be pressed, and
+// a verdict heading in the drawing's playground before the replay's end.
+// Recording each frame in the page, the test does not depend on how fast
+// it looks.
+func recordReplay(name, svg, runBtn string) string {
+	return fmt.Sprintf(`(() => {
+		const seen = window[%q] = { run: new Set(), height: new Set(), top: new Set(), early: [] };
+		let began = false, last = false;
+		const tick = () => {
+			const svg = document.querySelector(%q), run = document.querySelector(%q);
+			if (svg && svg.getBoundingClientRect().height) {
+				const r = svg.getBoundingClientRect();
+				if (!run.disabled) seen.run.add(Math.round(run.getBoundingClientRect().top + scrollY));
+				seen.height.add(Math.round(r.height));
+				seen.top.add(Math.round(r.top + scrollY));
+				const heading = svg.closest('.lp')?.querySelector('[data-testid=verdict-heading]');
+				if (heading && svg.dataset.drawn !== '1') seen.early.push(heading.textContent);
+			}
+			if (last) { seen.done = true; return; }
+			if (svg?.dataset.drawn !== '1') began = true;
+			last = began && svg?.dataset.drawn === '1';
+			requestAnimationFrame(tick);
+		};
+		tick();
+	})()`, name, svg, runBtn)
+}
+
+// replayRecord waits for recordReplay's recording name to end and returns it.
+func (b *browser) replayRecord(ctx context.Context, name string) replaySeen {
+	b.t.Helper()
+	return run(b, ctx, chromedp.Poll[replaySeen](fmt.Sprintf(`(s => s.done && { run: [...s.run], height: [...s.height], top: [...s.top], early: s.early })(window[%q])`, name)))
 }

@@ -251,7 +251,7 @@ function livePlayground(fig) {
     form.setAttribute('aria-busy', 'true');
     // "Running…" keeps the lines the last words took, so that the verdict
     // and the drawing below do not jump up while the run is asked for.
-    status.style.minHeight = status.offsetHeight + 'px';
+    status.style.minHeight = status.getBoundingClientRect().height + 'px';
     say('Running…');
     try {
       const res = await postJSON('/api/run', sc);
@@ -287,7 +287,7 @@ function holdPlace(el, html) {
   el.style.minHeight = '';
   el.style.visibility = 'hidden';
   el.innerHTML = html;
-  const height = el.offsetHeight;
+  const height = el.getBoundingClientRect().height; // not offsetHeight, which rounds to a whole pixel
   el.style.visibility = '';
   el.innerHTML = '<p class="muted" data-testid="lp-verdict-waits">The verdict comes when the replay ends.</p>';
   el.style.minHeight = height + 'px';
