@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/raft"
 )
 
 // memTransport connects the Raft nodes of one group in memory, as
-// hashicorp/raft's InmemTransport does, with one difference: no timer per
-// message. InmemTransport arms a timer for every message it sends and
+// hashicorp/raft's InmemTransport does, with two differences: no pipeline
+// (AppendEntriesPipeline), and no timer per message. InmemTransport arms a timer for every message it sends and
 // every answer it waits for (500 ms), so that a sender is not stuck with a
 // peer that stopped reading; in a chaos batch those timers were a tenth of
 // everything allocated, and the runtime's timer heap was busy with them.
@@ -30,11 +29,10 @@ type memTransport struct {
 	addr     raft.ServerAddress
 	consumer chan raft.RPC
 
-	mu        sync.RWMutex
-	peers     map[raft.ServerAddress]*memTransport
-	pipelines []*memPipeline
-	closed    chan struct{} // closed by Close: nothing more is read or answered here
-	isClosed  bool
+	mu       sync.RWMutex
+	peers    map[raft.ServerAddress]*memTransport
+	closed   chan struct{} // closed by Close: nothing more is read or answered here
+	isClosed bool
 }
 
 // errTransportClosed is the answer to a message to or from a transport
@@ -72,21 +70,11 @@ func (t *memTransport) Connect(addr raft.ServerAddress, peer *memTransport) {
 	t.peers[addr] = peer
 }
 
-// Disconnect cuts the link to a peer and closes the pipelines to it.
+// Disconnect cuts the link to a peer.
 func (t *memTransport) Disconnect(addr raft.ServerAddress) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.peers, addr)
-	kept := t.pipelines[:0]
-	for _, p := range t.pipelines {
-		if p.peerAddr == addr {
-			p.Close()
-			continue
-		}
-		kept = append(kept, p)
-	}
-	clear(t.pipelines[len(kept):])
-	t.pipelines = kept
 }
 
 // DisconnectAll cuts every link.
@@ -94,10 +82,6 @@ func (t *memTransport) DisconnectAll() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	clear(t.peers)
-	for _, p := range t.pipelines {
-		p.Close()
-	}
-	t.pipelines = nil
 }
 
 // Close cuts every link and releases everyone waiting on this transport:
@@ -211,109 +195,15 @@ func (t *memTransport) TimeoutNow(_ raft.ServerID, target raft.ServerAddress, ar
 	return nil
 }
 
-// AppendEntriesPipeline implements raft.Transport: appends sent one after
-// the other without waiting, their answers handed back in order.
-func (t *memTransport) AppendEntriesPipeline(_ raft.ServerID, target raft.ServerAddress) (raft.AppendPipeline, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	peer, ok := t.peers[target]
-	if !ok {
-		return nil, fmt.Errorf("failed to connect to peer: %v", target)
-	}
-	p := &memPipeline{trans: t, peer: peer, peerAddr: target,
-		inflight: make(chan *memAppend, 16), done: make(chan raft.AppendFuture, 16), shutdown: make(chan struct{})}
-	go p.answers()
-	t.pipelines = append(t.pipelines, p)
-	return p, nil
-}
-
-// memPipeline is one leader-to-follower pipeline of appends.
-type memPipeline struct {
-	trans, peer *memTransport
-	peerAddr    raft.ServerAddress
-	inflight    chan *memAppend        // sent, answer awaited, in order
-	done        chan raft.AppendFuture // answered, in order
-	once        sync.Once
-	shutdown    chan struct{}
-}
-
-// memAppend is one append in a pipeline and, once answered, its outcome
-// (raft.AppendFuture). Raft reads it only after it came out of the
-// pipeline's consumer, so its fields need no lock.
-type memAppend struct {
-	start  time.Time
-	args   *raft.AppendEntriesRequest
-	resp   *raft.AppendEntriesResponse
-	answer chan raft.RPCResponse
-	err    error
-}
-
-func (a *memAppend) Error() error                          { return a.err }
-func (a *memAppend) Start() time.Time                      { return a.start }
-func (a *memAppend) Request() *raft.AppendEntriesRequest   { return a.args }
-func (a *memAppend) Response() *raft.AppendEntriesResponse { return a.resp }
-
-// AppendEntries implements raft.AppendPipeline.
-func (p *memPipeline) AppendEntries(args *raft.AppendEntriesRequest, resp *raft.AppendEntriesResponse) (raft.AppendFuture, error) {
-	select {
-	case <-p.shutdown:
-		return nil, raft.ErrPipelineShutdown
-	default:
-	}
-	a := &memAppend{start: time.Now(), args: args, resp: resp, answer: make(chan raft.RPCResponse, 1)}
-	select {
-	case p.peer.consumer <- raft.RPC{Command: args, RespChan: a.answer}:
-	case <-p.peer.closed:
-		return nil, errTransportClosed
-	case <-p.trans.closed:
-		return nil, errTransportClosed
-	case <-p.shutdown:
-		return nil, raft.ErrPipelineShutdown
-	}
-	select {
-	case p.inflight <- a:
-		return a, nil
-	case <-p.shutdown:
-		return nil, raft.ErrPipelineShutdown
-	}
-}
-
-// answers hands the appends' answers back in the order they were sent.
-func (p *memPipeline) answers() {
-	for {
-		var a *memAppend
-		select {
-		case a = <-p.inflight:
-		case <-p.shutdown:
-			return
-		}
-		select {
-		case r := <-a.answer:
-			if r.Error != nil {
-				a.err = r.Error
-			} else {
-				*a.resp = *r.Response.(*raft.AppendEntriesResponse)
-			}
-		case <-p.peer.closed:
-			a.err = errTransportClosed
-		case <-p.trans.closed:
-			a.err = errTransportClosed
-		case <-p.shutdown:
-			return
-		}
-		select {
-		case p.done <- a:
-		case <-p.shutdown:
-			return
-		}
-	}
-}
-
-// Consumer implements raft.AppendPipeline.
-func (p *memPipeline) Consumer() <-chan raft.AppendFuture { return p.done }
-
-// Close implements raft.AppendPipeline.
-func (p *memPipeline) Close() error {
-	p.once.Do(func() { close(p.shutdown) })
-	return nil
+// AppendEntriesPipeline implements raft.Transport by declining:
+// hashicorp/raft then replicates to each follower one append at a time,
+// from the follower's replication goroutine, and sends every entry that
+// came in meanwhile with the next one. A run never has two commands in
+// flight, so a pipeline would only add two goroutine hand-offs to every
+// append (a reader of the answers and Raft's decoder of them); with many
+// clients at once (LockGroup's benchmarks), the appends grow instead of
+// queueing, which on the project's machine is faster too
+// (docs/benchmarks.md, "Eighth pass").
+func (t *memTransport) AppendEntriesPipeline(raft.ServerID, raft.ServerAddress) (raft.AppendPipeline, error) {
+	return nil, raft.ErrPipelineReplicationNotSupported
 }
