@@ -65,7 +65,7 @@ var etcdBackend = Backend{
 // startEtcd takes a Raft group for the run and makes its state machines
 // etcd's store.
 func startEtcd(w *world, pool *RaftPool) (lockService, error) {
-	svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
+	svc, err := pool.take(w)
 	if err != nil {
 		return nil, err
 	}

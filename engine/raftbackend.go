@@ -22,7 +22,7 @@ var raftBackend = Backend{
 	// lost between appending a command and committing it (ambiguous.go).
 	Options: []BackendOption{lockDelay, replicationLag},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
-		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
+		svc, err := pool.take(w)
 		if err != nil {
 			return nil, err
 		}
@@ -55,6 +55,10 @@ var raftBackend = Backend{
 type raftFSM struct {
 	m       *atomic.Pointer[LockFSM]
 	answers *atomic.Bool
+	// since, when set, is the first index of the run the node serves now:
+	// the entries before it are an earlier run's (a group handed on in a
+	// chaos batch, raftreuse.go), and the machine skips them.
+	since *atomic.Uint64
 }
 
 func (f raftFSM) Apply(l *raft.Log) any {
@@ -103,7 +107,7 @@ func (f raftFSM) ApplyBatch(logs []*raft.Log) []any {
 // (configuration changes) and bare ones (benchmarks' ceiling) change
 // nothing and get no response.
 func (f raftFSM) applyEntry(m *LockFSM, l *raft.Log) (Reply, bool, error) {
-	if l.Type != raft.LogCommand || len(l.Data) == 0 {
+	if l.Type != raft.LogCommand || len(l.Data) == 0 || (f.since != nil && l.Index < f.since.Load()) {
 		return Reply{}, false, nil
 	}
 	r, err := m.applyEncodedLocked(l.Data)
@@ -147,6 +151,7 @@ type raftNode struct {
 	// answers is set once a command was applied through this node: from
 	// then on its state machine hands replies back (raftFSM).
 	answers atomic.Bool
+	since   atomic.Uint64 // raftFSM.since
 	obs     *raft.Observer
 }
 
@@ -309,7 +314,7 @@ func (s *raftService) attach(w *world) {
 // log.
 func (s *raftService) startNode(nd *raftNode) error {
 	nd.fsm.Store(nd.simNode.fsm)
-	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, answers: &nd.answers}, nd.log, nd.store, nd.snaps, nd.trans)
+	r, err := raft.NewRaft(raftConfig(nd.name, raftTimers), raftFSM{m: &nd.fsm, answers: &nd.answers, since: &nd.since}, nd.log, nd.store, nd.snaps, nd.trans)
 	if err != nil {
 		return fmt.Errorf("raft start %s: %w", nd.name, err)
 	}

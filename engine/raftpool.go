@@ -48,7 +48,14 @@ type RaftPool struct {
 	stale  []*raftService         // taken out, to shut down in the background
 	closed bool
 
-	hits, misses, discarded atomic.Int64
+	// reuse, in a chaos batch's pool, keeps finished runs' groups in
+	// spent (by number of nodes, at most keep in all) for later runs
+	// that cannot tell them from new ones (raftreuse.go).
+	reuse bool
+	keep  int
+	spent map[int][]*raftService
+
+	hits, misses, discarded, reused atomic.Int64
 }
 
 // RaftPoolSize is how many idle groups a RaftPool keeps ready, by number
@@ -77,6 +84,10 @@ type RaftPoolStats struct {
 	// Discarded are idle groups shut down instead of handed out, because
 	// Raft's own timers had moved them (node-1 no longer led).
 	Discarded int64
+	// Reused are runs of a chaos batch that took a group an earlier run
+	// of the batch had finished with (raftreuse.go); they count as misses
+	// too.
+	Reused int64
 	// Idle is how many groups wait now, by number of nodes.
 	Idle map[int]int
 }
@@ -103,18 +114,20 @@ func NewRaftPool(size RaftPoolSize) (*RaftPool, error) {
 	return p, nil
 }
 
-// newStoresPool is a pool that boots no group ahead of time and keeps only
-// the finished runs' databases, stores of them per table: a batch of runs
-// in one process (a chaos batch) reuses its databases instead of opening,
-// creating and preparing one for every run. Booting groups ahead would
-// not save a batch anything: each group serves one run, and the batch
-// already keeps the CPU busy.
+// newStoresPool is a pool that boots no group ahead of time and keeps the
+// finished runs' databases, stores of them per table, and as many of
+// their Raft groups as can serve a later run unchanged (raftreuse.go): a
+// batch of runs in one process (a chaos batch) reuses them instead of
+// opening a database and booting a group for every run. Booting groups
+// ahead would not save a batch anything: the batch already keeps the CPU
+// busy.
 func newStoresPool(stores int) *RaftPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	close(done) // no refill to wait for at Close
 	return &RaftPool{ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), done: done,
-		idle: map[int][]*raftService{}, stores: newStorePool(max(1, stores))}
+		idle: map[int][]*raftService{}, stores: newStorePool(max(1, stores)),
+		reuse: true, keep: max(1, stores), spent: map[int][]*raftService{}}
 }
 
 // Execute runs a prepared scenario as fast as possible, as engine.Execute
@@ -125,7 +138,7 @@ func (p *RaftPool) Execute(ctx context.Context, prep *Prepared) (*Result, error)
 
 // Stats reports the pool's counters.
 func (p *RaftPool) Stats() RaftPoolStats {
-	st := RaftPoolStats{Hits: p.hits.Load(), Misses: p.misses.Load(), Discarded: p.discarded.Load(), Idle: map[int]int{}}
+	st := RaftPoolStats{Hits: p.hits.Load(), Misses: p.misses.Load(), Discarded: p.discarded.Load(), Reused: p.reused.Load(), Idle: map[int]int{}}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for n, g := range p.idle {
@@ -152,6 +165,10 @@ func (p *RaftPool) Close() error {
 		groups = append(groups, g...)
 		delete(p.idle, n)
 	}
+	for n, g := range p.spent {
+		groups = append(groups, g...)
+		delete(p.spent, n)
+	}
 	groups = append(groups, p.stale...)
 	p.stale = nil
 	p.mu.Unlock()
@@ -171,18 +188,59 @@ func (p *RaftPool) storePool() *storePool {
 	return p.stores
 }
 
-// take hands a group of n nodes to a run: a warm one if the pool has one
-// that is still as it was booted, else a new one booted now with the run's
-// waits.
-func (p *RaftPool) take(waits waiter, n int) (*raftService, error) {
+// take hands a group to w's run: a warm one if the pool has one that is
+// still as it was booted, or one an earlier run finished with if the pool
+// keeps those and w's run cannot tell it from a new one, else a new one
+// booted now with the run's waits.
+func (p *RaftPool) take(w *world) (*raftService, error) {
+	n := w.sc.Lock.Nodes
 	if p != nil {
 		if svc := p.takeIdle(n); svc != nil {
 			p.hits.Add(1)
 			return svc, nil
 		}
 		p.misses.Add(1)
+		if svc := p.takeSpent(n); svc != nil {
+			p.reused.Add(1)
+			return svc, nil
+		}
 	}
-	return bootRaft(waits, n)
+	return bootRaft(w.waits, n)
+}
+
+// takeSpent hands out a group an earlier run finished with, or nil.
+func (p *RaftPool) takeSpent(n int) *raftService {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || len(p.spent[n]) == 0 {
+		return nil
+	}
+	g := p.spent[n]
+	svc := g[len(g)-1]
+	g[len(g)-1] = nil
+	p.spent[n] = g[:len(g)-1]
+	return svc
+}
+
+// giveBack keeps the group a run finished with for a later run, when the
+// pool keeps groups and the group can serve one unchanged; otherwise the
+// caller shuts it down.
+func (p *RaftPool) giveBack(svc *raftService) bool {
+	if p == nil || !p.reuse || !svc.reusable() {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	kept := 0
+	for _, g := range p.spent {
+		kept += len(g)
+	}
+	if p.closed || kept >= p.keep {
+		return false
+	}
+	n := len(svc.nodes)
+	p.spent[n] = append(p.spent[n], svc)
+	return true
 }
 
 func (p *RaftPool) takeIdle(n int) *raftService {

@@ -39,6 +39,9 @@ type world struct {
 
 	probe *raftProbe // tests only
 	msgs  *msgLog    // the messages, when the run keeps them (nil otherwise)
+	// pool is where the run's group came from, and where it goes back to
+	// when the pool keeps finished groups (raftreuse.go); nil: none.
+	pool *RaftPool
 	// held, while an answer arrives, collects what it emits (arriving).
 	held *heldEvents
 	// flight is the command the lock service just took and has yet to
@@ -49,6 +52,7 @@ type world struct {
 func newWorld(ctx context.Context, sc Scenario, sink func(Event), maxEvents int, pool *RaftPool, probe *raftProbe) (w *world, err error) {
 	w = &world{
 		ctx:       ctx,
+		pool:      pool,
 		waits:     waiter{ctx: ctx},
 		probe:     probe,
 		sc:        sc,
@@ -313,6 +317,9 @@ func (w *world) allDone() bool {
 func (w *world) close() error {
 	w.s.shutdown()
 	var errs []error
+	if g, ok := w.svc.(interface{ group() *raftService }); ok && w.err == nil && w.ctx.Err() == nil && w.pool.giveBack(g.group()) {
+		w.svc = nil // another run's now
+	}
 	if w.svc != nil {
 		errs = append(errs, w.svc.close())
 	}

@@ -52,7 +52,7 @@ var zookeeperBackend = Backend{
 			Label: "watch → {client}", Legend: "watch fires"},
 	},
 	start: func(w *world, pool *RaftPool) (lockService, error) {
-		svc, err := pool.take(w.waits, w.sc.Lock.Nodes)
+		svc, err := pool.take(w)
 		if err != nil {
 			return nil, err
 		}
