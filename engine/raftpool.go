@@ -17,7 +17,8 @@ import (
 // at its end, while the pool boots a replacement in the background. A
 // group's log then holds its bootstrap and node-1's election and nothing
 // else, the same as a group booted for the run, so the timeline is the
-// same byte for byte with or without a pool.
+// same byte for byte with or without a pool. (A chaos batch's pool,
+// newStoresPool, instead hands groups on from run to run: raftreuse.go.)
 //
 // An idle group costs about 100 KB and its calm Raft timers (a heartbeat
 // every 100 to 200 ms per follower, see docs/benchmarks.md). A group whose

@@ -23,8 +23,11 @@ import "time"
 // and is sent the leader's log, skips the earlier runs' commands as well.
 // The run sees its own state machines, its own terms and its own account
 // of the logs (attach); only the real log's indexes differ, and nothing in
-// a run's timeline or summary shows them. TestReusedGroupsGiveTheSameChaos
-// compares whole batches run both ways.
+// a run's timeline or summary shows them. A live run's node panel does
+// (the real nodes' log and commit indexes), which is why only a chaos
+// batch's pool hands groups on. TestReusedGroupsGiveTheSameRuns and
+// TestReusedGroupsGiveTheSameChaos compare runs and whole batches both
+// ways.
 
 // maxReusedLog retires a group whose log grew this long: far below
 // raftSnapshotThreshold, so that a reused group never takes a snapshot
