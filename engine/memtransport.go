@@ -203,7 +203,7 @@ func (t *memTransport) TimeoutNow(_ raft.ServerID, target raft.ServerAddress, ar
 // append (a reader of the answers and Raft's decoder of them); with many
 // clients at once (LockGroup's benchmarks), the appends grow instead of
 // queueing, which on the project's machine is faster too
-// (docs/benchmarks.md, "Eighth pass").
+// (docs/benchmarks.md, "Issue 23 now: the eighth pass").
 func (t *memTransport) AppendEntriesPipeline(raft.ServerID, raft.ServerAddress) (raft.AppendPipeline, error) {
 	return nil, raft.ErrPipelineReplicationNotSupported
 }
