@@ -193,10 +193,6 @@ type raftService struct {
 	// realTerm is the real term of the simulation's leader when it was last
 	// made (or proved) the real leader.
 	realTerm uint64
-	// termBase is how far the real terms run ahead of the simulation's: 0
-	// for a group booted for its run; a group a chaos batch hands on after
-	// a run that held elections keeps its later terms (raftreuse.go).
-	termBase uint64
 	// electing is set while a successor is due, so that faults in between
 	// do not schedule a second election.
 	electing bool

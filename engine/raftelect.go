@@ -151,7 +151,7 @@ func (s *raftService) settle(want int, minTerm int64) error {
 	var stuck time.Duration
 	for {
 		s.drainChanged()
-		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()-s.termBase) < minTerm {
+		if target.r.State() == raft.Leader && int64(target.r.CurrentTerm()) < minTerm {
 			// It leads in an older term: it is deposed as soon as it hears
 			// from a leader of a newer one; with none, it campaigns again.
 			s.logs.detours++

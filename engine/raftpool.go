@@ -265,15 +265,14 @@ func (p *RaftPool) takeIdle(n int) *raftService {
 }
 
 // asBooted reports whether a pooled group still has node-1 leading in the
-// term it was booted with (or handed on in, termBase): Raft's own timers
-// never fired.
+// term it was booted with: Raft's own timers never fired.
 func (s *raftService) asBooted() bool {
 	for i, nd := range s.nodes {
 		want := raft.Follower
 		if i == 0 {
 			want = raft.Leader
 		}
-		if nd.r.State() != want || nd.r.CurrentTerm() != bootTerm+s.termBase {
+		if nd.r.State() != want || nd.r.CurrentTerm() != bootTerm {
 			return false
 		}
 	}

@@ -1,21 +1,16 @@
 package engine
 
-import (
-	"context"
-	"time"
-)
+import "time"
 
 // A chaos batch hands a finished run's Raft group to a later run of the
 // batch instead of booting a new one for every run: booting three nodes,
 // electing node-1 and shutting them down again was a fifth of a batch's
 // CPU. A group is handed on only where no run can tell it from a new one:
 //
-//   - The finished run left every node running, no disk lost and no
-//     command uncommitted. Links its partitions cut are joined again, and
-//     if it held elections, node-1 is elected again (in a later real term:
-//     the next run's terms are counted from it, termBase). Then node-1
-//     leads and every other node follows, in that term (Raft's own timers
-//     never fired).
+//   - The finished run left it as it was booted: node-1 leads in the term
+//     of the boot (the simulation held no election and Raft's own timers
+//     never fired), every node runs, no disk was lost and no command is
+//     left uncommitted. Links its partitions cut are joined again.
 //   - Every node's log ends at the same entry before the group is handed
 //     on (reusable waits for it), as after a boot: an election the next
 //     run holds is decided as in a new group. The entries up to there are
@@ -40,10 +35,6 @@ import (
 // few hundred kilobytes.
 const maxReusedLog = 1024
 
-// reuseElect bounds how long electing node-1 again may take, after a run
-// that held elections, before the group is shut down instead.
-const reuseElect = 200 * time.Millisecond
-
 // reuseSettle bounds how long a finished run's group may take to bring
 // every follower up to date before it is handed on; past it, the group is
 // shut down as any other. A follower that was cut off may be in Raft's
@@ -59,7 +50,7 @@ func (s *raftService) group() *raftService { return s }
 // logs ending at the same entry, the finished run's entries skipped by
 // their state machines. It leaves the group detached from the run.
 func (s *raftService) reusable() bool {
-	if s.wiped || s.withheld || len(s.flights) > 0 {
+	if s.leader != 0 || s.term != bootTerm || s.wiped || s.withheld || len(s.flights) > 0 || s.electing || s.held {
 		return false
 	}
 	for _, nd := range s.nodes {
@@ -74,31 +65,20 @@ func (s *raftService) reusable() bool {
 	s.w = nil // the pool's: every link is up (connected)
 	s.hooks = raftHooks{}
 	s.links()
-	if s.leader != 0 || s.term != bootTerm || s.electing || s.held {
-		// The run held elections: node-1 is elected again, in a real term
-		// of its own, which the next run counts as its first (termBase).
-		s.holdElections(false)
-		ctx, cancel := context.WithTimeout(context.Background(), reuseElect)
-		s.waits = waiter{ctx: ctx}
-		err := s.settle(0, 0)
-		cancel()
-		if err != nil {
-			return false
-		}
-		s.leader, s.term, s.electing = 0, bootTerm, false
-		s.termBase = lead.r.CurrentTerm() - bootTerm
+	if !s.asBooted() {
+		return false // Raft's own timers fired during the run
 	}
 	// Every follower's log must end where the leader's does, as after a
 	// boot, so that an election the next run holds is decided as in a new
 	// group. (A follower that was cut off is caught up at once, or it is
 	// in Raft's back-off and the group is not handed on.)
-	endTerm, end := lead.lastLog()
+	end, _ := lead.log.LastIndex()
 	deadline := time.NewTimer(reuseSettle)
 	defer deadline.Stop()
 	for _, nd := range s.nodes[1:] {
 		for {
 			changed := nd.log.changes()
-			if term, last := nd.lastLog(); last == end && term == endTerm {
+			if last, _ := nd.log.LastIndex(); last == end {
 				break
 			} else if last > end {
 				return false
@@ -110,11 +90,6 @@ func (s *raftService) reusable() bool {
 			}
 		}
 	}
-	// With the logs level, every follower has heard from node-1 in its
-	// term.
-	if !s.asBooted() {
-		return false // Raft's own timers fired during the run
-	}
 	for _, nd := range s.nodes {
 		nd.answers.Store(false)
 		nd.since.Store(end + 1)
@@ -123,5 +98,5 @@ func (s *raftService) reusable() bool {
 	s.last, s.lastClock = nil, nil
 	s.mu.Unlock()
 	s.drainChanged()
-	return true
+	return s.asBooted()
 }
