@@ -10,17 +10,21 @@ import (
 )
 
 // memTransport connects the Raft nodes of one group in memory, as
-// hashicorp/raft's InmemTransport does, with two differences: no pipeline
-// (AppendEntriesPipeline), and no timer per message. InmemTransport arms a timer for every message it sends and
-// every answer it waits for (500 ms), so that a sender is not stuck with a
-// peer that stopped reading; in a chaos batch those timers were a tenth of
+// hashicorp/raft's InmemTransport does, with three differences: no
+// pipeline (AppendEntriesPipeline), no timer per message, and a message on
+// a cut link is held until the link is joined again (peer).
+//
+// InmemTransport arms a timer for every message it sends and every answer
+// it waits for (500 ms), so that a sender is not stuck with a peer that
+// stopped reading; in a chaos batch those timers were a tenth of
 // everything allocated, and the runtime's timer heap was busy with them.
 // Here a sender waits for the answer, or for the peer's transport to
 // close, which Raft does when the peer shuts down (a crashed node, a
-// group's end), or for its own to close. A peer that runs but is slow is
-// waited for, as a peer on a network with long timeouts would be; Raft's
-// own timers (the leader's lease, elections) still notice a follower that
-// does not answer in time.
+// group's end), or for its own to close (stopNode closes it before
+// Raft's shutdown). A peer that runs but is slow is waited for, as a peer
+// on a network with long timeouts would be; Raft's own timers (the
+// leader's lease, elections) still notice a follower that does not answer
+// in time.
 //
 // Links are one-way and set with Connect and Disconnect, as with
 // InmemTransport; a message already delivered is answered even if the
@@ -31,6 +35,7 @@ type memTransport struct {
 
 	mu       sync.RWMutex
 	peers    map[raft.ServerAddress]*memTransport
+	relinked chan struct{} // closed (and replaced) by every Connect: wakes the calls held for a link
 	closed   chan struct{} // closed by Close: nothing more is read or answered here
 	isClosed bool
 }
@@ -42,7 +47,7 @@ var errTransportClosed = errors.New("raft transport closed")
 // newMemTransport makes a transport with the given address.
 func newMemTransport(addr raft.ServerAddress) *memTransport {
 	return &memTransport{addr: addr, consumer: make(chan raft.RPC, 16),
-		peers: map[raft.ServerAddress]*memTransport{}, closed: make(chan struct{})}
+		peers: map[raft.ServerAddress]*memTransport{}, relinked: make(chan struct{}), closed: make(chan struct{})}
 }
 
 // Consumer implements raft.Transport.
@@ -68,6 +73,8 @@ func (t *memTransport) Connect(addr raft.ServerAddress, peer *memTransport) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.peers[addr] = peer
+	close(t.relinked)
+	t.relinked = make(chan struct{})
 }
 
 // Disconnect cuts the link to a peer.
@@ -99,14 +106,28 @@ func (t *memTransport) Close() error {
 	return nil
 }
 
+// peer returns the transport linked at addr. While the link is cut it
+// waits for it to be joined again, or for this transport to close: a
+// message on a cut link is held, as a network holds packets it cannot
+// deliver yet, rather than refused. A refused append counts as a failure
+// that makes Raft back off its replication to that follower for up to
+// seconds of wall time, and a follower whose link was joined again would
+// then catch up late, after the simulation counted on its log (catchUp).
 func (t *memTransport) peer(addr raft.ServerAddress) (*memTransport, error) {
-	t.mu.RLock()
-	p, ok := t.peers[addr]
-	t.mu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("failed to connect to peer: %v", addr)
+	for {
+		t.mu.RLock()
+		p, ok := t.peers[addr]
+		relinked := t.relinked
+		t.mu.RUnlock()
+		if ok {
+			return p, nil
+		}
+		select {
+		case <-relinked:
+		case <-t.closed:
+			return nil, fmt.Errorf("failed to connect to peer %v: %w", addr, errTransportClosed)
+		}
 	}
-	return p, nil
 }
 
 // deliver puts a message in the peer's consumer, unless either side

@@ -335,6 +335,9 @@ func (s *raftService) startNode(nd *raftNode) error {
 // stopNode shuts a node's Raft instance down and waits for it.
 func (s *raftService) stopNode(nd *raftNode) error {
 	nd.r.DeregisterObserver(nd.obs)
+	// Its transport closes first: a call it holds for a cut link ends, and
+	// Raft waits for its goroutines before it closes the transport itself.
+	nd.trans.Close()
 	return nd.r.Shutdown().Error()
 }
 
