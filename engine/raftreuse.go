@@ -37,9 +37,12 @@ const maxReusedLog = 1024
 
 // reuseSettle bounds how long a finished run's group may take to bring
 // every follower up to date before it is handed on; past it, the group is
-// shut down as any other. A follower that was cut off may be in Raft's
-// back-off after failed sends, which lasts far longer.
-const reuseSettle = 20 * time.Millisecond
+// shut down as any other. A follower that was cut off is sent what it
+// lacks as soon as its link is joined again (memTransport holds the
+// messages of a cut link), so the wait is a scheduling delay: the bound is
+// generous, so that how many groups are handed on does not depend on how
+// busy the machine is.
+const reuseSettle = 250 * time.Millisecond
 
 // group is the Raft group under a lock service built on one (a backend's
 // service may embed it).
@@ -70,8 +73,8 @@ func (s *raftService) reusable() bool {
 	}
 	// Every follower's log must end where the leader's does, as after a
 	// boot, so that an election the next run holds is decided as in a new
-	// group. (A follower that was cut off is caught up at once, or it is
-	// in Raft's back-off and the group is not handed on.)
+	// group. Only node-1 appended in the boot's term, so the index says
+	// it.
 	end, _ := lead.log.LastIndex()
 	deadline := time.NewTimer(reuseSettle)
 	defer deadline.Stop()
