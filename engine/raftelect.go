@@ -227,8 +227,10 @@ func (s *raftService) catchUp() {
 // the group went with no change for a while (stuck):
 //
 //   - a leader that is slow to bring want up to date is backing off after
-//     the sends that failed while want was cut off or down (up to seconds):
-//     it is told to campaign again, and wins with fresh replication;
+//     the sends that failed while want was down (up to seconds; a send on a
+//     cut link is held until the link is joined, memTransport.peer, and
+//     never fails): it is told to campaign again, and wins with fresh
+//     replication;
 //   - a candidate that cannot win its term (the voters already voted in
 //     it, or its vote requests were lost on a link cut when it sent them)
 //     would wait out its own election timer, 5 to 10 s: another
