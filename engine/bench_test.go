@@ -177,6 +177,62 @@ func BenchmarkRaftBareAgainstItself(b *testing.B) {
 	b.ReportMetric(float64(first.cpu)/float64(second.cpu), "cpu-ratio")
 }
 
+// BenchmarkLockFSMApply measures the lock state machine alone, as each
+// node of a Raft group applies a committed entry: BenchmarkRaftLockConcurrent's
+// commands (benchClients clients, each taking its own lock and giving it
+// back, in turn), encoded ahead, applied one after the other on one
+// goroutine. Inside a group the same apply costs more (its slots are cold
+// on whichever core the node's goroutine runs); docs/benchmarks.md says
+// by how much.
+//
+// Rerun: go test ./engine -run '^$' -bench LockFSMApply -benchtime 4000000x -count 3
+func BenchmarkLockFSMApply(b *testing.B) {
+	script := lockScript(b, 1<<16)
+	f := NewLockFSM(1)
+	i := 0
+	for b.Loop() {
+		if i == len(script) {
+			b.StopTimer()
+			f, i = NewLockFSM(1), 0
+			b.StartTimer()
+		}
+		r, err := f.applyEncoded(script[i])
+		if err != nil || !r.OK {
+			b.Fatalf("command %d: %+v %v", i, r, err)
+		}
+		i++
+	}
+}
+
+// lockScript is n of BenchmarkRaftLockConcurrent's commands, encoded, in
+// the order one client after another sends them, as a machine whose first
+// token is 1 answers them.
+func lockScript(tb testing.TB, n int) [][]byte {
+	f := NewLockFSM(1)
+	tokens := make([]int64, benchClients)
+	seqs := make([]uint64, benchClients)
+	out := make([][]byte, 0, n)
+	for i := range n {
+		c := i % benchClients
+		seqs[c]++
+		cmd := Command{Op: OpAcquire, Lock: fmt.Sprint("lock-", c), Client: fmt.Sprint("client-", c), Lease: 10000, ReqID: seqs[c]}
+		if tokens[c] != 0 {
+			cmd.Op, cmd.Token = OpRelease, tokens[c]
+		}
+		data := EncodeCommand(cmd)
+		r, err := f.applyEncoded(data)
+		if err != nil || !r.OK {
+			tb.Fatalf("script command %d: %+v %v", i, r, err)
+		}
+		tokens[c] = 0
+		if cmd.Op == OpAcquire {
+			tokens[c] = r.Token
+		}
+		out = append(out, data)
+	}
+	return out
+}
+
 // benchClients is how many clients the concurrent benchmarks run.
 const benchClients = 64
 
