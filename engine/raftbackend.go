@@ -284,6 +284,24 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 	if err := svc.settle(0, bootTerm); err != nil {
 		return svc, err
 	}
+	// The election needed one follower; the group is handed to its run
+	// once every follower has the leader's term and log, as the simulation
+	// counts on every node it reaches. Without the wait, a run that took a
+	// few milliseconds on a busy machine could end with a follower that
+	// never heard of the election: its node panel read "t1 · c0" beside a
+	// timeline where it took every append. A follower is only waited for
+	// (its goroutines being scheduled), so only a broken group, or the
+	// run's end, cuts the wait short, as for settle.
+	var done <-chan struct{}
+	if waits.ctx != nil {
+		done = waits.ctx.Done()
+	}
+	if _, ok := svc.level(raftPatience, done); !ok {
+		if done != nil && waits.ctx.Err() != nil {
+			return svc, waits.ctx.Err()
+		}
+		return svc, fmt.Errorf("raft: the followers did not take node-1's log in %s", raftPatience)
+	}
 	svc.leader, svc.term = 0, bootTerm
 	return svc, nil
 }
