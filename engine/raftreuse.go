@@ -88,32 +88,3 @@ func (s *raftService) reusable() bool {
 	s.drainChanged()
 	return s.asBooted()
 }
-
-// level waits, up to patience or until done is closed (nil: never),
-// until every follower's log ends at the leader's (node-1's) last entry,
-// and reports that entry's index and whether they all got there. Only
-// node-1 appends while it leads in the boot's term, so the index says it.
-// A follower whose log ends past the leader's is never level.
-func (s *raftService) level(patience time.Duration, done <-chan struct{}) (end uint64, ok bool) {
-	end, _ = s.nodes[0].log.LastIndex()
-	deadline := time.NewTimer(patience)
-	defer deadline.Stop()
-	for _, nd := range s.nodes[1:] {
-		for {
-			changed := nd.log.changes()
-			if last, _ := nd.log.LastIndex(); last == end {
-				break
-			} else if last > end {
-				return end, false
-			}
-			select {
-			case <-changed:
-			case <-deadline.C:
-				return end, false
-			case <-done:
-				return end, false
-			}
-		}
-	}
-	return end, true
-}
