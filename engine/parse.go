@@ -15,8 +15,24 @@ import (
 
 // ParseScenario reads a scenario from JSON or YAML (the same field names),
 // rejects unknown fields and oversized input, fills in defaults and
-// validates it. Every error names the field at fault.
+// validates it. Every error names the field at fault. The same bytes give
+// the same Prepared (parsecache.go); it is safe to share, as a Prepared
+// never changes.
 func ParseScenario(data []byte) (*Prepared, error) {
+	gen := RegistryGeneration()
+	if p := parsed.get(data, gen); p != nil {
+		return p, nil
+	}
+	p, err := parseScenario(data)
+	if err != nil {
+		return nil, err
+	}
+	parsed.put(data, gen, p)
+	return p, nil
+}
+
+// parseScenario is ParseScenario without the cache.
+func parseScenario(data []byte) (*Prepared, error) {
 	sc, err := DecodeScenario(data)
 	if err != nil {
 		return nil, err
