@@ -17,7 +17,7 @@ type NodeStatus struct {
 	Role string `json:"role"`
 	// Term is the node's current Raft term.
 	Term uint64 `json:"term"`
-	// LastLogIndex is the index of the last entry in the node's log,
+	// LastLogIndex is the index of the last entry the node's log holds,
 	// committed or not.
 	LastLogIndex uint64 `json:"last_log_index"`
 	// CommitIndex is the highest entry the node knows to be committed.
