@@ -763,24 +763,25 @@ func (s *raftService) elect() {
 	}
 }
 
-// status reports each node as the real Raft instance sees itself now, and
-// the last entry its log (its disk) holds: Raft notes an entry as its
-// last a moment after storing it, and a follower descheduled in between
-// would otherwise report less than it holds, less than a new group's
-// followers are known to hold (bootRaft). Every node of a group a run
-// holds was started when the group booted (a group that failed to boot is
-// never handed out), and a crashed one keeps its stopped instance, which
-// reports "shutdown". It runs on the run's goroutine, as a lost disk's
-// wipe does.
+// status reports each node as the real Raft instance sees itself now, with
+// the last entry its log (its disk) holds when Raft has not noted it yet:
+// Raft notes an entry as its last a moment after storing it, and a
+// follower descheduled in between would otherwise report less than it
+// holds, less than a new group's followers are known to hold (bootRaft).
+// Raft's own figure counts a snapshot's last entry too. Every node of a
+// group a run holds was started when the group booted (a group that
+// failed to boot is never handed out), and a crashed one keeps its
+// stopped instance, which reports "shutdown". It runs on the run's
+// goroutine, as a lost disk's wipe does.
 func (s *raftService) status() []NodeStatus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]NodeStatus, len(s.nodes))
 	for i, nd := range s.nodes {
 		r := nd.r
-		last, _ := nd.log.LastIndex()
+		stored, _ := nd.log.LastIndex()
 		out[i] = NodeStatus{Name: nd.name, Role: strings.ToLower(r.State().String()), Term: r.CurrentTerm(),
-			LastLogIndex: last, CommitIndex: r.CommitIndex(), AppliedIndex: r.AppliedIndex()}
+			LastLogIndex: max(stored, r.LastIndex()), CommitIndex: r.CommitIndex(), AppliedIndex: r.AppliedIndex()}
 	}
 	return out
 }
