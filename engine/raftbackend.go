@@ -292,13 +292,10 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 	// timeline where it took every append. A follower is only waited for
 	// (its goroutines being scheduled), so only a broken group, or the
 	// run's end, cuts the wait short, as for settle.
-	var done <-chan struct{}
-	if waits.ctx != nil {
-		done = waits.ctx.Done()
-	}
-	if _, ok := svc.level(raftPatience, done); !ok {
-		if done != nil && waits.ctx.Err() != nil {
-			return svc, waits.ctx.Err()
+	ctx := waits.context()
+	if _, ok := svc.level(raftPatience, ctx.Done()); !ok {
+		if err := ctx.Err(); err != nil {
+			return svc, err
 		}
 		return svc, fmt.Errorf("raft: the followers did not take node-1's log in %s", raftPatience)
 	}

@@ -107,11 +107,16 @@ type patience struct {
 }
 
 func (wt waiter) start() *patience {
-	ctx := wt.ctx
-	if ctx == nil {
-		ctx = context.Background()
+	return &patience{ctx: wt.context(), began: time.Now()}
+}
+
+// context is the holder's context, or the background for a group no one
+// bounds (a LockGroup).
+func (wt waiter) context() context.Context {
+	if wt.ctx == nil {
+		return context.Background()
 	}
-	return &patience{ctx: ctx, began: time.Now()}
+	return wt.ctx
 }
 
 // again reports whether another attempt may be made.
@@ -199,10 +204,7 @@ func (s *raftService) catchUp() {
 	_, want := s.nodes[s.leader].lastLog()
 	deadline := time.NewTimer(raftCatchUp)
 	defer deadline.Stop()
-	done := s.waits.ctx
-	if done == nil {
-		done = context.Background()
-	}
+	done := s.waits.context()
 	for i, nd := range s.nodes {
 		for nd.up() && nd.r != nil && s.linked[[2]int{s.leader, i}] {
 			stored := nd.log.changes()
