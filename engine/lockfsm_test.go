@@ -315,3 +315,48 @@ func TestLockFSMMatchesAModel(t *testing.T) {
 		t.Errorf("final states differ:\nApply        %.300s\napplyEncoded %.300s\nmodel        %.300s", g, e, w)
 	}
 }
+
+// TestALockSlotDroppedUnderAClientIsNotReused: a client's slot points to
+// the slot of the lock it last named. When another client gives that lock
+// back past maxFreeLocks, the slot leaves the table; the first client
+// taking the lock again must be granted it in the table, where every other
+// client and Entry see it, not in the slot it still points to.
+func TestALockSlotDroppedUnderAClientIsNotReused(t *testing.T) {
+	f := NewLockFSM(1)
+	do := func(c Command) Reply {
+		t.Helper()
+		r, err := f.applyEncoded(EncodeCommand(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for i := range maxFreeLocks + 1 { // held, so their slots stay
+		if r := do(Command{Op: OpAcquire, Lock: fmt.Sprint("fill-", i), Client: "filler", Lease: 1 << 40, ReqID: uint64(i + 1)}); !r.OK {
+			t.Fatalf("fill-%d: %+v", i, r)
+		}
+	}
+	if r := do(Command{Op: OpAcquire, Lock: "x", Client: "a", Lease: 10, ReqID: 1}); !r.OK {
+		t.Fatalf("a's first grant: %+v", r)
+	}
+	b := do(Command{Op: OpAcquire, Lock: "x", Client: "b", Lease: 10, Now: 100, ReqID: 1})
+	if !b.OK {
+		t.Fatalf("b after a's lease ran out: %+v", b)
+	}
+	if r := do(Command{Op: OpRelease, Lock: "x", Client: "b", Token: b.Token, Now: 101, ReqID: 2}); !r.OK {
+		t.Fatalf("b's release: %+v", r)
+	}
+	if _, ok := f.locks["x"]; ok {
+		t.Fatalf("x's slot stayed in a table of %d slots; the test needs it dropped", len(f.locks))
+	}
+	a := do(Command{Op: OpAcquire, Lock: "x", Client: "a", Lease: 1000, Now: 200, ReqID: 2})
+	if !a.OK {
+		t.Fatalf("a's second grant: %+v", a)
+	}
+	if h, tok, _, ok := f.Entry("x"); !ok || h != "a" || tok != a.Token {
+		t.Errorf("Entry(x) = %q %d %v after a was granted token %d", h, tok, ok, a.Token)
+	}
+	if r := do(Command{Op: OpAcquire, Lock: "x", Client: "c", Lease: 10, Now: 201, ReqID: 1}); r.OK || r.Holder != "a" {
+		t.Errorf("c took x while a holds it: %+v", r)
+	}
+}
