@@ -16,9 +16,17 @@ import (
 // every time, of the command's exact size: the in-memory log keeps it,
 // shared by every node, until compaction.
 func EncodeCommand(c Command) []byte {
-	n := 1 + varintLen(c.Token) + varintLen(c.Lease) + varintLen(c.Now) + varintLen(c.Delay) + uvarintLen(c.ReqID) +
+	return appendCommand(make([]byte, 0, commandLen(c)), c)
+}
+
+// commandLen is the length of c encoded.
+func commandLen(c Command) int {
+	return 1 + varintLen(c.Token) + varintLen(c.Lease) + varintLen(c.Now) + varintLen(c.Delay) + uvarintLen(c.ReqID) +
 		uvarintLen(uint64(len(c.Lock))) + len(c.Lock) + uvarintLen(uint64(len(c.Client))) + len(c.Client)
-	b := make([]byte, 0, n)
+}
+
+// appendCommand appends c, encoded, to b.
+func appendCommand(b []byte, c Command) []byte {
 	b = append(b, byte(c.Op))
 	b = binary.AppendVarint(b, c.Token)
 	b = binary.AppendVarint(b, c.Lease)
@@ -54,33 +62,69 @@ func DecodeCommand(b []byte) (Command, error) {
 
 // decodeFields decodes a command into c but for its names, which it
 // returns as slices of b: a state machine looks them up without copying
-// them (LockFSM.applyEncoded).
+// them (LockFSM.applyEncoded). It runs on every node for every command, so
+// a one-byte varint (an op's zero time and lock-delay, a name's length) is
+// read in line, without a loop or a call.
 func decodeFields(b []byte, c *Command) (lock, client []byte, err error) {
 	if len(b) < 1 {
 		return nil, nil, errBadCommand
 	}
-	c.Op, b = Op(b[0]), b[1:]
-	for _, p := range [...]*int64{&c.Token, &c.Lease, &c.Now, &c.Delay} {
-		v, n := binary.Varint(b)
-		if n <= 0 {
-			return nil, nil, errBadCommand
-		}
-		*p, b = v, b[n:]
-	}
-	id, n := binary.Uvarint(b)
-	if n <= 0 {
-		return nil, nil, errBadCommand
-	}
-	c.ReqID, b = id, b[n:]
-	for _, p := range [...]*[]byte{&lock, &client} {
-		l, n := binary.Uvarint(b)
-		if n <= 0 || uint64(len(b)-n) < l {
-			return nil, nil, errBadCommand
-		}
-		*p, b = b[n:n+int(l)], b[n+int(l):]
-	}
-	if len(b) != 0 {
+	r := reader{b: b, i: 1}
+	c.Op = Op(b[0])
+	c.Token, c.Lease, c.Now, c.Delay = r.varint(), r.varint(), r.varint(), r.varint()
+	c.ReqID = r.uvarint()
+	lock, client = r.name(), r.name()
+	if r.bad || r.i != len(b) {
 		return nil, nil, errBadCommand
 	}
 	return lock, client, nil
+}
+
+// reader reads an encoded command's fields in turn; bad is set, and stays,
+// once one was cut short or too long.
+type reader struct {
+	b   []byte
+	i   int
+	bad bool
+}
+
+// uvarint reads a uvarint: one byte in line, longer ones by long.
+func (r *reader) uvarint() uint64 {
+	if r.i < len(r.b) && r.b[r.i] < 0x80 {
+		r.i++
+		return uint64(r.b[r.i-1])
+	}
+	return r.long()
+}
+
+// long reads a uvarint of any length.
+func (r *reader) long() uint64 {
+	if r.i > len(r.b) {
+		r.bad = true
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.i:])
+	if n <= 0 {
+		r.bad, r.i = true, len(r.b)+1 // nothing after a bad field is read
+		return 0
+	}
+	r.i += n
+	return v
+}
+
+// varint reads a varint (binary.AppendVarint's zig-zag form).
+func (r *reader) varint() int64 {
+	u := r.uvarint()
+	return int64(u>>1) ^ -int64(u&1)
+}
+
+// name reads a length and that many bytes.
+func (r *reader) name() []byte {
+	l := r.uvarint()
+	if r.bad || uint64(len(r.b)-r.i) < l {
+		r.bad, r.i = true, len(r.b)+1
+		return nil
+	}
+	r.i += int(l)
+	return r.b[r.i-int(l) : r.i : r.i]
 }
