@@ -205,6 +205,8 @@ type raftService struct {
 	linked map[[2]int]bool
 	// settleMu keeps concurrent commits (LockGroup) from settling at once.
 	settleMu sync.Mutex
+	// cmds holds the buffers commands are encoded in (cmdarena.go).
+	cmds cmdArena
 
 	// mu guards last and lastClock (serve may run on many goroutines in a
 	// benchmark) and each node's r (Nodes reads it from any goroutine).
@@ -492,7 +494,7 @@ func (s *raftService) commit(nd *raftNode, cmd Command) (Reply, error) {
 	if !nd.answers.Load() {
 		nd.answers.Store(true)
 	}
-	resp, err := s.apply(nd, EncodeCommand(cmd)) // the log keeps the buffer: never reused or changed
+	resp, err := s.apply(nd, s.cmds.encode(cmd)) // the log keeps the buffer: never reused or changed
 	if err != nil {
 		return Reply{}, err
 	}
