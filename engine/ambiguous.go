@@ -141,7 +141,7 @@ func (s *raftService) serveLater(nd *raftNode, cmd Command) (Reply, string, bool
 	// commitFlight ride it out. Their timers are not held: a candidate
 	// that lost must stay free to campaign again, or two of them can wait
 	// for each other for ever.
-	data := EncodeCommand(cmd) // the log keeps the buffer: never reused or changed
+	data := s.cmds.encode(cmd) // the log keeps the buffer: never reused or changed
 	future, index, err := s.appendAt(nd, data)
 	if err != nil {
 		s.fail(err)
