@@ -64,7 +64,7 @@ func DecodeCommand(b []byte) (Command, error) {
 // returns as slices of b: a state machine looks them up without copying
 // them (LockFSM.applyEncoded). It runs on every node for every command, so
 // a one-byte varint (an op's zero time and lock-delay, a name's length) is
-// read in line, without a loop or a call.
+// read without a loop.
 func decodeFields(b []byte, c *Command) (lock, client []byte, err error) {
 	if len(b) < 1 {
 		return nil, nil, errBadCommand
