@@ -2,6 +2,8 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 
@@ -89,4 +91,58 @@ func jsonString(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestBatchesOfRandomCommandsMatchOneByOne: random commands on a few locks
+// and on thousands (so that slots are made and dropped past maxFreeLocks
+// inside a batch, under clients that point to them), in random batches,
+// give the replies and the state that applying them one by one gives.
+func TestBatchesOfRandomCommandsMatchOneByOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var batchM, oneM atomic.Pointer[LockFSM]
+	batchM.Store(NewLockFSM(1))
+	oneM.Store(NewLockFSM(1))
+	var yes atomic.Bool
+	yes.Store(true)
+	batch := raftFSM{m: &batchM, answers: &yes}
+	one := raftFSM{m: &oneM, answers: &yes}
+	tokens := map[string]int64{} // the last token granted on each lock
+	reqs := map[string]uint64{}
+	for round := range 3000 {
+		logs := make([]*raft.Log, 1+rng.IntN(70))
+		for i := range logs {
+			client := fmt.Sprint("client-", rng.IntN(6+round/100))
+			lock := fmt.Sprint("lock-", rng.IntN(3))
+			if rng.IntN(4) == 0 {
+				lock = fmt.Sprint("many-", rng.IntN(3000))
+			}
+			reqs[client]++
+			c := Command{Op: Op(1 + rng.IntN(4)), Lock: lock, Client: client, Token: tokens[lock],
+				Lease: int64(1 + rng.IntN(5000)), Now: int64(round * 1000), ReqID: reqs[client]}
+			if rng.IntN(10) == 0 {
+				c.ReqID-- // a retry, or a request without an id
+			}
+			logs[i] = &raft.Log{Type: raft.LogCommand, Data: EncodeCommand(c)}
+		}
+		got := batch.ApplyBatch(logs)
+		for i, l := range logs {
+			want := one.Apply(l).(*Reply)
+			g, ok := got[i].(*Reply)
+			if !ok || *g != *want {
+				c, _ := DecodeCommand(l.Data)
+				t.Fatalf("round %d entry %d, %+v: batch %#v, one by one %+v", round, i, c, got[i], *want)
+			}
+			if g.OK && g.Holder != "" {
+				c, _ := DecodeCommand(l.Data)
+				tokens[c.Lock] = g.Token
+			}
+		}
+	}
+	g, w := batchM.Load().state(), oneM.Load().state()
+	if jsonString(t, g) != jsonString(t, w) {
+		t.Errorf("after the batches the states differ:\nbatch      %.300s\none by one %.300s", jsonString(t, g), jsonString(t, w))
+	}
+	if n := len(batchM.Load().locks); n <= maxFreeLocks {
+		t.Errorf("the table ends with %d slots: the test no longer drives it past maxFreeLocks (%d)", n, maxFreeLocks)
+	}
 }
