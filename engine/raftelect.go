@@ -204,20 +204,34 @@ func (s *raftService) catchUp() {
 	_, want := s.nodes[s.leader].lastLog()
 	deadline := time.NewTimer(raftCatchUp)
 	defer deadline.Stop()
-	done := s.waits.context()
+	done := s.waits.context().Done()
 	for i, nd := range s.nodes {
-		for nd.up() && nd.r != nil && s.linked[[2]int{s.leader, i}] {
-			stored := nd.log.changes()
-			if _, have := nd.lastLog(); have >= want {
-				break
-			}
-			select {
-			case <-stored:
-			case <-deadline.C:
-				return
-			case <-done.Done():
-				return
-			}
+		if !nd.up() || nd.r == nil || !s.linked[[2]int{s.leader, i}] {
+			continue
+		}
+		caughtUp := func() (bool, bool) { _, have := nd.lastLog(); return have >= want, false }
+		if !awaitLog(nd, caughtUp, deadline.C, done) {
+			return
+		}
+	}
+}
+
+// awaitLog waits until reached says nd's log got where it should,
+// checking again each time the log changes (raftLog.changes), never
+// polling. It reports false when reached says it never will (never), or
+// when the deadline fires or done is closed first (nil: never).
+func awaitLog(nd *raftNode, reached func() (ok, never bool), deadline <-chan time.Time, done <-chan struct{}) bool {
+	for {
+		changed := nd.log.changes()
+		if ok, never := reached(); ok || never {
+			return ok
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false
+		case <-done:
+			return false
 		}
 	}
 }
@@ -232,20 +246,9 @@ func (s *raftService) level(patience time.Duration, done <-chan struct{}) (end u
 	deadline := time.NewTimer(patience)
 	defer deadline.Stop()
 	for _, nd := range s.nodes[1:] {
-		for {
-			changed := nd.log.changes()
-			if last, _ := nd.log.LastIndex(); last == end {
-				break
-			} else if last > end {
-				return end, false
-			}
-			select {
-			case <-changed:
-			case <-deadline.C:
-				return end, false
-			case <-done:
-				return end, false
-			}
+		atEnd := func() (bool, bool) { last, _ := nd.log.LastIndex(); return last == end, last > end }
+		if !awaitLog(nd, atEnd, deadline.C, done) {
+			return end, false
 		}
 	}
 	return end, true
