@@ -21,6 +21,9 @@ var regexpStopped = regexp.MustCompile(`^■ Stopped at \d+(\.\d+)?s: the run wa
 // scrubAt is the playhead's time in ms, as the scrubber shows it.
 const scrubAt = `+document.getElementById('scrub').value`
 
+// scrubLabel is the time shown beside the scrubber, in ms (under a minute).
+const scrubLabel = `(() => { const s = document.getElementById('scrub-time').textContent; return s.endsWith('ms') ? +s.slice(0, -2) : parseFloat(s) * 1000; })()`
+
 // stateBadge is the run's badge beside the controls: LIVE, PAUSED, REPLAY.
 const stateBadge = `(document.querySelector('#status .state-badge')?.textContent || '')`
 
@@ -41,6 +44,11 @@ func TestE2ESpaceAfterAMouseClickPausesAndResumes(t *testing.T) {
 	at := run(b, ctx, chromedp.Evaluate[float64](scrubAt))
 	if at < 2000 {
 		t.Fatalf("Space sent the playhead back to %v ms: it restarted the run", at)
+	}
+	// The slider stands where its time says: a live run paused past its
+	// last event is not shown at that event (one step of 50 ms apart at most).
+	if label := run(b, ctx, chromedp.Evaluate[float64](scrubLabel)); label-at > 50 || at-label > 50 {
+		t.Errorf("paused: the slider is at %v ms, its time says %v ms", at, label)
 	}
 	time.Sleep(400 * time.Millisecond) // a paused run must not move meanwhile
 	if now := run(b, ctx, chromedp.Evaluate[float64](scrubAt)); now != at {

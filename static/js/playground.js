@@ -47,6 +47,8 @@ const el = {
   actors: $('actors'), drawer: $('actors-drawer'), caption: $('now-caption'), notes: $('tl-notes'), box: $('watch-box'),
   run: $('run'), back: $('back'), play: $('play'), forward: $('forward'), stop: $('stop'),
 };
+/** SCRUB_STEP is the scrubber's step in ms: its value rounds to it. */
+const SCRUB_STEP = +el.scrub.step || 1;
 
 // ---- What to watch, and what happens ----
 
@@ -581,7 +583,11 @@ function paint() {
   const fade = h < (run.live ? lastT() : run.end) || run.live;
   const observed = observedAt(h);
   geo = render(el.svg, run.sc, run.events, { states: run.folds, domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
-  el.scrub.max = run.live ? Math.max(lastT(), 1) : run.end;
+  // A live run's playhead may stand past its last event (the page's estimate
+  // of where the run is, or where it was paused): the slider reaches it, or
+  // it would show the last event's time and jump on when the next arrives.
+  // Up to a whole step: a paused value rounds the same way as events raise max.
+  el.scrub.max = run.live ? Math.max(lastT(), Math.ceil(h / SCRUB_STEP) * SCRUB_STEP, 1) : run.end;
   el.scrub.value = h;
   el.scrub.setAttribute('aria-valuetext', formatMS(h));
   el.scrubTime.textContent = formatMS(h);
