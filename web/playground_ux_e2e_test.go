@@ -54,6 +54,15 @@ func TestE2ESpaceAfterAMouseClickPausesAndResumes(t *testing.T) {
 	if now := run(b, ctx, chromedp.Evaluate[float64](scrubAt)); now != at {
 		t.Errorf("paused at %v ms, the playhead moved on to %v", at, now)
 	}
+	// A drag back a second and then to the slider's end comes back to
+	// where the run was paused, or later (events sent before the pause
+	// arrive after it), not to an earlier event.
+	b.do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scrub');
+	  s.value = +s.value - 1000; s.dispatchEvent(new Event('input'));
+	  s.value = s.max; s.dispatchEvent(new Event('input')); })()`))
+	if end := run(b, ctx, chromedp.Evaluate[float64](scrubAt)); end < at-50 {
+		t.Errorf("paused at %v ms, a drag back and to the slider's end stops at %v", at, end)
+	}
 	b.do(ctx, chromedp.KeyEvent(" "))
 	b.waitJS(ctx, stateBadge+` === 'LIVE'`, "Space playing the run on")
 	b.waitJS(ctx, scrubAt+` > `+strconv.FormatFloat(at, 'f', 0, 64), "the playhead moving on from the pause")

@@ -392,7 +392,7 @@ async function start() {
   const norm = normalised(sc);
   run = { sc: norm, sent: clone(sc), events: [], msgs: [], texts: [], folds: [{ after: -1, state: sketch(sc) }], obs: [], summary: null, live: true, speed: s,
     anchor: { sim: 0, wall: performance.now() }, shown: 0, domain: untilOf(sc),
-    cursor: 0, follow: !paused, playing: !paused, serverPaused: paused };
+    cursor: 0, reach: 0, follow: !paused, playing: !paused, serverPaused: paused };
   el.log.innerHTML = '';
   el.verdict.innerHTML = '';
   el.verdict.className = 'verdict';
@@ -502,7 +502,9 @@ function stepBack() {
 function seek(t) {
   if (!run) return;
   freeze();
-  const max = run.live ? lastT() : run.end;
+  // A live run's slider reaches as far as its playhead has been shown
+  // (past the last event, where the run had got to): a drag there stays.
+  const max = run.live ? Math.max(lastT(), run.reach) : run.end;
   run.cursor = Math.min(Math.max(Math.round(t), 0), max);
   moved();
 }
@@ -584,10 +586,13 @@ function paint() {
   const observed = observedAt(h);
   geo = render(el.svg, run.sc, run.events, { states: run.folds, domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
   // A live run's playhead may stand past its last event (the page's estimate
-  // of where the run is, or where it was paused): the slider reaches it, or
-  // it would show the last event's time and jump on when the next arrives.
-  // Up to a whole step: a paused value rounds the same way as events raise max.
-  el.scrub.max = run.live ? Math.max(lastT(), Math.ceil(h / SCRUB_STEP) * SCRUB_STEP, 1) : run.end;
+  // of where the run is, or where it was paused): the slider reaches as far
+  // as the playhead has been, or it would show the last event's time and
+  // jump on when the next arrives; and it keeps that reach while a drag
+  // goes back. Up to a whole step: a paused value rounds the same way as
+  // events raise the max.
+  if (run.live) run.reach = Math.max(run.reach, h);
+  el.scrub.max = run.live ? Math.max(lastT(), Math.ceil(run.reach / SCRUB_STEP) * SCRUB_STEP, 1) : run.end;
   el.scrub.value = h;
   el.scrub.setAttribute('aria-valuetext', formatMS(h));
   el.scrubTime.textContent = formatMS(h);
