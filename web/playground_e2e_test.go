@@ -295,6 +295,9 @@ func TestE2EStartPausedThenStep(t *testing.T) {
 		b.do(ctx, chromedp.Click(chromedp.ID("forward")))
 		run(b, ctx, chromedp.Poll[bool](fmt.Sprintf(`document.querySelectorAll('#event-log tbody tr').length >= %d`, k), chromedp.WithPollingTimeout(10*time.Second)))
 	}
+	// The status line says where the step took the playhead.
+	b.waitJS(ctx, `document.getElementById('status').textContent.includes('At ' + document.getElementById('scrub-time').textContent + ' ')`,
+		"the status line naming the playhead's time after the steps")
 	b.shots(ctx, "15-started-paused-stepped")
 	b.do(ctx, chromedp.Click(chromedp.ID("stop")))
 }

@@ -265,7 +265,7 @@ const session = new Session({
     run.events.push(m.event);
     run.texts.push(m.text);
     run.anchor = run.follow ? { sim: m.event.t, wall: performance.now() } : run.anchor;
-    if (run.stepWanted) { run.stepWanted = false; run.cursor = m.event.t; }
+    if (run.stepWanted) { run.stepWanted = false; run.cursor = m.event.t; setStatus(atStatus()); }
     if (run.struck) struck(m.event);
     appendLog(m.event, m.text);
     draw();
@@ -484,9 +484,16 @@ function stepForward() {
   if (!run) return;
   freeze();
   const next = eventTimes().find(t => t > run.cursor);
-  if (next !== undefined) run.cursor = next;
-  else if (run.live) { run.stepWanted = true; session.send({ type: 'step' }); setStatus('Asked the run for its next event…'); }
-  else run.cursor = run.end;
+  if (next === undefined && run.live) {
+    // The playhead moves when the event comes (see the session's event).
+    run.stepWanted = true;
+    session.send({ type: 'step' });
+    setStatus('Asked the run for its next event…');
+    setButtons();
+    paintNow();
+    return;
+  }
+  run.cursor = next ?? run.end;
   moved();
 }
 
@@ -509,8 +516,14 @@ function seek(t) {
   moved();
 }
 
+/** atStatus says where the stopped playhead stands and what Space does there. */
+function atStatus() {
+  if (!run.live) return `At ${formatMS(run.cursor)}. Space replays from here.`;
+  return `At ${formatMS(run.cursor)} (the live run is paused). ${run.cursor >= lastT() ? 'Space plays on, → steps to the next event.' : 'Space replays from here, then plays on.'}`;
+}
+
 function moved() {
-  setStatus(`At ${formatMS(run.cursor)}${run.live ? ' (the live run is paused)' : ''}. Space replays from here.`);
+  setStatus(atStatus());
   if (!run.live && run.cursor >= run.end) showVerdict(); else if (!run.live) el.verdict.innerHTML = '';
   setButtons();
   paintNow();
