@@ -154,7 +154,7 @@ func (w *classWeb) apiJoin(c echo.Context) error {
 
 func (w *classWeb) summarize(cl *classroom.Class) classSummary {
 	lc := lifecycleOf(cl, w.s.cfg.Class.Clock())
-	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: w.linkFor(cl.Scenario), Status: lc.Status, Notice: lc.Notice,
+	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: w.linkFor(cl.Scenario, cl.Settings), Status: lc.Status, Notice: lc.Notice,
 		Settings: learnerSettingsOf(cl.Settings)}
 }
 

@@ -43,7 +43,7 @@ func (w *classWeb) apiPushScenario(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "scenario": w.linkFor(cl.Scenario)})
+	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "scenario": w.linkFor(cl.Scenario, cl.Settings)})
 }
 
 // checkPushedPage refuses a lesson or exercise the catalog does not have.
@@ -162,13 +162,20 @@ type scenarioLink struct {
 	Label    string    `json:"label"`
 	URL      string    `json:"url"`
 	PushedAt time.Time `json:"pushed_at"`
+	// Lesson is the slug of the lesson pushed, or of the pushed
+	// exercise's lesson.
+	Lesson string `json:"lesson,omitempty"`
+	// Closed says the class's settings keep that lesson closed: a learner
+	// who follows the push finds "Not open yet" (the dashboard offers to
+	// open it).
+	Closed bool `json:"closed,omitempty"`
 }
 
 // linkFor turns a push into a link: a lesson's page, an exercise on its
 // lesson's page, or a playground link (?preset= for a preset, a share
 // link for a document). A lesson or exercise the catalog no longer has
-// shows nothing.
-func (w *classWeb) linkFor(sc *classroom.Scenario) *scenarioLink {
+// shows nothing; one the class's settings set keeps closed is marked so.
+func (w *classWeb) linkFor(sc *classroom.Scenario, set classroom.Settings) *scenarioLink {
 	if sc != nil && w.s.cfg.Lessons != nil {
 		cat := w.s.cfg.Lessons
 		switch {
@@ -177,7 +184,8 @@ func (w *classWeb) linkFor(sc *classroom.Scenario) *scenarioLink {
 			if err != nil {
 				return nil
 			}
-			return &scenarioLink{Kind: "lesson", Label: l.Title, URL: "/lessons/" + l.Slug, PushedAt: sc.PushedAt}
+			return &scenarioLink{Kind: "lesson", Label: l.Title, URL: "/lessons/" + l.Slug, PushedAt: sc.PushedAt,
+				Lesson: l.Slug, Closed: !set.LessonOpen(l.Slug)}
 		case sc.Exercise != "":
 			ex, err := cat.Exercise(sc.Exercise)
 			if err != nil {
@@ -185,7 +193,8 @@ func (w *classWeb) linkFor(sc *classroom.Scenario) *scenarioLink {
 			}
 			// An exercise's title is shown above its form before it is
 			// answered, so it gives no prediction away.
-			return &scenarioLink{Kind: "exercise", Label: ex.Title, URL: "/lessons/" + ex.Lesson + "#exercise-" + ex.ID, PushedAt: sc.PushedAt}
+			return &scenarioLink{Kind: "exercise", Label: ex.Title, URL: "/lessons/" + ex.Lesson + "#exercise-" + ex.ID, PushedAt: sc.PushedAt,
+				Lesson: ex.Lesson, Closed: !set.LessonOpen(ex.Lesson)}
 		}
 	}
 	return linkFor(sc)

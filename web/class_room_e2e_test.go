@@ -106,6 +106,22 @@ func TestE2ERoom(t *testing.T) {
 	b.waitUntil(lc, `document.getElementById('class-banner').textContent.includes('Not open yet')`, "not open yet on a closed lesson")
 	b.roomShots(lc, "room-not-open", "[data-testid=class-banner]")
 
+	// The pushed lesson is now closed: the dashboard says so beside the
+	// push, and its one click opens the lesson, which the learner sees live.
+	b.waitUntil(tc, `!!document.querySelector('[data-testid=push-closed]')`, "the dashboard saying the pushed lesson is not open")
+	b.roomShots(tc, "room-push-closed", "#push-form")
+	b.do(lc, chromedp.Navigate(b.base+"/lessons/"+first.Slug), chromedp.WaitVisible(chromedp.CSS("[data-testid=lesson]")))
+	b.waitUntil(lc, `document.getElementById('class-banner').textContent.includes('(not open yet: you can read it')`, "the banner saying the pushed lesson is not open yet")
+	b.roomShots(lc, "room-push-closed-learner", "[data-testid=class-banner]")
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=push-open-it]")))
+	b.waitUntil(tc, `!document.querySelector('[data-testid=push-closed]')`, "Open it clearing the warning")
+	b.waitUntil(tc, fmt.Sprintf(`document.querySelector('[data-testid=set-open][value=%q]').checked && document.querySelector('[data-testid=set-open][value=%q]').checked`, first.Slug, second.Slug),
+		"both lessons ticked open in the settings")
+	b.waitUntil(lc, `!document.getElementById('class-banner').textContent.toLowerCase().includes('not open yet')`, "the pushed lesson opening live on the learner's banner")
+	if quiz := run(b, lc, chromedp.Evaluate[bool](`document.documentElement.hasAttribute('data-class-quiz')`)); !quiz {
+		t.Error("opening the pushed lesson turned quiz mode off")
+	}
+
 	// The predictions chart, before and after the reveal.
 	b.do(tc, choose("#poll-exercise", pred.ID))
 	b.waitUntil(tc, `document.querySelectorAll('[data-testid=poll-row]').length === 2`, "two bars")

@@ -201,7 +201,7 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 	order := w.exerciseOrder(d)
 	v := &dashView{
 		Class: dashClass{Code: d.Class.Code, Name: d.Class.Name, Variants: d.Class.Variants, JoinOpen: d.Class.JoinOpen,
-			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: w.linkFor(d.Class.Scenario), Settings: d.Class.Settings,
+			JoinLink: joinLink(d.Class.Code), Dashboard: dashboardLink(d.Class.Code), Scenario: w.linkFor(d.Class.Scenario, d.Class.Settings), Settings: d.Class.Settings,
 			Lifecycle: lifecycleOf(d.Class, w.s.cfg.Class.Clock())},
 		Exercises: []dashExercise{},
 		Learners:  []dashLearner{},

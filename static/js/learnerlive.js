@@ -37,7 +37,7 @@
     }
 
     const sc = cl.scenario;
-    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, closed, s.show_me, s.deadline, cl.name]);
+    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, sc && sc.closed, closed, s.show_me, s.deadline, cl.name]);
     if (key === shown) return;
     shown = key;
     const parts = [];
@@ -60,7 +60,7 @@
       if (e && !e.hidden && !now(e)) e.hidden = true;
       return !!e && !e.hidden;
     };
-    const saidPush = still('push', (e) => !!sc && e.querySelector('a').getAttribute('href') === sc.url);
+    const saidPush = still('push', (e) => !!sc && e.querySelector('a').getAttribute('href') === sc.url && e.dataset.closed === String(!!sc.closed));
     const saidQuiz = still('quiz', () => s.show_me === false);
     if (sc && !saidPush) {
       const what = sc.kind === 'lesson' ? 'a lesson' : sc.kind === 'exercise' ? 'an exercise' : 'a scenario';
@@ -72,7 +72,10 @@
       link.textContent = 'Open ' + sc.label;
       link.dataset.testid = 'class-banner-link';
       const here = location.pathname + location.search;
-      line(strong, link, here === sc.url.split('#')[0] ? ' (this page)' : '');
+      const onIt = here === sc.url.split('#')[0];
+      // On the page itself the line above already says it is not open.
+      line(strong, link, onIt ? ' (this page)' : '',
+        sc.closed && !onIt ? ' (not open yet: you can read it; checks wait until your teacher opens it)' : '');
     }
     if (s.show_me === false && !saidQuiz) line('Quiz mode: answers are not shown for now.');
     if (s.deadline) {

@@ -39,11 +39,13 @@ function render(v) {
   toggle.textContent = v.class.join_open ? 'Close joining' : 'Open joining';
   renderLifecycle(v.class.lifecycle);
   const current = document.getElementById('push-current');
-  if (v.class.scenario) {
-    current.replaceChildren(el('a', { href: v.class.scenario.url }, v.class.scenario.label));
+  const sc = v.class.scenario;
+  if (sc) {
+    current.replaceChildren(el('a', { href: sc.url }, sc.label), ...(sc.closed ? [' ', pushClosed(sc.lesson)] : []));
   } else {
     current.replaceChildren('nothing');
   }
+  settingsNow = v.class.settings || settingsNow;
 
   document.querySelector('[data-testid=dash-variants]').textContent = v.class.variants === 'shared'
     ? "everyone has the lesson's numbers" : 'each learner has their own numbers';
@@ -56,6 +58,33 @@ function render(v) {
   act(refreshPoll);
   document.getElementById('learner-count').textContent = String(v.learners.length);
 }
+
+// pushClosed warns that the pushed lesson is not open to the class, with
+// a button that opens it (class.templ's pushClosed).
+function pushClosed(lesson) {
+  return el('span', { class: 'push-closed', 'data-testid': 'push-closed' },
+    '— not open to the class: learners who follow it see “Not open yet”. ',
+    el('button', { type: 'button', 'data-testid': 'push-open-it', 'data-lesson': lesson }, 'Open it'));
+}
+
+// settingsNow is the class's settings as last drawn: "Open it" adds one
+// lesson to those open.
+let settingsNow = null;
+document.getElementById('push-current').addEventListener('click', (e) => {
+  const b = e.target.closest('[data-testid=push-open-it]');
+  if (!b) return;
+  const open = (settingsNow && settingsNow.open_lessons) || [];
+  // None open means all open: there is nothing to add to.
+  if (open.length === 0 || open.includes(b.dataset.lesson)) return;
+  b.disabled = true;
+  act(async () => {
+    try {
+      await send('POST', api('/settings'), { open_lessons: [...open, b.dataset.lesson] });
+    } finally {
+      b.disabled = false;
+    }
+  });
+});
 
 // tried says whether any learner has answered the exercise or given up on
 // it (dashExercise.Tried on the server): the page lists those and folds
@@ -356,6 +385,7 @@ function renderSettings(s) {
   settingsForm.elements.deadline.value = localInput(s.deadline);
 }
 settingsForm.elements.deadline.value = localInput(settingsForm.dataset.deadline);
+settingsNow ??= { open_lessons: [...settingsForm.querySelectorAll('input[name=open]:checked')].map((b) => b.value) };
 settingsForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const f = settingsForm.elements;
