@@ -37,7 +37,8 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	// Archive, accepting the confirmation.
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'archived'`, "the dashboard showing the class archived")
-	b.waitUntil(tc, `document.getElementById('rotate-code').disabled && document.getElementById('toggle-joining').disabled`, "the other actions turned off")
+	b.waitUntil(tc, `document.getElementById('rotate-code').disabled && document.getElementById('toggle-joining').disabled
+		&& document.querySelector('[data-testid=push-submit]').disabled && document.querySelector('[data-testid=settings-save]').disabled`, "the other actions turned off")
 	if got := run(b, tc, chromedp.Text(chromedp.ID("archive-class"))); got != "Restore class" {
 		t.Errorf("the archive button says %q", got)
 	}
@@ -50,9 +51,13 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	b.do(lc, chromedp.EmulateViewport(390, 844))
 	b.screenshot(lc, "class-learner-archived-390")
 
-	// Restore.
-	b.do(tc, chromedp.Click(chromedp.ID("archive-class")))
+	// Restore, from a dashboard opened while the class was archived: every
+	// action comes back on without a reload.
+	b.do(tc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
+	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the archived class's dashboard going live")
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'open' && !document.getElementById('rotate-code').disabled`, "the class restored")
+	b.waitUntil(tc, `!document.querySelector('[data-testid=push-submit]').disabled && !document.querySelector('[data-testid=settings-save]').disabled`, "push and settings turned back on")
 	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
 	if n := run(b, lc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=class-closed]').length`)); n != 0 {
 		t.Error("the learner page still says the class is closed after the restore")

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -91,6 +92,13 @@ func TestAPushedLessonTheClassCannotOpenIsMarked(t *testing.T) {
 		if me := ada.get("/class/me").body; !strings.Contains(me, `data-closed="true"`) || !strings.Contains(me, "checks wait until your teacher opens it") {
 			t.Error("the learner's own page does not say the pushed exercise is not open yet")
 		}
+		// An archived class takes no changes: its Open it is off.
+		archive := "/api/classes/" + c.Code + "/archive"
+		wantStatus(t, owner.postJSON(archive, `{"archived":true}`), http.StatusOK, "archive")
+		if openIt := regexp.MustCompile(`<button[^>]*data-testid="push-open-it"[^>]*>`).FindString(owner.get("/class/" + c.Code + "/teacher").body); !strings.Contains(openIt, "disabled") {
+			t.Errorf("an archived class's dashboard offers %s", openIt)
+		}
+		wantStatus(t, owner.postJSON(archive, `{"archived":false}`), http.StatusOK, "restore")
 
 		// Opening the lesson (as the dashboard's "Open it" does) clears it.
 		wantStatus(t, owner.postJSON(settings, `{"open_lessons":["`+first.Slug+`","`+second.Slug+`"]}`), http.StatusOK, "open both")

@@ -1882,7 +1882,7 @@ func DashboardPage(p Page, v *dashView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if v.Class.Scenario.Closed {
-					templ_7745c5c3_Err = pushClosed(v.Class.Scenario.Lesson).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = pushClosed(v.Class.Scenario.Lesson, v.Class.Lifecycle.Closed()).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -2691,7 +2691,7 @@ func lateCreditButton(l dashLearner, exercise, title string, credited bool) temp
 
 // pushClosed warns that the pushed lesson is not open to the class, with
 // a button that opens it (teacher.js's pushClosed draws the same).
-func pushClosed(lesson string) templ.Component {
+func pushClosed(lesson string, classClosed bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2721,7 +2721,17 @@ func pushClosed(lesson string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 254, "\">Open it</button></span>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 254, "\"")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		if classClosed {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 255, " disabled")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		}
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 256, ">Open it</button></span>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

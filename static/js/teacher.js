@@ -37,7 +37,6 @@ function render(v) {
   const toggle = document.getElementById('toggle-joining');
   toggle.dataset.open = String(v.class.join_open);
   toggle.textContent = v.class.join_open ? 'Close joining' : 'Open joining';
-  renderLifecycle(v.class.lifecycle);
   const current = document.getElementById('push-current');
   const sc = v.class.scenario;
   if (sc) {
@@ -46,6 +45,8 @@ function render(v) {
     current.replaceChildren('nothing');
   }
   settingsNow = v.class.settings || settingsNow;
+  // After the push is drawn: a closed class disables its buttons too.
+  renderLifecycle(v.class.lifecycle);
 
   document.querySelector('[data-testid=dash-variants]').textContent = v.class.variants === 'shared'
     ? "everyone has the lesson's numbers" : 'each learner has their own numbers';
@@ -175,7 +176,7 @@ function renderLifecycle(lc) {
   archive.dataset.closed = String(closed);
   archive.textContent = closed ? 'Restore class' : 'Archive class';
   for (const id of ['toggle-joining', 'rotate-code']) document.getElementById(id).disabled = closed;
-  for (const b of document.querySelectorAll('#push-form button')) b.disabled = closed;
+  for (const b of document.querySelectorAll('#push-form button, #settings-form button')) b.disabled = closed;
 }
 
 function learnersWord(n) { return n === 1 ? '1 learner' : n + ' learners'; }
