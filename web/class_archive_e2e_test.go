@@ -39,6 +39,9 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'archived'`, "the dashboard showing the class archived")
 	b.waitUntil(tc, `document.getElementById('rotate-code').disabled && document.getElementById('toggle-joining').disabled
 		&& document.querySelector('[data-testid=push-submit]').disabled && document.querySelector('[data-testid=settings-save]').disabled`, "the other actions turned off")
+	if got := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-joining]"))); got != "closed" {
+		t.Errorf("an archived class's dashboard says joining is %q", got)
+	}
 	if got := run(b, tc, chromedp.Text(chromedp.ID("archive-class"))); got != "Restore class" {
 		t.Errorf("the archive button says %q", got)
 	}
@@ -58,6 +61,7 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'open' && !document.getElementById('rotate-code').disabled`, "the class restored")
 	b.waitUntil(tc, `!document.querySelector('[data-testid=push-submit]').disabled && !document.querySelector('[data-testid=settings-save]').disabled`, "push and settings turned back on")
+	b.waitUntil(tc, `document.querySelector('[data-testid=dash-joining]').textContent === 'open'`, "joining open again")
 	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
 	if n := run(b, lc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=class-closed]').length`)); n != 0 {
 		t.Error("the learner page still says the class is closed after the restore")

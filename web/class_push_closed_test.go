@@ -22,7 +22,9 @@ type pushedLink struct {
 // lesson (or an exercise of one) that the class's settings keep closed
 // sends learners to "Not open yet"; every view of the push says so, in
 // either order (push then close, close then push), until the lesson is
-// opened; a push of an open lesson, or of a preset, is never marked.
+// opened; a push of an open lesson, or of a preset, is never marked. An
+// archived class's dashboard offers no Open it, and says joining is
+// closed whatever its switch holds.
 func TestAPushedLessonTheClassCannotOpenIsMarked(t *testing.T) {
 	eachStore(t, func(t *testing.T, st classroom.Store) {
 		base := startClass(t, st)
@@ -95,8 +97,12 @@ func TestAPushedLessonTheClassCannotOpenIsMarked(t *testing.T) {
 		// An archived class takes no changes: its Open it is off.
 		archive := "/api/classes/" + c.Code + "/archive"
 		wantStatus(t, owner.postJSON(archive, `{"archived":true}`), http.StatusOK, "archive")
-		if openIt := regexp.MustCompile(`<button[^>]*data-testid="push-open-it"[^>]*>`).FindString(owner.get("/class/" + c.Code + "/teacher").body); !strings.Contains(openIt, "disabled") {
+		archived := owner.get("/class/" + c.Code + "/teacher").body
+		if openIt := regexp.MustCompile(`<button[^>]*data-testid="push-open-it"[^>]*>`).FindString(archived); !strings.Contains(openIt, "disabled") {
 			t.Errorf("an archived class's dashboard offers %s", openIt)
+		}
+		if !strings.Contains(archived, `data-testid="dash-joining">closed<`) {
+			t.Error("an archived class's dashboard says joining is open")
 		}
 		wantStatus(t, owner.postJSON(archive, `{"archived":false}`), http.StatusOK, "restore")
 

@@ -33,7 +33,8 @@ function showError(msg) {
 function render(v) {
   setCode(v.class.code);
   document.querySelector('[data-testid=dash-class-name]').textContent = v.class.name;
-  document.querySelector('[data-testid=dash-joining]').textContent = v.class.join_open ? 'open' : 'closed';
+  // An archived or expired class takes nobody, whatever its switch says.
+  document.querySelector('[data-testid=dash-joining]').textContent = v.class.join_open && v.class.lifecycle.status === 'open' ? 'open' : 'closed';
   const toggle = document.getElementById('toggle-joining');
   toggle.dataset.open = String(v.class.join_open);
   toggle.textContent = v.class.join_open ? 'Close joining' : 'Open joining';
