@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -34,6 +35,13 @@ func TestE2EClassArchiveButton(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
 	b.waitUntil(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 1`, "Ada on the dashboard")
 
+	// A new join code reaches Ada's page as it stands: read out to a
+	// latecomer, it is the one that works.
+	b.do(tc, chromedp.Click(chromedp.ID("rotate-code")))
+	b.waitUntil(tc, fmt.Sprintf(`document.querySelector('[data-testid=dash-code]').textContent !== %q`, code), "the new code on the dashboard")
+	code = run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-code]")))
+	b.waitUntil(lc, fmt.Sprintf(`document.querySelector('[data-testid=learner-class-code]').textContent === %q`, code), "the new code on Ada's page without a reload")
+
 	// Archive, accepting the confirmation.
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'archived'`, "the dashboard showing the class archived")
@@ -49,6 +57,7 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	b.do(tc, chromedp.EmulateViewport(390, 844))
 	b.screenshot(tc, "class-archived-390")
 
+	b.waitUntil(lc, `document.getElementById('class-banner').textContent.includes('no more answers')`, "Ada's page saying the class is closed without a reload")
 	b.do(lc, chromedp.EmulateViewport(1366, 900), chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=class-closed]")))
 	b.screenshot(lc, "class-learner-archived-1366")
 	b.do(lc, chromedp.EmulateViewport(390, 844))
@@ -62,8 +71,15 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'open' && !document.getElementById('rotate-code').disabled`, "the class restored")
 	b.waitUntil(tc, `!document.querySelector('[data-testid=push-submit]').disabled && !document.querySelector('[data-testid=settings-save]').disabled`, "push and settings turned back on")
 	b.waitUntil(tc, `document.querySelector('[data-testid=dash-joining]').textContent === 'open'`, "joining open again")
+	b.waitUntil(lc, `document.querySelector('[data-testid=class-closed]').hidden && !document.getElementById('class-banner').textContent.includes('no more answers')`,
+		"Ada's page, opened while the class was archived, no longer saying so")
 	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
 	if n := run(b, lc, chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=class-closed]').length`)); n != 0 {
 		t.Error("the learner page still says the class is closed after the restore")
 	}
+
+	// Removed, Ada's open page says she is no longer in a class.
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.CSS("button.remove")))
+	b.waitUntil(lc, `document.getElementById('class-banner').textContent.includes('no longer in a class')`, "Ada's page saying she was removed")
+	b.screenshot(lc, "class-learner-removed-390")
 }

@@ -79,6 +79,10 @@ func TestE2ELateCreditOneClick(t *testing.T) {
 	adaRow := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`(%s).closest('tr').dataset.learner`, cell("Ada"))))
 	b.do(tc, chromedp.Click(chromedp.CSS(fmt.Sprintf(`tr[data-learner=%q] td[data-exercise=%q] button.late-credit`, adaRow, id))))
 	b.waitUntil(tc, fmt.Sprintf(`(%s)?.dataset.status === 'solved' && (%s).dataset.score === '1' && (%s).querySelector('button.late-credit')?.textContent === 'Undo'`, cell("Ada"), cell("Ada"), cell("Ada")), "Ada's cell turning solved, 1, with Undo")
+	// The redrawn button keeps its name for a screen reader.
+	if label := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`(%s).querySelector('button.late-credit').getAttribute('aria-label') || ''`, cell("Ada")))); !strings.HasPrefix(label, "Withdraw the credit for Ada") {
+		t.Errorf("the live Undo button's aria-label is %q", label)
+	}
 	if st := run(b, tc, chromedp.Evaluate[string](fmt.Sprintf(`(%s).dataset.status`, cell("Bo")))); st != "late" {
 		t.Errorf("Bo's cell says %q after Ada's credit, want late", st)
 	}

@@ -21,8 +21,11 @@
   const banner = document.getElementById('class-banner');
   if (!banner) return;
   let shown = '';
+  let gone = false; // the server no longer knows this browser's learner
+  let last = {}; // the class as last drawn
 
   function draw(cl) {
+    last = cl;
     const html = document.documentElement;
     const s = cl.settings || { show_me: true, open_lessons: [] };
     html.toggleAttribute('data-class-quiz', s.show_me === false);
@@ -36,8 +39,13 @@
       if (mark) mark.hidden = open.length === 0 || open.includes(li.dataset.lesson);
     }
 
+    // The join code as it is now: a learner who reads it out to a
+    // latecomer gives one that works.
+    const code = document.querySelector('[data-testid=learner-class-code]');
+    if (code && cl.code) code.textContent = cl.code;
+
     const sc = cl.scenario;
-    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, sc && sc.closed, closed, s.show_me, s.deadline, cl.name]);
+    const key = JSON.stringify([sc && sc.url, sc && sc.pushed_at, sc && sc.closed, closed, s.show_me, s.deadline, cl.name, cl.notice, gone]);
     if (key === shown) return;
     shown = key;
     const parts = [];
@@ -62,6 +70,15 @@
     };
     const saidPush = still('push', (e) => !!sc && e.querySelector('a').getAttribute('href') === sc.url && e.dataset.closed === String(!!sc.closed));
     const saidQuiz = still('quiz', () => s.show_me === false);
+    // Archived or expired: the class takes no more answers. Said by the
+    // learner's own page if it was so when the page was made.
+    const saidClosed = still('closed', (e) => !!cl.notice && e.textContent.trim() === cl.notice);
+    if (gone) {
+      line(Object.assign(document.createElement('strong'), { textContent: 'You are no longer in a class on this browser. ' }),
+        'Your answers here are not recorded for a teacher; ask yours for the join code to join again.');
+    } else if (cl.notice && !saidClosed) {
+      line(Object.assign(document.createElement('strong'), { textContent: cl.notice }));
+    }
     if (sc && !saidPush) {
       const what = sc.kind === 'lesson' ? 'a lesson' : sc.kind === 'exercise' ? 'an exercise' : 'a scenario';
       const strong = document.createElement('strong');
@@ -145,7 +162,9 @@
       throw backoff(0);
     }
     if (res.status === 401 || res.status === 404) {
-      stopped = true; // not in a class any more
+      stopped = true; // not in a class any more: removed, or the class deleted
+      gone = true;
+      draw(last);
       return new Promise(() => {});
     }
     if (!res.ok) throw backoff(Number(res.headers.get('Retry-After')) * 1000 || 0);

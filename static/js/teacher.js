@@ -15,7 +15,9 @@ function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === 'class') e.className = v;
-    else if (k.startsWith('data-')) e.setAttribute(k, v);
+    // data-*, aria-* and role are attributes (no property reflects them
+    // in every browser); the rest are properties.
+    else if (k.startsWith('data-') || k.startsWith('aria-') || k === 'role') e.setAttribute(k, v);
     else e[k] = v;
   }
   for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -46,8 +48,6 @@ function render(v) {
     current.replaceChildren('nothing');
   }
   settingsNow = v.class.settings || settingsNow;
-  // After the push is drawn: a closed class disables its buttons too.
-  renderLifecycle(v.class.lifecycle);
 
   document.querySelector('[data-testid=dash-variants]').textContent = v.class.variants === 'shared'
     ? "everyone has the lesson's numbers" : 'each learner has their own numbers';
@@ -57,6 +57,8 @@ function render(v) {
 
   renderGrid(v.exercises, v.learners);
   renderSettings(v.class.settings);
+  // Last, once every button is drawn: a closed class turns them off.
+  renderLifecycle(v.class.lifecycle);
   act(refreshPoll);
   document.getElementById('learner-count').textContent = String(v.learners.length);
 }
@@ -177,7 +179,7 @@ function renderLifecycle(lc) {
   archive.dataset.closed = String(closed);
   archive.textContent = closed ? 'Restore class' : 'Archive class';
   for (const id of ['toggle-joining', 'rotate-code']) document.getElementById(id).disabled = closed;
-  for (const b of document.querySelectorAll('#push-form button, #settings-form button')) b.disabled = closed;
+  for (const b of document.querySelectorAll('#push-form button, #settings-form button, [data-testid=review-save], [data-testid=late-credit]')) b.disabled = closed;
 }
 
 function learnersWord(n) { return n === 1 ? '1 learner' : n + ' learners'; }
@@ -253,6 +255,8 @@ function setCode(c) {
   document.getElementById('csv-answers').href = '/api/classes/' + encodeURIComponent(c) + '/answers.csv';
   document.getElementById('csv-attempts').href = '/api/classes/' + encodeURIComponent(c) + '/attempts.csv';
   document.getElementById('gradebook-canvas').href = '/api/classes/' + encodeURIComponent(c) + '/gradebook.csv?format=canvas';
+  const roster = document.querySelector('[data-testid=roster-link]');
+  if (roster) roster.href = '/class/' + encodeURIComponent(c) + '/roster';
   connect();
 }
 
