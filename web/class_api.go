@@ -162,6 +162,12 @@ func (w *classWeb) summarize(cl *classroom.Class) classSummary {
 func (w *classWeb) apiMe(c echo.Context) error {
 	l, cl, prog, err := w.me(c)
 	if err != nil {
+		if code := classroom.ErrorCode(err); code == classroom.EUNAUTHORIZED || code == classroom.ENOTFOUND {
+			// Removed, or the class deleted: this browser is in no class
+			// any more, so its pages stop following one (the page open
+			// now says so once; the next ones stay quiet).
+			clearLearnerCookies(c)
+		}
 		return err
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"learner": l, "class": w.summarize(cl), "progress": prog,

@@ -49,3 +49,12 @@ func setLearnerCookies(c echo.Context, token string) {
 	c.SetCookie(&http.Cookie{Name: ClassHintCookie, Value: "1", Path: "/", MaxAge: int(cookieAge.Seconds()),
 		SameSite: http.SameSiteLaxMode, Secure: c.Scheme() == "https"})
 }
+
+// clearLearnerCookies forgets a learner this server no longer knows: the
+// session and the hint that makes pages follow a class.
+func clearLearnerCookies(c echo.Context) {
+	for _, name := range []string{LearnerCookie, ClassHintCookie} {
+		c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: name == LearnerCookie,
+			SameSite: http.SameSiteLaxMode, Secure: c.Scheme() == "https"})
+	}
+}

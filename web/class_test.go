@@ -565,8 +565,12 @@ func TestClassTeacherActions(t *testing.T) {
 		// Remove: Ada's session ends.
 		del := owner.do("DELETE", "/api/classes/"+nc.Code+"/learners/"+strconv.FormatInt(adaID, 10), "", "")
 		wantStatus(t, del, http.StatusNoContent, "remove Ada")
-		wantStatus(t, ada.get("/api/me"), http.StatusUnauthorized, "Ada after removal")
 		wantStatus(t, ada.get("/class/me"), http.StatusUnauthorized, "Ada's page after removal")
+		wantStatus(t, ada.get("/api/me"), http.StatusUnauthorized, "Ada after removal")
+		// Her browser forgets the class, so its next pages stop following one.
+		if s, h := ada.cookie(web.LearnerCookie), ada.cookie(web.ClassHintCookie); s != "" || h != "" {
+			t.Errorf("after /api/me refused the removed Ada, her browser keeps %s=%q and %s=%q", web.LearnerCookie, s, web.ClassHintCookie, h)
+		}
 		wantStatus(t, owner.do("DELETE", "/api/classes/"+nc.Code+"/learners/"+strconv.FormatInt(adaID, 10), "", ""), http.StatusNotFound, "remove twice")
 	})
 }
