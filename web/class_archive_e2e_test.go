@@ -78,8 +78,16 @@ func TestE2EClassArchiveButton(t *testing.T) {
 		t.Error("the learner page still says the class is closed after the restore")
 	}
 
-	// Removed, Ada's open page says she is no longer in a class.
+	// Removed, Ada's open page says she is no longer in a class, and
+	// nothing of the class's.
+	// First a push, so the page has a class's line to drop.
+	b.do(tc, choose("#push-preset", "paused-holder"), chromedp.Click(chromedp.CSS("[data-testid=push-submit]")))
+	b.waitUntil(lc, `!!document.querySelector('[data-testid=class-banner-link]')`, "the push on Ada's page")
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.CSS("button.remove")))
 	b.waitUntil(lc, `document.getElementById('class-banner').textContent.includes('no longer in a class')`, "Ada's page saying she was removed")
+	if n := run(b, lc, chromedp.Evaluate[int](`document.getElementById('class-banner').children.length`)); n != 1 {
+		t.Errorf("the removed learner's banner has %d lines, want only the one saying so: %q", n,
+			run(b, lc, chromedp.Evaluate[string](`document.getElementById('class-banner').textContent`)))
+	}
 	b.screenshot(lc, "class-learner-removed-390")
 }

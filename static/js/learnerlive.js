@@ -27,7 +27,8 @@
   function draw(cl) {
     last = cl;
     const html = document.documentElement;
-    const s = cl.settings || { show_me: true, open_lessons: [] };
+    // Out of the class, none of its settings hold here any more.
+    const s = (!gone && cl.settings) || { show_me: true, open_lessons: [] };
     html.toggleAttribute('data-class-quiz', s.show_me === false);
     const lesson = document.querySelector('[data-testid=lesson]');
     const closed = lesson && s.open_lessons && s.open_lessons.length > 0 && !s.open_lessons.includes(lesson.dataset.slug);
@@ -74,9 +75,14 @@
     // learner's own page if it was so when the page was made.
     const saidClosed = still('closed', (e) => !!cl.notice && e.textContent.trim() === cl.notice);
     if (gone) {
+      // The class's push, quiz mode and deadline are no longer this learner's.
       line(Object.assign(document.createElement('strong'), { textContent: 'You are no longer in a class on this browser. ' }),
         'Your answers here are not recorded for a teacher; ask yours for the join code to join again.');
-    } else if (cl.notice && !saidClosed) {
+      banner.replaceChildren(...parts);
+      banner.hidden = false;
+      return;
+    }
+    if (cl.notice && !saidClosed) {
       line(Object.assign(document.createElement('strong'), { textContent: cl.notice }));
     }
     if (sc && !saidPush) {
