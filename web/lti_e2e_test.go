@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -65,8 +66,12 @@ func TestE2ELTIPickerRosterAndJoin(t *testing.T) {
 		ltitest.User{Sub: "u-3", Name: "Barbara Liskov", Email: "barbara.liskov@uni.example.edu", StudentID: "s1939"},
 		ltitest.User{Sub: "u-4", Name: "Edsger Dijkstra", Email: "edsger@uni.example.edu", StudentID: "s1930"})
 	rctx := b.tab("/class/teacher#key=" + key)
-	b.do(rctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid=roster-link]`)),
-		chromedp.Navigate(b.base+"/class/"+code+"/roster"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-roster]`)))
+	b.do(rctx, chromedp.WaitVisible(chromedp.CSS(`[data-testid=roster-link]`)))
+	// A new join code, then the roster link: it follows the code.
+	b.waitJS(rctx, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live")
+	b.do(rctx, chromedp.Click(chromedp.ID("rotate-code")))
+	b.waitJS(rctx, fmt.Sprintf(`document.querySelector('[data-testid=dash-code]').textContent !== %q`, code), "the new join code")
+	b.do(rctx, chromedp.Click(chromedp.CSS(`[data-testid=roster-link]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=lti-roster]`)))
 	b.shots(rctx, "lti-roster")
 
 	jctx := b.tab("/class")
