@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lti"
 )
 
@@ -107,11 +108,20 @@ func (s *Server) rosterLink(c echo.Context, code, key string) string {
 func (s *Server) ltiRosterPage(c echo.Context) error {
 	ctx := c.Request().Context()
 	c.Response().Header().Set("Cache-Control", "no-store")
-	cl, err := s.cfg.Classroom.Teacher(ctx, c.Param("code"), teacherKey(c))
+	key := teacherKey(c)
+	cl, err := s.cfg.Classroom.Teacher(ctx, c.Param("code"), key)
 	if err == nil {
 		var ms []lti.Member
 		if ms, err = s.cfg.LTI.Roster(ctx, cl.ID); err == nil {
 			return s.render(c, http.StatusOK, LTIRosterPage(s.page("Class"), LTIRosterData{Class: cl.Name, Code: cl.Code, Members: ms}))
+		}
+	}
+	// A join code changed since the link was made: the key still names
+	// the class, so go to its roster under the code it has now (as the
+	// dashboard's page does).
+	if classroom.ErrorCode(err) == classroom.ENOTFOUND && key != "" {
+		if cl, kerr := s.cfg.Classroom.TeacherClass(ctx, key); kerr == nil && cl.Code != c.Param("code") {
+			return c.Redirect(http.StatusSeeOther, "/class/"+url.PathEscape(cl.Code)+"/roster")
 		}
 	}
 	return s.ltiPageError(c, err)

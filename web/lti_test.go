@@ -370,6 +370,19 @@ func TestLTIRoster(t *testing.T) {
 		t.Errorf("roster page: %.2000s", page.body)
 	}
 	wantStatus(t, ada.get("/api/classes/"+code+"/lti/roster"), http.StatusUnauthorized, "a learner's roster request")
+	// After a new join code, the roster's old address leads to its new one
+	// (a bookmark made before keeps working, as the dashboard's does).
+	var rotated struct{ Code string }
+	teacher(t, e.url, grace.cookie(web.TeacherCookie)).postJSON("/api/classes/"+code+"/code", `{}`).decode(t, &rotated)
+	if rotated.Code == "" || rotated.Code == code {
+		t.Fatalf("a new join code: %+v", rotated)
+	}
+	old := grace.get("/class/" + code + "/roster")
+	wantStatus(t, old, http.StatusSeeOther, "the roster under the old code")
+	if loc := old.header.Get("Location"); loc != "/class/"+rotated.Code+"/roster" {
+		t.Errorf("the roster's old address leads to %q, want /class/%s/roster", loc, rotated.Code)
+	}
+	wantStatus(t, newPerson(t, e.url).get("/class/"+code+"/roster"), http.StatusUnauthorized, "the old address without a key")
 	// A class made by hand came from no course.
 	hand := createClass(t, e.url, "By hand")
 	wantStatus(t, teacher(t, e.url, hand.TeacherKey).get("/api/classes/"+hand.Code+"/lti/roster"), http.StatusNotFound, "roster of a class from no course")
