@@ -41,7 +41,7 @@ func pickGroups(cs []lti.Choice) []pickGroup {
 // platform's iframe may not keep cookies.
 func (s *Server) ltiPickPage(c echo.Context) error {
 	if _, err := s.cfg.LTI.Picker(c.Request().Context(), c.Param("token")); err != nil {
-		return s.ltiPageError(c, err)
+		return s.ltiPageError(c, "Add to your course", err)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return s.render(c, http.StatusOK, LTIPickPage(s.page("Add to your course"), LTIPickData{Choices: s.cfg.LTI.Choices()}))
@@ -53,7 +53,7 @@ func (s *Server) ltiPick(c echo.Context) error {
 	ctx := c.Request().Context()
 	p, err := s.cfg.LTI.Picker(ctx, c.Param("token"))
 	if err != nil {
-		return s.ltiPageError(c, err)
+		return s.ltiPageError(c, "Add to your course", err)
 	}
 	if err := s.ltiForm(c); err != nil {
 		return err
@@ -78,12 +78,14 @@ func (s *Server) ltiPick(c echo.Context) error {
 	return s.render(c, http.StatusOK, LTIReturnPage(s.page("Add to your course"), to, jwt))
 }
 
-func (s *Server) ltiPageError(c echo.Context, err error) error {
+// ltiPageError is an LTI page's error as a page under the title of the
+// page that failed: the picker's "Add to your course", the roster's "Class".
+func (s *Server) ltiPageError(c echo.Context, title string, err error) error {
 	pr, err := formError(ltiError(err))
 	if err != nil {
 		return err
 	}
-	return s.render(c, pr.Status, ErrorPage(s.page("Add to your course"), pr.Status, pr.Message))
+	return s.render(c, pr.Status, ErrorPage(s.page(title), pr.Status, pr.Message))
 }
 
 // rosterLink is the roster page of a class that came from a course whose
@@ -124,7 +126,7 @@ func (s *Server) ltiRosterPage(c echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, "/class/"+url.PathEscape(cl.Code)+"/roster")
 		}
 	}
-	return s.ltiPageError(c, err)
+	return s.ltiPageError(c, "Class", err)
 }
 
 func joinedCount(ms []lti.Member) int {

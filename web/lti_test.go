@@ -382,7 +382,11 @@ func TestLTIRoster(t *testing.T) {
 	if loc := old.header.Get("Location"); loc != "/class/"+rotated.Code+"/roster" {
 		t.Errorf("the roster's old address leads to %q, want /class/%s/roster", loc, rotated.Code)
 	}
-	wantStatus(t, newPerson(t, e.url).get("/class/"+code+"/roster"), http.StatusUnauthorized, "the old address without a key")
+	nokey := newPerson(t, e.url).get("/class/" + code + "/roster")
+	wantStatus(t, nokey, http.StatusUnauthorized, "the old address without a key")
+	if !strings.Contains(nokey.body, "<title>Class ·") {
+		t.Errorf("the roster's error page is not titled Class: %.200s", nokey.body)
+	}
 	// A class made by hand came from no course.
 	hand := createClass(t, e.url, "By hand")
 	wantStatus(t, teacher(t, e.url, hand.TeacherKey).get("/api/classes/"+hand.Code+"/lti/roster"), http.StatusNotFound, "roster of a class from no course")
