@@ -299,7 +299,7 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 		if err := ctx.Err(); err != nil {
 			return svc, err
 		}
-		return svc, fmt.Errorf("raft: the followers did not take node-1's log in %s", raftPatience)
+		return svc, fmt.Errorf("raft: the followers' logs did not come level with node-1's (waited up to %s)", raftPatience)
 	}
 	svc.leader, svc.term = 0, bootTerm
 	return svc, nil

@@ -238,20 +238,39 @@ func awaitLog(nd *raftNode, reached func() (ok, never bool), deadline <-chan tim
 
 // level waits, up to patience or until done is closed (nil: never),
 // until every follower's log ends at the leader's (node-1's) last entry,
-// and reports that entry's index and whether they all got there. Only
-// node-1 appends while it leads in the boot's term, so the index says it.
-// A follower whose log ends past the leader's is never level.
+// the same index in the same term, and reports that entry's index and
+// whether they all got there.
+//
+// The leader's last entry is read afresh at every check, so an entry
+// the leader stores meanwhile is waited for, not missed, and a pass over
+// the followers is repeated until the leader's log held still through
+// it. A follower past the leader is waited for while its last entry is of
+// a newer term than the leader's (the leader may yet store one that
+// replaces it); one whose last entry is no newer is never level (Raft
+// sends it nothing that would take it back).
 func (s *raftService) level(patience time.Duration, done <-chan struct{}) (end uint64, ok bool) {
-	end, _ = s.nodes[0].log.LastIndex()
+	lead := s.nodes[0].log
 	deadline := time.NewTimer(patience)
 	defer deadline.Stop()
-	for _, nd := range s.nodes[1:] {
-		atEnd := func() (bool, bool) { last, _ := nd.log.LastIndex(); return last == end, last > end }
-		if !awaitLog(nd, atEnd, deadline.C, done) {
-			return end, false
+	for {
+		// A pass over the followers; if the leader's log did not move
+		// meanwhile, each was level with it when checked, and still is.
+		from, fromTerm := lead.lastEntry()
+		for _, nd := range s.nodes[1:] {
+			atEnd := func() (bool, bool) {
+				end, endTerm := lead.lastEntry()
+				last, term := nd.log.lastEntry()
+				return last == end && term == endTerm, last > end && term <= endTerm
+			}
+			if !awaitLog(nd, atEnd, deadline.C, done) {
+				end, _ = lead.lastEntry()
+				return end, false
+			}
+		}
+		if end, endTerm := lead.lastEntry(); end == from && endTerm == fromTerm {
+			return end, true
 		}
 	}
-	return end, true
 }
 
 // campaign starts the election that should make want the leader: want's

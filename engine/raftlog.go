@@ -65,6 +65,18 @@ func (s *raftLog) LastIndex() (uint64, error) {
 	return s.lastLocked(), nil
 }
 
+// lastEntry returns the index and term of the newest entry, 0 and 0 when
+// the log is empty.
+func (s *raftLog) lastEntry() (index, term uint64) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.n == 0 {
+		return 0, 0
+	}
+	index = s.lastLocked()
+	return index, s.slot(index).Term
+}
+
 func (s *raftLog) lastLocked() uint64 {
 	if s.n == 0 {
 		return 0
