@@ -299,10 +299,24 @@ func bootRaft(waits waiter, n int) (svc *raftService, err error) {
 		if err := ctx.Err(); err != nil {
 			return svc, err
 		}
-		return svc, fmt.Errorf("raft: the followers' logs did not come level with node-1's (waited up to %s)", raftPatience)
+		return svc, fmt.Errorf("raft: the followers' logs did not come level with node-1's (waited up to %s): %s", raftPatience, svc.logEnds())
 	}
 	svc.leader, svc.term = 0, bootTerm
 	return svc, nil
+}
+
+// logEnds says, for an error, where each node's log ends and the state
+// and term Raft gives it: "node-1 leader t2 ends 3 (t2), ...".
+func (s *raftService) logEnds() string {
+	var b strings.Builder
+	for i, nd := range s.nodes {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		last, term := nd.log.lastEntry()
+		fmt.Fprintf(&b, "%s %s t%d ends %d (t%d)", nd.name, strings.ToLower(nd.r.State().String()), nd.r.CurrentTerm(), last, term)
+	}
+	return b.String()
 }
 
 // attach hands a booted group to a run: fresh simulated nodes (clocks,

@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,5 +125,21 @@ func TestLevelGivesUpOnAFollowerPastTheLeader(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("level waited for a follower that cannot come back level")
+	}
+}
+
+// TestLogEndsNamesEachNode: a boot that cannot level its followers says
+// where each node's log ends, in which term, and what Raft makes of it.
+func TestLogEndsNamesEachNode(t *testing.T) {
+	svc, err := bootRaft(waiter{ctx: context.Background()}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.close()
+	got := svc.logEnds()
+	end, term := svc.nodes[0].log.lastEntry()
+	want := fmt.Sprintf("node-1 leader t%d ends %d (t%d), node-2 follower", svc.nodes[0].r.CurrentTerm(), end, term)
+	if !strings.HasPrefix(got, want) || !strings.Contains(got, ", node-3 follower t") {
+		t.Errorf("logEnds = %q, want it to start %q and name node-3", got, want)
 	}
 }
