@@ -246,8 +246,8 @@ func (ss *session) readLoop() {
 			// The server is shutting down, or the writer gave up on this
 			// browser (then nothing more can be sent anyway).
 			if ss.srv.ctx.Err() != nil {
-				ss.send(ServerMessage{Type: MsgError, Code: "shutdown", Message: "the server is shutting down; your run was stopped"})
-				ss.closeWith(websocket.CloseGoingAway, "server shutting down")
+				ss.sendAndClose(ServerMessage{Type: MsgError, Code: "shutdown", Message: "the server is shutting down; your run was stopped"},
+					websocket.CloseGoingAway, "server shutting down")
 			}
 			return
 		case in := <-msgs:
@@ -264,8 +264,8 @@ func (ss *session) readLoop() {
 				return
 			}
 			if !limit.Allow() {
-				ss.send(ServerMessage{Type: MsgError, Code: "too_fast", Message: fmt.Sprintf("too many messages: at most %g a second; the connection is closed", cfg.MessageRate)})
-				ss.closeWith(websocket.ClosePolicyViolation, "too many messages")
+				ss.sendAndClose(ServerMessage{Type: MsgError, Code: "too_fast", Message: fmt.Sprintf("too many messages: at most %g a second; the connection is closed", cfg.MessageRate)},
+					websocket.ClosePolicyViolation, "too many messages")
 				return
 			}
 			ss.handle(in.data)

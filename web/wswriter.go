@@ -66,10 +66,23 @@ func encodeMessage(m ServerMessage) []byte {
 // browser that is behind catches up sooner. A browser whose queue passes
 // its bound, or that is behind when all queues together pass theirs, is
 // dropped with a close code and its queue freed at once.
-func (ss *session) send(m ServerMessage) {
+func (ss *session) send(m ServerMessage) { ss.enqueue(m, 0, "") }
+
+// sendAndClose queues m and, right behind it, a close frame with code and
+// reason, under one lock: nothing another goroutine sends (the run's last
+// observation, say) can come between, so m is the browser's last message.
+func (ss *session) sendAndClose(m ServerMessage, code int, reason string) {
+	ss.enqueue(m, code, reason)
+}
+
+// enqueue is send, followed by a close frame when code is not 0.
+func (ss *session) enqueue(m ServerMessage, code int, reason string) {
 	data := encodeMessage(m)
 	if data == nil {
 		ss.log.Error("websocket message could not be encoded", slog.String("type", m.Type))
+		if code != 0 {
+			ss.closeWith(code, reason)
+		}
 		return
 	}
 	n := int64(len(data))
@@ -97,6 +110,10 @@ func (ss *session) send(m ServerMessage) {
 		}
 		ss.queued += n
 		srv.wsQueued.Add(n)
+	}
+	if code != 0 && !ss.closing {
+		ss.queue = append(ss.queue, frame{close: code, data: []byte(reason)})
+		ss.closing = true
 	}
 	ss.mu.Unlock()
 	ss.signal()
