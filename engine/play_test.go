@@ -476,9 +476,11 @@ func TestADeadlineWhileAFaultWaitsSummarizesWhatWasShown(t *testing.T) {
 	ctx := newExpiring()
 	col := newCollector()
 	var asked []engine.TurnAsk // written and read on the run's goroutine, then after Wait
+	faultWaits := make(chan struct{})
 	turn := func(ctx context.Context, ask engine.TurnAsk) (func(), error) {
 		asked = append(asked, ask)
 		if ask.For == engine.TurnForFault {
+			close(faultWaits)
 			<-ctx.Done() // the line never frees for the fault
 			return nil, errors.New("no slot came")
 		}
@@ -494,6 +496,13 @@ func TestADeadlineWhileAFaultWaitsSummarizesWhatWasShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Step()
+	// The deadline comes while the fault waits for its turn, not before
+	// the run took the fault up (then there is no fault's turn to ask).
+	select {
+	case <-faultWaits:
+	case <-time.After(time.Minute):
+		t.Fatal("the injected fault never asked for its turn")
+	}
 	ctx.expire()
 	res, err := r.Wait()
 	if !errors.Is(err, context.DeadlineExceeded) {
