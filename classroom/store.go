@@ -63,6 +63,12 @@ type Store interface {
 	PushScenario(ctx context.Context, code, key string, s Scenario) (*Class, error)
 	// SetSettings replaces the class's settings (CheckSettings).
 	SetSettings(ctx context.Context, code, key string, s Settings) (*Class, error)
+	// UpdateSettings changes the class's settings with change, which is
+	// given them as they stand when the change is written, so that two
+	// changes at once both count: change may run more than once, and
+	// its error is returned as it is. Its result is checked
+	// (CheckSettings).
+	UpdateSettings(ctx context.Context, code, key string, change func(Settings) (Settings, error)) (*Class, error)
 	// RotateCode gives the class a new join code; the old one stops
 	// working for joining and for teacher URLs, sessions keep working.
 	RotateCode(ctx context.Context, code, key string) (*Class, error)

@@ -309,6 +309,12 @@ func (s countingStore) SetSettings(ctx context.Context, code, key string, set cl
 	return c, err
 }
 
+func (s countingStore) UpdateSettings(ctx context.Context, code, key string, change func(classroom.Settings) (classroom.Settings, error)) (*classroom.Class, error) {
+	c, err := s.Store.UpdateSettings(ctx, code, key, change)
+	s.count("set_settings", err)
+	return c, err
+}
+
 func (s countingStore) RotateCode(ctx context.Context, code, key string) (*classroom.Class, error) {
 	c, err := s.Store.RotateCode(ctx, code, key)
 	s.count("rotate_code", err)

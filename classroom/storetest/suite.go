@@ -39,6 +39,7 @@ func Run(t *testing.T, h Harness) {
 		{"RemoveLearner", testRemoveLearner},
 		{"PushScenario", testPushScenario},
 		{"Settings", testSettings},
+		{"UpdateSettingsAtOnce", testUpdateSettingsAtOnce},
 		{"LateCredit", testLateCredit},
 		{"Archive", testArchive},
 		{"Expiry", testExpiry},

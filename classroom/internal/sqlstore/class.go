@@ -282,15 +282,37 @@ func (s *DB) RotateCode(ctx context.Context, code, key string) (*classroom.Class
 
 // SetSettings implements classroom.Store.
 func (s *DB) SetSettings(ctx context.Context, code, key string, set classroom.Settings) (*classroom.Class, error) {
-	if err := classroom.CheckSettings(set); err != nil {
-		return nil, err
-	}
-	text, err := classroom.EncodeSettings(set)
-	if err != nil {
-		return nil, err
-	}
-	return s.updateClass(ctx, code, key, classroom.ChangeSettings, func(tx *sql.Tx, c *classroom.Class, now int64) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE classes SET settings = ? WHERE id = ?`), text, c.ID)
+	return s.UpdateSettings(ctx, code, key, func(classroom.Settings) (classroom.Settings, error) { return set, nil })
+}
+
+// UpdateSettings implements classroom.Store. change runs on the settings
+// as they stand inside the write, their row locked until it commits: a
+// teacher's two tabs, or two teachers, never undo each other's change.
+func (s *DB) UpdateSettings(ctx context.Context, code, key string, change func(classroom.Settings) (classroom.Settings, error)) (*classroom.Class, error) {
+	var changeErr error
+	c, err := s.updateClass(ctx, code, key, classroom.ChangeSettings, func(tx *sql.Tx, c *classroom.Class, now int64) error {
+		var was string
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT settings FROM classes WHERE id = ?`+s.d.LockRow), c.ID).Scan(&was); err != nil {
+			return err
+		}
+		cur, _ := classroom.DecodeSettings(was) // as scanClass: an unreadable row keeps the defaults
+		set, err := change(cur)
+		if err == nil {
+			err = classroom.CheckSettings(set)
+		}
+		if err != nil {
+			changeErr = err
+			return err
+		}
+		text, err := classroom.EncodeSettings(set)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE classes SET settings = ? WHERE id = ?`), text, c.ID)
 		return err
 	})
+	if changeErr != nil {
+		return nil, changeErr // the change's own error, as it made it
+	}
+	return c, err
 }
