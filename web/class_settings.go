@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -14,11 +15,22 @@ import (
 
 // settingsRequest is POST /api/classes/{code}/settings: any of the
 // fields; those left out keep their value. deadline "" or null clears it.
+// open_lesson opens one more lesson, whatever else is open by then (with
+// none ticked, all are open already). if_unchanged is the settings as the
+// sender last saw them: the change is refused (409, settings_changed) if
+// they have changed since, so that a form saved in one tab does not undo
+// what another tab saved meanwhile.
 type settingsRequest struct {
-	ShowMe      *bool           `json:"show_me"`
-	OpenLessons *[]string       `json:"open_lessons"`
-	Deadline    json.RawMessage `json:"deadline"`
+	ShowMe      *bool               `json:"show_me"`
+	OpenLessons *[]string           `json:"open_lessons"`
+	OpenLesson  string              `json:"open_lesson"`
+	Deadline    json.RawMessage     `json:"deadline"`
+	IfUnchanged *classroom.Settings `json:"if_unchanged"`
 }
+
+// codeSettingsChanged is the refusal of a change made against settings
+// that have changed since (settingsRequest.IfUnchanged).
+const codeSettingsChanged = "settings_changed"
 
 // learnerSettings is what a learner's pages are told of the settings:
 // what to hide, what is closed, when the deadline is.
@@ -44,16 +56,12 @@ func (w *classWeb) apiSettings(c echo.Context) error {
 	if err := w.s.readJSON(c, &in); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
-	if err != nil {
-		return err
-	}
-	set, err := w.applySettings(cl.Settings, in)
-	if err != nil {
-		return err
-	}
-	cl, err = w.store().SetSettings(ctx, cl.Code, teacherKey(c), set)
+	// The request is read against the settings as they stand in the
+	// store's write, not as an earlier read found them: two changes at
+	// once (open_lesson from two tabs) both count.
+	cl, err := w.store().UpdateSettings(c.Request().Context(), c.Param("code"), teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
+		return w.applySettings(cur, in)
+	})
 	if err != nil {
 		return err
 	}
@@ -63,6 +71,10 @@ func (w *classWeb) apiSettings(c echo.Context) error {
 // applySettings puts a request's fields over the current settings,
 // checking each against its bounds and the catalog; errors name the field.
 func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (classroom.Settings, error) {
+	if in.IfUnchanged != nil && !sameSettings(*in.IfUnchanged, cur) {
+		return cur, &userError{Status: http.StatusConflict, Code: codeSettingsChanged, Field: "if_unchanged",
+			Msg: "the settings were changed elsewhere (another tab, or another teacher of the class) since this page showed them: nothing was saved"}
+	}
 	set := cur
 	if in.ShowMe != nil {
 		set.ShowMe = *in.ShowMe
@@ -85,6 +97,20 @@ func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (cl
 				seen[slug] = true
 				set.OpenLessons = append(set.OpenLessons, slug)
 			}
+		}
+	}
+	if slug := in.OpenLesson; slug != "" {
+		if len(slug) > classroom.MaxSlugLen {
+			return set, badRequest("open_lesson", "must be at most %d characters (it has %d)", classroom.MaxSlugLen, len(slug))
+		}
+		if w.s.cfg.Lessons == nil {
+			return set, badRequest("open_lesson", "this server has no lessons")
+		}
+		if _, err := w.s.cfg.Lessons.Lesson(slug); err != nil {
+			return set, badRequest("open_lesson", "%s is not a lesson of this course", excerpt(slug))
+		}
+		if !set.LessonOpen(slug) {
+			set.OpenLessons = append(slices.Clone(set.OpenLessons), slug)
 		}
 	}
 	if raw := bytes.TrimSpace(in.Deadline); len(raw) > 0 {
@@ -110,6 +136,18 @@ func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (cl
 		return set, err
 	}
 	return set, nil
+}
+
+// sameSettings says whether a and b are the same settings: the same
+// lessons open, in any order.
+func sameSettings(a, b classroom.Settings) bool {
+	if a.ShowMe != b.ShowMe || (a.Deadline == nil) != (b.Deadline == nil) || a.Deadline != nil && !a.Deadline.Equal(*b.Deadline) {
+		return false
+	}
+	x, y := slices.Clone(a.OpenLessons), slices.Clone(b.OpenLessons)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
 }
 
 // Codes of the refusals the settings cause, so a page can tell them apart.
@@ -166,10 +204,15 @@ func deadlineAttr(s classroom.Settings) string {
 }
 
 // lastActiveWord is a learner's row's tooltip: when they last did
-// something (UTC; the page's script shows it in the teacher's time).
+// something, in UTC for a page without its script, which rewrites it in
+// the teacher's own time from lastActiveAttr (teacher.js activeTitle).
 func lastActiveWord(l dashLearner) string {
 	return "last active " + l.LastActive.UTC().Format("15:04 UTC")
 }
+
+// lastActiveAttr is when a learner last did something, for the page's
+// script (RFC 3339).
+func lastActiveAttr(l dashLearner) string { return l.LastActive.UTC().Format(time.RFC3339) }
 
 // lessonOpenTo says whether the learner's class has lesson slug open.
 func lessonOpenTo(s learnerSettings, slug string) bool {
