@@ -104,10 +104,27 @@ func TestAPushedLessonTheClassCannotOpenIsMarked(t *testing.T) {
 		if !strings.Contains(archived, `data-testid="dash-joining">closed<`) {
 			t.Error("an archived class's dashboard says joining is open")
 		}
+		// The live redraw shows the dashboard JSON's one answer.
+		joining := func() (joining, switchOn bool) {
+			var dash struct {
+				Class struct {
+					Joining  bool `json:"joining"`
+					JoinOpen bool `json:"join_open"`
+				} `json:"class"`
+			}
+			owner.get("/api/classes/"+c.Code+"/dashboard").decode(t, &dash)
+			return dash.Class.Joining, dash.Class.JoinOpen
+		}
+		if j, on := joining(); j || !on {
+			t.Errorf("an archived class's dashboard JSON: joining %v with the switch %v, want not joining with the switch on", j, on)
+		}
 		wantStatus(t, owner.postJSON(archive, `{"archived":false}`), http.StatusOK, "restore")
+		if j, _ := joining(); !j {
+			t.Error("a restored class's dashboard JSON says nobody can join")
+		}
 
 		// Opening the lesson (as the dashboard's "Open it" does) clears it.
-		wantStatus(t, owner.postJSON(settings, `{"open_lessons":["`+first.Slug+`","`+second.Slug+`"]}`), http.StatusOK, "open both")
+		wantStatus(t, owner.postJSON(settings, `{"open_lesson":"`+second.Slug+`"}`), http.StatusOK, "open the second lesson")
 		if got := views("opened", noPush); got.Closed {
 			t.Errorf("the pushed exercise's lesson opened, still marked: %+v", got)
 		}

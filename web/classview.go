@@ -41,10 +41,14 @@ type dashView struct {
 type roomOpt struct{ ID, Title string }
 
 type dashClass struct {
-	Code      string `json:"code"`
-	Name      string `json:"name"`
-	Variants  string `json:"variants"`
-	JoinOpen  bool   `json:"join_open"`
+	Code     string `json:"code"`
+	Name     string `json:"name"`
+	Variants string `json:"variants"`
+	JoinOpen bool   `json:"join_open"`
+	// Joining says whether learners can join now: the switch is on and
+	// the class is neither archived nor expired. The page and its live
+	// redraw both show this one answer.
+	Joining   bool   `json:"joining"`
 	JoinLink  string `json:"join_link"`
 	Dashboard string `json:"dashboard"`
 	// Roster is the page of the course's roster, when the class came from
@@ -206,6 +210,8 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		Exercises: []dashExercise{},
 		Learners:  []dashLearner{},
 	}
+	// An archived or expired class takes nobody, whatever its switch says.
+	v.Class.Joining = v.Class.JoinOpen && !v.Class.Lifecycle.Closed()
 	mistakes := map[string][]dashMistake{}
 	for _, m := range w.mistakeViews(d.Mistakes) {
 		if len(mistakes[m.Exercise]) < dashMistakes {

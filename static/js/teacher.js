@@ -35,8 +35,7 @@ function showError(msg) {
 function render(v) {
   setCode(v.class.code);
   document.querySelector('[data-testid=dash-class-name]').textContent = v.class.name;
-  // An archived or expired class takes nobody, whatever its switch says.
-  document.querySelector('[data-testid=dash-joining]').textContent = v.class.join_open && v.class.lifecycle.status === 'open' ? 'open' : 'closed';
+  document.querySelector('[data-testid=dash-joining]').textContent = v.class.joining ? 'open' : 'closed';
   const toggle = document.getElementById('toggle-joining');
   toggle.dataset.open = String(v.class.join_open);
   toggle.textContent = v.class.join_open ? 'Close joining' : 'Open joining';
@@ -47,7 +46,6 @@ function render(v) {
   } else {
     current.replaceChildren('nothing');
   }
-  settingsNow = v.class.settings || settingsNow;
 
   document.querySelector('[data-testid=dash-variants]').textContent = v.class.variants === 'shared'
     ? "everyone has the lesson's numbers" : 'each learner has their own numbers';
@@ -71,19 +69,15 @@ function pushClosed(lesson) {
     el('button', { type: 'button', 'data-testid': 'push-open-it', 'data-lesson': lesson }, 'Open it'));
 }
 
-// settingsNow is the class's settings as last drawn: "Open it" adds one
-// lesson to those open.
-let settingsNow = null;
+// "Open it" asks the server to add the lesson to those open as they
+// stand when it lands, so a change saved meanwhile in another tab stays.
 document.getElementById('push-current').addEventListener('click', (e) => {
   const b = e.target.closest('[data-testid=push-open-it]');
   if (!b) return;
-  const open = (settingsNow && settingsNow.open_lessons) || [];
-  // None open means all open: there is nothing to add to.
-  if (open.length === 0 || open.includes(b.dataset.lesson)) return;
   b.disabled = true;
   act(async () => {
     try {
-      await send('POST', api('/settings'), { open_lessons: [...open, b.dataset.lesson] });
+      await send('POST', api('/settings'), { open_lesson: b.dataset.lesson });
     } finally {
       b.disabled = false;
     }
@@ -144,7 +138,7 @@ function renderGrid(exercises, learners) {
     el('th', { scope: 'col' }, el('span', { class: 'visually-hidden' }, 'Remove')));
   document.getElementById('dash-grid-body').replaceChildren(...learners.map((l) => el('tr',
     { 'data-testid': 'dash-learner', 'data-learner': String(l.id) },
-    el('th', { scope: 'row', 'data-stuck': String(l.stuck), title: 'last active ' + new Date(l.last_active).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) },
+    el('th', { scope: 'row', 'data-stuck': String(l.stuck), title: activeTitle(l.last_active), 'data-last-active': l.last_active },
       el('span', { 'data-testid': 'learner-name' }, l.name),
       l.stuck ? el('span', { class: 'stuck', 'data-testid': 'learner-stuck' }, 'stuck on ' + l.current_title)
         : l.current_title ? el('span', { class: 'hint current', 'data-testid': 'learner-current' }, 'on ' + l.current_title) : ''),
@@ -181,6 +175,13 @@ function renderLifecycle(lc) {
   for (const id of ['toggle-joining', 'rotate-code']) document.getElementById(id).disabled = closed;
   for (const b of document.querySelectorAll('#push-form button, #settings-form button, [data-testid=review-save], [data-testid=late-credit]')) b.disabled = closed;
 }
+
+// activeTitle is a learner's row's tooltip, in the teacher's own time
+// (class.templ writes it in UTC, for a page without this script).
+function activeTitle(iso) {
+  return 'last active ' + new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+for (const th of document.querySelectorAll('th[data-last-active]')) th.title = activeTitle(th.dataset.lastActive);
 
 function learnersWord(n) { return n === 1 ? '1 learner' : n + ' learners'; }
 
@@ -289,7 +290,9 @@ async function send(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const retry = res.headers.get('Retry-After');
-    throw new Error((data.error || res.statusText) + (retry ? ' (retry in ' + retry + ' s)' : ''));
+    const err = new Error((data.error || res.statusText) + (retry ? ' (retry in ' + retry + ' s)' : ''));
+    err.code = data.code;
+    throw err;
   }
   return data;
 }
@@ -384,14 +387,35 @@ function localInput(iso) {
   const d = new Date(iso);
   return new Date(d.getTime() - d.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
 }
-function renderSettings(s) {
-  if (!s || settingsForm.contains(document.activeElement)) return;
+// settingsShown is the settings the form was last drawn from, which a
+// save sends as if_unchanged: the server refuses it if another tab (or
+// another teacher) saved since. settingsLatest is the class's settings as
+// last heard of, drawn once the teacher leaves the form.
+let settingsShown = JSON.parse(settingsForm.dataset.settings);
+let settingsLatest = settingsShown;
+let settingsSaving = false;
+function renderSettings(s, force) {
+  if (!s) return;
+  settingsLatest = s;
+  if (!force && settingsForm.contains(document.activeElement)) {
+    if (!settingsSaving && !sameSettings(s, settingsShown)) settingsState.textContent = 'changed in another window: the form shows it once you leave it';
+    return;
+  }
+  settingsShown = s;
   settingsForm.elements.show_me.checked = s.show_me;
   for (const box of settingsForm.querySelectorAll('input[name=open]')) box.checked = (s.open_lessons || []).includes(box.value);
   settingsForm.elements.deadline.value = localInput(s.deadline);
 }
+function sameSettings(a, b) {
+  const open = (x) => [...new Set(x.open_lessons || [])].sort().join(' ');
+  return a.show_me === b.show_me && open(a) === open(b) && (a.deadline ? Date.parse(a.deadline) : null) === (b.deadline ? Date.parse(b.deadline) : null);
+}
+settingsForm.addEventListener('focusout', (e) => {
+  if (settingsForm.contains(e.relatedTarget) || sameSettings(settingsLatest, settingsShown)) return;
+  renderSettings(settingsLatest);
+  settingsState.textContent = 'changed in another window: the form shows the saved settings';
+});
 settingsForm.elements.deadline.value = localInput(settingsForm.dataset.deadline);
-settingsNow ??= { open_lessons: [...settingsForm.querySelectorAll('input[name=open]:checked')].map((b) => b.value) };
 settingsForm.addEventListener('submit', (e) => {
   e.preventDefault();
   const f = settingsForm.elements;
@@ -399,15 +423,27 @@ settingsForm.addEventListener('submit', (e) => {
     show_me: f.show_me.checked,
     open_lessons: [...settingsForm.querySelectorAll('input[name=open]:checked')].map((b) => b.value),
     deadline: f.deadline.value ? new Date(f.deadline.value).toISOString() : null,
+    if_unchanged: settingsShown,
   };
   act(async () => {
     settingsState.textContent = 'saving…';
+    settingsSaving = true;
     try {
-      await send('POST', api('/settings'), body);
+      const saved = await send('POST', api('/settings'), body);
+      renderSettings(saved.settings, true);
       settingsState.textContent = 'saved';
     } catch (err) {
-      settingsState.textContent = 'not saved';
-      throw err;
+      if (err.code !== 'settings_changed') {
+        settingsState.textContent = 'not saved';
+        throw err;
+      }
+      // Another tab saved first: show what it saved, and let the
+      // teacher make this change again on top of it.
+      const v = await send('GET', api('/dashboard'));
+      renderSettings(v.class.settings, true);
+      settingsState.textContent = 'not saved: these settings were changed in another window meanwhile, and the form now shows them. Make your change again and save.';
+    } finally {
+      settingsSaving = false;
     }
   });
 });
