@@ -63,6 +63,16 @@ func lifecycleOf(cl *classroom.Class, now time.Time) lifecycle {
 	return lc
 }
 
+// lifecycleTurn is when cl's lifecycle next changes by the clock alone,
+// read at now: an open class expires at its ExpiresAt unless something
+// uses it first (which is a change of its own). The zero time: never.
+func lifecycleTurn(cl *classroom.Class, now time.Time) time.Time {
+	if cl.Status(now) != classroom.ClassOpen {
+		return time.Time{}
+	}
+	return cl.ExpiresAt
+}
+
 // sentence makes an error message (lower case, no full stop, as errors
 // are) a sentence for a page.
 func sentence(msg string) string {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -122,7 +123,7 @@ func learnerSees(kind string) bool {
 // down; a removed learner's streams end at once.
 func (fs *learnerFeeds) run(ctx context.Context, f *learnerFeed) {
 	defer f.end()
-	fs.w.followClass(ctx, f.classID, func() bool { return fs.reload(ctx, f) },
+	fs.w.followClass(ctx, f.classID, func() (bool, time.Time) { return fs.reload(ctx, f) },
 		func(ch classroom.Change) (reload, stop bool) {
 			switch {
 			case ch.Kind == classroom.ChangeDeleted:
@@ -141,7 +142,7 @@ func (fs *learnerFeeds) run(ctx context.Context, f *learnerFeed) {
 // streams end and the next session is tried. It reports false when the
 // class cannot be read: the feed ends, its streams close, and browsers
 // reconnect, to be told why.
-func (fs *learnerFeeds) reload(ctx context.Context, f *learnerFeed) bool {
+func (fs *learnerFeeds) reload(ctx context.Context, f *learnerFeed) (bool, time.Time) {
 	for id, token := range fs.tokens(f) {
 		_, cl, err := fs.w.store().Learner(ctx, token)
 		var ce *classroom.Error
@@ -150,17 +151,17 @@ func (fs *learnerFeeds) reload(ctx context.Context, f *learnerFeed) bool {
 			continue
 		}
 		if err != nil || cl.ID != f.classID {
-			return false
+			return false, time.Time{}
 		}
 		data, err := json.Marshal(fs.w.classStateOf(cl))
 		if err != nil {
-			return false
+			return false, time.Time{}
 		}
 		f.publish(data)
-		return true
+		return true, lifecycleTurn(cl, fs.w.s.cfg.Class.Clock())
 	}
 	// Nobody left to read it for: the feed is stopping.
-	return true
+	return true, time.Time{}
 }
 
 // classStateOf is what a learner sees of cl.

@@ -15,6 +15,7 @@ import (
 // me is what GET /api/me says of the class's push and settings.
 type meClass struct {
 	Class struct {
+		Status   string                             `json:"status"`
 		Scenario *struct{ Kind, Label, URL string } `json:"scenario"`
 		Settings struct {
 			ShowMe      bool     `json:"show_me"`

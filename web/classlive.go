@@ -82,20 +82,32 @@ func (fs *dashFeeds) leave(f *dashFeed) { fs.feedTable.leave(f, nil) }
 // the server shuts down: every change may change it.
 func (fs *dashFeeds) run(ctx context.Context, f *dashFeed) {
 	defer f.end()
-	fs.w.followClass(ctx, f.classID, func() bool { return fs.reload(ctx, f) },
+	fs.w.followClass(ctx, f.classID, func() (bool, time.Time) { return fs.reload(ctx, f) },
 		func(classroom.Change) (reload, stop bool) { return true, false })
 }
 
 // followClass subscribes to a class's changes, calls reload once, then
 // again at most once per dashboardInterval while changes come that
 // matter says need one, until ctx ends, the store closes the
-// subscription, matters says stop, or reload fails.
-func (w *classWeb) followClass(ctx context.Context, classID int64, reload func() bool,
+// subscription, matters says stop, or reload fails. reload also says
+// when what it published next changes by the clock alone (a class that
+// expires for want of use: no write announces it), and is called again
+// then.
+func (w *classWeb) followClass(ctx context.Context, classID int64, reload func() (ok bool, turn time.Time),
 	matters func(classroom.Change) (reload, stop bool)) {
 	// Subscribe before the first read, so that no change between the two
 	// is missed.
 	changes, err := w.store().Subscribe(ctx, classID)
-	if err != nil || !reload() {
+	if err != nil {
+		return
+	}
+	var turned <-chan time.Time
+	load := func() bool {
+		ok, turn := reload()
+		turned = w.timerTo(turn)
+		return ok
+	}
+	if !load() {
 		return
 	}
 	var last time.Time
@@ -115,35 +127,50 @@ func (w *classWeb) followClass(ctx context.Context, classID int64, reload func()
 			if again && pending == nil {
 				pending = time.After(max(0, dashboardInterval-time.Since(last)))
 			}
+		case <-turned:
+			if !load() {
+				return
+			}
 		case <-pending:
 			pending, last = nil, time.Now()
-			if !reload() {
+			if !load() {
 				return
 			}
 		}
 	}
 }
 
+// timerTo fires when the class clock (Config.Class.Clock) reaches at, or
+// a second from now if sooner (a clock that stands still, as a test's
+// may, then costs a read a second, not a loop); nil, which never fires,
+// for the zero time.
+func (w *classWeb) timerTo(at time.Time) <-chan time.Time {
+	if at.IsZero() {
+		return nil
+	}
+	return w.s.cfg.Class.After(max(time.Second, at.Sub(w.s.cfg.Class.Clock())))
+}
+
 // reload reads the dashboard and publishes it, by the key rather than the
 // code, which may be rotated under open pages. It reports false when the
 // class cannot be read (deleted, or the store failing): the feed ends,
 // its streams close, and browsers reconnect, to be told why.
-func (fs *dashFeeds) reload(ctx context.Context, f *dashFeed) bool {
+func (fs *dashFeeds) reload(ctx context.Context, f *dashFeed) (bool, time.Time) {
 	st := fs.w.store()
 	cl, err := st.TeacherClass(ctx, f.key)
 	if err != nil {
-		return false
+		return false, time.Time{}
 	}
 	d, err := st.Dashboard(ctx, cl.Code, f.key)
 	if err != nil {
-		return false
+		return false, time.Time{}
 	}
 	data, err := json.Marshal(fs.w.view(d))
 	if err != nil {
-		return false
+		return false, time.Time{}
 	}
 	f.publish(data)
-	return true
+	return true, lifecycleTurn(d.Class, fs.w.s.cfg.Class.Clock())
 }
 
 // apiEvents: GET /api/classes/{code}/events streams "dashboard" events

@@ -25,6 +25,10 @@ type ClassConfig struct {
 	// Tests fix it (and the store's clock with it), so that what a
 	// limiter decides does not depend on how fast the machine is.
 	Clock func() time.Time
+	// After is the timer that goes with Clock: it fires once Clock has
+	// moved on by d (a live page is told its class expired when it
+	// does); nil is time.After. A test that moves Clock fires it.
+	After func(d time.Duration) <-chan time.Time
 	// Live bounds the learners' live class streams and their pages'
 	// fallback poll (config_learnerlive.go).
 	Live LearnerLiveConfig
@@ -43,6 +47,9 @@ func (c ClassConfig) withDefaults() ClassConfig {
 	}
 	if c.Clock == nil {
 		c.Clock = time.Now
+	}
+	if c.After == nil {
+		c.After = time.After
 	}
 	c.Live = c.Live.withDefaults()
 	return c
