@@ -155,7 +155,7 @@ func (w *classWeb) apiJoin(c echo.Context) error {
 func (w *classWeb) summarize(cl *classroom.Class) classSummary {
 	lc := lifecycleOf(cl, w.s.cfg.Class.Clock())
 	return classSummary{Code: cl.Code, Name: cl.Name, Scenario: w.linkFor(cl.Scenario, cl.Settings), Status: lc.Status, Notice: lc.Notice,
-		Settings: learnerSettingsOf(cl.Settings)}
+		Settings: w.learnerSettingsOf(cl.Settings)}
 }
 
 // apiMe: GET /api/me, the learner's own class, progress and pushed scenario.

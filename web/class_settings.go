@@ -33,19 +33,31 @@ type settingsRequest struct {
 const codeSettingsChanged = "settings_changed"
 
 // learnerSettings is what a learner's pages are told of the settings:
-// what to hide, what is closed, when the deadline is.
+// what to hide, what is closed, when the deadline is. ClosedLessons are
+// the catalog's lessons the class does not have open, as
+// classroom.Settings.LessonOpen decides: the pages mark exactly those,
+// and never work the rule out again.
 type learnerSettings struct {
-	ShowMe      bool       `json:"show_me"`
-	OpenLessons []string   `json:"open_lessons"`
-	Deadline    *time.Time `json:"deadline,omitempty"`
+	ShowMe        bool       `json:"show_me"`
+	OpenLessons   []string   `json:"open_lessons"`
+	ClosedLessons []string   `json:"closed_lessons"`
+	Deadline      *time.Time `json:"deadline,omitempty"`
 }
 
-func learnerSettingsOf(s classroom.Settings) learnerSettings {
+func (w *classWeb) learnerSettingsOf(s classroom.Settings) learnerSettings {
 	open := s.OpenLessons
 	if open == nil {
 		open = []string{}
 	}
-	return learnerSettings{ShowMe: s.ShowMe, OpenLessons: open, Deadline: s.Deadline}
+	closed := []string{}
+	if cat := w.s.cfg.Lessons; cat != nil {
+		for _, l := range cat.Lessons() {
+			if !s.LessonOpen(l.Slug) {
+				closed = append(closed, l.Slug)
+			}
+		}
+	}
+	return learnerSettings{ShowMe: s.ShowMe, OpenLessons: open, ClosedLessons: closed, Deadline: s.Deadline}
 }
 
 // apiSettings: POST /api/classes/{code}/settings with the teacher key.
@@ -215,9 +227,7 @@ func lastActiveWord(l dashLearner) string {
 func lastActiveAttr(l dashLearner) string { return l.LastActive.UTC().Format(time.RFC3339) }
 
 // lessonOpenTo says whether the learner's class has lesson slug open.
-func lessonOpenTo(s learnerSettings, slug string) bool {
-	return classroom.Settings{OpenLessons: s.OpenLessons}.LessonOpen(slug)
-}
+func lessonOpenTo(s learnerSettings, slug string) bool { return !slices.Contains(s.ClosedLessons, slug) }
 
 // pushedWhat names what was pushed, for the learner's page.
 func pushedWhat(l *scenarioLink) string {

@@ -137,3 +137,47 @@ func openLessonsOf(t *testing.T, owner *person, code string) []string {
 	d.decode(t, &dash)
 	return dash.Class.Settings.OpenLessons
 }
+
+// TestLearnersAreToldWhichLessonsAreClosed: a learner's pages get the
+// lessons their class keeps closed worked out by the server (the rule
+// the checks keep: none ticked opens them all), so they mark exactly
+// those.
+func TestLearnersAreToldWhichLessonsAreClosed(t *testing.T) {
+	base := startClass(t, openSQLite(t))
+	lessons := catalog(t).Lessons()
+	c := createClass(t, base, "Paced")
+	ada, _ := join(t, base, c.Code, "Ada")
+	owner := teacher(t, base, c.TeacherKey)
+	closedOf := func() []string {
+		t.Helper()
+		var me struct {
+			Class struct {
+				Settings struct {
+					ClosedLessons []string `json:"closed_lessons"`
+				} `json:"settings"`
+			} `json:"class"`
+		}
+		a := ada.get("/api/me")
+		wantStatus(t, a, http.StatusOK, "/api/me")
+		a.decode(t, &me)
+		return me.Class.Settings.ClosedLessons
+	}
+	if got := closedOf(); got == nil || len(got) != 0 {
+		t.Errorf("with every lesson open the learner is told %v are closed", got)
+	}
+	settings := "/api/classes/" + c.Code + "/settings"
+	wantStatus(t, owner.postJSON(settings, `{"open_lessons":["`+lessons[1].Slug+`"]}`), http.StatusOK, "open the second lesson only")
+	var want []string
+	for i, l := range lessons {
+		if i != 1 {
+			want = append(want, l.Slug)
+		}
+	}
+	if got := closedOf(); !slices.Equal(got, want) {
+		t.Errorf("with only %s open the learner is told %v are closed, want %v", lessons[1].Slug, got, want)
+	}
+	page := ada.get("/class/me").body
+	if n := strings.Count(page, `data-testid="lesson-not-open" hidden`); n != 1 {
+		t.Errorf("the learner's page hides the not-open mark on %d lessons, want the one open", n)
+	}
+}

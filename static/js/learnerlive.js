@@ -28,16 +28,18 @@
     last = cl;
     const html = document.documentElement;
     // Out of the class, none of its settings hold here any more.
-    const s = (!gone && cl.settings) || { show_me: true, open_lessons: [] };
+    const s = (!gone && cl.settings) || { show_me: true, closed_lessons: [] };
     html.toggleAttribute('data-class-quiz', s.show_me === false);
+    // Which lessons are closed is the server's word (closed_lessons):
+    // the page marks exactly those.
+    const shut = s.closed_lessons || [];
     const lesson = document.querySelector('[data-testid=lesson]');
-    const closed = lesson && s.open_lessons && s.open_lessons.length > 0 && !s.open_lessons.includes(lesson.dataset.slug);
-    html.toggleAttribute('data-class-closed', !!closed);
+    const closed = !!lesson && shut.includes(lesson.dataset.slug);
+    html.toggleAttribute('data-class-closed', closed);
     // The learner's own page marks each lesson not open yet.
-    const open = s.open_lessons || [];
     for (const li of document.querySelectorAll('li[data-lesson]')) {
       const mark = li.querySelector('[data-testid=lesson-not-open]');
-      if (mark) mark.hidden = open.length === 0 || open.includes(li.dataset.lesson);
+      if (mark) mark.hidden = !shut.includes(li.dataset.lesson);
     }
 
     // The join code as it is now: a learner who reads it out to a
