@@ -21,11 +21,33 @@ import (
 // they have changed since, so that a form saved in one tab does not undo
 // what another tab saved meanwhile.
 type settingsRequest struct {
-	ShowMe      *bool               `json:"show_me"`
-	OpenLessons *[]string           `json:"open_lessons"`
-	OpenLesson  string              `json:"open_lesson"`
-	Deadline    json.RawMessage     `json:"deadline"`
-	IfUnchanged *classroom.Settings `json:"if_unchanged"`
+	ShowMe      *bool           `json:"show_me"`
+	OpenLessons *[]string       `json:"open_lessons"`
+	OpenLesson  string          `json:"open_lesson"`
+	Deadline    json.RawMessage `json:"deadline"`
+	IfUnchanged *seenSettings   `json:"if_unchanged"`
+}
+
+// seenSettings is settingsRequest.IfUnchanged: the settings as the
+// dashboard JSON gives them. Its deadline is read here, so that a bad one
+// is named (if_unchanged.deadline) rather than failing the whole body.
+type seenSettings struct {
+	ShowMe      bool     `json:"show_me"`
+	OpenLessons []string `json:"open_lessons"`
+	Deadline    *string  `json:"deadline"`
+}
+
+// settings are the settings seen.
+func (s seenSettings) settings() (classroom.Settings, error) {
+	set := classroom.Settings{ShowMe: s.ShowMe, OpenLessons: s.OpenLessons}
+	if s.Deadline != nil && *s.Deadline != "" {
+		t, err := time.Parse(time.RFC3339, *s.Deadline)
+		if err != nil {
+			return set, badRequest("if_unchanged.deadline", "%s is not a time in RFC 3339 (2026-12-01T17:00:00Z)", excerpt(*s.Deadline))
+		}
+		set.Deadline = &t
+	}
+	return set, nil
 }
 
 // codeSettingsChanged is the refusal of a change made against settings
@@ -83,9 +105,14 @@ func (w *classWeb) apiSettings(c echo.Context) error {
 // applySettings puts a request's fields over the current settings,
 // checking each against its bounds and the catalog; errors name the field.
 func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (classroom.Settings, error) {
-	if in.IfUnchanged != nil && !sameSettings(*in.IfUnchanged, cur) {
-		return cur, &userError{Status: http.StatusConflict, Code: codeSettingsChanged, Field: "if_unchanged",
-			Msg: "the settings were changed elsewhere (another tab, or another teacher of the class) since this page showed them: nothing was saved"}
+	if in.IfUnchanged != nil {
+		seen, err := in.IfUnchanged.settings()
+		if err != nil {
+			return cur, err
+		}
+		if !sameSettings(seen, cur) {
+			return cur, in.changedSince()
+		}
 	}
 	set := cur
 	if in.ShowMe != nil {
@@ -148,6 +175,13 @@ func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (cl
 		return set, err
 	}
 	return set, nil
+}
+
+// changedSince is the refusal of a change made against settings that
+// have changed since the sender saw them.
+func (settingsRequest) changedSince() error {
+	return &userError{Status: http.StatusConflict, Code: codeSettingsChanged, Field: "if_unchanged",
+		Msg: "the settings were changed elsewhere (another tab, or another teacher of the class) since this page showed them: nothing was saved"}
 }
 
 // sameSettings says whether a and b are the same settings: the same
@@ -227,7 +261,9 @@ func lastActiveWord(l dashLearner) string {
 func lastActiveAttr(l dashLearner) string { return l.LastActive.UTC().Format(time.RFC3339) }
 
 // lessonOpenTo says whether the learner's class has lesson slug open.
-func lessonOpenTo(s learnerSettings, slug string) bool { return !slices.Contains(s.ClosedLessons, slug) }
+func lessonOpenTo(s learnerSettings, slug string) bool {
+	return !slices.Contains(s.ClosedLessons, slug)
+}
 
 // pushedWhat names what was pushed, for the learner's page.
 func pushedWhat(l *scenarioLink) string {

@@ -69,11 +69,12 @@ func TestSettingsChangedAtOnceBothCount(t *testing.T) {
 		for body, field := range map[string]string{
 			`{"open_lesson":"no-such-lesson"}`:                   "open_lesson",
 			`{"open_lesson":"` + strings.Repeat("a", 101) + `"}`: "open_lesson",
-			`{"if_unchanged":{"show_me":"yes"}}`:                 "",
+			`{"if_unchanged":{"show_me":"yes"}}`:                 "if_unchanged.show_me",
+			`{"if_unchanged":{"deadline":"tomorrow"}}`:           "if_unchanged.deadline",
 		} {
 			a := owner.postJSON(settings, body)
 			wantStatus(t, a, http.StatusBadRequest, body)
-			if field != "" && !strings.Contains(a.body, field) {
+			if !strings.Contains(a.body, `"field":"`+field+`"`) {
 				t.Errorf("%s: %s does not name %s", body, a.body, field)
 			}
 		}
@@ -123,6 +124,13 @@ func TestASettingsFormSavedOverAnotherTabsChangeIsRefused(t *testing.T) {
 		if saved.Settings.ShowMe || !slices.Equal(saved.Settings.OpenLessons, []string{lessons[0].Slug}) {
 			t.Errorf("the redone save gave %+v, want quiz mode and tab two's lesson", saved.Settings)
 		}
+
+		// A deadline is the same instant however its zone is written.
+		wantStatus(t, owner.postJSON(settings, `{"deadline":"2026-12-01T17:00:00Z"}`), http.StatusOK, "set a deadline")
+		seen := `{"show_me":false,"open_lessons":["` + lessons[0].Slug + `"],"deadline":"2026-12-01T18:00:00+01:00"}`
+		wantStatus(t, owner.postJSON(settings, `{"show_me":true,"if_unchanged":`+seen+`}`), http.StatusOK, "a save against the deadline written in another zone")
+		stale := `{"show_me":true,"open_lessons":["` + lessons[0].Slug + `"],"deadline":null}`
+		wantStatus(t, owner.postJSON(settings, `{"show_me":false,"if_unchanged":`+stale+`}`), http.StatusConflict, "a save against settings without the deadline")
 	})
 }
 
