@@ -32,6 +32,9 @@ func FuzzRoomBodies(f *testing.F) {
 		`{"show_me":false}`, `{"open_lessons":["` + slug + `","` + slug + `"]}`, `{"open_lessons":[]}`, `{"open_lessons":null}`,
 		`{"deadline":"2026-12-01T17:00:00+01:00"}`, `{"deadline":null}`, `{"deadline":""}`, `{"deadline":"0000-01-01T00:00:00Z"}`,
 		`{"deadline":"2026-13-01T00:00:00Z"}`, `{"show_me":1}`, `{"open_lessons":[1]}`, `[]`, `{"deadline":{}}`,
+		`{"open_lesson":"` + slug + `"}`, `{"open_lesson":"nope"}`, `{"open_lesson":""}`,
+		`{"if_unchanged":{"show_me":true,"open_lessons":[]},"show_me":false}`, `{"if_unchanged":{"show_me":false}}`,
+		`{"if_unchanged":{"deadline":"x"}}`, `{"if_unchanged":{"open_lessons":["` + strings.Repeat("a", 300) + `"]}}`,
 	} {
 		f.Add(false, []byte(body))
 		f.Add(true, []byte(body))
@@ -42,7 +45,19 @@ func FuzzRoomBodies(f *testing.F) {
 			err := decodeStrict(body, &in)
 			var set classroom.Settings
 			if err == nil {
-				set, err = w.applySettings(classroom.DefaultSettings(), in)
+				var ch settingsChange
+				if ch, err = w.parseSettings(in); err == nil {
+					set, err = ch.apply(classroom.DefaultSettings())
+				}
+			}
+			var ue *userError
+			if errors.As(err, &ue) && ue.Code == codeSettingsChanged {
+				// Made against other settings than the class's: refused
+				// whatever else it says, naming if_unchanged.
+				if ue.Status != 409 || ue.Field != "if_unchanged" {
+					t.Fatalf("%q: refused as changed with %d naming %q", body, ue.Status, ue.Field)
+				}
+				return
 			}
 			if err != nil {
 				refusedNamingField(t, string(body), err)

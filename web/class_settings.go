@@ -37,13 +37,23 @@ type seenSettings struct {
 	Deadline    *string  `json:"deadline"`
 }
 
-// settings are the settings seen.
+// settings are the settings seen, checked against the same bounds as
+// the settings themselves (a list of lessons longer than any class can
+// have is no settings a page was shown).
 func (s seenSettings) settings() (classroom.Settings, error) {
 	set := classroom.Settings{ShowMe: s.ShowMe, OpenLessons: s.OpenLessons}
+	if len(s.OpenLessons) > classroom.MaxOpenLessons {
+		return set, badRequest("if_unchanged.open_lessons", "must list at most %d lessons (it has %d)", classroom.MaxOpenLessons, len(s.OpenLessons))
+	}
+	for _, slug := range s.OpenLessons {
+		if len(slug) > classroom.MaxSlugLen {
+			return set, badRequest("if_unchanged.open_lessons", "must be at most %d characters (it has %d)", classroom.MaxSlugLen, len(slug))
+		}
+	}
 	if s.Deadline != nil && *s.Deadline != "" {
-		t, err := time.Parse(time.RFC3339, *s.Deadline)
+		t, err := parseDeadline("if_unchanged.deadline", *s.Deadline)
 		if err != nil {
-			return set, badRequest("if_unchanged.deadline", "%s is not a time in RFC 3339 (2026-12-01T17:00:00Z)", excerpt(*s.Deadline))
+			return set, err
 		}
 		set.Deadline = &t
 	}
@@ -90,96 +100,133 @@ func (w *classWeb) apiSettings(c echo.Context) error {
 	if err := w.s.readJSON(c, &in); err != nil {
 		return err
 	}
-	// The request is read against the settings as they stand in the
-	// store's write, not as an earlier read found them: two changes at
-	// once (open_lesson from two tabs) both count.
-	cl, err := w.store().UpdateSettings(c.Request().Context(), c.Param("code"), teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
-		return w.applySettings(cur, in)
-	})
+	// Everything the request says is checked first, outside the store's
+	// write; what is left inside it is the comparison and the merge.
+	ch, err := w.parseSettings(in)
+	if err != nil {
+		return err
+	}
+	// The change is made to the settings as they stand in the store's
+	// write, not as an earlier read found them: two changes at once
+	// (open_lesson from two tabs) both count.
+	cl, err := w.store().UpdateSettings(c.Request().Context(), c.Param("code"), teacherKey(c), ch.apply)
 	if err != nil {
 		return err
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "settings": cl.Settings})
 }
 
-// applySettings puts a request's fields over the current settings,
-// checking each against its bounds and the catalog; errors name the field.
-func (w *classWeb) applySettings(cur classroom.Settings, in settingsRequest) (classroom.Settings, error) {
+// settingsChange is a settings request, checked against its bounds and
+// the catalog: what to set, and the settings it was made against.
+type settingsChange struct {
+	showMe      *bool
+	openLessons []string // nil: kept
+	openLesson  string
+	setDeadline bool
+	deadline    *time.Time
+	seen        *classroom.Settings
+}
+
+// parseSettings checks a request's fields; errors name the field.
+func (w *classWeb) parseSettings(in settingsRequest) (settingsChange, error) {
+	ch := settingsChange{showMe: in.ShowMe, openLesson: in.OpenLesson}
 	if in.IfUnchanged != nil {
 		seen, err := in.IfUnchanged.settings()
 		if err != nil {
-			return cur, err
+			return ch, err
 		}
-		if !sameSettings(seen, cur) {
-			return cur, in.changedSince()
-		}
-	}
-	set := cur
-	if in.ShowMe != nil {
-		set.ShowMe = *in.ShowMe
+		ch.seen = &seen
 	}
 	if in.OpenLessons != nil {
-		open := *in.OpenLessons
-		if len(open) > classroom.MaxOpenLessons {
-			return set, badRequest("open_lessons", "must list at most %d lessons (it has %d)", classroom.MaxOpenLessons, len(open))
+		open, err := w.lessonSlugs("open_lessons", *in.OpenLessons)
+		if err != nil {
+			return ch, err
 		}
-		seen := map[string]bool{}
-		set.OpenLessons = []string{}
-		for _, slug := range open {
-			if w.s.cfg.Lessons == nil {
-				return set, badRequest("open_lessons", "this server has no lessons")
-			}
-			if _, err := w.s.cfg.Lessons.Lesson(slug); err != nil {
-				return set, badRequest("open_lessons", "%s is not a lesson of this course", excerpt(slug))
-			}
-			if !seen[slug] {
-				seen[slug] = true
-				set.OpenLessons = append(set.OpenLessons, slug)
-			}
-		}
+		ch.openLessons = open
 	}
 	if slug := in.OpenLesson; slug != "" {
-		if len(slug) > classroom.MaxSlugLen {
-			return set, badRequest("open_lesson", "must be at most %d characters (it has %d)", classroom.MaxSlugLen, len(slug))
-		}
-		if w.s.cfg.Lessons == nil {
-			return set, badRequest("open_lesson", "this server has no lessons")
-		}
-		if _, err := w.s.cfg.Lessons.Lesson(slug); err != nil {
-			return set, badRequest("open_lesson", "%s is not a lesson of this course", excerpt(slug))
-		}
-		if !set.LessonOpen(slug) {
-			set.OpenLessons = append(slices.Clone(set.OpenLessons), slug)
+		if _, err := w.lessonSlugs("open_lesson", []string{slug}); err != nil {
+			return ch, err
 		}
 	}
 	if raw := bytes.TrimSpace(in.Deadline); len(raw) > 0 {
+		ch.setDeadline = true
 		var text *string
 		if err := json.Unmarshal(raw, &text); err != nil {
-			return set, badRequest("deadline", "must be a time in RFC 3339 (2026-12-01T17:00:00Z), or null to clear it")
+			return ch, badRequest("deadline", "must be a time in RFC 3339 (2026-12-01T17:00:00Z), or null to clear it")
 		}
-		if text == nil || *text == "" {
-			set.Deadline = nil
-		} else {
-			if len(*text) > 64 {
-				return set, badRequest("deadline", "must be at most 64 characters (it has %d)", len(*text))
-			}
-			t, err := time.Parse(time.RFC3339, *text)
+		if text != nil && *text != "" {
+			t, err := parseDeadline("deadline", *text)
 			if err != nil {
-				return set, badRequest("deadline", "%s is not a time in RFC 3339 (2026-12-01T17:00:00Z)", excerpt(*text))
+				return ch, err
 			}
-			t = t.UTC()
-			set.Deadline = &t
+			ch.deadline = &t
 		}
 	}
-	if err := classroom.CheckSettings(set); err != nil {
-		return set, err
-	}
-	return set, nil
+	return ch, nil
 }
 
-// changedSince is the refusal of a change made against settings that
-// have changed since the sender saw them.
-func (settingsRequest) changedSince() error {
+// lessonSlugs checks a list of lessons (at most MaxOpenLessons, each a
+// lesson of the catalog) and drops repeats.
+func (w *classWeb) lessonSlugs(field string, slugs []string) ([]string, error) {
+	if len(slugs) > classroom.MaxOpenLessons {
+		return nil, badRequest(field, "must list at most %d lessons (it has %d)", classroom.MaxOpenLessons, len(slugs))
+	}
+	out := []string{}
+	for _, slug := range slugs {
+		if len(slug) > classroom.MaxSlugLen {
+			return nil, badRequest(field, "must be at most %d characters (it has %d)", classroom.MaxSlugLen, len(slug))
+		}
+		if w.s.cfg.Lessons == nil {
+			return nil, badRequest(field, "this server has no lessons")
+		}
+		if _, err := w.s.cfg.Lessons.Lesson(slug); err != nil {
+			return nil, badRequest(field, "%s is not a lesson of this course", excerpt(slug))
+		}
+		if !slices.Contains(out, slug) {
+			out = append(out, slug)
+		}
+	}
+	return out, nil
+}
+
+// parseDeadline reads a deadline in RFC 3339, in UTC.
+func parseDeadline(field, text string) (time.Time, error) {
+	if len(text) > 64 {
+		return time.Time{}, badRequest(field, "must be at most 64 characters (it has %d)", len(text))
+	}
+	t, err := time.Parse(time.RFC3339, text)
+	if err != nil {
+		return time.Time{}, badRequest(field, "%s is not a time in RFC 3339 (2026-12-01T17:00:00Z)", excerpt(text))
+	}
+	return t.UTC(), nil
+}
+
+// apply makes the change to the settings as they stand (cur), or
+// refuses it if they are not the settings it was made against.
+func (ch settingsChange) apply(cur classroom.Settings) (classroom.Settings, error) {
+	if ch.seen != nil && !sameSettings(*ch.seen, cur) {
+		return cur, errSettingsChanged()
+	}
+	set := cur
+	if ch.showMe != nil {
+		set.ShowMe = *ch.showMe
+	}
+	if ch.openLessons != nil {
+		set.OpenLessons = ch.openLessons
+	}
+	if ch.openLesson != "" && !set.LessonOpen(ch.openLesson) {
+		set.OpenLessons = append(slices.Clone(set.OpenLessons), ch.openLesson)
+	}
+	if ch.setDeadline {
+		set.Deadline = ch.deadline
+	}
+	return set, classroom.CheckSettings(set)
+}
+
+// errSettingsChanged is the refusal of a change made against settings
+// that have changed since the sender saw them.
+func errSettingsChanged() error {
 	return &userError{Status: http.StatusConflict, Code: codeSettingsChanged, Field: "if_unchanged",
 		Msg: "the settings were changed elsewhere (another tab, or another teacher of the class) since this page showed them: nothing was saved"}
 }

@@ -3,6 +3,7 @@ package web_test
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -131,6 +132,12 @@ func TestASettingsFormSavedOverAnotherTabsChangeIsRefused(t *testing.T) {
 		wantStatus(t, owner.postJSON(settings, `{"show_me":true,"if_unchanged":`+seen+`}`), http.StatusOK, "a save against the deadline written in another zone")
 		stale := `{"show_me":true,"open_lessons":["` + lessons[0].Slug + `"],"deadline":null}`
 		wantStatus(t, owner.postJSON(settings, `{"show_me":false,"if_unchanged":`+stale+`}`), http.StatusConflict, "a save against settings without the deadline")
+
+		// Refusals are the teacher's, not the store's: an operator's
+		// alert on store errors stays quiet.
+		if m := newPerson(t, base).get("/metrics").body; regexp.MustCompile(`playground_store_errors_total\{op="set_settings"\} [1-9]`).MatchString(m) {
+			t.Errorf("refused settings counted as store errors:\n%s", grepLines(m, "set_settings"))
+		}
 	})
 }
 

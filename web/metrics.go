@@ -309,9 +309,19 @@ func (s countingStore) SetSettings(ctx context.Context, code, key string, set cl
 	return c, err
 }
 
+// UpdateSettings counts the store's failures, not the change's own
+// refusals (settings changed since the sender saw them), which come back
+// as the change made them.
 func (s countingStore) UpdateSettings(ctx context.Context, code, key string, change func(classroom.Settings) (classroom.Settings, error)) (*classroom.Class, error) {
-	c, err := s.Store.UpdateSettings(ctx, code, key, change)
-	s.count("set_settings", err)
+	var refused error
+	c, err := s.Store.UpdateSettings(ctx, code, key, func(cur classroom.Settings) (classroom.Settings, error) {
+		set, err := change(cur)
+		refused = err
+		return set, err
+	})
+	if err == nil || err != refused {
+		s.count("set_settings", err)
+	}
 	return c, err
 }
 
