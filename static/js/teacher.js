@@ -389,19 +389,29 @@ function localInput(iso) {
 }
 // settingsShown is the settings the form was last drawn from, which a
 // save sends as if_unchanged: the server refuses it if another tab (or
-// another teacher) saved since. settingsLatest is the class's settings as
-// last heard of, drawn once the teacher leaves the form.
+// another teacher) saved since. Once the teacher has changed the form
+// (settingsEdited), a change heard live is not drawn over it but said;
+// the save then shows it, and undoes nothing. settingsLatest is the
+// class's settings as last heard of.
 let settingsShown = JSON.parse(settingsForm.dataset.settings);
 let settingsLatest = settingsShown;
+let settingsEdited = false;
 let settingsSaving = false;
+let heardWhileSaving = false;
+for (const type of ['input', 'change']) settingsForm.addEventListener(type, () => { settingsEdited = true; });
 function renderSettings(s, force) {
   if (!s) return;
   settingsLatest = s;
-  if (!force && settingsForm.contains(document.activeElement)) {
-    if (!settingsSaving && !sameSettings(s, settingsShown)) settingsState.textContent = 'changed in another window: the form shows it once you leave it';
+  if (!force && settingsSaving) {
+    heardWhileSaving = true;
+    return;
+  }
+  if (!force && settingsEdited) {
+    if (!sameSettings(s, settingsShown)) settingsState.textContent = 'changed in another window meanwhile: saving undoes nothing, it shows you that change first';
     return;
   }
   settingsShown = s;
+  settingsEdited = false;
   settingsForm.elements.show_me.checked = s.show_me;
   for (const box of settingsForm.querySelectorAll('input[name=open]')) box.checked = (s.open_lessons || []).includes(box.value);
   settingsForm.elements.deadline.value = localInput(s.deadline);
@@ -410,11 +420,6 @@ function sameSettings(a, b) {
   const open = (x) => [...new Set(x.open_lessons || [])].sort().join(' ');
   return a.show_me === b.show_me && open(a) === open(b) && (a.deadline ? Date.parse(a.deadline) : null) === (b.deadline ? Date.parse(b.deadline) : null);
 }
-settingsForm.addEventListener('focusout', (e) => {
-  if (settingsForm.contains(e.relatedTarget) || sameSettings(settingsLatest, settingsShown)) return;
-  renderSettings(settingsLatest);
-  settingsState.textContent = 'changed in another window: the form shows the saved settings';
-});
 settingsForm.elements.deadline.value = localInput(settingsForm.dataset.deadline);
 settingsForm.addEventListener('submit', (e) => {
   e.preventDefault();
@@ -428,22 +433,29 @@ settingsForm.addEventListener('submit', (e) => {
   act(async () => {
     settingsState.textContent = 'saving…';
     settingsSaving = true;
+    heardWhileSaving = false;
+    let saved;
     try {
-      const saved = await send('POST', api('/settings'), body);
-      renderSettings(saved.settings, true);
+      saved = await send('POST', api('/settings'), body);
       settingsState.textContent = 'saved';
     } catch (err) {
       if (err.code !== 'settings_changed') {
         settingsState.textContent = 'not saved';
         throw err;
       }
-      // Another tab saved first: show what it saved, and let the
-      // teacher make this change again on top of it.
-      const v = await send('GET', api('/dashboard'));
-      renderSettings(v.class.settings, true);
+      // Another tab saved first: the form shows what it saved (below),
+      // and the teacher makes this change again on top of it.
       settingsState.textContent = 'not saved: these settings were changed in another window meanwhile, and the form now shows them. Make your change again and save.';
     } finally {
       settingsSaving = false;
+    }
+    // The answer to the save is the settings as it left them; a change
+    // heard meanwhile may be newer, so the class is read again then.
+    if (saved && !heardWhileSaving) {
+      renderSettings(saved.settings, true);
+    } else {
+      const v = await send('GET', api('/dashboard'));
+      renderSettings(v.class.settings, true);
     }
   });
 });
