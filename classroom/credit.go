@@ -114,9 +114,9 @@ const (
 // (a revealed graded exercise "revealed, scored").
 func (p *Progress) Status() string {
 	switch {
-	case p.Review != nil && p.Revealed && !p.Open && !p.Solved:
+	case p.reviewCounts() && !p.Open:
 		return StatusRevealedScored
-	case p.Review != nil:
+	case p.reviewCounts():
 		return StatusScored
 	case p.Open && p.Tries > 0:
 		return StatusSubmitted
@@ -136,12 +136,22 @@ func (p *Progress) Status() string {
 
 // Done reports whether the exercise counts as solved: right before the
 // answer was shown, or an open answer the teacher gave full marks. What
-// "Solved" counts on the dashboard and the learner's page.
+// "Solved" counts on the dashboard and the learner's page. A revealed
+// exercise the teacher scored is never solved, whatever the score.
 func (p *Progress) Done() bool {
-	if p.Review != nil {
-		return p.Review.Score >= 1
+	if p.Open {
+		return p.Review != nil && p.Review.Score >= 1
 	}
-	return p.Solved && !p.Open
+	return p.Solved
+}
+
+// reviewCounts says whether the teacher's score is the exercise's: always
+// for an open answer; for a checker-graded exercise only while its answer
+// is revealed and it is not solved, which is when a review is taken. A
+// regrade that finds an attempt from before the reveal right solves it,
+// and the checker's score stands again.
+func (p *Progress) reviewCounts() bool {
+	return p.Review != nil && (p.Open || p.Revealed && !p.Solved)
 }
 
 // BestScore is a learner's score on an exercise: the best attempt's (0 to
@@ -151,7 +161,7 @@ func (p *Progress) Done() bool {
 // (lessons.Exercise.Points) for a gradebook.
 func BestScore(p Progress) (score float64, ok bool) {
 	switch {
-	case p.Review != nil:
+	case p.reviewCounts():
 		return p.Review.Score, true
 	case p.Open:
 		return 0, false

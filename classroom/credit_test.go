@@ -58,7 +58,11 @@ func TestStatusAndBestScore(t *testing.T) {
 		{"open, waiting", classroom.Progress{Tries: 1, Open: true, Revealed: true}, classroom.StatusSubmitted, "", false},
 		{"open, scored 1", classroom.Progress{Tries: 1, Open: true, Revealed: true, Review: full}, classroom.StatusScored, "1", true},
 		{"revealed, then scored by the teacher", classroom.Progress{Tries: 1, Correct: true, GaveUp: true, Revealed: true, Review: &classroom.Review{Score: 0.5}}, classroom.StatusRevealedScored, "0.5", false},
-		{"revealed without a try, scored 1", classroom.Progress{GaveUp: true, Revealed: true, Review: full}, classroom.StatusRevealedScored, "1", true},
+		// Revealed is never solved (EXERCISES.md), whatever the teacher gives.
+		{"revealed without a try, scored 1", classroom.Progress{GaveUp: true, Revealed: true, Review: full}, classroom.StatusRevealedScored, "1", false},
+		// A regrade found the try before the reveal right: solved, and the
+		// review given while it was not stands no more.
+		{"scored while revealed, then solved by a regrade", classroom.Progress{Tries: 1, Correct: true, Solved: true, Score: 1, GaveUp: true, Revealed: true, Review: &classroom.Review{Score: 0.25}}, classroom.StatusSolved, "1", true},
 	} {
 		sc, ok := classroom.BestScore(tc.p)
 		got := ""

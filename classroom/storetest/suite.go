@@ -30,6 +30,7 @@ func Run(t *testing.T, h Harness) {
 		{"Reviews", testReviews},
 		{"ReviewAuthorization", testReviewAuthorization},
 		{"RevealedReview", testRevealedReview},
+		{"RegradeAfterRevealedReview", testRegradeAfterRevealedReview},
 		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
 		{"ClassLimits", testClassLimits},

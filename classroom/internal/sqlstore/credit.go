@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -105,13 +106,14 @@ func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, verd
 }
 
 // rescoreLearner rescores one learner's attempts at an exercise, in try
-// order, and their progress; it returns the change of their best score.
+// order, and their progress; it returns the change of their score as
+// every view shows it (classroom.BestScore: a teacher's score of a
+// revealed exercise stands while it is not solved), which is what a
+// gradebook passback sends on.
 func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.ClassAttempt, rule string, by map[int64]classroom.Verdict) (*classroom.ScoreChange, error) {
 	var before classroom.Before
-	var old float64
-	var lateCredit bool
-	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT best, late_credit FROM progress WHERE learner_id = ? AND exercise = ?`),
-		as[0].LearnerID, as[0].Exercise).Scan(&old, &lateCredit); err != nil {
+	old, lateCredit, err := s.shownScore(ctx, tx, as[0].LearnerID, as[0].Exercise)
+	if err != nil {
 		return nil, err
 	}
 	best, firstCorrect, solved, correct := 0.0, 0, false, false
@@ -157,10 +159,25 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 		WHERE learner_id = ? AND exercise = ?`), best, correct, firstCorrect, solved, as[0].LearnerID, as[0].Exercise); err != nil {
 		return nil, err
 	}
-	if old == best {
-		return nil, nil
+	now, _, err := s.shownScore(ctx, tx, as[0].LearnerID, as[0].Exercise)
+	if err != nil || now == old {
+		return nil, err
 	}
-	return &classroom.ScoreChange{LearnerID: as[0].LearnerID, Exercise: as[0].Exercise, Score: best, Previous: old}, nil
+	return &classroom.ScoreChange{LearnerID: as[0].LearnerID, Exercise: as[0].Exercise, Score: now, Previous: old}, nil
+}
+
+// shownScore is a learner's score on an exercise as every view shows it
+// (0 while there is none), read in tx, and whether they have late credit.
+func (s *DB) shownScore(ctx context.Context, tx *sql.Tx, learnerID int64, exercise string) (score float64, lateCredit bool, err error) {
+	ps, err := s.progressIn(ctx, tx, `p.learner_id = ? AND p.exercise = ?`, learnerID, exercise)
+	if err != nil {
+		return 0, false, err
+	}
+	if len(ps) != 1 {
+		return 0, false, fmt.Errorf("%d progress rows for learner %d on %s", len(ps), learnerID, exercise)
+	}
+	score, _ = classroom.BestScore(ps[0])
+	return score, ps[0].LateCredit, nil
 }
 
 // rescoreFor checks what Rescore and CreditLate are given and the

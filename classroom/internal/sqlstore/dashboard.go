@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"sort"
 
 	"github.com/leaselab/playground/classroom"
@@ -10,7 +11,18 @@ import (
 // progress reads progress rows matching where (over progress p), with
 // each learner's name, ordered by learner then first attempt.
 func (s *DB) progress(ctx context.Context, where string, args ...any) ([]classroom.Progress, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT p.learner_id, l.name, p.exercise, p.tries, p.correct,
+	return s.progressIn(ctx, s.db, where, args...)
+}
+
+// rowsQuerier is a database or a transaction.
+type rowsQuerier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// progressIn is progress read through q (a write's transaction sees its
+// own changes).
+func (s *DB) progressIn(ctx context.Context, q rowsQuerier, where string, args ...any) ([]classroom.Progress, error) {
+	rows, err := q.QueryContext(ctx, s.d.q(`SELECT p.learner_id, l.name, p.exercise, p.tries, p.correct,
 			p.tries_to_correct, p.last_variant, p.first_at, p.last_at, p.gave_up_at,
 			p.best, p.solved, p.revealed_at, p.open_answer, r.score, r.comment, r.at, p.late_at, p.late_credit
 		FROM progress p JOIN learners l ON l.id = p.learner_id
