@@ -268,8 +268,8 @@ func (s *Server) routes() *echo.Echo {
 	const get, post, del = http.MethodGet, http.MethodPost, http.MethodDelete
 
 	class(get, "/class", w.classHome)
-	class(post, "/class/new", w.pageCreate, create)
-	class(post, "/class/join", w.pageJoin, join)
+	class(post, "/class/new", w.pageCreate, s.boundForm, create)
+	class(post, "/class/join", w.pageJoin, s.boundForm, join)
 	class(get, "/class/me", w.learnerPage)
 	class(get, "/class/teacher", w.teacherLinkPage)
 	class(get, "/class/:code/teacher", w.dashboardPage)
