@@ -345,6 +345,29 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if err != nil || j == nil || j.Given != 1 || j.Maximum != 3 {
 		t.Fatalf("lesson score = %+v, %v; want 1 of 3 (z is not the lesson's, b is wrong)", j, err)
 	}
+	if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	// A revealed exercise the teacher scored counts as the gradebook
+	// counts it (BestScore): Ada gives up on b, and is given 1 for it.
+	if _, err := s.GiveUp(ctx, r.Session.Token, "b", 0); err != nil {
+		t.Fatal(err)
+	}
+	rt, err := ls.LTILaunch(ctx, classroom.LTILaunch{PlatformID: p.ID, ContextID: "c", Sub: "t1", Name: "Teacher", Instructor: true,
+		ResourceLinkID: "l", Target: "lesson:leases", LineItemURL: "https://lms.example.edu/li/2"})
+	if err != nil || rt.TeacherKey == "" {
+		t.Fatalf("the instructor's launch: %+v, %v", rt, err)
+	}
+	if _, err := s.Review(ctx, r.Class.Code, rt.TeacherKey, classroom.Review{LearnerID: r.Session.Learner.ID, Exercise: "b", Score: 1, Graded: true}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, "leases", []string{"a", "b", "c"}); err != nil || n != 1 {
+		t.Fatalf("lesson score queued %d, %v", n, err)
+	}
+	j, err = ls.ClaimLTIScore(ctx, time.Now().Add(2*time.Hour), time.Minute)
+	if err != nil || j == nil || j.Given != 2 || j.Maximum != 3 {
+		t.Fatalf("lesson score after the teacher scored b = %+v, %v; want 2 of 3, as the gradebook says", j, err)
+	}
 	hand := mustJoin(t, s, r.Class.Code, "Bo")
 	mustRecord(t, s, hand.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
 	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, hand.Learner.ID, "leases", []string{"a"}); err != nil || n != 0 {

@@ -195,12 +195,19 @@ func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64
 	for i, ex := range exercises {
 		marks[i], args = "?", append(args, ex)
 	}
-	// The lesson's score sums the learner's best scores on its graded
-	// exercises (the credit rules: a revealed answer earns nothing).
-	var solved float64
-	if err := s.db.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(SUM(best), 0) FROM progress WHERE learner_id = ? AND exercise IN (`+
-		strings.Join(marks, ", ")+`)`), args...).Scan(&solved); err != nil {
+	// The lesson's score sums the learner's scores on its graded
+	// exercises as every view shows them (classroom.BestScore: a revealed
+	// answer earns nothing unless the teacher scored it).
+	ps, err := s.progress(ctx, `p.learner_id = ? AND p.exercise IN (`+strings.Join(marks, ", ")+`)`, args...)
+	if err != nil {
 		return 0, wrap("queue the score", err)
 	}
+	var solved float64
+	for _, p := range ps {
+		if sc, ok := classroom.BestScore(p); ok {
+			solved += sc
+		}
+	}
+	solved = math.Round(solved*1e6) / 1e6
 	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson, solved, float64(len(exercises)))
 }
