@@ -22,6 +22,14 @@ import (
 // maxShareParam bounds the s parameter: a 64 KiB scenario in base64.
 const maxShareParam = (engine.MaxScenarioSize*4 + 2) / 3
 
+// MaxHeaderBytes is what an HTTP server in front of the handler must let
+// a request's line and headers hold (http.Server.MaxHeaderBytes): a share
+// link whose s is as long as it may be, and 16 KiB for the rest (the
+// path, cookies, the other headers). Less, and the longest links the page
+// makes would be refused by Go's server, before the handler, with a 431
+// that names neither s nor its limit.
+const MaxHeaderBytes = maxShareParam + 16<<10
+
 // EncodeShare encodes a scenario for a share link.
 func EncodeShare(sc engine.Scenario) (string, error) {
 	var buf bytes.Buffer

@@ -230,7 +230,7 @@ func serveCmd(ctx context.Context, args []string, getenv func(string) string, st
 		// their deadlines cleared, so this does not cut them.
 		WriteTimeout:   srv.RequestTimeout() + 15*time.Second,
 		IdleTimeout:    2 * time.Minute,
-		MaxHeaderBytes: 32 << 10,
+		MaxHeaderBytes: web.MaxHeaderBytes, // the longest share link
 		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
 	}
 	var fresh freshConns

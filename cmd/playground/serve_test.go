@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leaselab/playground/web"
 )
 
 func noEnv(string) string { return "" }
@@ -54,6 +56,18 @@ func TestServeAnswersAndShutsDown(t *testing.T) {
 			t.Fatalf("/healthz never answered 200: %v", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	// The longest share link the page may make reaches the handler,
+	// which names s if it is bad; the server's own header limit does not
+	// cut it off first with a bare 431.
+	long, err := http.Get(url + "/playground?s=" + strings.Repeat("A", web.MaxHeaderBytes-16<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(long.Body)
+	long.Body.Close()
+	if long.StatusCode == http.StatusRequestHeaderFieldsTooLarge || !strings.Contains(string(body), "s:") && long.StatusCode != http.StatusOK {
+		t.Errorf("a share link as long as s may be: %d %.200s, want the page or an error naming s", long.StatusCode, body)
 	}
 	host := strings.TrimPrefix(url, "http://")
 	if err := run(t.Context(), []string{"serve", "--healthcheck", "--addr", host}, noEnv, io.Discard, io.Discard); err != nil {
