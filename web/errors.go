@@ -225,7 +225,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	p := mapError(err)
 	if p.Code == codeInternal || p.Code == codeUnavailable {
 		s.log.Error("request failed", slog.String("method", c.Request().Method),
-			slog.String("uri", c.Request().RequestURI), slog.Any("err", err))
+			slog.String("uri", loggedURI(c.Request().RequestURI)), slog.Any("err", err))
 	}
 	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "30")

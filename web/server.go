@@ -204,7 +204,7 @@ func (s *Server) routes() *echo.Echo {
 		HandleError: true,
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			s.log.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
-				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.String("method", v.Method), slog.String("uri", loggedURI(v.URI)), slog.Int("status", v.Status),
 				slog.Duration("latency", v.Latency), slog.String("remote", v.RemoteIP))
 			return nil
 		},
