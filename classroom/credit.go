@@ -1,6 +1,7 @@
 package classroom
 
 import (
+	"encoding/json"
 	"math"
 	"time"
 )
@@ -215,4 +216,20 @@ func CheckRule(rule string) error {
 		return nil
 	}
 	return Errorf(EINVALID, "rule: %q is not a credit rule", Excerpt(rule, ExcerptLen))
+}
+
+// MarshalJSON writes the progress as the APIs give it (/api/me, a
+// learner's progress): its fields, with score the exercise's score as
+// every view shows it (BestScore: a teacher's score where it counts)
+// rather than the best attempt's alone, status the one word every view
+// shows (Status), and solved whether it counts as solved (Done).
+func (p Progress) MarshalJSON() ([]byte, error) {
+	type fields Progress // without this method
+	shown := fields(p)
+	shown.Score, _ = BestScore(p)
+	shown.Solved = p.Done()
+	return json.Marshal(struct {
+		fields
+		Status string `json:"status"`
+	}{shown, p.Status()})
 }

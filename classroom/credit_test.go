@@ -1,6 +1,7 @@
 package classroom_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/leaselab/playground/classroom"
@@ -87,4 +88,42 @@ func fmtScore(v float64) string {
 		return "0.5"
 	}
 	return "?"
+}
+
+// TestProgressJSONIsWhatEveryViewShows: the APIs that give a learner's
+// progress (/api/me, a learner's progress for the teacher) give the score,
+// the status and "solved" the grid and the CSVs show, not the stored
+// best attempt alone.
+func TestProgressJSONIsWhatEveryViewShows(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		p      classroom.Progress
+		score  float64
+		status string
+		solved bool
+	}{
+		{"revealed, then scored 1 by the teacher", classroom.Progress{Tries: 1, Score: 0.5, GaveUp: true, Revealed: true, Review: &classroom.Review{Score: 1}},
+			1, classroom.StatusRevealedScored, false},
+		{"open, scored 0.75", classroom.Progress{Tries: 1, Open: true, Revealed: true, Review: &classroom.Review{Score: 0.75}},
+			0.75, classroom.StatusScored, false},
+		{"solved at the second try", classroom.Progress{Tries: 2, Correct: true, Solved: true, Score: 0.75},
+			0.75, classroom.StatusSolved, true},
+	} {
+		b, err := json.Marshal(tc.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Score  float64 `json:"score"`
+			Status string  `json:"status"`
+			Solved bool    `json:"solved"`
+			Tries  int     `json:"tries"`
+		}
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Score != tc.score || got.Status != tc.status || got.Solved != tc.solved || got.Tries != tc.p.Tries {
+			t.Errorf("%s: %s, want score %v, status %q, solved %v", tc.name, b, tc.score, tc.status, tc.solved)
+		}
+	}
 }
