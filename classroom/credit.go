@@ -53,15 +53,25 @@ func HeldLate(marked, credited bool) bool { return marked && !credited }
 // Solves reports whether a right attempt solves the exercise: given
 // before the answer was shown and not held late. Record, Rescore and
 // CreditLate all decide Progress.Solved with it.
-func Solves(correct bool, b Before) bool { return correct && !b.Revealed && !b.Late }
+func Solves(correct bool, b Before) bool {
+	return correct && !b.Revealed && !b.Late && b.Wrong < CreditTries
+}
+
+// CreditTries is how many wrong tries end an exercise's credit: the
+// tries after which the answer is shown (lessons.RevealAfter). In quiz
+// mode the answer is not shown, and the credit ends all the same, so
+// that guessing on never earns what a learner who was shown the answer
+// cannot.
+const CreditTries = 3
 
 // AttemptScore is what one graded attempt earns under rule: share is the
 // check's own measure (1 or 0 for right or wrong, a fraction for a
 // choose-several or a scenario's runs), correct its verdict. Nothing is
 // earned once the answer was revealed (a right answer then is practice),
-// nor after the class's deadline.
+// after CreditTries wrong tries (revealed or not), nor after the class's
+// deadline.
 func AttemptScore(rule string, share float64, correct bool, b Before) float64 {
-	if b.Revealed || b.Late {
+	if b.Revealed || b.Late || b.Wrong >= CreditTries {
 		return 0
 	}
 	if math.IsNaN(share) {

@@ -21,7 +21,10 @@ func TestAttemptScore(t *testing.T) {
 		{"number right at once", classroom.RuleDeclining, 1, true, b{}, 1},
 		{"number right after one wrong", classroom.RuleDeclining, 1, true, b{Tries: 1, Wrong: 1}, 0.75},
 		{"number right after two wrong", classroom.RuleDeclining, 1, true, b{Tries: 2, Wrong: 2}, 0.5},
-		{"number never below a quarter", classroom.RuleDeclining, 1, true, b{Tries: 7, Wrong: 7}, 0.25},
+		// Three wrong tries show the answer, or in quiz mode end the
+		// credit without showing it: guessing on earns nothing.
+		{"number right after three wrong, not shown (quiz mode)", classroom.RuleDeclining, 1, true, b{Tries: 3, Wrong: 3}, 0},
+		{"choose-several all right after three partial tries (quiz mode)", classroom.RulePartial, 1, true, b{Tries: 3, Wrong: 3}, 0},
 		{"number wrong", classroom.RuleDeclining, 0, false, b{}, 0},
 		{"number right after the reveal", classroom.RuleDeclining, 1, true, b{Tries: 1, Wrong: 1, Revealed: true}, 0},
 		{"prediction right at once", classroom.RuleFirstTry, 1, true, b{}, 1},

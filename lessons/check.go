@@ -175,6 +175,11 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 		if r.Submitted {
 			r.Feedback = "Answer submitted: your teacher reads it and gives it a score. The model answer is shown once your class leaves quiz mode."
 		}
+		if wrong && !a.Earned && a.Tries+1 >= RevealAfter {
+			// Where a reveal would end the credit, quiz mode ends it
+			// without one (classroom.CreditTries): no guessing on.
+			r.Feedback += fmt.Sprintf(" That was your %s wrong try, the last this exercise takes in quiz mode: your teacher sees your tries, and the answer is shown once your class leaves quiz mode.", ordinal(a.Tries+1))
+		}
 	case r.Correct, r.Submitted, wrong && (a.Earned || a.Tries+1 >= RevealAfter):
 		if err := ex.reveal(&r, env, p, a.Variant); err != nil {
 			return Result{}, err

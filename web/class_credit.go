@@ -82,6 +82,10 @@ func practiceScore(ex *lessons.Exercise, st lessons.Standing, res lessons.Result
 // practiceNote is what a right answer after the answer was shown says.
 const practiceNote = "Right, after the answer was shown: this is practice and earns no credit."
 
+// creditEndedNote is what a right answer after classroom.CreditTries
+// wrong tries that showed no answer (the class was in quiz mode) says.
+const creditEndedNote = "Right, after three wrong tries: like an answer after the answer was shown, this earns no credit."
+
 // apiAttemptsCSV: GET /api/classes/{code}/attempts.csv with the teacher
 // key: every attempt, as typed and as read, its result and score.
 func (w *classWeb) apiAttemptsCSV(c echo.Context) error {

@@ -79,11 +79,14 @@ func TestQuizModeHoldsOnEveryPath(t *testing.T) {
 		if s := getExercise(t, ada, id, 0); s.Earned {
 			t.Errorf("review: the exercise JSON says earned after three tries in quiz mode")
 		}
-		// A right answer now: nothing was revealed, so it earns (declining
-		// after three wrong tries), and shows no solution.
-		right := answerAs(t, ada, id, expected(t, id, classVariant(t, st, c, adaID)))
-		if right["correct"] != true || right["score"] != 0.25 || right["solution_html"] != nil || right["expected"] != nil {
-			t.Errorf("check, right after three wrong tries: %v, want right, 0.25, no solution", right)
+		// A fourth try: the third wrong one would have shown the answer
+		// and ended the credit, so quiz mode takes no more (a guess could
+		// only earn what a learner shown the answer cannot), and says
+		// nothing of the answer.
+		fourth := ada.postJSON("/api/exercises/"+id+"/check", `{"answer":`+jsonString(expected(t, id, classVariant(t, st, c, adaID)))+`}`)
+		wantStatus(t, fourth, http.StatusConflict, "check, a fourth try in quiz mode")
+		if strings.Contains(fourth.body, "correct") || !strings.Contains(fourth.body, "quiz_tries_used") {
+			t.Errorf("check, a fourth try in quiz mode: %s, want quiz_tries_used and no verdict", fourth.body)
 		}
 		choice := answerAs(t, ada, "four-failures", expected(t, "four-failures", classVariant(t, st, c, adaID)))
 		if choice["correct"] != true || choice["solution_html"] != nil {

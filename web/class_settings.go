@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"time"
@@ -266,6 +267,30 @@ func (a *asker) refuseClosedLesson() error {
 // lessons.Attempt.Withhold), and an exercise served again does not say
 // its answer is earned (serve).
 func (a *asker) quizMode() bool { return a.inClass() && !a.class.Settings.ShowMe }
+
+// creditEnded says whether the learner's wrong tries have ended the
+// exercise's credit (classroom.CreditTries) with no right answer before,
+// whether or not the answer was shown then.
+func (a *asker) creditEnded() bool {
+	return !a.standing.Correct && a.standing.Tries >= classroom.CreditTries
+}
+
+// codeTriesUsed is the refusal of a check in quiz mode once the
+// learner's wrong tries ended the exercise's credit.
+const codeTriesUsed = "quiz_tries_used"
+
+// refuseTriesUsed is the 409 for a check in quiz mode after the wrong
+// try that would have shown the answer: quiz mode keeps the answer back,
+// so it takes no more tries, which could only be guesses. Once the class
+// leaves quiz mode the answer is shown and the exercise takes answers
+// again, as practice.
+func (a *asker) refuseTriesUsed(ex *lessons.Exercise) error {
+	if !a.quizMode() || ex.Kind == lessons.KindText || !a.creditEnded() || a.standing.GaveUp {
+		return nil
+	}
+	return &userError{Status: http.StatusConflict, Code: codeTriesUsed, Field: "exercise",
+		Msg: fmt.Sprintf("you have used the %d tries this exercise takes in quiz mode: your teacher sees them, and the answer is shown once your class leaves quiz mode", classroom.CreditTries)}
+}
 
 // refuseShowMe is the 403 for giving up, "show me" or a solution in a
 // class in quiz mode.

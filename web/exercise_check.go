@@ -47,10 +47,14 @@ func (s *Server) apiCheck(c echo.Context) error {
 		if err := who.refuseClosedLesson(); err != nil {
 			return err
 		}
+		if err := who.refuseTriesUsed(ex); err != nil {
+			return err
+		}
 	}
 	a.Variant, a.Tries, a.Earned = who.variant, who.standing.Tries, who.standing.Earned()
-	// Quiz mode: the check keeps the answer back, so nothing is revealed
-	// and no credit is lost to a reveal.
+	// Quiz mode: the check keeps the answer back, so nothing is revealed;
+	// the wrong try that would have shown it is the last one taken
+	// (refuseTriesUsed), as the credit ends there in either mode.
 	a.Withhold = who.quizMode()
 
 	sctx, stop := s.requestContext(c)
@@ -81,14 +85,17 @@ func (s *Server) apiCheck(c echo.Context) error {
 		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
 		Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		Mistake: res.Mistake, Parsed: res.Read,
-		Rule: ex.CreditRule(), Share: res.Share, Reveals: res.Revealed && !res.Correct && res.FormatError == "",
+		Rule: ex.CreditRule(), Share: res.Share, Reveals: res.Revealed && res.FormatError == "" && (!res.Correct || who.creditEnded()),
 	})
 	if err != nil {
 		return checkClassError(err)
 	}
 	res.Score = rec.Score
-	if rec.AfterReveal && res.Correct {
+	switch {
+	case rec.AfterReveal && res.Correct:
 		res.Feedback = practiceNote + " " + res.Feedback
+	case who.creditEnded() && res.Correct:
+		res.Feedback = creditEndedNote + " " + res.Feedback
 	}
 	if rec.BestChange != nil {
 		ch := *rec.BestChange
