@@ -47,9 +47,11 @@ func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 				if p.Review != nil {
 					row[10] = cell(p.Review.Comment)
 				}
-				st := p.Status()
-				row[11] = bit(st == StatusRevealed || st == StatusRevealedScored)
-				row[12] = st
+				// Shown before any right answer, whatever the status puts
+				// first ("late" over "revealed"); an open answer's model
+				// answer, shown once it is submitted, is not a reveal.
+				row[11] = bit(p.Revealed && !p.Solved && !p.Open)
+				row[12] = p.Status()
 			}
 			cw.Write(row)
 		}
