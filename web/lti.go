@@ -27,7 +27,10 @@ func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	e.GET("/lti/jwks", s.ltiJWKS)
 	e.GET("/lti/login", s.ltiLogin, logins)
 	e.POST("/lti/login", s.ltiLogin, logins)
-	e.POST("/lti/launch", s.ltiLaunch, w.needStore)
+	// A launch follows a login, and reads the platforms and checks a
+	// token of up to 64 KB before it knows who sent it: limited the same.
+	launches := newIPLimiter("lti launches", DefaultJoinRate, s.cfg.Class.Clock).middleware(w.m)
+	e.POST("/lti/launch", s.ltiLaunch, launches, w.needStore)
 	// Dynamic registration reads a platform's URLs: limited like logins,
 	// and nothing is fetched before the registration key checks.
 	e.GET("/lti/register", s.ltiRegisterPage, logins)
