@@ -130,6 +130,14 @@ type Store interface {
 	// the learner is not in the class or never answered the exercise,
 	// EINVALID naming exercise if none of their attempts at it was late.
 	CreditLate(ctx context.Context, code, key string, learnerID int64, exercise, rule string, on bool, verdicts []Verdict) (*ScoreChange, error)
+	// LiftLate un-marks the class's late attempts made by until (all of
+	// them for the zero time), after the teacher moved the deadline later
+	// or cleared it: they were on time by the deadline in force. Attempts
+	// are never marked late after the fact. It returns each learner and
+	// exercise whose attempts it un-marked; the caller rescores those
+	// exercises (Rescore), as their stored scores are the late ones.
+	// Teacher key only.
+	LiftLate(ctx context.Context, code, key string, until time.Time) ([]LearnerExercise, error)
 	// ServerSecret returns the 32 random bytes kept under name, made on
 	// first use: keys the server's replicas must share and keep across
 	// restarts (what signs anonymous practice cookies).
@@ -270,4 +278,10 @@ func (o Options) WithDefaults() Options {
 		o.EmptyRetention = DefaultEmptyRetention
 	}
 	return o
+}
+
+// LearnerExercise names one learner's work on one exercise.
+type LearnerExercise struct {
+	LearnerID int64
+	Exercise  string
 }

@@ -110,11 +110,81 @@ func (w *classWeb) apiSettings(c echo.Context) error {
 	// The change is made to the settings as they stand in the store's
 	// write, not as an earlier read found them: two changes at once
 	// (open_lesson from two tabs) both count.
-	cl, err := w.store().UpdateSettings(c.Request().Context(), c.Param("code"), teacherKey(c), ch.apply)
+	var before classroom.Settings
+	cl, err := w.store().UpdateSettings(c.Request().Context(), c.Param("code"), teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
+		before = cur
+		return ch.apply(cur)
+	})
 	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "settings": cl.Settings})
+	lifted := 0
+	if until, later := deadlineMovedLater(before.Deadline, cl.Settings.Deadline); later {
+		if lifted, err = w.liftLate(c, until); err != nil {
+			return err
+		}
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"code": cl.Code, "settings": cl.Settings, "late_lifted": lifted})
+}
+
+// deadlineMovedLater says whether a deadline moved later (or was
+// cleared: until is then zero), which lifts the lateness of attempts made
+// by the new one.
+func deadlineMovedLater(was, now *time.Time) (until time.Time, later bool) {
+	switch {
+	case was == nil:
+		return time.Time{}, false
+	case now == nil:
+		return time.Time{}, true
+	}
+	return *now, now.After(*was)
+}
+
+// liftLate un-marks the late attempts a later deadline puts on time and
+// rescores their exercises (their stored scores are the late ones: 0),
+// passing each change of a best score on (scoreChanged: the course's
+// gradebook among others). A choose-several's attempts are checked again,
+// as for the teacher's late credit: a late one was kept with no share. It
+// returns how many learners' exercises it lifted.
+func (w *classWeb) liftLate(c echo.Context, until time.Time) (int, error) {
+	ctx := c.Request().Context()
+	code, key := c.Param("code"), teacherKey(c)
+	lifted, err := w.store().LiftLate(ctx, code, key, until)
+	if err != nil || len(lifted) == 0 || w.s.cfg.Lessons == nil {
+		return len(lifted), err
+	}
+	learners := map[string][]int64{}
+	var order []string
+	for _, le := range lifted {
+		if learners[le.Exercise] == nil {
+			order = append(order, le.Exercise)
+		}
+		learners[le.Exercise] = append(learners[le.Exercise], le.LearnerID)
+	}
+	for _, id := range order {
+		ex, err := w.s.cfg.Lessons.Exercise(id)
+		if err != nil || ex.Kind == lessons.KindText {
+			continue // gone from the catalog, or scored by the teacher: nothing to rescore
+		}
+		var verdicts []classroom.Verdict
+		if ex.CreditRule() == classroom.RulePartial {
+			for _, learner := range learners[id] {
+				v, err := w.recheck(c, ex, learner)
+				if err != nil {
+					return 0, err
+				}
+				verdicts = append(verdicts, v...)
+			}
+		}
+		changes, err := w.store().Rescore(ctx, code, key, ex.ID, ex.CreditRule(), verdicts)
+		if err != nil {
+			return 0, err
+		}
+		for _, ch := range changes {
+			w.s.scoreChanged(ctx, ch)
+		}
+	}
+	return len(lifted), nil
 }
 
 // settingsChange is a settings request, checked against its bounds and

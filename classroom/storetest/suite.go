@@ -42,6 +42,7 @@ func Run(t *testing.T, h Harness) {
 		{"Settings", testSettings},
 		{"UpdateSettingsAtOnce", testUpdateSettingsAtOnce},
 		{"LateCredit", testLateCredit},
+		{"LiftLate", testLiftLate},
 		{"Archive", testArchive},
 		{"Expiry", testExpiry},
 		{"Subscribe", testSubscribe},

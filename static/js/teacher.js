@@ -437,7 +437,9 @@ settingsForm.addEventListener('submit', (e) => {
     let saved;
     try {
       saved = await send('POST', api('/settings'), body);
-      settingsState.textContent = 'saved';
+      const n = saved.late_lifted || 0;
+      settingsState.textContent = n === 0 ? 'saved'
+        : 'saved: the later deadline puts ' + (n === 1 ? "one learner's late work" : n + " learners' late work") + ' on time, rescored';
     } catch (err) {
       if (err.code !== 'settings_changed') {
         settingsState.textContent = 'not saved';

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -67,4 +69,54 @@ func (s *DB) CreditLate(ctx context.Context, code, key string, learnerID int64, 
 		return nil, wrap("credit late work", err)
 	}
 	return change, nil
+}
+
+// LiftLate implements classroom.Store.
+func (s *DB) LiftLate(ctx context.Context, code, key string, until time.Time) ([]classroom.LearnerExercise, error) {
+	c, err := s.Teacher(ctx, code, key)
+	if err != nil {
+		return nil, err
+	}
+	upTo := int64(math.MaxInt64)
+	if !until.IsZero() {
+		upTo = until.UnixMilli()
+	}
+	var lifted []classroom.LearnerExercise
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		lifted = lifted[:0]
+		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT learner_id, exercise FROM attempts
+			WHERE class_id = ? AND late AND at <= ? ORDER BY learner_id, exercise`), c.ID, upTo)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var le classroom.LearnerExercise
+			if err := rows.Scan(&le.LearnerID, &le.Exercise); err != nil {
+				rows.Close()
+				return err
+			}
+			lifted = append(lifted, le)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil || len(lifted) == 0 {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE attempts SET late = ? WHERE class_id = ? AND late AND at <= ?`), false, c.ID, upTo); err != nil {
+			return err
+		}
+		for _, le := range lifted {
+			// Late from the first attempt still late, or not at all.
+			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE progress SET late_at = COALESCE(
+					(SELECT MIN(at) FROM attempts WHERE learner_id = ? AND exercise = ? AND late), 0)
+				WHERE learner_id = ? AND exercise = ?`), le.LearnerID, le.Exercise, le.LearnerID, le.Exercise); err != nil {
+				return err
+			}
+			changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeAttempt, LearnerID: le.LearnerID})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, wrap("lift late marks", err)
+	}
+	return lifted, nil
 }
