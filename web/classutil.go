@@ -50,11 +50,11 @@ func statusWord(status string) string {
 	case classroom.StatusSolved:
 		return "solved"
 	case classroom.StatusRevealed:
-		return "revealed: the answer was shown first, so it earns nothing"
+		return "revealed: the answer was shown before a right answer; answers after it earn nothing"
 	case classroom.StatusPartial:
 		return "partly right"
 	case classroom.StatusLate:
-		return "late: tried after the deadline, so it earns nothing"
+		return "late: tried after the deadline; those tries earn nothing"
 	case classroom.StatusWrong:
 		return "not right yet"
 	case classroom.StatusSubmitted:
@@ -117,7 +117,7 @@ func learnerWords(ex learnerExercise) string {
 	case classroom.StatusPartial:
 		return "partly right" + score
 	case classroom.StatusLate:
-		return "late: answered after the deadline, so it earns nothing" + score
+		return "late: answered after the deadline, so those answers earn nothing" + score
 	case classroom.StatusWrong:
 		if ex.Tries == 1 {
 			return "1 try, not solved yet" + score
