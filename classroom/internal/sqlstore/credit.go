@@ -112,10 +112,12 @@ func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, verd
 // gradebook passback sends on.
 func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.ClassAttempt, rule string, by map[int64]classroom.Verdict) (*classroom.ScoreChange, error) {
 	var before classroom.Before
-	old, lateCredit, err := s.shownScore(ctx, tx, as[0].LearnerID, as[0].Exercise)
+	p, err := s.progressOf(ctx, tx, as[0].LearnerID, as[0].Exercise)
 	if err != nil {
 		return nil, err
 	}
+	old, _ := classroom.BestScore(p)
+	lateCredit := p.LateCredit
 	best, firstCorrect, solved, correct := 0.0, 0, false, false
 	for i := range as {
 		a := &as[i]
@@ -159,25 +161,25 @@ func (s *DB) rescoreLearner(ctx context.Context, tx *sql.Tx, as []classroom.Clas
 		WHERE learner_id = ? AND exercise = ?`), best, correct, firstCorrect, solved, as[0].LearnerID, as[0].Exercise); err != nil {
 		return nil, err
 	}
-	now, _, err := s.shownScore(ctx, tx, as[0].LearnerID, as[0].Exercise)
-	if err != nil || now == old {
-		return nil, err
+	// The row as just written: the score every view shows now.
+	p.Score, p.Correct, p.TriesToCorrect, p.Solved = best, correct, firstCorrect, solved
+	if now, _ := classroom.BestScore(p); now != old {
+		return &classroom.ScoreChange{LearnerID: as[0].LearnerID, Exercise: as[0].Exercise, Score: now, Previous: old}, nil
 	}
-	return &classroom.ScoreChange{LearnerID: as[0].LearnerID, Exercise: as[0].Exercise, Score: now, Previous: old}, nil
+	return nil, nil
 }
 
-// shownScore is a learner's score on an exercise as every view shows it
-// (0 while there is none), read in tx, and whether they have late credit.
-func (s *DB) shownScore(ctx context.Context, tx *sql.Tx, learnerID int64, exercise string) (score float64, lateCredit bool, err error) {
+// progressOf is one learner's progress on an exercise, read in tx (with
+// the teacher's review, which BestScore reads).
+func (s *DB) progressOf(ctx context.Context, tx *sql.Tx, learnerID int64, exercise string) (classroom.Progress, error) {
 	ps, err := s.progressIn(ctx, tx, `p.learner_id = ? AND p.exercise = ?`, learnerID, exercise)
 	if err != nil {
-		return 0, false, err
+		return classroom.Progress{}, err
 	}
 	if len(ps) != 1 {
-		return 0, false, fmt.Errorf("%d progress rows for learner %d on %s", len(ps), learnerID, exercise)
+		return classroom.Progress{}, fmt.Errorf("%d progress rows for learner %d on %s", len(ps), learnerID, exercise)
 	}
-	score, _ = classroom.BestScore(ps[0])
-	return score, ps[0].LateCredit, nil
+	return ps[0], nil
 }
 
 // rescoreFor checks what Rescore and CreditLate are given and the
