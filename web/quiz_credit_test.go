@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lessons"
 )
 
 // TestQuizModeTakesNoGuessesAfterTheLastTry: in quiz mode the answer is
@@ -56,4 +57,14 @@ func TestQuizModeTakesNoGuessesAfterTheLastTry(t *testing.T) {
 			t.Errorf("the learner's page: %v, want a score of 0", got)
 		}
 	})
+}
+
+// TestCreditEndsWhereTheAnswerIsShown: the store ends an exercise's
+// credit after classroom.CreditTries wrong tries, and the checker shows
+// the answer after lessons.RevealAfter; the two are one rule written in
+// two packages (the store knows no catalog), so they must not drift.
+func TestCreditEndsWhereTheAnswerIsShown(t *testing.T) {
+	if classroom.CreditTries != lessons.RevealAfter {
+		t.Fatalf("credit ends after %d wrong tries, the answer is shown after %d", classroom.CreditTries, lessons.RevealAfter)
+	}
 }
