@@ -1,10 +1,7 @@
 package web_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,9 +20,13 @@ func TestLivePagesSayWhenTheClassExpires(t *testing.T) {
 	c := createClass(t, ts.URL, "Left open")
 	ada, _ := join(t, ts.URL, c.Code, "Ada")
 
-	dash := openLifecycleStream(t, ts.URL, c.Code, c.TeacherKey)
+	dash, res := openStream(t, http.DefaultClient, ts.URL, c.Code, c.TeacherKey)
+	if dash == nil {
+		t.Fatalf("the dashboard stream: %s", res.Status)
+	}
 	me := mustOpen(t, ada)
-	if got := dash.next(t, "the dashboard's first event"); got != classroom.ClassOpen {
+	waitAll(t, []*stream{dash}, "the dashboard's first event", func(s *stream) bool { return s.events.Load() >= 1 })
+	if got := dash.status.Load(); got != classroom.ClassOpen {
 		t.Fatalf("the dashboard's first event says the class is %q", got)
 	}
 	if got := me.next(t, "the learner's first event").Class.Status; got != classroom.ClassOpen {
@@ -41,66 +42,11 @@ func TestLivePagesSayWhenTheClassExpires(t *testing.T) {
 	}
 
 	clk.Advance(25 * time.Hour) // past the retention, with nobody using the class
-	if got := dash.next(t, "the dashboard after the class expired"); got != classroom.ClassExpired {
+	waitAll(t, []*stream{dash}, "the dashboard after the class expired", func(s *stream) bool { return s.events.Load() >= 2 })
+	if got := dash.status.Load(); got != classroom.ClassExpired {
 		t.Errorf("the dashboard's next event says the class is %q, want %q", got, classroom.ClassExpired)
 	}
 	if got := me.next(t, "the learner's page after the class expired").Class.Status; got != classroom.ClassExpired {
 		t.Errorf("the learner's next event says the class is %q, want %q", got, classroom.ClassExpired)
 	}
-}
-
-// lifecycleStream is a dashboard stream read for its class's status.
-type lifecycleStream struct {
-	statuses chan string
-	ended    chan struct{}
-}
-
-func openLifecycleStream(t *testing.T, base, code, key string) *lifecycleStream {
-	t.Helper()
-	req, _ := http.NewRequest("GET", base+"/api/classes/"+code+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+key)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("the dashboard stream: %s", res.Status)
-	}
-	t.Cleanup(func() { res.Body.Close() })
-	s := &lifecycleStream{statuses: make(chan string, 100), ended: make(chan struct{})}
-	go func() {
-		defer close(s.ended)
-		sc := bufio.NewScanner(res.Body)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			data, ok := strings.CutPrefix(sc.Text(), "data: ")
-			if !ok {
-				continue
-			}
-			var v struct {
-				Class struct {
-					Lifecycle struct{ Status string } `json:"lifecycle"`
-				} `json:"class"`
-			}
-			if json.Unmarshal([]byte(data), &v) == nil {
-				s.statuses <- v.Class.Lifecycle.Status
-			}
-		}
-	}()
-	return s
-}
-
-// next waits for the stream's next event; the deadline is only there so
-// that a broken stream fails rather than hangs.
-func (s *lifecycleStream) next(t *testing.T, what string) string {
-	t.Helper()
-	select {
-	case st := <-s.statuses:
-		return st
-	case <-s.ended:
-		t.Fatalf("%s: the stream ended", what)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s: no event in 30 s", what)
-	}
-	return ""
 }

@@ -35,6 +35,7 @@ type stream struct {
 	res    *http.Response
 	events atomic.Int64 // dashboard events received
 	tries  atomic.Int64 // tries in the newest one
+	status atomic.Value // the newest one's class.lifecycle.status
 	ended  chan struct{}
 }
 
@@ -60,13 +61,19 @@ func openStream(tb testing.TB, client *http.Client, base, code, key string) (*st
 			if !ok {
 				continue
 			}
-			var v struct{ Exercises []struct{ Tries int64 } }
+			var v struct {
+				Exercises []struct{ Tries int64 }
+				Class     struct {
+					Lifecycle struct{ Status string } `json:"lifecycle"`
+				} `json:"class"`
+			}
 			if json.Unmarshal([]byte(data), &v) == nil && v.Exercises != nil {
 				n := int64(0)
 				for _, ex := range v.Exercises {
 					n += ex.Tries
 				}
 				s.tries.Store(n)
+				s.status.Store(v.Class.Lifecycle.Status)
 				s.events.Add(1)
 			}
 		}
