@@ -38,6 +38,18 @@ type GradeItem struct {
 	Parts []GradePart
 }
 
+// ItemOf is the gradebook column name counting exercises, each worth
+// points(id). A lesson's column counts every exercise it lists, open
+// answers too (the teacher's score is theirs): the gradebook's lesson
+// column and the lesson's line item in a course are this one sum.
+func ItemOf(name string, exercises []string, points func(id string) float64) GradeItem {
+	it := GradeItem{Name: name, Parts: make([]GradePart, 0, len(exercises))}
+	for _, id := range exercises {
+		it.Parts = append(it.Parts, GradePart{Exercise: id, Points: points(id)})
+	}
+	return it
+}
+
 // Points is what the item is worth: its parts' points summed.
 func (it GradeItem) Points() float64 {
 	total := 0.0

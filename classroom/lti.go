@@ -53,10 +53,11 @@ type LTIStore interface {
 	// score posted, so a lowered standing is sent too), and returns how
 	// many it queued.
 	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error)
-	// EnqueueLTILessonScore queues the learner's score on a lesson, the
-	// number of its graded exercises (given) they have solved, as
-	// EnqueueLTIScore does for "lesson:SLUG".
-	EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson string, exercises []string) (int, error)
+	// EnqueueLTILessonScore queues the learner's score on a lesson, as
+	// EnqueueLTIScore does for "lesson:" + lesson.Name: their points on
+	// it (GradeCell) of what it is worth (GradeItem.Points), the same
+	// figures as the lesson's column of the gradebook.
+	EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson GradeItem) (int, error)
 	// ClaimLTIScore takes the next score due at now for lease (so that
 	// one replica sends it), or nil when none is due.
 	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)

@@ -39,6 +39,18 @@ func (ex *Exercise) CreditRule() string {
 // (0 to 1) times it. Every exercise is worth one point.
 func (ex *Exercise) Points() float64 { return 1 }
 
+// ExercisePoints is what the exercise with this id is worth in a
+// gradebook (Exercise.Points), 1 for one the catalog no longer has: its
+// scores are kept, and count as any exercise's do.
+func (c *Catalog) ExercisePoints(id string) float64 {
+	if c != nil {
+		if ex, err := c.Exercise(id); err == nil {
+			return ex.Points()
+		}
+	}
+	return 1
+}
+
 // share measures how much of a graded answer is right, from 0 to 1: for
 // a choose-several, max(0, right chosen - wrong chosen) / right options;
 // for a scenario, the share of its runs that pass; otherwise 1 or 0.

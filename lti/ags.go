@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/leaselab/playground/classroom"
-	"github.com/leaselab/playground/lessons"
 )
 
 // Queue timing: a claimed score is another replica's to send after
@@ -51,8 +50,8 @@ func (t *Tool) EnqueueScore(ctx context.Context, classID, learnerID int64, exerc
 }
 
 // EnqueueLessonScore queues a learner's score on the lesson of an
-// exercise they just solved, for the graded links that open the whole
-// lesson: the lesson's graded exercises they have solved, of all of them.
+// exercise whose score just changed, for the graded links that open the
+// whole lesson: the lesson's column of the gradebook (LessonItem).
 func (t *Tool) EnqueueLessonScore(ctx context.Context, classID, learnerID int64, exerciseID string) error {
 	if t.cfg.Lessons == nil {
 		return nil
@@ -61,11 +60,11 @@ func (t *Tool) EnqueueLessonScore(ctx context.Context, classID, learnerID int64,
 	if err != nil || ex.Lesson == "" {
 		return nil
 	}
-	l, err := t.cfg.Lessons.Lesson(ex.Lesson)
-	if err != nil {
+	item, ok := t.LessonItem(ex.Lesson)
+	if !ok {
 		return nil
 	}
-	n, err := t.store.EnqueueLTILessonScore(ctx, classID, learnerID, l.Slug, t.gradedExercises(l.Slug))
+	n, err := t.store.EnqueueLTILessonScore(ctx, classID, learnerID, item)
 	if err == nil && n > 0 {
 		select {
 		case t.wake <- struct{}{}:
@@ -75,20 +74,20 @@ func (t *Tool) EnqueueLessonScore(ctx context.Context, classID, learnerID int64,
 	return err
 }
 
-// gradedExercises are the IDs of a lesson's checked exercises: what a
-// lesson's score counts (open answers are the teacher's to score).
-func (t *Tool) gradedExercises(slug string) []string {
-	l, err := t.cfg.Lessons.Lesson(slug)
+// LessonItem is a lesson's gradebook column: every exercise it lists,
+// open answers too, each at its points (classroom.ItemOf). The lesson's
+// line item is worth what the column is, and its score is the column's
+// cell, so the course's gradebook and gradebook.csv?by=lesson agree.
+func (t *Tool) LessonItem(slug string) (classroom.GradeItem, bool) {
+	cat := t.cfg.Lessons
+	if cat == nil {
+		return classroom.GradeItem{}, false
+	}
+	l, err := cat.Lesson(slug)
 	if err != nil {
-		return nil
+		return classroom.GradeItem{}, false
 	}
-	var ids []string
-	for _, ex := range t.cfg.Lessons.LessonExercises(l) {
-		if ex.Kind != lessons.KindText {
-			ids = append(ids, ex.ID)
-		}
-	}
-	return ids
+	return classroom.ItemOf(l.Slug, l.ExerciseIDs, cat.ExercisePoints), true
 }
 
 // Run sends queued scores until ctx ends: at once when one is queued

@@ -25,9 +25,12 @@ type Choice struct {
 	// Lesson is the lesson an exercise belongs to.
 	Lesson string
 	// Graded choices get a line item in the course's gradebook, worth
-	// Points: 1 for an exercise, one per graded exercise for a lesson.
-	Graded bool
-	Points float64
+	// Points: an exercise's points, or a lesson's column of the
+	// gradebook (LessonItem). Every exercise is graded; ByTeacher marks
+	// an open answer, whose score is the teacher's.
+	Graded    bool
+	ByTeacher bool
+	Points    float64
 }
 
 // Choices lists what may be linked: every lesson with its exercises, then
@@ -36,11 +39,11 @@ func (t *Tool) Choices() []Choice {
 	var out []Choice
 	if cat := t.cfg.Lessons; cat != nil {
 		for _, l := range cat.Lessons() {
-			n := len(t.gradedExercises(l.Slug))
-			out = append(out, Choice{Target: "lesson:" + l.Slug, Kind: "lesson", Title: l.Title, Graded: n > 0, Points: float64(n)})
+			item, _ := t.LessonItem(l.Slug)
+			out = append(out, Choice{Target: "lesson:" + l.Slug, Kind: "lesson", Title: l.Title, Graded: len(item.Parts) > 0, Points: item.Points()})
 			for _, ex := range cat.LessonExercises(l) {
-				// An open answer is scored by the teacher, not checked.
-				out = append(out, Choice{Target: "exercise:" + ex.ID, Kind: "exercise", Title: ex.Title, Lesson: l.Title, Graded: ex.Kind != lessons.KindText, Points: 1})
+				out = append(out, Choice{Target: "exercise:" + ex.ID, Kind: "exercise", Title: ex.Title, Lesson: l.Title,
+					Graded: true, ByTeacher: ex.Kind == lessons.KindText, Points: ex.Points()})
 			}
 		}
 	}

@@ -36,10 +36,7 @@ func (s *Server) scoreChanged(ctx context.Context, ch classroom.ScoreChange) {
 // ExercisePoints is what an exercise is worth in a gradebook
 // (lessons.Exercise.Points), 1 for one the catalog no longer has.
 func (s *Server) ExercisePoints(id string) float64 {
-	if ex, err := s.cfg.Lessons.Exercise(id); err == nil {
-		return ex.Points()
-	}
-	return 1
+	return s.cfg.Lessons.ExercisePoints(id)
 }
 
 // shownVariant is the variant a response may name to this learner: a

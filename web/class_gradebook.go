@@ -43,16 +43,12 @@ func (w *classWeb) apiGradebookCSV(c echo.Context) error {
 // order (then any the catalog no longer has that someone tried), or one
 // per lesson summing its exercises' points.
 func (w *classWeb) gradeItems(d *classroom.Dashboard, byLesson bool) []classroom.GradeItem {
-	part := func(id string) classroom.GradePart {
-		return classroom.GradePart{Exercise: id, Points: w.s.ExercisePoints(id)}
-	}
 	var items []classroom.GradeItem
 	seen := map[string]bool{}
 	if byLesson && w.s.cfg.Lessons != nil {
 		for _, l := range w.s.cfg.Lessons.Lessons() {
-			it := classroom.GradeItem{Name: l.Slug}
+			it := classroom.ItemOf(l.Slug, l.ExerciseIDs, w.s.ExercisePoints)
 			for _, id := range l.ExerciseIDs {
-				it.Parts = append(it.Parts, part(id))
 				seen[id] = true
 			}
 			if len(it.Parts) > 0 {
@@ -62,7 +58,7 @@ func (w *classWeb) gradeItems(d *classroom.Dashboard, byLesson bool) []classroom
 	}
 	for _, id := range w.exerciseOrder(d) {
 		if !seen[id] {
-			items = append(items, classroom.GradeItem{Name: id, Parts: []classroom.GradePart{part(id)}})
+			items = append(items, classroom.ItemOf(id, []string{id}, w.s.ExercisePoints))
 		}
 	}
 	return items

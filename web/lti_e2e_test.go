@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/lti/ltitest"
 	"github.com/leaselab/playground/web"
 )
@@ -33,6 +34,18 @@ func TestE2ELTIPickerRosterAndJoin(t *testing.T) {
 	wantStatus(t, a, http.StatusSeeOther, "deep linking launch")
 	ctx := b.tab(a.header.Get("Location"))
 	b.shots(ctx, "lti-picker")
+	// An open answer is a graded link too, its score the teacher's.
+	byTeacher := run(b, ctx, chromedp.Evaluate[string](`Array.from(document.querySelectorAll('[data-testid=lti-choice-by-teacher]'), e => e.closest('label').querySelector('input').value).join(' ')`))
+	var open []string
+	for _, ex := range catalog(t).Exercises() {
+		if ex.Kind == lessons.KindText {
+			open = append(open, "exercise:"+ex.ID)
+		}
+	}
+	if want := strings.Join(open, " "); len(open) == 0 || byTeacher != want {
+		t.Errorf("choices marked as scored by the teacher: %q, want the open answers %q", byTeacher, want)
+	}
+	b.shots(ctx, "lti-picker-open-answer", "[data-testid=lti-choice-by-teacher]")
 	b.do(ctx,
 		chromedp.Click(chromedp.CSS(`input[value="exercise:outlive-lease"]`)),
 		chromedp.Click(chromedp.CSS(`input[value="lesson:leases"]`)),

@@ -67,7 +67,7 @@ func LTIPickPage(p Page, d LTIPickData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><section class=\"narrow lti-pick\" data-testid=\"lti-pick\"><h1>Add to your course</h1><p>Tick what the course should link to. Each exercise marked “graded” gets a column in the course’s gradebook, and learners’ scores are sent to it.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "\"><section class=\"narrow lti-pick\" data-testid=\"lti-pick\"><h1>Add to your course</h1><p>Tick what the course should link to. Each lesson and exercise gets a column in the course’s gradebook, and learners’ scores are sent to it; a lesson’s column counts all its exercises, as the gradebook export’s lesson columns do. Open answers are marked “you score it”: their column gets the score you give on the dashboard. Presets are links without a grade.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -154,8 +154,8 @@ func LTIPickPage(p Page, d LTIPickData) templ.Component {
 							return templ_7745c5c3_Err
 						}
 					}
-					if c.Graded {
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<span class=\"tag\">graded</span>")
+					if c.ByTeacher {
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<span class=\"tag\" title=\"An open answer: the score you give it on the dashboard is sent to the course\" data-testid=\"lti-choice-by-teacher\">you score it</span>")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}

@@ -321,7 +321,7 @@ func TestLTIDeepLinking(t *testing.T) {
 	json.Unmarshal(items, &ci)
 	if len(ci) != 2 || ci[0].Type != "ltiResourceLink" || ci[0].Custom["playground_target"] != "exercise:outlive-lease" ||
 		ci[0].LineItem == nil || ci[0].LineItem.ScoreMaximum != 1 || !strings.HasPrefix(ci[0].URL, e.url+"/lessons/") ||
-		ci[1].LineItem == nil || ci[1].LineItem.ScoreMaximum != float64(gradedIn(t, "leases")) {
+		ci[1].LineItem == nil || ci[1].LineItem.ScoreMaximum != lessonPoints(t, "leases") {
 		t.Errorf("content items = %s", items)
 	}
 
@@ -467,25 +467,23 @@ func TestLTIBadInput(t *testing.T) {
 	}
 }
 
-// gradedIn counts a lesson's checked exercises (open answers are scored
-// by the teacher).
-func gradedIn(t *testing.T, slug string) int {
+// lessonPoints is what a lesson's exercises are worth together, open
+// answers included (the teacher's score counts as a checker's does).
+func lessonPoints(t *testing.T, slug string) float64 {
 	cat := catalog(t)
 	l, err := cat.Lesson(slug)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	n := 0.0
 	for _, ex := range cat.LessonExercises(l) {
-		if ex.Kind != "text" {
-			n++
-		}
+		n += ex.Points()
 	}
 	return n
 }
 
 // TestLTILessonPassback: a link to a whole lesson is scored by the
-// lesson's graded exercises the learner has solved.
+// points the learner has earned on the lesson's exercises.
 func TestLTILessonPassback(t *testing.T) {
 	e := startLTI(t, "sqlite")
 	ada := newPerson(t, e.url)
@@ -495,7 +493,7 @@ func TestLTILessonPassback(t *testing.T) {
 		t.Fatalf("Deliver = %d, %v", sent, err)
 	}
 	s := e.plat.Scores()
-	if len(s) != 1 || s[0].LineItem != e.plat.LineItem("8") || s[0].ScoreGiven != 1 || s[0].ScoreMaximum != float64(gradedIn(t, "leases")) {
-		t.Errorf("lesson score = %+v, want 1 of the lesson's %d graded exercises", s, gradedIn(t, "leases"))
+	if len(s) != 1 || s[0].LineItem != e.plat.LineItem("8") || s[0].ScoreGiven != 1 || s[0].ScoreMaximum != lessonPoints(t, "leases") {
+		t.Errorf("lesson score = %+v, want 1 of the lesson's %v points", s, lessonPoints(t, "leases"))
 	}
 }

@@ -323,10 +323,14 @@ func testLTIQueueReplicas(t *testing.T, h Harness) {
 	}
 }
 
-// testLTILessonScore: a lesson's score counts the listed exercises the
-// learner solved; a learner who came by no launch queues nothing.
+// testLTILessonScore: a lesson's score is the learner's points on its
+// exercises, of what they are worth (GradeCell and GradeItem.Points, as
+// the gradebook's lesson column); a learner who came by no launch queues
+// nothing.
 func testLTILessonScore(t *testing.T, h Harness) {
 	ctx := context.Background()
+	one := func(string) float64 { return 1 }
+	leases := classroom.ItemOf("leases", []string{"a", "b", "c"}, one)
 	s := h.MustNew(t, classroom.Options{})
 	ls := ltiStore(t, s)
 	p := mustPlatform(t, ls)
@@ -338,7 +342,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
 	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "b", Answer: "1", Graded: true})
 	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "z", Answer: "1", Correct: true, Graded: true})
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, "leases", []string{"a", "b", "c"}); err != nil || n != 1 {
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, leases); err != nil || n != 1 {
 		t.Fatalf("lesson score queued %d, %v", n, err)
 	}
 	j, err := ls.ClaimLTIScore(ctx, time.Now().Add(time.Hour), time.Minute)
@@ -361,16 +365,33 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if _, err := s.Review(ctx, r.Class.Code, rt.TeacherKey, classroom.Review{LearnerID: r.Session.Learner.ID, Exercise: "b", Score: 1, Graded: true}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, "leases", []string{"a", "b", "c"}); err != nil || n != 1 {
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, leases); err != nil || n != 1 {
 		t.Fatalf("lesson score queued %d, %v", n, err)
 	}
 	j, err = ls.ClaimLTIScore(ctx, time.Now().Add(2*time.Hour), time.Minute)
 	if err != nil || j == nil || j.Given != 2 || j.Maximum != 3 {
 		t.Fatalf("lesson score after the teacher scored b = %+v, %v; want 2 of 3, as the gradebook says", j, err)
 	}
+	if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	// Each exercise counts at its points: a worth 2 makes it 3 of 4.
+	weighted := classroom.ItemOf("leases", []string{"a", "b", "c"}, func(id string) float64 {
+		if id == "a" {
+			return 2
+		}
+		return 1
+	})
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, weighted); err != nil || n != 1 {
+		t.Fatalf("weighted lesson score queued %d, %v", n, err)
+	}
+	j, err = ls.ClaimLTIScore(ctx, time.Now().Add(3*time.Hour), time.Minute)
+	if err != nil || j == nil || j.Given != 3 || j.Maximum != 4 {
+		t.Fatalf("lesson score with a worth 2 = %+v, %v; want 3 of 4", j, err)
+	}
 	hand := mustJoin(t, s, r.Class.Code, "Bo")
 	mustRecord(t, s, hand.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, hand.Learner.ID, "leases", []string{"a"}); err != nil || n != 0 {
+	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, hand.Learner.ID, classroom.ItemOf("leases", []string{"a"}, one)); err != nil || n != 0 {
 		t.Fatalf("a learner who joined by code queued %d, %v", n, err)
 	}
 }

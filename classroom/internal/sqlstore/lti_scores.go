@@ -183,31 +183,27 @@ func (s *DB) cameByLaunch(ctx context.Context, classID, learnerID int64) (bool, 
 }
 
 // EnqueueLTILessonScore implements classroom.LTIStore.
-func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson string, exercises []string) (int, error) {
-	if len(exercises) == 0 {
+func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson classroom.GradeItem) (int, error) {
+	maximum := lesson.Points()
+	if len(lesson.Parts) == 0 || maximum <= 0 {
 		return 0, nil
 	}
 	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
 		return 0, wrap("queue the score", err)
 	}
 	args := []any{learnerID}
-	marks := make([]string, len(exercises))
-	for i, ex := range exercises {
-		marks[i], args = "?", append(args, ex)
+	marks := make([]string, len(lesson.Parts))
+	for i, part := range lesson.Parts {
+		marks[i], args = "?", append(args, part.Exercise)
 	}
-	// The lesson's score sums the learner's scores on its graded
-	// exercises as every view shows them (classroom.BestScore: a revealed
-	// answer earns nothing unless the teacher scored it).
 	ps, err := s.progress(ctx, `p.learner_id = ? AND p.exercise IN (`+strings.Join(marks, ", ")+`)`, args...)
 	if err != nil {
 		return 0, wrap("queue the score", err)
 	}
-	var solved float64
-	for _, p := range ps {
-		if sc, ok := classroom.BestScore(p); ok {
-			solved += sc
-		}
+	idx := make(map[string]*classroom.Progress, len(ps))
+	for i := range ps {
+		idx[ps[i].Exercise] = &ps[i]
 	}
-	solved = math.Round(solved*1e6) / 1e6
-	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson, solved, float64(len(exercises)))
+	given, _ := classroom.GradeCell(idx, lesson)
+	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson.Name, given, maximum)
 }
