@@ -61,37 +61,40 @@ func WriteProgressCSV(w io.Writer, d *Dashboard, exercises []string) error {
 }
 
 // WriteWideCSV writes the wide export: one row per learner, one column per
-// exercise, and their total. A cell is the exercise's score from 0 to 1
-// (BestScore), 0 when attempted and nothing earned, and empty when there
-// is nothing to score (not attempted, or an open answer not scored yet),
-// so a spreadsheet can sum the columns:
+// item (an exercise each, GradeItem), and their total. A cell is the
+// exercise's score from 0 to 1 (BestScore), 0 when attempted and nothing
+// earned, and empty when there is nothing to score (not attempted, or an
+// open answer not scored yet); the score column is the learner's points
+// (Totals), the cells' sum, as every exercise is worth one point. With
+// nil items the columns are the exercises the class has tried:
 //
 //	learner,ex-a,ex-b,...,score
-func WriteWideCSV(w io.Writer, d *Dashboard, exercises []string) error {
-	if exercises == nil {
-		exercises = d.Exercises
+func WriteWideCSV(w io.Writer, d *Dashboard, items []GradeItem) error {
+	if items == nil {
+		items = ExerciseItems(d.Exercises, nil)
 	}
 	idx := d.progressIndex()
+	totals := d.Totals(items)
 	cw := csv.NewWriter(w)
 	header := []string{"learner"}
-	for _, ex := range exercises {
-		header = append(header, cell(ex))
+	for _, it := range items {
+		header = append(header, cell(it.Name))
 	}
 	cw.Write(append(header, "score"))
 	for _, l := range d.Learners {
 		row := []string{cell(l.Name)}
-		total := 0.0
-		for _, ex := range exercises {
+		for _, it := range items {
 			v := ""
-			if p := idx[l.ID][ex]; p != nil {
-				if sc, ok := BestScore(*p); ok {
-					v = score(sc)
-					total += sc
+			for _, part := range it.Parts {
+				if p := idx[l.ID][part.Exercise]; p != nil {
+					if sc, ok := BestScore(*p); ok {
+						v = score(sc)
+					}
 				}
 			}
 			row = append(row, v)
 		}
-		cw.Write(append(row, score(roundScore(total))))
+		cw.Write(append(row, score(totals[l.ID].Points)))
 	}
 	cw.Flush()
 	return cw.Error()

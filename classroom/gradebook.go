@@ -50,6 +50,19 @@ func ItemOf(name string, exercises []string, points func(id string) float64) Gra
 	return it
 }
 
+// ExerciseItems is one column per exercise, each worth points(id) (1
+// each when points is nil).
+func ExerciseItems(exercises []string, points func(id string) float64) []GradeItem {
+	if points == nil {
+		points = func(string) float64 { return 1 }
+	}
+	items := make([]GradeItem, len(exercises))
+	for i, id := range exercises {
+		items[i] = ItemOf(id, []string{id}, points)
+	}
+	return items
+}
+
 // Points is what the item is worth: its parts' points summed.
 func (it GradeItem) Points() float64 {
 	total := 0.0
@@ -75,6 +88,46 @@ func GradeCell(idx map[string]*Progress, it GradeItem) (points float64, ok bool)
 		}
 	}
 	return roundScore(points), ok
+}
+
+// Totals is a learner's standing over a class's gradebook items: the one
+// sum behind the teacher's row for them, their own page and the score
+// column of progress-wide.csv.
+type Totals struct {
+	// Solved counts the exercises that count as solved (Progress.Done:
+	// an open answer once the teacher gives it full marks).
+	Solved int
+	// Points is what the learner earned (GradeCell, summed over the
+	// items), Of what the items are worth.
+	Points, Of float64
+}
+
+// TotalsOf is a learner's Totals over items, from their progress by
+// exercise.
+func TotalsOf(idx map[string]*Progress, items []GradeItem) Totals {
+	var t Totals
+	for _, it := range items {
+		pts, _ := GradeCell(idx, it)
+		t.Points += pts
+		t.Of += it.Points()
+		for _, part := range it.Parts {
+			if p := idx[part.Exercise]; p != nil && p.Done() {
+				t.Solved++
+			}
+		}
+	}
+	t.Points, t.Of = roundScore(t.Points), roundScore(t.Of)
+	return t
+}
+
+// Totals is every learner's Totals over items, by learner ID.
+func (d *Dashboard) Totals(items []GradeItem) map[int64]Totals {
+	idx := d.progressIndex()
+	out := make(map[int64]Totals, len(d.Learners))
+	for _, l := range d.Learners {
+		out[l.ID] = TotalsOf(idx[l.ID], items)
+	}
+	return out
 }
 
 // WriteGradebookCSV writes the class's gradebook in format (one of

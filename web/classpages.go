@@ -1,7 +1,6 @@
 package web
 
 import (
-	"math"
 	"net/http"
 	"strings"
 
@@ -39,16 +38,19 @@ type ClassCreatedData struct {
 
 // LearnerData fills a learner's own page.
 type LearnerData struct {
-	Learner  *classroom.Learner
-	Class    classSummary
-	Lessons  []learnerLesson
-	Done     int // graded exercises solved
-	Total    int // graded exercises
+	Learner *classroom.Learner
+	Class   classSummary
+	Lessons []learnerLesson
+	// Totals are the learner's solved count and points, of the
+	// exercises' count and points: the teacher's row for them says the
+	// same (classroom.Totals).
+	Totals    classroom.Totals
+	Exercises int
+	// Retired is the learner's work on exercises the lessons no longer
+	// have: kept, and counted in Totals.
+	Retired  []learnerExercise
 	Answered int // open questions answered
 	Open     int // open questions (the teacher scores them)
-	// Score sums the learner's scores (classroom.BestScore) over every
-	// exercise, each worth a point, as progress-wide.csv does.
-	Score    string
 	Progress []classroom.Progress
 }
 
@@ -145,40 +147,50 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 		return err
 	}
 	d := LearnerData{Learner: l, Class: w.summarize(cl), Progress: prog}
-	by := map[string]classroom.Progress{}
-	for _, p := range prog {
-		by[p.Exercise] = p
+	by := map[string]*classroom.Progress{}
+	for i := range prog {
+		by[prog[i].Exercise] = &prog[i]
 	}
-	total := 0.0
+	var ids []string
+	exercise := func(id, title string, open bool) learnerExercise {
+		ids = append(ids, id)
+		var p classroom.Progress
+		if q := by[id]; q != nil {
+			p = *q
+		}
+		le := learnerExercise{ID: id, Title: title, Open: open, Tries: p.Tries,
+			TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review, LateCredit: p.Late && p.LateCredit}
+		if sc, ok := classroom.BestScore(p); ok {
+			le.Score = scoreWord(sc)
+		}
+		if open {
+			d.Open++
+			if p.Tries > 0 {
+				d.Answered++
+			}
+		}
+		return le
+	}
+	known := map[string]bool{}
 	if cat := w.s.cfg.Lessons; cat != nil {
 		for _, les := range cat.Lessons() {
 			ll := learnerLesson{Slug: les.Slug, Title: les.Title}
 			for _, ex := range cat.LessonExercises(les) {
-				p := by[ex.ID]
-				le := learnerExercise{ID: ex.ID, Title: ex.Title, Open: ex.Kind == lessons.KindText, Tries: p.Tries,
-					TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review, LateCredit: p.Late && p.LateCredit}
-				if sc, ok := classroom.BestScore(p); ok {
-					le.Score = scoreWord(sc)
-					total += sc
-				}
-				ll.Exercises = append(ll.Exercises, le)
-				if ex.Kind == lessons.KindText {
-					// An open answer is never "solved": it is answered, then scored.
-					d.Open++
-					if p.Tries > 0 {
-						d.Answered++
-					}
-					continue
-				}
-				d.Total++
-				if p.Done() {
-					d.Done++
-				}
+				known[ex.ID] = true
+				ll.Exercises = append(ll.Exercises, exercise(ex.ID, ex.Title, ex.Kind == lessons.KindText))
 			}
 			d.Lessons = append(d.Lessons, ll)
 		}
 	}
-	d.Score = scoreWord(math.Round(total*1e6) / 1e6)
+	// Work on exercises the lessons no longer have is kept and counts, as
+	// on the teacher's dashboard: it is listed, not hidden in the total.
+	for _, p := range prog {
+		if !known[p.Exercise] {
+			d.Retired = append(d.Retired, exercise(p.Exercise, p.Exercise, p.Open))
+		}
+	}
+	d.Exercises = len(ids)
+	d.Totals = classroom.TotalsOf(by, classroom.ExerciseItems(ids, w.s.ExercisePoints))
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return w.s.render(c, http.StatusOK, LearnerPage(w.s.page("Class"), d))
 }

@@ -86,14 +86,16 @@ func learnerMark(status string) string {
 	return "○"
 }
 
-// learnerCount sums a learner's page up: the graded exercises solved, the
-// open questions answered, and the score over every exercise.
+// learnerCount sums a learner's page up: the exercises solved, the open
+// questions answered, and the score over every exercise, as the
+// teacher's row for them counts them (classroom.Totals).
 func learnerCount(d LearnerData) string {
-	out := strconv.Itoa(d.Done) + " of " + strconv.Itoa(d.Total) + " exercises solved"
+	out := strconv.Itoa(d.Totals.Solved) + " of " + strconv.Itoa(d.Exercises) + " exercises solved"
 	if d.Open > 0 {
-		out += "; " + strconv.Itoa(d.Answered) + " of " + strconv.Itoa(d.Open) + " open questions answered"
+		out += " (an open question counts as solved when your teacher gives it full marks). " +
+			strconv.Itoa(d.Answered) + " of " + strconv.Itoa(d.Open) + " open questions answered"
 	}
-	return out + ". Your score: " + d.Score + " of " + strconv.Itoa(d.Total+d.Open) + "."
+	return out + ". Your score: " + scoreWord(d.Totals.Points) + " of " + scoreWord(d.Totals.Of) + "."
 }
 
 // learnerWords says where the learner stands on an exercise, with its

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"math"
 	"sort"
 	"time"
 
@@ -86,8 +85,8 @@ type dashLearner struct {
 	ID    int64      `json:"id"`
 	Name  string     `json:"name"`
 	Cells []dashCell `json:"cells"`
-	// Correct counts the exercises solved (classroom.Progress.Done), Score
-	// sums the learner's scores, as progress-wide.csv does.
+	// Correct counts the exercises solved and Score the learner's points
+	// (classroom.Totals, as their own page and progress-wide.csv say).
 	Correct int    `json:"correct"`
 	Score   string `json:"score"`
 	// LastActive is when the learner last joined or answered; Current the
@@ -250,10 +249,12 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		col[ex] = i
 	}
 	row := map[int64]int{}
-	totals := make([]float64, len(d.Learners))
+	totals := d.Totals(w.gradeItems(d, false))
 	for _, l := range d.Learners {
 		row[l.ID] = len(v.Learners)
-		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order)), LastActive: l.JoinedAt.UTC()})
+		t := totals[l.ID]
+		v.Learners = append(v.Learners, dashLearner{ID: l.ID, Name: l.Name, Cells: make([]dashCell, len(order)), LastActive: l.JoinedAt.UTC(),
+			Correct: t.Solved, Score: scoreWord(t.Points)})
 	}
 	current := make([]*classroom.Progress, len(v.Learners))
 	for i, p := range d.Progress {
@@ -265,15 +266,8 @@ func (w *classWeb) view(d *classroom.Dashboard) *dashView {
 		if cur := current[r]; cur == nil || p.LastAt.After(cur.LastAt) {
 			current[r] = &d.Progress[i]
 		}
-		if p.Done() {
-			v.Learners[r].Correct++
-		}
-		if sc, ok := classroom.BestScore(p); ok {
-			totals[r] += sc
-		}
 	}
 	for i := range v.Learners {
-		v.Learners[i].Score = scoreWord(math.Round(totals[i]*1e6) / 1e6)
 		if p := current[i]; p != nil {
 			l := &v.Learners[i]
 			if p.LastAt.After(l.LastActive) {

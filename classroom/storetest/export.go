@@ -48,7 +48,7 @@ func testExport(t *testing.T, h Harness) {
 		t.Errorf("progress.csv:\n%s\nwant:\n%s", long.String(), wantLong)
 	}
 	var wide strings.Builder
-	if err := classroom.WriteWideCSV(&wide, d, []string{"a", "b"}); err != nil {
+	if err := classroom.WriteWideCSV(&wide, d, classroom.ExerciseItems([]string{"a", "b"}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	wantWide := `learner,a,b,score
