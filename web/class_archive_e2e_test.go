@@ -45,7 +45,7 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	// Archive, accepting the confirmation.
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'archived'`, "the dashboard showing the class archived")
-	b.waitUntil(tc, `document.getElementById('rotate-code').disabled && document.getElementById('toggle-joining').disabled
+	b.waitUntil(tc, `document.getElementById('rotate-code').disabled && document.getElementById('toggle-joining').disabled && document.getElementById('toggle-joining').hidden
 		&& document.querySelector('[data-testid=push-submit]').disabled && document.querySelector('[data-testid=settings-save]').disabled`, "the other actions turned off")
 	if got := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-joining]"))); got != "closed" {
 		t.Errorf("an archived class's dashboard says joining is %q", got)
@@ -70,7 +70,7 @@ func TestE2EClassArchiveButton(t *testing.T) {
 	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.ID("archive-class")))
 	b.waitUntil(tc, `document.getElementById('lifecycle').dataset.status === 'open' && !document.getElementById('rotate-code').disabled`, "the class restored")
 	b.waitUntil(tc, `!document.querySelector('[data-testid=push-submit]').disabled && !document.querySelector('[data-testid=settings-save]').disabled`, "push and settings turned back on")
-	b.waitUntil(tc, `document.querySelector('[data-testid=dash-joining]').textContent === 'open'`, "joining open again")
+	b.waitUntil(tc, `document.querySelector('[data-testid=dash-joining]').textContent === 'open' && !document.getElementById('toggle-joining').hidden`, "joining open again, its switch back")
 	b.waitUntil(lc, `document.querySelector('[data-testid=class-closed]').hidden && !document.getElementById('class-banner').textContent.includes('no more answers')`,
 		"Ada's page, opened while the class was archived, no longer saying so")
 	b.do(lc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))

@@ -74,6 +74,9 @@ func TestClassArchiveAndRestore(t *testing.T) {
 				t.Errorf("%s is not disabled on an archived class", id)
 			}
 		}
+		if _, hidden := attr(oneByTestID(t, dash, "toggle-joining"), "hidden"); !hidden {
+			t.Error("an archived class offers to close joining, beside \"joining is closed\"")
+		}
 		if s, _ := attr(oneByTestID(t, dash, "dash-lifecycle"), "data-status"); s != "archived" {
 			t.Errorf("lifecycle line status %q", s)
 		}

@@ -173,6 +173,9 @@ function renderLifecycle(lc) {
   archive.dataset.closed = String(closed);
   archive.textContent = closed ? 'Restore class' : 'Archive class';
   for (const id of ['toggle-joining', 'rotate-code']) document.getElementById(id).disabled = closed;
+  // A closed class takes nobody, whatever its switch says ("joining is
+  // closed" beside it): its switch is not offered until it is restored.
+  document.getElementById('toggle-joining').hidden = closed;
   for (const b of document.querySelectorAll('#push-form button, #settings-form button, [data-testid=review-save], [data-testid=late-credit]')) b.disabled = closed;
 }
 
