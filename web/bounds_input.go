@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/lessons"
@@ -24,6 +25,24 @@ func checkSpeed(f float64, sent string) error {
 func checkVariant(v int, sent string) error {
 	if v < 0 || v > lessons.MaxVariant {
 		return badRequest("variant", "must be a whole number between 0 and %d, not %s", lessons.MaxVariant, sent)
+	}
+	return nil
+}
+
+// boundOnDecode is the bounded field's own error for a JSON value that
+// would not even decode into it (value as encoding/json names it: "number
+// 1e400", "string"), so that a number too large for its type hears the
+// same range as one merely out of it; nil for a field with no such check.
+func boundOnDecode(field, value string) error {
+	sent, isNumber := strings.CutPrefix(value, "number ")
+	if !isNumber {
+		sent = "a " + value
+	}
+	switch field {
+	case "variant":
+		return checkVariant(-1, sent)
+	case "speed":
+		return checkSpeed(-1, sent)
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ func queryVariant(c echo.Context) (int, error) {
 	if err != nil {
 		v = -1 // not a whole number: refused with the range's words
 	}
-	return v, checkVariant(v, strconv.Quote(excerpt(raw)))
+	return v, checkVariant(v, excerpt(raw))
 }
 
 // exerciseByID finds the exercise a route names, or a 404 that says where

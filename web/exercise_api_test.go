@@ -85,6 +85,12 @@ func TestExercisesAreServedAsData(t *testing.T) {
 			t.Errorf("GET %s: %d %+v, want 400 naming variant", bad, a.status, e)
 		}
 	}
+	// The value is quoted once, as sent.
+	var e struct{ Error string }
+	p.get("/api/exercises/outlive-lease?variant=1e400").decode(t, &e)
+	if want := `variant: must be a whole number between 0 and 1000000, not "1e400"`; e.Error != want {
+		t.Errorf("variant=1e400: %q, want %q", e.Error, want)
+	}
 	if a := p.get("/api/exercises/nope"); a.status != http.StatusNotFound {
 		t.Errorf("an unknown exercise: %d", a.status)
 	}

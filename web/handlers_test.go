@@ -108,12 +108,24 @@ func TestPlaygroundRendersControls(t *testing.T) {
 
 func TestPlaygroundBadQueryIs400WithTheField(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
+	base, err := engine.LoadPreset("baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := "s=" + mustShare(t, base.Scenario)
 	for _, tc := range []struct{ query, want string }{
 		{"preset=nope", "preset: unknown preset"},
 		{"s=%21%21", "s: is not a scenario link"},
 		{"s=" + mustShare(t, engine.Scenario{Clients: []engine.Client{{Name: "a", Steps: []engine.Step{{Do: "work", For: engine.Ms(-5)}}}}}), "clients[0].steps[0].for: must be positive"},
 		{"s=" + strings.Repeat("A", 100000), "s: the shared scenario is 100000 characters"},
 		{"speed=fast", "speed: must be a number"},
+		// What goes with a share link only, or cannot go with one, is
+		// refused by name rather than dropped.
+		{shared + "&from=nope", `from: is not a preset ("nope")`},
+		{shared + "&preset=paused-holder", "preset: cannot go with a share link (s)"},
+		{shared + "&run=yes", `run: must be 1 (start the shared scenario when the page opens) or left out, not "yes"`},
+		{"preset=paused-holder&run=1", "run: goes with a share link (s) only"},
+		{"from=paused-holder", "from: goes with a share link (s) only"},
 	} {
 		status, body := get(t, ts.URL+"/playground?"+tc.query)
 		if status != http.StatusBadRequest {

@@ -88,6 +88,9 @@ func (s strictJSON) decode(data []byte, v any) error {
 			for t.Kind() == reflect.Pointer {
 				t = t.Elem()
 			}
+			if err := boundOnDecode(te.Field, te.Value); err != nil {
+				return err
+			}
 			return badRequest(s.prefix+te.Field, "must be %s", jsonKind(t.Kind()))
 		}
 		if errors.As(err, &te) {

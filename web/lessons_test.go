@@ -256,6 +256,8 @@ func TestCheckAPI(t *testing.T) {
 		{"long answer within --max-body-bytes", "outlive-lease", `{"answer":"` + strings.Repeat("5", 20000) + `"}`, 400, map[string]any{"field": "answer"}, "at most 2000"},
 		{"bad JSON", "outlive-lease", `{"answer":50}`, 400, map[string]any{"field": "answer"}, "answer: must be a string"},
 		{"bad variant", "outlive-lease", `{"answer":"50","variant":-1}`, 400, map[string]any{"field": "variant"}, "variant: must be a whole number between 0 and 1000000, not -1"},
+		{"variant too large to read", "outlive-lease", `{"answer":"50","variant":1e400}`, 400, map[string]any{"field": "variant"}, "variant: must be a whole number between 0 and 1000000, not 1e400"},
+		{"variant a string", "outlive-lease", `{"answer":"50","variant":"7"}`, 400, map[string]any{"field": "variant"}, "variant: must be a whole number between 0 and 1000000, not a string"},
 		{"unknown exercise", "no-such-exercise", `{"answer":"50"}`, 404, nil, `"no-such-exercise"`},
 	}
 	for _, c := range cases {

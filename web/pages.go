@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -37,14 +39,21 @@ type PlaygroundData struct {
 func (s *Server) playground(c echo.Context) error {
 	d := PlaygroundData{Preset: defaultPreset, Speed: defaultSpeed, Presets: engine.Presets(), Catalog: TheCatalog()}
 	status := http.StatusOK
+	// The first mistake is the one shown; the page still opens on what
+	// it could read.
 	fail := func(err error) {
-		status, d.Error = http.StatusBadRequest, mapError(err).Message
+		if d.Error == "" {
+			status, d.Error = http.StatusBadRequest, mapError(err).Message
+		}
 	}
 	q := c.QueryParams()
 	if sp, err := parseSpeed(q.Get("speed"), defaultSpeed); err != nil {
 		fail(err)
 	} else {
 		d.Speed = sp
+	}
+	if err := shareOnly(q); err != nil {
+		fail(err)
 	}
 	switch {
 	case q.Get("s") != "":
@@ -53,10 +62,15 @@ func (s *Server) playground(c echo.Context) error {
 			fail(err)
 			break
 		}
-		d.Preset, d.Scenario, d.AutoRun = "", sc, q.Get("run") == "1" && d.Error == ""
-		if p, err := engine.LoadPreset(q.Get("from")); err == nil && q.Get("from") != "" {
-			d.From, d.Changes = p.Name, shareChanges(p.Scenario, sc)
+		d.Preset, d.Scenario = "", sc
+		if from := q.Get("from"); from != "" {
+			if p, err := engine.LoadPreset(from); err != nil {
+				fail(badRequest("from", "is not a preset (%s), so what the link changed cannot be said: use one of %s", excerpt(from), strings.Join(engine.PresetNames(), ", ")))
+			} else {
+				d.From, d.Changes = p.Name, shareChanges(p.Scenario, sc)
+			}
 		}
+		d.AutoRun = q.Get("run") == "1" && d.Error == ""
 	case q.Get("preset") != "":
 		if _, err := engine.LoadPreset(q.Get("preset")); err != nil {
 			fail(err)
@@ -71,4 +85,23 @@ func (s *Server) playground(c echo.Context) error {
 	p := s.page("Playground")
 	p.Styles = nil // nothing of the lessons' on it: every learner loads it, by the byte
 	return s.render(c, status, PlaygroundPage(p, d))
+}
+
+// shareOnly refuses the query values that only a share link (s) takes,
+// and a preset beside one, rather than dropping them unsaid: a link that
+// names two scenarios, or asks to run at once where nothing runs at once,
+// is not what its sender thought.
+func shareOnly(q url.Values) error {
+	shared := q.Get("s") != ""
+	switch run := q.Get("run"); {
+	case run != "" && run != "1":
+		return badRequest("run", "must be 1 (start the shared scenario when the page opens) or left out, not %s", excerpt(run))
+	case run != "" && !shared:
+		return badRequest("run", "goes with a share link (s) only: a preset waits for Run, so that its question comes first")
+	case q.Get("from") != "" && !shared:
+		return badRequest("from", "goes with a share link (s) only: it names the preset the link's scenario was changed from")
+	case shared && q.Get("preset") != "":
+		return badRequest("preset", "cannot go with a share link (s): the link's own scenario is shown; drop one of the two")
+	}
+	return nil
 }
