@@ -151,18 +151,19 @@ func (s *Server) frameAncestors(c echo.Context) string {
 
 // ltiRoster: GET /api/classes/{code}/lti/roster, the course's roster as
 // the platform has it, each member with the learner they are in the
-// class (teacher key).
+// class, and "short" when the list stops before the platform's does
+// (teacher key).
 func (s *Server) ltiRoster(c echo.Context) error {
 	ctx := c.Request().Context()
 	cl, err := s.cfg.Classroom.Teacher(ctx, c.Param("code"), teacherKey(c))
 	if err != nil {
 		return err
 	}
-	ms, err := s.cfg.LTI.Roster(ctx, cl.ID)
+	r, err := s.cfg.LTI.Roster(ctx, cl.ID)
 	if err != nil {
 		return ltiError(err)
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"members": ms})
+	return writeJSON(c, http.StatusOK, r)
 }
 
 // ltiScored queues a learner's new best score on an exercise for the

@@ -113,9 +113,9 @@ func (s *Server) ltiRosterPage(c echo.Context) error {
 	key := teacherKey(c)
 	cl, err := s.cfg.Classroom.Teacher(ctx, c.Param("code"), key)
 	if err == nil {
-		var ms []lti.Member
-		if ms, err = s.cfg.LTI.Roster(ctx, cl.ID); err == nil {
-			return s.render(c, http.StatusOK, LTIRosterPage(s.page("Class"), LTIRosterData{Class: cl.Name, Code: cl.Code, Members: ms}))
+		var r *lti.Roster
+		if r, err = s.cfg.LTI.Roster(ctx, cl.ID); err == nil {
+			return s.render(c, http.StatusOK, LTIRosterPage(s.page("Class"), LTIRosterData{Class: cl.Name, Code: cl.Code, Members: r.Members, Short: r.Short}))
 		}
 	}
 	// A join code changed since the link was made: the key still names

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
 
@@ -495,5 +497,80 @@ func TestLTILessonPassback(t *testing.T) {
 	s := e.plat.Scores()
 	if len(s) != 1 || s[0].LineItem != e.plat.LineItem("8") || s[0].ScoreGiven != 1 || s[0].ScoreMaximum != lessonPoints(t, "leases") {
 		t.Errorf("lesson score = %+v, want 1 of the lesson's %v points", s, lessonPoints(t, "leases"))
+	}
+}
+
+// TestLTIRosterIsBounded: a course's roster is read within bounds and
+// says where it stopped. A course of 5,001 members, in pages of 300,
+// lists the first 5,000 and says so; 25 pages of one member are read to
+// the 20th, saying so; a first page over 4 MiB is a 503 naming the
+// limit (before, it was cut and answered "unexpected EOF"), and a later
+// one ends the list there. A member's name is kept to 200 characters.
+func TestLTIRosterIsBounded(t *testing.T) {
+	e := startLTI(t, "sqlite")
+	ada := newPerson(t, e.url)
+	e.launchAs(ada, ltitest.Learner, "link-1", "", "")
+	grace := newPerson(t, e.url)
+	a := e.launchAs(grace, ltitest.Teacher, "link-1", "", "")
+	code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
+	course := func(n int, name func(i int) string) []ltitest.User {
+		us := []ltitest.User{ltitest.Learner}
+		for i := 1; i < n; i++ {
+			us = append(us, ltitest.User{Sub: fmt.Sprint("user-", i), Name: name(i)})
+		}
+		return us
+	}
+	plain := func(i int) string { return fmt.Sprint("Learner ", i) }
+	type roster struct {
+		Members []struct{ Name string }
+		Short   string
+	}
+	read := func(what string) roster {
+		t.Helper()
+		var r roster
+		a := grace.get("/api/classes/" + code + "/lti/roster")
+		wantStatus(t, a, http.StatusOK, what)
+		a.decode(t, &r)
+		return r
+	}
+
+	e.plat.SetMembers(course(5001, plain)...)
+	e.plat.SetMemberPageSize(300)
+	if r := read("a course of 5,001"); len(r.Members) != 5000 || !strings.Contains(r.Short, "more than 5000 members") {
+		t.Errorf("a course of 5,001: %d members, short %q", len(r.Members), r.Short)
+	}
+	page := grace.get("/class/" + code + "/roster")
+	if got := text(oneByTestID(t, parseHTML(t, page.body), "roster-short")); !strings.Contains(got, "Not the whole roster: the course has more than 5000 members") {
+		t.Errorf("the roster page's note: %q", got)
+	}
+
+	e.plat.SetMembers(course(25, plain)...)
+	e.plat.SetMemberPageSize(1)
+	if r := read("25 pages"); len(r.Members) != 20 || !strings.Contains(r.Short, "more than 20 pages") {
+		t.Errorf("25 pages of one: %d members, short %q", len(r.Members), r.Short)
+	}
+
+	// Three members, the third named with 5 MiB: its page is too large.
+	huge := func(i int) string {
+		if i == 2 {
+			return strings.Repeat("x", 5<<20)
+		}
+		return plain(i)
+	}
+	e.plat.SetMembers(course(3, huge)...)
+	e.plat.SetMemberPageSize(2)
+	if r := read("a huge second page"); len(r.Members) != 2 || !strings.Contains(r.Short, "page 2 of the platform's roster is larger than the 4 MiB") {
+		t.Errorf("a huge second page: %d members, short %q", len(r.Members), r.Short)
+	}
+	e.plat.SetMemberPageSize(0)
+	a = grace.get("/api/classes/" + code + "/lti/roster")
+	if a.status != http.StatusServiceUnavailable || !strings.Contains(a.body, "larger than the 4 MiB the tool reads") {
+		t.Errorf("a huge first page: %d %s", a.status, a.body)
+	}
+
+	long := func(i int) string { return strings.Repeat("é", 300) }
+	e.plat.SetMembers(course(2, long)...)
+	if r := read("a long name"); len(r.Members) != 2 || utf8.RuneCountInString(r.Members[1].Name) != 200 {
+		t.Errorf("a 300-character name kept as %d characters", utf8.RuneCountInString(r.Members[1].Name))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,6 +47,7 @@ type Platform struct {
 	scores    []Score
 	failNext  int // scores to refuse with 503
 	members   []map[string]any
+	pageSize  int              // members a roster page holds, 0 for all on one
 	returned  []map[string]any // deep linking answers
 	lastAuth  url.Values
 	next      *Launch // what the auth endpoint launches, for a browser
@@ -393,13 +395,32 @@ func (p *Platform) SetMembers(users ...User) {
 	}
 }
 
+// SetMemberPageSize makes the roster come in pages of n members, each
+// naming the next in a Link header, as platforms page large courses (0:
+// one page).
+func (p *Platform) SetMemberPageSize(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pageSize = n
+}
+
 func (p *Platform) serveMemberships(w http.ResponseWriter, r *http.Request) {
 	if !p.authorized(r) || r.Header.Get("Accept") != lti.MembershipMediaType {
 		http.Error(w, "no token or wrong Accept", http.StatusUnauthorized)
 		return
 	}
 	p.mu.Lock()
-	body := map[string]any{"id": p.Server.URL + "/memberships", "context": map[string]any{"id": "course-1"}, "members": p.members}
+	members := p.members
+	if p.pageSize > 0 {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		from := min(page*p.pageSize, len(members))
+		to := min(from+p.pageSize, len(members))
+		if to < len(members) {
+			w.Header().Set("Link", fmt.Sprintf(`<%s/memberships?page=%d>; rel="next"`, p.Server.URL, page+1))
+		}
+		members = members[from:to]
+	}
+	body := map[string]any{"id": p.Server.URL + "/memberships", "context": map[string]any{"id": "course-1"}, "members": members}
 	p.mu.Unlock()
 	w.Header().Set("Content-Type", lti.MembershipMediaType)
 	json.NewEncoder(w).Encode(body)
