@@ -130,6 +130,18 @@ func (d *Dashboard) Totals(items []GradeItem) map[int64]Totals {
 	return out
 }
 
+// AwaitsTeacher reports whether the learner's score on the item waits for
+// the teacher: a part is an open answer submitted and not scored yet
+// (StatusSubmitted). The score is then partial, and an LMS is told so.
+func AwaitsTeacher(idx map[string]*Progress, it GradeItem) bool {
+	for _, part := range it.Parts {
+		if p := idx[part.Exercise]; p != nil && p.Status() == StatusSubmitted {
+			return true
+		}
+	}
+	return false
+}
+
 // WriteGradebookCSV writes the class's gradebook in format (one of
 // GradebookFormats): one row per learner, in joining order, one column
 // per item. section names the class in Canvas's Section column. A

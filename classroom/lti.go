@@ -51,13 +51,15 @@ type LTIStore interface {
 	// or "lesson:SLUG") for every graded link of the class that opens it,
 	// when it differs from the last one queued (a platform keeps the last
 	// score posted, so a lowered standing is sent too), and returns how
-	// many it queued.
-	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error)
-	// EnqueueLTILessonScore queues the learner's score on a lesson, as
-	// EnqueueLTIScore does for "lesson:" + lesson.Name: their points on
-	// it (GradeCell) of what it is worth (GradeItem.Points), the same
-	// figures as the lesson's column of the gradebook.
-	EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson GradeItem) (int, error)
+	// many it queued. pending marks a partial score that waits for the
+	// teacher (AwaitsTeacher).
+	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64, pending bool) (int, error)
+	// EnqueueLTIItemScore queues the learner's score on a gradebook item
+	// (an exercise's, or a lesson's) for target, as EnqueueLTIScore does:
+	// their points on it (GradeCell) of what it is worth
+	// (GradeItem.Points), pending while it AwaitsTeacher; the same figures
+	// as the item's column of the gradebook.
+	EnqueueLTIItemScore(ctx context.Context, classID, learnerID int64, target string, item GradeItem) (int, error)
 	// ClaimLTIScore takes the next score due at now for lease (so that
 	// one replica sends it), or nil when none is due.
 	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)
@@ -141,12 +143,15 @@ type LTIScoreJob struct {
 	UserSub     string      `json:"user_id"`
 	Given       float64     `json:"score_given"`
 	Maximum     float64     `json:"score_maximum"`
-	ScoredAt    time.Time   `json:"scored_at"`
-	Tries       int         `json:"tries"`
-	NextAt      time.Time   `json:"next_at"`
-	DoneAt      time.Time   `json:"done_at,omitzero"`
-	Outcome     string      `json:"outcome,omitempty"`
-	LastError   string      `json:"last_error,omitempty"`
+	// Pending is a partial score waiting for the teacher's: sent as
+	// gradingProgress "PendingManual".
+	Pending   bool      `json:"pending,omitempty"`
+	ScoredAt  time.Time `json:"scored_at"`
+	Tries     int       `json:"tries"`
+	NextAt    time.Time `json:"next_at"`
+	DoneAt    time.Time `json:"done_at,omitzero"`
+	Outcome   string    `json:"outcome,omitempty"`
+	LastError string    `json:"last_error,omitempty"`
 }
 
 // LTIDeepLink is a platform's request to pick content, waiting for the

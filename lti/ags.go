@@ -39,7 +39,7 @@ func (t *Tool) EnqueueScore(ctx context.Context, classID, learnerID int64, exerc
 	if maximum <= 0 || given < 0 || given > maximum {
 		return fmt.Errorf("score %g of %g: must be between 0 and a positive maximum", given, maximum)
 	}
-	n, err := t.store.EnqueueLTIScore(ctx, classID, learnerID, "exercise:"+exerciseID, given, maximum)
+	n, err := t.store.EnqueueLTIScore(ctx, classID, learnerID, "exercise:"+exerciseID, given, maximum, false)
 	if err == nil && n > 0 {
 		select {
 		case t.wake <- struct{}{}:
@@ -49,23 +49,29 @@ func (t *Tool) EnqueueScore(ctx context.Context, classID, learnerID int64, exerc
 	return err
 }
 
-// EnqueueLessonScore queues a learner's score on the lesson of an
-// exercise whose score just changed, for the graded links that open the
-// whole lesson: the lesson's column of the gradebook (LessonItem).
-func (t *Tool) EnqueueLessonScore(ctx context.Context, classID, learnerID int64, exerciseID string) error {
-	if t.cfg.Lessons == nil {
-		return nil
+// EnqueueStanding queues a learner's standing on an exercise whose score
+// changed, or whose open answer they just submitted: for the graded links
+// that open the exercise, and those that open its whole lesson, each the
+// item's column of the gradebook (its points of what it is worth),
+// marked pending while an open answer in it waits for the teacher. It
+// writes rows and sends nothing.
+func (t *Tool) EnqueueStanding(ctx context.Context, classID, learnerID int64, exerciseID string) error {
+	points := func(string) float64 { return 1 }
+	if t.cfg.Lessons != nil {
+		points = t.cfg.Lessons.ExercisePoints
 	}
-	ex, err := t.cfg.Lessons.Exercise(exerciseID)
-	if err != nil || ex.Lesson == "" {
-		return nil
+	queued := 0
+	n, err := t.store.EnqueueLTIItemScore(ctx, classID, learnerID, "exercise:"+exerciseID, classroom.ItemOf(exerciseID, []string{exerciseID}, points))
+	queued += n
+	if err == nil && t.cfg.Lessons != nil {
+		if ex, lerr := t.cfg.Lessons.Exercise(exerciseID); lerr == nil && ex.Lesson != "" {
+			if item, ok := t.LessonItem(ex.Lesson); ok {
+				n, err = t.store.EnqueueLTIItemScore(ctx, classID, learnerID, "lesson:"+item.Name, item)
+				queued += n
+			}
+		}
 	}
-	item, ok := t.LessonItem(ex.Lesson)
-	if !ok {
-		return nil
-	}
-	n, err := t.store.EnqueueLTILessonScore(ctx, classID, learnerID, item)
-	if err == nil && n > 0 {
+	if queued > 0 {
 		select {
 		case t.wake <- struct{}{}:
 		default:
@@ -119,7 +125,7 @@ func (t *Tool) Deliver(ctx context.Context) (int, error) {
 		if err != nil || job == nil {
 			return sent, err
 		}
-		err = t.postScore(ctx, job.Platform, job.LineItemURL, job.UserSub, job.Given, job.Maximum, job.ScoredAt)
+		err = t.postScore(ctx, job)
 		switch {
 		case err == nil:
 			sent++
@@ -166,15 +172,23 @@ type score struct {
 	Timestamp        string  `json:"timestamp"`
 }
 
-// postScore sends one score to the line item's scores endpoint.
-func (t *Tool) postScore(ctx context.Context, p classroom.LTIPlatform, lineItem, sub string, given, maximum float64, at time.Time) error {
+// postScore sends one score to the line item's scores endpoint. A
+// pending score is partial, waiting for the teacher to score an open
+// answer: "Submitted" and "PendingManual", which a platform shows as
+// needing grading (its score, the points so far, may rise).
+func (t *Tool) postScore(ctx context.Context, job *classroom.LTIScoreJob) error {
+	p := job.Platform
 	tok, err := t.token(ctx, p, ScopeScore)
 	if err != nil {
 		return err
 	}
-	body, _ := json.Marshal(score{UserID: sub, ScoreGiven: given, ScoreMaximum: maximum,
-		ActivityProgress: "Completed", GradingProgress: "FullyGraded", Timestamp: at.UTC().Format("2006-01-02T15:04:05.000Z07:00")})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, scoresURL(lineItem), bytes.NewReader(body))
+	activity, grading := "Completed", "FullyGraded"
+	if job.Pending {
+		activity, grading = "Submitted", "PendingManual"
+	}
+	body, _ := json.Marshal(score{UserID: job.UserSub, ScoreGiven: job.Given, ScoreMaximum: job.Maximum,
+		ActivityProgress: activity, GradingProgress: grading, Timestamp: job.ScoredAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, scoresURL(job.LineItemURL), bytes.NewReader(body))
 	if err != nil {
 		return err
 	}

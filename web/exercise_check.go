@@ -101,6 +101,10 @@ func (s *Server) apiCheck(c echo.Context) error {
 		ch := *rec.BestChange
 		ch.ClassCode = who.class.Code
 		s.scoreChanged(ctx, ch)
+	} else if !res.Graded {
+		// An open answer has no score until the teacher's: its columns
+		// in the course's gradebook now wait for one.
+		s.ltiScored(ctx, classroom.ScoreChange{ClassID: who.class.ID, ClassCode: who.class.Code, LearnerID: who.learner.ID, Exercise: res.Exercise})
 	}
 	res.Variant = who.shownVariant()
 	return writeJSON(c, http.StatusOK, withStates(res))

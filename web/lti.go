@@ -166,22 +166,19 @@ func (s *Server) ltiRoster(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, r)
 }
 
-// ltiScored queues a learner's new best score on an exercise for the
-// course's gradebook (when the learner came by an LTI launch into a
-// graded link; the queue finds out): the score by the credit rules times
-// the exercise's points, of its points. Server.scoreChanged calls it, the
-// one place a best score changes. Queueing writes a row and sends
-// nothing, so the answer does not wait for the platform; a failure to
-// queue is logged, never the learner's problem.
+// ltiScored queues a learner's standing on an exercise for the course's
+// gradebook, when the learner came by an LTI launch into a graded link
+// (the queue finds out): the exercise's column and its lesson's, as the
+// gradebook export has them (lti.Tool.EnqueueStanding). Server.scoreChanged
+// calls it, the one place a best score changes, and so does a submitted
+// open answer, which makes its columns wait for the teacher. Queueing
+// writes rows and sends nothing, so the answer does not wait for the
+// platform; a failure to queue is logged, never the learner's problem.
 func (s *Server) ltiScored(ctx context.Context, ch classroom.ScoreChange) {
 	if s.cfg.LTI == nil {
 		return
 	}
-	pts := s.ExercisePoints(ch.Exercise)
-	if err := s.cfg.LTI.EnqueueScore(ctx, ch.ClassID, ch.LearnerID, ch.Exercise, ch.Score*pts, pts); err != nil {
+	if err := s.cfg.LTI.EnqueueStanding(ctx, ch.ClassID, ch.LearnerID, ch.Exercise); err != nil {
 		s.log.Warn("lti: could not queue a score", slog.Any("err", err))
-	}
-	if err := s.cfg.LTI.EnqueueLessonScore(ctx, ch.ClassID, ch.LearnerID, ch.Exercise); err != nil {
-		s.log.Warn("lti: could not queue a lesson's score", slog.Any("err", err))
 	}
 }

@@ -18,7 +18,9 @@ import (
 // has a prediction, a scenario and an open answer: Ada predicts right
 // and the teacher scores her open answer 0.5, which is 1.5 of 3 in the
 // gradebook. Before, the lesson's link left the open answer out and sent
-// 1 of 2.
+// 1 of 2. While the open answer waits for the teacher, the lesson's score
+// and the open answer's own are sent as partial ("PendingManual"), so the
+// course's gradebook shows them as needing grading.
 func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		e := startLTI(t, kind)
@@ -26,6 +28,8 @@ func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 		lineItem := e.plat.LineItem("9")
 		ada := newPerson(t, e.url)
 		e.launchAs(ada, ltitest.Learner, "link-09", "lesson:side-effects", lineItem)
+		openItem := e.plat.LineItem("10")
+		e.launchAs(ada, ltitest.Learner, "link-sms-twice", "exercise:sms-twice", openItem)
 		grace := newPerson(t, e.url)
 		a := e.launchAs(grace, ltitest.Teacher, "link-09", "lesson:side-effects", lineItem)
 		code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
@@ -34,6 +38,17 @@ func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 			t.Fatalf("the right prediction: %v", res)
 		}
 		answerAs(t, ada, "sms-twice", "Give each text an idempotency key the provider keeps.")
+		// Until the teacher scores it, the lesson's grade is partial: the
+		// points so far, marked as needing grading.
+		if _, err := e.tool.Deliver(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if s := lastScore(e.plat, lineItem); s == nil || s.ScoreGiven != 1 || s.ScoreMaximum != 3 || s.Grading != "PendingManual" || s.Activity != "Submitted" {
+			t.Errorf("with the open answer waiting, the lesson's link was sent %+v; want 1 of 3, PendingManual", s)
+		}
+		if s := lastScore(e.plat, openItem); s == nil || s.ScoreGiven != 0 || s.ScoreMaximum != 1 || s.Grading != "PendingManual" {
+			t.Errorf("the open answer's own link was sent %+v; want 0 of 1, PendingManual", s)
+		}
 		var me struct {
 			Learner struct {
 				ID int64 `json:"id"`
@@ -62,14 +77,11 @@ func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 			t.Errorf("gradebook: %v of %v, want 1.5 of 3", given, possible)
 		}
 
-		var last *ltitest.Score
-		for _, s := range e.plat.Scores() {
-			if s.LineItem == lineItem {
-				last = &s
-			}
+		if last := lastScore(e.plat, lineItem); last == nil || last.ScoreGiven != given || last.ScoreMaximum != possible || last.Grading != "FullyGraded" {
+			t.Errorf("the lesson's link was sent %+v; the gradebook says %v of %v, fully graded", last, given, possible)
 		}
-		if last == nil || last.ScoreGiven != given || last.ScoreMaximum != possible {
-			t.Errorf("the lesson's link was sent %+v; the gradebook says %v of %v", last, given, possible)
+		if s := lastScore(e.plat, openItem); s == nil || s.ScoreGiven != 0.5 || s.ScoreMaximum != 1 || s.Grading != "FullyGraded" {
+			t.Errorf("the open answer's own link after the review was sent %+v; want 0.5 of 1, FullyGraded", s)
 		}
 		for _, c := range e.tool.Choices() {
 			if c.Target == "lesson:side-effects" && (!c.Graded || c.Points != possible) {
@@ -92,4 +104,15 @@ func colOf(t *testing.T, header []string, name string) int {
 	}
 	t.Fatalf("no column %q in %v", name, header)
 	return -1
+}
+
+// lastScore is the last score the platform got for a line item, or nil.
+func lastScore(p *ltitest.Platform, lineItem string) *ltitest.Score {
+	var last *ltitest.Score
+	for _, s := range p.Scores() {
+		if s.LineItem == lineItem {
+			last = &s
+		}
+	}
+	return last
 }

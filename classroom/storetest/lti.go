@@ -209,7 +209,7 @@ func testLTILaunchAndQueue(t *testing.T, h Harness) {
 	// Scores: queued once per better score, for graded links only.
 	learner := r1.Session.Learner.ID
 	enqueue := func(target string, given float64) int {
-		n, err := ls.EnqueueLTIScore(ctx, r1.Class.ID, learner, target, given, 1)
+		n, err := ls.EnqueueLTIScore(ctx, r1.Class.ID, learner, target, given, 1, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +284,7 @@ func testLTIQueueReplicas(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		classID = r.Class.ID
-		if q, err := ls.EnqueueLTIScore(ctx, classID, r.Session.Learner.ID, "exercise:ex", 1, 1); err != nil || q != 1 {
+		if q, err := ls.EnqueueLTIScore(ctx, classID, r.Session.Learner.ID, "exercise:ex", 1, 1, false); err != nil || q != 1 {
 			t.Fatalf("enqueue: %d %v", q, err)
 		}
 	}
@@ -342,7 +342,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
 	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "b", Answer: "1", Graded: true})
 	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "z", Answer: "1", Correct: true, Graded: true})
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, leases); err != nil || n != 1 {
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, r.Session.Learner.ID, "lesson:leases", leases); err != nil || n != 1 {
 		t.Fatalf("lesson score queued %d, %v", n, err)
 	}
 	j, err := ls.ClaimLTIScore(ctx, time.Now().Add(time.Hour), time.Minute)
@@ -365,7 +365,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if _, err := s.Review(ctx, r.Class.Code, rt.TeacherKey, classroom.Review{LearnerID: r.Session.Learner.ID, Exercise: "b", Score: 1, Graded: true}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, leases); err != nil || n != 1 {
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, r.Session.Learner.ID, "lesson:leases", leases); err != nil || n != 1 {
 		t.Fatalf("lesson score queued %d, %v", n, err)
 	}
 	j, err = ls.ClaimLTIScore(ctx, time.Now().Add(2*time.Hour), time.Minute)
@@ -382,16 +382,48 @@ func testLTILessonScore(t *testing.T, h Harness) {
 		}
 		return 1
 	})
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, r.Session.Learner.ID, weighted); err != nil || n != 1 {
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, r.Session.Learner.ID, "lesson:leases", weighted); err != nil || n != 1 {
 		t.Fatalf("weighted lesson score queued %d, %v", n, err)
 	}
 	j, err = ls.ClaimLTIScore(ctx, time.Now().Add(3*time.Hour), time.Minute)
 	if err != nil || j == nil || j.Given != 3 || j.Maximum != 4 {
 		t.Fatalf("lesson score with a worth 2 = %+v, %v; want 3 of 4", j, err)
 	}
+	if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	// An open answer in the lesson, submitted and not scored yet, makes
+	// the lesson's score partial: queued again as pending, the same
+	// points, until the teacher scores it.
+	claim := func(at time.Duration, want string, given float64, pending bool) {
+		t.Helper()
+		j, err := ls.ClaimLTIScore(ctx, time.Now().Add(at), time.Minute)
+		if err != nil || j == nil || j.Given != given || j.Maximum != 3 || j.Pending != pending {
+			t.Fatalf("%s: %+v, %v; want %v of 3, pending %v", want, j, err, given, pending)
+		}
+		if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, r.Session.Learner.ID, "lesson:leases", leases); err != nil || n != 1 {
+		t.Fatalf("lesson score queued %d, %v", n, err)
+	}
+	claim(4*time.Hour, "the lesson again, unweighted", 2, false)
+	mustRecord(t, s, r.Session.Token, classroom.Attempt{Exercise: "c", Answer: "an essay", Graded: false})
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, r.Session.Learner.ID, "lesson:leases", leases); err != nil || n != 1 {
+		t.Fatalf("the lesson with an open answer waiting: queued %d, %v; want it queued again as pending", n, err)
+	}
+	claim(5*time.Hour, "the lesson with an open answer waiting", 2, true)
+	if _, err := s.Review(ctx, r.Class.Code, rt.TeacherKey, classroom.Review{LearnerID: r.Session.Learner.ID, Exercise: "c", Score: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, r.Session.Learner.ID, "lesson:leases", leases); err != nil || n != 1 {
+		t.Fatalf("the lesson once the teacher scored the open answer: queued %d, %v", n, err)
+	}
+	claim(6*time.Hour, "the lesson once the open answer is scored", 2.5, false)
 	hand := mustJoin(t, s, r.Class.Code, "Bo")
 	mustRecord(t, s, hand.Token, classroom.Attempt{Exercise: "a", Answer: "1", Correct: true, Graded: true})
-	if n, err := ls.EnqueueLTILessonScore(ctx, r.Class.ID, hand.Learner.ID, classroom.ItemOf("leases", []string{"a"}, one)); err != nil || n != 0 {
+	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, hand.Learner.ID, "lesson:leases", classroom.ItemOf("leases", []string{"a"}, one)); err != nil || n != 0 {
 		t.Fatalf("a learner who joined by code queued %d, %v", n, err)
 	}
 }

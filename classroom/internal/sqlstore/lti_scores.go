@@ -19,7 +19,7 @@ import (
 // queued again; a different one supersedes those still waiting, so a
 // learner who improves three times while the platform is down is sent
 // their latest once.
-func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64) (int, error) {
+func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64, pending bool) (int, error) {
 	// Most learners did not come by a launch: one read tells, without
 	// taking the write lock on every right answer.
 	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
@@ -59,21 +59,22 @@ func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, targ
 		now := s.nowMS()
 		for _, it := range items {
 			var last float64
-			err := tx.QueryRowContext(ctx, s.d.q(`SELECT score_given / score_max FROM lti_scores
-				WHERE lineitem_url = ? AND user_sub = ? AND outcome <> 'superseded' ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last)
+			var lastPending bool
+			err := tx.QueryRowContext(ctx, s.d.q(`SELECT score_given / score_max, pending FROM lti_scores
+				WHERE lineitem_url = ? AND user_sub = ? AND outcome <> 'superseded' ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last, &lastPending)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
 				return err
-			case math.Abs(given/maximum-last) < 1e-9:
+			case math.Abs(given/maximum-last) < 1e-9 && pending == lastPending:
 				continue
 			}
 			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
 				WHERE lineitem_url = ? AND user_sub = ? AND done_at = 0 AND claimed_until <= ?`), now, it.url, sub, now); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_scores (platform_id, lineitem_url, user_sub, score_given, score_max, scored_at, next_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`), it.platform, it.url, sub, given, maximum, now, now); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_scores (platform_id, lineitem_url, user_sub, score_given, score_max, scored_at, next_at, pending)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), it.platform, it.url, sub, given, maximum, now, now, pending); err != nil {
 				return err
 			}
 			queued++
@@ -83,12 +84,12 @@ func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, targ
 	return queued, wrap("queue the score", err)
 }
 
-const scoreColumns = `j.id, j.platform_id, j.lineitem_url, j.user_sub, j.score_given, j.score_max, j.scored_at, j.tries, j.next_at, j.done_at, j.outcome, j.last_error`
+const scoreColumns = `j.id, j.platform_id, j.lineitem_url, j.user_sub, j.score_given, j.score_max, j.pending, j.scored_at, j.tries, j.next_at, j.done_at, j.outcome, j.last_error`
 
 func scanScore(r rowScanner, extra ...any) (*classroom.LTIScoreJob, error) {
 	var j classroom.LTIScoreJob
 	var scored, next, done int64
-	if err := r.Scan(append([]any{&j.ID, &j.PlatformID, &j.LineItemURL, &j.UserSub, &j.Given, &j.Maximum, &scored, &j.Tries, &next, &done, &j.Outcome, &j.LastError}, extra...)...); err != nil {
+	if err := r.Scan(append([]any{&j.ID, &j.PlatformID, &j.LineItemURL, &j.UserSub, &j.Given, &j.Maximum, &j.Pending, &scored, &j.Tries, &next, &done, &j.Outcome, &j.LastError}, extra...)...); err != nil {
 		return nil, err
 	}
 	j.ScoredAt, j.NextAt, j.DoneAt = fromMS(scored), fromMS(next), fromMS(done)
@@ -182,18 +183,18 @@ func (s *DB) cameByLaunch(ctx context.Context, classID, learnerID int64) (bool, 
 	return err == nil, err
 }
 
-// EnqueueLTILessonScore implements classroom.LTIStore.
-func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64, lesson classroom.GradeItem) (int, error) {
-	maximum := lesson.Points()
-	if len(lesson.Parts) == 0 || maximum <= 0 {
+// EnqueueLTIItemScore implements classroom.LTIStore.
+func (s *DB) EnqueueLTIItemScore(ctx context.Context, classID, learnerID int64, target string, item classroom.GradeItem) (int, error) {
+	maximum := item.Points()
+	if len(item.Parts) == 0 || maximum <= 0 {
 		return 0, nil
 	}
 	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
 		return 0, wrap("queue the score", err)
 	}
 	args := []any{learnerID}
-	marks := make([]string, len(lesson.Parts))
-	for i, part := range lesson.Parts {
+	marks := make([]string, len(item.Parts))
+	for i, part := range item.Parts {
 		marks[i], args = "?", append(args, part.Exercise)
 	}
 	ps, err := s.progress(ctx, `p.learner_id = ? AND p.exercise IN (`+strings.Join(marks, ", ")+`)`, args...)
@@ -204,6 +205,6 @@ func (s *DB) EnqueueLTILessonScore(ctx context.Context, classID, learnerID int64
 	for i := range ps {
 		idx[ps[i].Exercise] = &ps[i]
 	}
-	given, _ := classroom.GradeCell(idx, lesson)
-	return s.EnqueueLTIScore(ctx, classID, learnerID, "lesson:"+lesson.Name, given, maximum)
+	given, _ := classroom.GradeCell(idx, item)
+	return s.EnqueueLTIScore(ctx, classID, learnerID, target, given, maximum, classroom.AwaitsTeacher(idx, item))
 }
