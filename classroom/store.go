@@ -116,9 +116,10 @@ type Store interface {
 	// key was fixed (the checker's new verdict on each attempt, by ID) and
 	// works every score out again in try order with AttemptScore, with
 	// the progress they add up to. Attempts not listed keep their
-	// verdicts. It returns the learners whose best score changed.
+	// verdicts. learners limits it to those learners (nil: everyone who
+	// answered). It returns the learners whose best score changed.
 	// Teacher key only; EINVALID for a bad exercise or rule.
-	Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []Verdict) ([]ScoreChange, error)
+	Rescore(ctx context.Context, code, key, exercise, rule string, learners []int64, verdicts []Verdict) ([]ScoreChange, error)
 	// CreditLate grants (on) or withdraws the teacher's credit for a
 	// learner's late work on an exercise, an extension: with it, their
 	// attempts after the class's deadline, kept and still marked late,

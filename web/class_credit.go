@@ -141,7 +141,7 @@ func (w *classWeb) apiRegrade(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	changes, err := w.store().Rescore(ctx, c.Param("code"), teacherKey(c), ex.ID, ex.CreditRule(), verdicts)
+	changes, err := w.store().Rescore(ctx, c.Param("code"), teacherKey(c), ex.ID, ex.CreditRule(), nil, verdicts)
 	if err != nil {
 		return err
 	}

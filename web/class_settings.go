@@ -176,7 +176,9 @@ func (w *classWeb) liftLate(c echo.Context, until time.Time) (int, error) {
 				verdicts = append(verdicts, v...)
 			}
 		}
-		changes, err := w.store().Rescore(ctx, code, key, ex.ID, ex.CreditRule(), verdicts)
+		// Only the learners lifted: anyone else's scores stand as they
+		// were recorded.
+		changes, err := w.store().Rescore(ctx, code, key, ex.ID, ex.CreditRule(), learners[id], verdicts)
 		if err != nil {
 			return 0, err
 		}

@@ -361,8 +361,8 @@ func (s countingStore) Attempts(ctx context.Context, code, key, exercise string)
 	return out, err
 }
 
-func (s countingStore) Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
-	out, err := s.Store.Rescore(ctx, code, key, exercise, rule, verdicts)
+func (s countingStore) Rescore(ctx context.Context, code, key, exercise, rule string, learners []int64, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
+	out, err := s.Store.Rescore(ctx, code, key, exercise, rule, learners, verdicts)
 	s.count("rescore", err)
 	return out, err
 }

@@ -146,7 +146,7 @@ func testCredit(t *testing.T, h Harness) {
 		right := a.Answer == "40" || a.Answer == "50"
 		verdicts = append(verdicts, classroom.Verdict{AttemptID: a.ID, Correct: right, Share: map[bool]float64{true: 1}[right], Parsed: a.Parsed})
 	}
-	changes, err := s.Rescore(ctx, code, key, "num", classroom.RuleDeclining, verdicts)
+	changes, err := s.Rescore(ctx, code, key, "num", classroom.RuleDeclining, nil, verdicts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,10 +162,10 @@ func testCredit(t *testing.T, h Harness) {
 			t.Errorf("Ada on num after the regrade: %+v", p)
 		}
 	}
-	if _, err := s.Rescore(ctx, code, key, "num", "generous", nil); classroom.ErrorCode(err) != classroom.EINVALID {
+	if _, err := s.Rescore(ctx, code, key, "num", "generous", nil, nil); classroom.ErrorCode(err) != classroom.EINVALID {
 		t.Errorf("an unknown rule: %v", err)
 	}
-	if _, err := s.Rescore(ctx, code, "wrong key", "num", classroom.RuleDeclining, nil); classroom.ErrorCode(err) != classroom.EFORBIDDEN {
+	if _, err := s.Rescore(ctx, code, "wrong key", "num", classroom.RuleDeclining, nil, nil); classroom.ErrorCode(err) != classroom.EFORBIDDEN {
 		t.Errorf("rescore with a wrong key: %v", err)
 	}
 }

@@ -106,14 +106,14 @@ func testRegradeAfterRevealedReview(t *testing.T, h Harness) {
 		}
 	}
 
-	ch, err := s.Rescore(ctx, code, key, "num", classroom.RuleDeclining, []classroom.Verdict{{AttemptID: a1.ID, Correct: true, Share: 1}})
+	ch, err := s.Rescore(ctx, code, key, "num", classroom.RuleDeclining, nil, []classroom.Verdict{{AttemptID: a1.ID, Correct: true, Share: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ch) != 1 || ch[0].Score != 1 || ch[0].Previous != 0.25 {
 		t.Errorf("the regrade that solves Ada's exercise reports %+v, want one change from 0.25 to 1", ch)
 	}
-	ch, err = s.Rescore(ctx, code, key, "several", classroom.RulePartial, []classroom.Verdict{{AttemptID: b1.ID, Share: 0.75}})
+	ch, err = s.Rescore(ctx, code, key, "several", classroom.RulePartial, nil, []classroom.Verdict{{AttemptID: b1.ID, Share: 0.75}})
 	if err != nil {
 		t.Fatal(err)
 	}

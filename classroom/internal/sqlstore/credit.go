@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -54,17 +55,28 @@ func (s *DB) Attempts(ctx context.Context, code, key, exercise string) ([]classr
 // in try order as Record met them: the same AttemptScore, with where the
 // learner stood before each, and whether the answer had been shown then
 // as it was recorded (what a learner saw stays seen).
-func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
+func (s *DB) Rescore(ctx context.Context, code, key, exercise, rule string, learners []int64, verdicts []classroom.Verdict) ([]classroom.ScoreChange, error) {
+	if learners != nil && len(learners) == 0 {
+		return nil, nil
+	}
 	c, now, by, err := s.rescoreFor(ctx, code, key, exercise, rule, verdicts)
 	if err != nil {
 		return nil, err
+	}
+	where, args := `a.class_id = ? AND a.exercise = ?`, []any{c.ID, exercise}
+	if learners != nil {
+		marks := make([]string, len(learners))
+		for i, id := range learners {
+			marks[i], args = "?", append(args, id)
+		}
+		where += ` AND a.learner_id IN (` + strings.Join(marks, ", ") + `)`
 	}
 	var changes []classroom.ScoreChange
 	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		changes = changes[:0]
 		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT `+attemptColumns+`
 			FROM attempts a JOIN learners l ON l.id = a.learner_id
-			WHERE a.class_id = ? AND a.exercise = ? ORDER BY a.learner_id, a.try`), c.ID, exercise)
+			WHERE `+where+` ORDER BY a.learner_id, a.try`), args...)
 		if err != nil {
 			return err
 		}
