@@ -14,5 +14,8 @@ func playgroundJSON(d PlaygroundData) any {
 		"autorun":  d.AutoRun,
 		"from":     d.From,
 		"catalog":  d.Catalog,
+		// The longest scenario part (s) a share link may have: the page
+		// says so rather than give a link the server will refuse.
+		"max_share": maxShareParam,
 	}
 }

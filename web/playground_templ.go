@@ -471,7 +471,7 @@ func runBar(d PlaygroundData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</output></span> <span class=\"switch small\"><input type=\"checkbox\" id=\"start-paused\" data-testid=\"start-paused\"> <label for=\"start-paused\">Start paused</label></span> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\" aria-keyshortcuts=\"c\">Compare…</button> <button type=\"button\" id=\"chaos\" data-testid=\"chaos\" aria-keyshortcuts=\"f\">Find a failure</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button> <button type=\"button\" id=\"keys\" class=\"keys-button\" aria-keyshortcuts=\"?\" aria-controls=\"keys-help\" aria-expanded=\"false\" title=\"Keyboard shortcuts (?)\">?<span class=\"visually-hidden\">Keyboard shortcuts</span></button><div id=\"keys-help\" class=\"keys-help\" hidden data-testid=\"keys-help\"><p><strong>Keys</strong> work wherever the focus is, except in a text field.</p><dl><dt><kbd>R</kbd></dt><dd>run (again)</dd><dt><kbd>Space</kbd>, <kbd>K</kbd> or <kbd>P</kbd></dt><dd>pause / play; from a moment in the past, replay from there</dd><dt><kbd>←</kbd> <kbd>→</kbd> (<kbd>S</kbd>)</dt><dd>one event back / forward (forward asks a paused live run for its next event)</dd><dt><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>PageUp</kbd> <kbd>PageDown</kbd></dt><dd>one second back / forward</dd><dt><kbd>Home</kbd> <kbd>End</kbd></dt><dd>the start / the latest moment</dd><dt><kbd>+</kbd> <kbd>-</kbd></dt><dd>faster / slower</dd><dt><kbd>X</kbd></dt><dd>stop the run</dd><dt><kbd>C</kbd> <kbd>F</kbd></dt><dd>compare, find a failure</dd><dt><kbd>V</kbd></dt><dd>projector view: larger words, the timeline and its caption fill the screen</dd><dt><kbd>Z</kbd> <kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>zoom in / out of the timeline</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl><p class=\"hint\">On a lane's name (Tab to it) <kbd>Enter</kbd> opens that actor's menu; in a menu, arrows move and <kbd>Esc</kbd> closes.</p></div><div id=\"share-box\" class=\"share\" hidden><label for=\"share-link\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</output></span> <span class=\"switch small\"><input type=\"checkbox\" id=\"start-paused\" data-testid=\"start-paused\"> <label for=\"start-paused\">Start paused</label></span> <span class=\"spacer\"></span> <button type=\"button\" id=\"compare\" data-testid=\"compare\" aria-keyshortcuts=\"c\">Compare…</button> <button type=\"button\" id=\"chaos\" data-testid=\"chaos\" aria-keyshortcuts=\"f\">Find a failure</button> <button type=\"button\" id=\"share\" data-testid=\"share\">Share</button> <button type=\"button\" id=\"keys\" class=\"keys-button\" aria-keyshortcuts=\"?\" aria-controls=\"keys-help\" aria-expanded=\"false\" title=\"Keyboard shortcuts (?)\">?<span class=\"visually-hidden\">Keyboard shortcuts</span></button><div id=\"keys-help\" class=\"keys-help\" hidden data-testid=\"keys-help\"><p><strong>Keys</strong> work wherever the focus is, except in a text field.</p><dl><dt><kbd>R</kbd></dt><dd>run (again)</dd><dt><kbd>Space</kbd>, <kbd>K</kbd> or <kbd>P</kbd></dt><dd>pause / play; from a moment in the past, replay from there</dd><dt><kbd>←</kbd> <kbd>→</kbd> (<kbd>S</kbd>)</dt><dd>one event back / forward (forward asks a paused live run for its next event)</dd><dt><kbd>Shift</kbd>+<kbd>←</kbd> <kbd>→</kbd>, <kbd>PageUp</kbd> <kbd>PageDown</kbd></dt><dd>one second back / forward</dd><dt><kbd>Home</kbd> <kbd>End</kbd></dt><dd>the start / the latest moment</dd><dt><kbd>+</kbd> <kbd>-</kbd></dt><dd>faster / slower</dd><dt><kbd>X</kbd></dt><dd>stop the run</dd><dt><kbd>C</kbd> <kbd>F</kbd></dt><dd>compare, find a failure</dd><dt><kbd>V</kbd></dt><dd>projector view: larger words, the timeline and its caption fill the screen</dd><dt><kbd>Z</kbd> <kbd>Shift</kbd>+<kbd>Z</kbd></dt><dd>zoom in / out of the timeline</dd><dt><kbd>?</kbd></dt><dd>this list</dd></dl><p class=\"hint\">On a lane's name (Tab to it) <kbd>Enter</kbd> opens that actor's menu; in a menu, arrows move and <kbd>Esc</kbd> closes.</p></div><div id=\"share-box\" class=\"share\" hidden><label for=\"share-link\" id=\"share-label\">Link to this scenario</label> <input id=\"share-link\" type=\"url\" readonly data-testid=\"share-link\"> <button type=\"button\" id=\"copy-share\">Copy</button><p id=\"share-too-long\" class=\"field-error\" role=\"alert\" data-testid=\"share-too-long\" hidden></p></div><p id=\"status\" class=\"status\" role=\"status\" data-testid=\"status\">Ready. Press Run (or the R key).</p></div>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -551,7 +551,7 @@ func settings(d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var20 string
 			templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(b.Name).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 258, Col: 29}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 259, Col: 29}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
 			if templ_7745c5c3_Err != nil {
@@ -564,7 +564,7 @@ func settings(d PlaygroundData) templ.Component {
 			var templ_7745c5c3_Var21 string
 			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(b.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 258, Col: 41}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 259, Col: 41}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
@@ -582,7 +582,7 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var22 string
 		templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("replication_lag"))).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 273, Col: 99}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 274, Col: 99}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 		if templ_7745c5c3_Err != nil {
@@ -595,7 +595,7 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var23 string
 		templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("persist_every") / 1000)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 277, Col: 108}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 278, Col: 108}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 		if templ_7745c5c3_Err != nil {
@@ -608,7 +608,7 @@ func settings(d PlaygroundData) templ.Component {
 		var templ_7745c5c3_Var24 string
 		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(d.Catalog.OptionMax("lock_delay") / 1000)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 281, Col: 103}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 282, Col: 103}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
@@ -653,7 +653,7 @@ func legend() templ.Component {
 			var templ_7745c5c3_Var26 string
 			templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(m.ID).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 313, Col: 25}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 314, Col: 25}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
 			if templ_7745c5c3_Err != nil {
@@ -674,7 +674,7 @@ func legend() templ.Component {
 			var templ_7745c5c3_Var27 string
 			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(m.Label)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 315, Col: 13}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/playground.templ`, Line: 316, Col: 13}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {

@@ -919,7 +919,10 @@ async function openChaos() {
         $('changes')?.remove();
         showNotes();
         highlight = []; highlight.pending = true; highlight.why = example.why;
-        history.replaceState(null, '', '/playground?s=' + encodeShare(sc));
+        // The address bar holds the example when a link can (a reload
+        // then reopens it); a scenario too large for one leaves it be.
+        const s = encodeShare(sc);
+        if (s.length <= data.max_share) history.replaceState(null, '', '/playground?s=' + s);
         clearRun();
         changed();
         el.speed.value = MAX_SLIDER; speedChanged();
@@ -931,14 +934,26 @@ async function openChaos() {
   chaos.show();
 }
 
-function shareURL() {
-  return `${location.origin}/playground?s=${encodeShare(withNotes(sc))}&speed=${speed()}${from ? '&from=' + encodeURIComponent(from) : ''}`;
+function shareURL(s) {
+  return `${location.origin}/playground?s=${s}&speed=${speed()}${from ? '&from=' + encodeURIComponent(from) : ''}`;
 }
 
+// share shows the scenario's link, or, for a scenario too large for one
+// (the server refuses an s longer than data.max_share), says so instead
+// of giving a link that cannot open.
 function share() {
-  const box = $('share-box'), link = $('share-link');
+  const box = $('share-box'), link = $('share-link'), tooLong = $('share-too-long');
+  const s = encodeShare(withNotes(sc));
+  const fits = s.length <= data.max_share;
   box.hidden = false;
-  link.value = shareURL();
+  link.hidden = $('copy-share').hidden = $('share-label').hidden = !fits;
+  tooLong.hidden = fits;
+  if (!fits) {
+    link.value = '';
+    tooLong.textContent = `This scenario is too large for a link: it takes ${s.length.toLocaleString()} characters, and a link holds ${data.max_share.toLocaleString()} (a scenario of 64 KiB). Make it smaller to share it, or copy its JSON from "Advanced" below.`;
+    return;
+  }
+  link.value = shareURL(s);
   link.focus();
   link.select();
 }
