@@ -157,19 +157,47 @@ func (l *ledger) expired(w *world, g *grantRec) {
 		g.unseen = true
 		return
 	}
+	told := g.unseen // told late: no node could when it ran out
 	g.unseen = false
 	e := Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: actor}
 	if actor == w.backend.Actor {
 		e.Node = "" // no one node tells it
 	}
-	if w.s.now > g.end {
-		e.Message = "it ran out at " + FormatMS(g.end) + ", while no node that knew of it served"
-	}
+	e.Message = w.expiryWords(g, told)
 	if w.backend.expired != nil {
 		e.Message = joinWords(e.Message, w.backend.expired(w, g))
 	}
 	w.emit(e)
 	w.lockDelayEvent(actor, g)
+}
+
+// expiryWords says why a lease ended when it did, judged by true time:
+// when the lock service's clock is off (a jump, a drift, a leader whose
+// clock differs) and ended it before or after its true end, by how much
+// and when it truly ran out; when no node that knew of it served as it
+// ran out (told), that it is told late. A lease that simply ran its
+// course needs no words.
+func (w *world) expiryWords(g *grantRec, told bool) string {
+	var words string
+	skew := int64(0)
+	if w.svc != nil {
+		if _, _, clk := w.svc.record(w.lockName); clk != nil {
+			skew = clk.at(w.s.now) - w.s.now
+		}
+	}
+	switch {
+	case skew > 0 && g.end < g.trueEnd:
+		words = fmt.Sprintf("the lock service's clock, %s ahead of true time, ended it early: in true time it was to last until %s", FormatMS(skew), FormatMS(g.trueEnd))
+	case skew < 0 && g.end > g.trueEnd:
+		words = fmt.Sprintf("the lock service's clock, %s behind true time, ended it late: in true time it ran out at %s", FormatMS(-skew), FormatMS(g.trueEnd))
+	}
+	if told && w.s.now > g.end {
+		if words == "" {
+			return "it ran out at " + FormatMS(g.end) + ", while no node that knew of it served"
+		}
+		words = joinWords(words, "no node that knew of it served until now")
+	}
+	return words
 }
 
 // lockDelayEvent shows the lock-delay window that a lease's end without a
