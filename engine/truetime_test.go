@@ -44,6 +44,39 @@ func TestHistoryJudgedByTrueTime(t *testing.T) {
 			}
 		})
 	}
+	// Every backend whose lease ends by a server's clock: the same jump,
+	// the same verdict, and the lease's end blamed on the clock (with its
+	// true end), not on an outage (there was none).
+	for _, backend := range []string{"single", "raft", "etcd", "zookeeper", "async-replica"} {
+		t.Run("clock-jump/"+backend, func(t *testing.T) {
+			sc := mustPreset(t, "clock-jump", false)
+			sc.Lock.Backend = backend
+			res := mustRun(t, sc)
+			if res.Summary.DoubleGrants == 0 {
+				t.Fatalf("no double grant in true time (%+v)", res.Summary)
+			}
+			h := res.History()
+			if got := h.Check(10 * time.Second); got != engine.LinearizableIllegal {
+				t.Errorf("a double grant in true time: the history check says %q, want illegal", got)
+			}
+			if note := h.ClockNote(10 * time.Second); !strings.Contains(note, "node-1's clock, each grant was legal") {
+				t.Errorf("clock note %q, want it to say that by node-1's clock each grant was legal", note)
+			}
+			for _, e := range res.Events {
+				if e.Kind != engine.KindLeaseExpired || e.Holder != "client-1" {
+					continue
+				}
+				if strings.Contains(e.Message, "no node that knew of it served") || !strings.Contains(e.Message, "ahead of true time, ended it early: in true time it was to last until 10s") {
+					t.Errorf("client-1's lease end at %s is told as %q: the jump ended it, nothing was down", engine.FormatMS(e.T), e.Message)
+				}
+			}
+		})
+	}
+	zk := mustPreset(t, "baseline", false)
+	zk.Lock.Backend = "zookeeper"
+	if got := mustRun(t, zk).History().Check(10 * time.Second); got != engine.LinearizableOK {
+		t.Errorf("baseline on zookeeper: %q", got)
+	}
 	healthy := mustRun(t, mustPreset(t, "baseline", false))
 	if got := healthy.History().Check(10 * time.Second); got != engine.LinearizableOK {
 		t.Errorf("baseline: %q", got)

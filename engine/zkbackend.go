@@ -61,10 +61,11 @@ var zookeeperBackend = Backend{
 		svc.hooks.led = append(svc.hooks.led, z.after)
 		return z, nil
 	},
-	store:   func() fsmStore { return &zkStore{} },
-	ops:     zkOpNames,
-	client:  zkClient{},
-	history: ZKLockModel,
+	store:        func() fsmStore { return &zkStore{} },
+	ops:          zkOpNames,
+	client:       zkClient{},
+	history:      ZKLockModel,
+	clockHistory: ZKServerClockModel,
 	// Only the leader closes sessions.
 	witness:    func(w *world, _ *grantRec) string { return w.svc.serving() },
 	restarted:  "starts again on its stored log and rejoins the ensemble",
@@ -212,12 +213,24 @@ func (s *zkService) expire() {
 			for _, n := range before.Nodes {
 				if n.Owner == client {
 					w.emit(Event{Actor: nd.name, Kind: KindSessionExpired, Node: nd.name, Holder: client, Token: n.Czxid, Message: n.Name,
-						Reason: fmt.Sprintf("the leader has not heard from %s within its session timeout: it closes the session and deletes its ephemeral node %s (czxid %d)", client, n.Name, n.Czxid)})
+						Reason: fmt.Sprintf("%s: it closes the session and deletes its ephemeral node %s (czxid %d)", zkUnheard(w, nd, client), n.Name, n.Czxid)})
 				}
 			}
 		}
 	}
 	s.after()
+}
+
+// zkUnheard says why the leader nd closes client's session, judged by
+// true time: its timeout passed with nothing heard from the client, or,
+// when nd's clock runs ahead and the session still had time in true
+// time, that only its clock says so.
+func zkUnheard(w *world, nd *raftNode, client string) string {
+	g := w.ledger.latest(client)
+	if skew := nd.clock.at(w.s.now) - w.s.now; skew > 0 && g != nil && !g.released && w.s.now < g.trueEnd {
+		return fmt.Sprintf("by its clock, %s ahead of true time, the leader has not heard from %s within its session timeout; in true time the session was to last until %s", FormatMS(skew), client, FormatMS(g.trueEnd))
+	}
+	return fmt.Sprintf("the leader has not heard from %s within its session timeout", client)
 }
 
 // zkClient is the lock recipe at the client: create an ephemeral
