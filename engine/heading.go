@@ -1,11 +1,9 @@
-package web
+package engine
 
 import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/leaselab/playground/engine"
 )
 
 // Heading is what a finished run is headed by: the one thing that
@@ -37,11 +35,12 @@ const (
 	HeadSafe        = "safe"
 )
 
-// headingOf heads a run of sc that ended with events and summary s;
-// stopped says the run was stopped before its end.
-func headingOf(sc engine.Scenario, events []engine.Event, s engine.Summary, stopped bool) Heading {
+// HeadingOf heads a run of sc that ended with events and summary s;
+// stopped says the run was stopped before its end. The web page, the API
+// and the command line head a run by it.
+func HeadingOf(sc Scenario, events []Event, s Summary, stopped bool) Heading {
 	h := heading(sc, events, s, stopped)
-	v := engine.Verdict(s)
+	v := Verdict(s)
 	if _, rest, ok := strings.Cut(v, ": "); ok {
 		v = rest
 	}
@@ -49,11 +48,11 @@ func headingOf(sc engine.Scenario, events []engine.Event, s engine.Summary, stop
 	return h
 }
 
-func heading(sc engine.Scenario, events []engine.Event, s engine.Summary, stopped bool) Heading {
+func heading(sc Scenario, events []Event, s Summary, stopped bool) Heading {
 	if !s.Safe {
 		h := Heading{Kind: HeadUnsafe, Title: "Unsafe"}
 		if stopped {
-			h.Detail = "stopped at " + engine.FormatMS(s.EndMS) + ", after the failure"
+			h.Detail = "stopped at " + FormatMS(s.EndMS) + ", after the failure"
 		}
 		return h
 	}
@@ -61,7 +60,7 @@ func heading(sc engine.Scenario, events []engine.Event, s engine.Summary, stoppe
 		return Heading{Kind: HeadLockBroken, Title: "Data safe, lock broken", Detail: lockBroken(events, s)}
 	}
 	if stopped {
-		return Heading{Kind: HeadStopped, Title: "Stopped at " + engine.FormatMS(s.EndMS),
+		return Heading{Kind: HeadStopped, Title: "Stopped at " + FormatMS(s.EndMS),
 			Detail: "the run was stopped before its end: what follows covers what happened so far"}
 	}
 	missing := undone(sc, events, s)
@@ -73,18 +72,18 @@ func heading(sc engine.Scenario, events []engine.Event, s engine.Summary, stoppe
 	}
 	detail := strings.Join(missing, "; ")
 	if s.UnavailableMS > 0 {
-		return Heading{Kind: HeadUnavailable, Title: "Unavailable for " + engine.FormatMS(s.UnavailableMS), Detail: detail}
+		return Heading{Kind: HeadUnavailable, Title: "Unavailable for " + FormatMS(s.UnavailableMS), Detail: detail}
 	}
 	return Heading{Kind: HeadIncomplete, Title: "Incomplete", Detail: detail}
 }
 
 // lockBroken names the first token handed out twice, or the first grant
 // made while another was live.
-func lockBroken(events []engine.Event, s engine.Summary) string {
+func lockBroken(events []Event, s Summary) string {
 	if s.DuplicateTokens > 0 {
 		seen := map[int64]string{}
 		for _, e := range events {
-			if e.Kind != engine.KindGranted || e.Token == 0 {
+			if e.Kind != KindGranted || e.Token == 0 {
 				continue
 			}
 			if first, ok := seen[e.Token]; ok {
@@ -101,10 +100,10 @@ func lockBroken(events []engine.Event, s engine.Summary) string {
 
 // undone lists what the scenario asked for and did not get: clients that
 // wanted the lock and never got it, and the writes when none happened.
-func undone(sc engine.Scenario, events []engine.Event, s engine.Summary) []string {
+func undone(sc Scenario, events []Event, s Summary) []string {
 	granted := map[string]bool{}
 	for _, e := range events {
-		if e.Kind == engine.KindGranted {
+		if e.Kind == KindGranted {
 			granted[e.Actor] = true
 		}
 	}
@@ -113,11 +112,11 @@ func undone(sc engine.Scenario, events []engine.Event, s engine.Summary) []strin
 	for _, c := range sc.Clients {
 		for _, st := range c.Steps {
 			switch st.Do {
-			case engine.StepAcquire:
+			case StepAcquire:
 				if !granted[c.Name] && !slices.Contains(never, c.Name) {
 					never = append(never, c.Name)
 				}
-			case engine.StepWrite, engine.StepClaim, engine.StepSend:
+			case StepWrite, StepClaim, StepSend:
 				wantsWork = true
 			}
 		}

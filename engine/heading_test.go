@@ -1,4 +1,4 @@
-package web
+package engine_test
 
 import (
 	"strings"
@@ -16,11 +16,11 @@ func TestHeadingOfPresets(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p.Name, err)
 		}
-		h := headingOf(p.Prepared().Scenario(), res.Events, res.Summary, false)
-		if !res.Summary.Safe && h.Kind != HeadUnsafe {
+		h := engine.HeadingOf(p.Prepared().Scenario(), res.Events, res.Summary, false)
+		if !res.Summary.Safe && h.Kind != engine.HeadUnsafe {
 			t.Errorf("%s lost data but is headed %q", p.Name, h.Title)
 		}
-		if p.Name == "lock-server-down" && (h.Kind != HeadUnavailable || h.Title != "Unavailable for 36s" ||
+		if p.Name == "lock-server-down" && (h.Kind != engine.HeadUnavailable || h.Title != "Unavailable for 36s" ||
 			h.Detail != "no write happened; client-2 never got the lock") {
 			t.Errorf("lock-server-down is headed %+v, want unavailable for 36s, no write, client-2 never got the lock", h)
 		}
@@ -41,12 +41,12 @@ func TestHeadingOfChangedRuns(t *testing.T) {
 			sc.Fencing = true
 			sc.Lock.Lease = engine.Ms(600_000)
 			sc.Until = engine.Ms(60_000)
-		}, false, HeadIncomplete, "Incomplete", "client-2 never got the lock"},
+		}, false, engine.HeadIncomplete, "Incomplete", "client-2 never got the lock"},
 		{"a token granted twice, fenced", "clock-jump", func(sc *engine.Scenario) { sc.Fencing = true },
-			false, HeadLockBroken, "Data safe, lock broken", "the lock was granted while another client's lease still ran"},
+			false, engine.HeadLockBroken, "Data safe, lock broken", "the lock was granted while another client's lease still ran"},
 		{"stopped before the failure", "paused-holder", func(sc *engine.Scenario) { sc.Until = engine.Ms(8000) },
-			true, HeadStopped, "Stopped at 8s", "stopped before its end"},
-		{"the healthy run", "baseline", func(*engine.Scenario) {}, false, HeadSafe, "Safe", ""},
+			true, engine.HeadStopped, "Stopped at 8s", "stopped before its end"},
+		{"the healthy run", "baseline", func(*engine.Scenario) {}, false, engine.HeadSafe, "Safe", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,7 +64,7 @@ func TestHeadingOfChangedRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := headingOf(pp.Scenario(), res.Events, res.Summary, c.stopped)
+			h := engine.HeadingOf(pp.Scenario(), res.Events, res.Summary, c.stopped)
 			if h.Kind != c.kind || h.Title != c.title || !strings.Contains(h.Detail, c.detail) {
 				t.Errorf("headed %+v, want %s %q with %q", h, c.kind, c.title, c.detail)
 			}

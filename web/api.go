@@ -16,7 +16,7 @@ type runResponse struct {
 	Events  []engine.Event `json:"events"`
 	Summary engine.Summary `json:"summary"`
 	Verdict string         `json:"verdict"`
-	Heading Heading        `json:"heading"`
+	Heading engine.Heading `json:"heading"`
 	// Scenario is the scenario run, with the engine's defaults filled in:
 	// what a page draws the timeline from.
 	Scenario engine.Scenario `json:"scenario"`
@@ -78,7 +78,7 @@ func (s *Server) apiRun(c echo.Context) error {
 
 func newRunResponse(sc engine.Scenario, res *engine.Result) runResponse {
 	out := runResponse{Events: res.Events, Summary: res.Summary, Verdict: engine.Verdict(res.Summary),
-		Heading: headingOf(sc, res.Events, res.Summary, false), Scenario: sc, States: Fold(sc, res.Events), Texts: make([]string, len(res.Events))}
+		Heading: engine.HeadingOf(sc, res.Events, res.Summary, false), Scenario: sc, States: Fold(sc, res.Events), Texts: make([]string, len(res.Events))}
 	for i, e := range res.Events {
 		out.Texts[i] = engine.Describe(e)
 	}

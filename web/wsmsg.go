@@ -64,11 +64,11 @@ type ServerMessage struct {
 	Summary *engine.Summary `json:"summary,omitempty"`
 	Verdict string          `json:"verdict,omitempty"`
 	// Heading heads a finished run (summary only): what happened, in words.
-	Heading *Heading `json:"heading,omitempty"`
-	Stopped bool     `json:"stopped,omitempty"` // the run ended early (summary), or the error ended it (error)
-	Message string   `json:"message,omitempty"` // an error in words
-	Field   string   `json:"field,omitempty"`   // the input at fault
-	Code    string   `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "turn_over" (it held its place long enough while others waited), "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
+	Heading *engine.Heading `json:"heading,omitempty"`
+	Stopped bool            `json:"stopped,omitempty"` // the run ended early (summary), or the error ended it (error)
+	Message string          `json:"message,omitempty"` // an error in words
+	Field   string          `json:"field,omitempty"`   // the input at fault
+	Code    string          `json:"code,omitempty"`    // the error's kind: "invalid", "busy", "unavailable", "internal" as in HTTP errors (mapError); "bad_message", "no_run", "run_live", "too_fast", "too_long", "turn_over" (it held its place long enough while others waited), "shutdown", "queued" (a control before the run started), "stopped" (it left the line)
 	// Position is a waiting run's place in line, 1 being next.
 	Position int `json:"position,omitempty"`
 	// Waiting says what waits in line (queued), when it is not the run's

@@ -301,7 +301,7 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		last = append(last, m)
 		return
 	}
-	head := headingOf(prepared.Scenario(), res.Events, res.Summary, stopped)
+	head := engine.HeadingOf(prepared.Scenario(), res.Events, res.Summary, stopped)
 	last = append(last, ServerMessage{Type: MsgSummary, Summary: &res.Summary, Verdict: engine.Verdict(res.Summary), Heading: &head,
 		Scenario: &norm, States: Fold(norm, res.Events), Stopped: stopped, MessagesTruncated: res.MessagesTruncated})
 }

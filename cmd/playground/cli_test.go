@@ -261,3 +261,31 @@ func jsonEqual(t *testing.T, a, b []byte) bool {
 	}
 	return reflect.DeepEqual(va, vb)
 }
+
+// TestRunHeadsAnUnavailableRun: a run where the data came out right only
+// because nothing got done is not "SAFE" on the command line either: its
+// verdict line and its JSON carry the heading the web page gives it.
+func TestRunHeadsAnUnavailableRun(t *testing.T) {
+	out, _, err := runCLI(t, "run", "--preset", "lock-server-down")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if v := lines[len(lines)-1]; !strings.HasPrefix(v, "UNAVAILABLE for 36s: no write happened; client-2 never got the lock; checked: no stale write") {
+		t.Errorf("verdict line %q", v)
+	}
+	out, _, err = runCLI(t, "run", "--preset", "lock-server-down", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Heading engine.Heading `json:"heading"`
+		Events  []engine.Event `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Heading.Kind != engine.HeadUnavailable || len(res.Events) == 0 {
+		t.Errorf("JSON heading %+v with %d events", res.Heading, len(res.Events))
+	}
+}

@@ -77,7 +77,7 @@ func runCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if *format == "json" {
-		return writeJSON(stdout, res)
+		return writeJSON(stdout, runJSON{Result: res, Heading: engine.HeadingOf(sc, res.Events, res.Summary, false)})
 	}
 	return writeTimeline(stdout, sc, res)
 }
@@ -142,8 +142,33 @@ func writeTimeline(w io.Writer, sc engine.Scenario, res *engine.Result) error {
 	s := res.Summary
 	fmt.Fprintf(w, "\nfinal %d, expected %d; writes accepted %d, refused %d, stale accepted %d; overlap %s; double grants %d; duplicate tokens %d\n",
 		s.FinalValue, s.ExpectedValue, s.WritesAccepted, s.WritesRefused, s.StaleWritesAccepted, engine.FormatMS(s.OverlapMS), s.DoubleGrants, s.DuplicateTokens)
-	_, err := fmt.Fprintln(w, engine.Verdict(s))
+	_, err := fmt.Fprintln(w, verdictLine(engine.HeadingOf(sc, res.Events, s, false), s))
 	return err
+}
+
+// runJSON is a run as --format json prints it: the events and summary,
+// and the heading the web page gives it.
+type runJSON struct {
+	*engine.Result
+	Heading engine.Heading `json:"heading"`
+}
+
+// verdictLine is the run's verdict as one line: the engine's, except
+// that a run whose data came out right but whose work was not done is
+// headed by that, as the web page heads it ("UNAVAILABLE for 36s: no
+// write happened; ..."), never by a bare "SAFE".
+func verdictLine(h engine.Heading, s engine.Summary) string {
+	v := engine.Verdict(s)
+	switch h.Kind {
+	case engine.HeadUnavailable, engine.HeadIncomplete:
+		_, checks, _ := strings.Cut(v, ": ")
+		// The first word in capitals, as the engine's verdicts are; the
+		// rest as it is ("UNAVAILABLE for 36s").
+		first, rest, _ := strings.Cut(h.Title, " ")
+		title := strings.TrimSpace(strings.ToUpper(first) + " " + rest)
+		return title + ": " + h.Detail + "; checked: " + checks
+	}
+	return v
 }
 
 // writeHistory saves a run's lock operations and says whether they are
