@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -497,7 +498,10 @@ var errNoFault = errors.New("an example keeps at least one fault")
 // aimsOf says what the faults the shrunk scenario still has were aimed at.
 // The shrinker moves faults earlier and shortens them but never changes
 // what they do to whom, so each remaining fault is matched to the first
-// generated fault of the same kind and target not matched yet.
+// generated fault of the same kind and target not matched yet. An aim's
+// words hold the generated fault's numbers; when the shrinker changed
+// them, the aim says so and gives the example's own, so that no number
+// in it contradicts the scenario it stands beside.
 func aimsOf(small, generated Scenario, notes map[string]aimed) []string {
 	out := []string{}
 	used := make([]bool, len(generated.Faults))
@@ -507,13 +511,38 @@ func aimsOf(small, generated Scenario, notes map[string]aimed) []string {
 				continue
 			}
 			used[i] = true
-			if a, ok := notes[g.key()]; ok && !slices.Contains(out, a.note) {
-				out = append(out, a.note)
+			if a, ok := notes[g.key()]; ok {
+				note := a.note
+				if moved := shrunkWords(g, f); moved != "" {
+					note += " (as generated; " + moved + ")"
+				}
+				if !slices.Contains(out, note) {
+					out = append(out, note)
+				}
 			}
 			break
 		}
 	}
 	return out
+}
+
+// shrunkWords says how the shrinker changed generated fault g into f:
+// "the example's strikes at 4s, for 13.3s", or "" when it did not.
+func shrunkWords(g, f Fault) string {
+	var parts []string
+	if f.At.MS() != g.At.MS() {
+		parts = append(parts, "strikes at "+FormatMS(f.At.MS()))
+	}
+	if f.For.MS() != g.For.MS() {
+		parts = append(parts, "for "+FormatMS(f.For.MS()))
+	}
+	if f.By.MS() != g.By.MS() {
+		parts = append(parts, "by "+FormatMS(f.By.MS()))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "the example's " + strings.Join(parts, ", ")
 }
 
 // struck reports whether any fault took effect in a timeline.
