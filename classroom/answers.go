@@ -65,8 +65,17 @@ type TextAnswer struct {
 	At          time.Time `json:"at"`
 	// AfterReveal is set when the learner had seen the model answer (by
 	// giving up, or after an earlier submission) before writing this one.
-	AfterReveal bool    `json:"after_reveal"`
-	Review      *Review `json:"review,omitempty"`
+	AfterReveal bool `json:"after_reveal"`
+	// Late is set when it came after the class's deadline.
+	Late   bool    `json:"late"`
+	Review *Review `json:"review,omitempty"`
+}
+
+// Reviewed reports whether the teacher's review (of the learner's answers
+// to the exercise) was given after this answer: false for an answer
+// written since, which the teacher has not scored.
+func (a TextAnswer) Reviewed() bool {
+	return a.Review != nil && !a.At.After(a.Review.At)
 }
 
 // MistakeGroup is one misconception in a class: a named mistake of an

@@ -112,7 +112,10 @@ const (
 	StatusWrong     = "wrong"     // tried, nothing right yet
 	StatusSubmitted = "submitted" // an open answer waiting for the teacher
 	StatusScored    = "scored"    // an open answer the teacher scored
-	StatusLate      = "late"      // tried after the deadline, not solved before it
+	// StatusResubmitted is an open answer the teacher scored, answered
+	// again since: the score stands until the teacher scores the new one.
+	StatusResubmitted = "resubmitted"
+	StatusLate        = "late" // tried after the deadline, not solved before it
 	// StatusRevealedScored is a checker-graded exercise revealed to the
 	// learner and then scored by the teacher, who may give credit the
 	// reveal took away.
@@ -127,6 +130,8 @@ func (p *Progress) Status() string {
 	switch {
 	case p.reviewCounts() && !p.Open:
 		return StatusRevealedScored
+	case p.AnsweredSinceReview():
+		return StatusResubmitted
 	case p.reviewCounts():
 		return StatusScored
 	case p.Open && p.Tries > 0:
@@ -143,6 +148,13 @@ func (p *Progress) Status() string {
 		return StatusWrong
 	}
 	return StatusNone
+}
+
+// AnsweredSinceReview reports whether the learner answered an open
+// question again after the teacher scored it: the teacher's score stands
+// (it was earned), and the new answer waits to be scored.
+func (p *Progress) AnsweredSinceReview() bool {
+	return p.Open && p.Review != nil && p.LastAt.After(p.Review.At)
 }
 
 // Done reports whether the exercise counts as solved: right before the

@@ -129,15 +129,17 @@ func roundScore(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // WriteAnswersCSV writes answers.csv: one row per open answer, oldest
 // first, with the teacher's score and comment on that learner's answers to
-// the exercise (empty until reviewed):
+// the exercise, on the answers written before it (empty on those not
+// scored yet: before any review, and since the last), and whether the
+// answer came after the class's deadline (late, 1 or 0):
 //
-//	learner,exercise,variant,answer,time,score,comment
+//	learner,exercise,variant,answer,time,score,comment,late
 func WriteAnswersCSV(w io.Writer, answers []TextAnswer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"learner", "exercise", "variant", "answer", "time", "score", "comment"})
+	cw.Write([]string{"learner", "exercise", "variant", "answer", "time", "score", "comment", "late"})
 	for _, a := range answers {
-		row := []string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), cell(a.Answer), stamp(a.At), "", ""}
-		if a.Review != nil {
+		row := []string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), cell(a.Answer), stamp(a.At), "", "", bit(a.Late)}
+		if a.Reviewed() {
 			row[5], row[6] = score(a.Review.Score), cell(a.Review.Comment)
 		}
 		cw.Write(row)

@@ -132,11 +132,14 @@ func (d *Dashboard) Totals(items []GradeItem) map[int64]Totals {
 
 // AwaitsTeacher reports whether the learner's score on the item waits for
 // the teacher: a part is an open answer submitted and not scored yet
-// (StatusSubmitted). The score is then partial, and an LMS is told so.
+// (StatusSubmitted), or answered again since it was (StatusResubmitted).
+// The score is then partial, and an LMS is told so.
 func AwaitsTeacher(idx map[string]*Progress, it GradeItem) bool {
 	for _, part := range it.Parts {
-		if p := idx[part.Exercise]; p != nil && p.Status() == StatusSubmitted {
-			return true
+		if p := idx[part.Exercise]; p != nil {
+			if st := p.Status(); st == StatusSubmitted || st == StatusResubmitted {
+				return true
+			}
 		}
 	}
 	return false

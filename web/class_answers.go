@@ -82,6 +82,12 @@ type dashAnswer struct {
 	// gave up, or an earlier answer showed it) before writing this one.
 	SawModel bool              `json:"saw_model"`
 	Review   *classroom.Review `json:"review,omitempty"`
+	// Rescore says the teacher scored the learner's earlier answer and
+	// this one came since: its score (Review's) stands until the teacher
+	// scores this one, and it counts among the answers to mark. Late
+	// says it came after the class's deadline.
+	Rescore bool `json:"rescore"`
+	Late    bool `json:"late"`
 }
 
 // earlierAnswer is one of a learner's earlier answers to an open question.
@@ -109,7 +115,7 @@ func (w *classWeb) answerViews(all []classroom.TextAnswer) []dashAnswer {
 		title, _ := w.exerciseTitle(a.Exercise)
 		v := dashAnswer{LearnerID: a.LearnerID, Learner: a.LearnerName, Exercise: a.Exercise, ExerciseTitle: title,
 			Variant: a.Variant, Answer: a.Answer, At: a.At, Review: a.Review, SawModel: a.AfterReveal,
-			EarlierAnswers: []earlierAnswer{}}
+			Rescore: a.Review != nil && !a.Reviewed(), Late: a.Late, EarlierAnswers: []earlierAnswer{}}
 		if i, ok := at[k]; ok {
 			prev := out[i]
 			v.Earlier = prev.Earlier + 1

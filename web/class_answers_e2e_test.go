@@ -143,6 +143,21 @@ func TestE2ETeacherReadsMistakesAndScoresAnswers(t *testing.T) {
 		b.do(ada, chromedp.EmulateViewport(size.w, size.h), chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=learner-review]`)))
 		b.shot(ada, "", "learner-"+size.name+"-review")
 	}
+	// Ada answers again: her card, live, says the 0.75 was the earlier
+	// answer's, and it is an answer to mark again.
+	post(ada, "/api/exercises/sms-twice/check", `{"answer":"An idempotency key, kept by the provider for a day."}`)
+	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=answer-card]')].some(c => c.textContent.includes('Ada') && c.textContent.includes('kept by the provider') && c.querySelector('[data-testid=review-state]').textContent === 'not scored yet: 0.75 was for an earlier answer')`, "Ada's new answer to mark again")
+	if got := run(b, tc, chromedp.Text(chromedp.ID("jump-to-mark"))); got != "2 answers to mark" {
+		t.Errorf("with Bo's answer and Ada's new one, the header says %q", got)
+	}
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('[data-testid=answer-card]')].find(c => c.textContent.includes('kept by the provider')).id = 'ada-again'`))
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"wide", 1366, 900}, {"phone", 390, 844}} {
+		b.do(tc, chromedp.EmulateViewport(size.w, size.h), chromedp.ScrollIntoView(chromedp.CSS(`#ada-again`)))
+		b.shot(tc, "", "dashboard-"+size.name+"-answered-again")
+	}
 	b.do(tc, chromedp.Navigate(b.base+"/class"), chromedp.EmulateViewport(390, 844))
 	b.shot(tc, "", "class-home-phone")
 }

@@ -186,7 +186,7 @@ func TestTextAnswersGoToTheTeacher(t *testing.T) {
 		csv := owner.get("/api/classes/" + c.Code + "/answers.csv")
 		wantStatus(t, csv, http.StatusOK, "answers.csv")
 		rows := readCSV(t, csv.body)
-		if strings.Join(rows[0], ",") != "learner,exercise,variant,answer,time,score,comment" || len(rows) != 2 || rows[1][3] != answer || rows[1][5] != "" {
+		if strings.Join(rows[0], ",") != "learner,exercise,variant,answer,time,score,comment,late" || len(rows) != 2 || rows[1][3] != answer || rows[1][5] != "" {
 			t.Fatalf("answers.csv before scoring: %q", rows)
 		}
 

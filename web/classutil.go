@@ -61,6 +61,8 @@ func statusWord(status string) string {
 		return "answered, waiting for a score"
 	case classroom.StatusScored:
 		return "scored by the teacher"
+	case classroom.StatusResubmitted:
+		return "answered again since you scored it: the score stands until you score the new answer"
 	case classroom.StatusRevealedScored:
 		return "revealed, then scored by the teacher"
 	}
@@ -80,7 +82,7 @@ func learnerMark(status string) string {
 		return "↺"
 	case classroom.StatusLate:
 		return "⏰"
-	case classroom.StatusSubmitted, classroom.StatusScored:
+	case classroom.StatusSubmitted, classroom.StatusScored, classroom.StatusResubmitted:
 		return "✎"
 	}
 	return "○"
@@ -129,6 +131,8 @@ func learnerWords(ex learnerExercise) string {
 		return "answered; waiting for your teacher"
 	case classroom.StatusScored:
 		return "answered; scored by your teacher" + score
+	case classroom.StatusResubmitted:
+		return "answered again; your teacher's score is for your earlier answer until they score this one" + score
 	case classroom.StatusRevealedScored:
 		return "revealed, then scored by your teacher" + score
 	}
@@ -163,11 +167,14 @@ func reviewComment(r *classroom.Review) string {
 }
 
 // reviewState says whether an answer was scored.
-func reviewState(r *classroom.Review) string {
-	if r == nil {
+func reviewState(a dashAnswer) string {
+	switch {
+	case a.Review == nil:
 		return "not scored yet"
+	case a.Rescore:
+		return "not scored yet: " + reviewScore(a.Review) + " was for an earlier answer"
 	}
-	return "scored " + reviewScore(r)
+	return "scored " + reviewScore(a.Review)
 }
 
 // untriedWord is the folded line of the exercises nobody has tried yet.

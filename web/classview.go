@@ -134,6 +134,8 @@ func (c dashCell) stateOf() string {
 		return "tried"
 	case classroom.StatusRevealedScored:
 		return "scored" // a class name: one word
+	case classroom.StatusResubmitted:
+		return classroom.StatusSubmitted // waiting for the teacher, as a first answer does
 	}
 	return c.Status
 }
@@ -161,6 +163,8 @@ func cellOf(p classroom.Progress) dashCell {
 		c.Text = "✎ …"
 	case classroom.StatusScored:
 		c.Text = "✎ " + c.Score
+	case classroom.StatusResubmitted:
+		c.Text = "✎ " + c.Score + " …"
 	case classroom.StatusRevealedScored:
 		c.Text = "↺ " + c.Score
 	}
@@ -303,7 +307,7 @@ func (w *classWeb) lessonTitle(id string) string {
 func (v *dashView) toMark() int {
 	n := 0
 	for _, a := range v.Answers {
-		if a.Review == nil {
+		if a.Review == nil || a.Rescore {
 			n++
 		}
 	}

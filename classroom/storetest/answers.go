@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -197,7 +198,7 @@ func testReviews(t *testing.T, h Harness) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"learner", "exercise", "variant", "answer", "time", "score", "comment"}
+	want := []string{"learner", "exercise", "variant", "answer", "time", "score", "comment", "late"}
 	if fmt.Sprint(rows[0]) != fmt.Sprint(want) || len(rows) != 4 {
 		t.Fatalf("answers.csv: %q", rows)
 	}
@@ -298,4 +299,70 @@ func progressCSV(tb testing.TB, d *classroom.Dashboard, exercises []string) [][]
 		tb.Fatal(err)
 	}
 	return rows
+}
+
+// testAnsweredAgainSinceReview: a learner who answers an open question
+// again after the teacher scored it keeps the score (it was earned) but
+// the new answer waits to be scored: the status says "resubmitted", the
+// new answer has no score in answers.csv (the earlier ones keep theirs),
+// and a new review scores it. An answer after the deadline is marked late
+// in answers.csv.
+func testAnsweredAgainSinceReview(t *testing.T, h Harness) {
+	ctx := context.Background()
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	s := h.MustNew(t, classroom.Options{Now: func() time.Time { return now }})
+	nc := mustCreate(t, s, "Again")
+	code, key := nc.Class.Code, nc.TeacherKey
+	ada := mustJoin(t, s, code, "Ada")
+	mustRecord(t, s, ada.Token, classroom.Attempt{Exercise: "essay", Answer: "first go", Graded: false})
+	now = now.Add(time.Minute)
+	if _, err := s.Review(ctx, code, key, classroom.Review{LearnerID: ada.Learner.ID, Exercise: "essay", Score: 0.25, Comment: "Say why."}); err != nil {
+		t.Fatal(err)
+	}
+	status := func() (string, float64) {
+		t.Helper()
+		d, err := s.Dashboard(ctx, code, key)
+		if err != nil || len(d.Progress) != 1 {
+			t.Fatalf("dashboard: %+v, %v", d, err)
+		}
+		sc, _ := classroom.BestScore(d.Progress[0])
+		return d.Progress[0].Status(), sc
+	}
+	if st, sc := status(); st != classroom.StatusScored || sc != 0.25 {
+		t.Fatalf("after the review: %q %v", st, sc)
+	}
+	deadline := now.Add(time.Minute)
+	if _, err := s.SetSettings(ctx, code, key, classroom.Settings{ShowMe: true, OpenLessons: []string{}, Deadline: &deadline}); err != nil {
+		t.Fatal(err)
+	}
+	now = deadline.Add(time.Minute)
+	mustRecord(t, s, ada.Token, classroom.Attempt{Exercise: "essay", Answer: "second go, with the reason", Graded: false})
+	if st, sc := status(); st != classroom.StatusResubmitted || sc != 0.25 {
+		t.Errorf("answered again since the review: %q %v, want resubmitted, the earlier score standing", st, sc)
+	}
+	answers, err := s.Answers(ctx, code, key)
+	if err != nil || len(answers) != 2 {
+		t.Fatalf("answers: %+v, %v", answers, err)
+	}
+	if !answers[0].Reviewed() || answers[1].Reviewed() || answers[0].Late || !answers[1].Late {
+		t.Errorf("the first answer is the reviewed one, on time; the second neither: %+v", answers)
+	}
+	var buf bytes.Buffer
+	if err := classroom.WriteAnswersCSV(&buf, answers); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[1][5] != "0.25" || rows[1][7] != "0" || rows[2][5] != "" || rows[2][6] != "" || rows[2][7] != "1" {
+		t.Errorf("answers.csv: %q; want the first answer scored 0.25, the late second one not scored", rows)
+	}
+	now = now.Add(time.Minute)
+	if _, err := s.Review(ctx, code, key, classroom.Review{LearnerID: ada.Learner.ID, Exercise: "essay", Score: 0.75}); err != nil {
+		t.Fatal(err)
+	}
+	if st, sc := status(); st != classroom.StatusScored || sc != 0.75 {
+		t.Errorf("after scoring the new answer: %q %v", st, sc)
+	}
 }

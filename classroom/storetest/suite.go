@@ -43,6 +43,7 @@ func Run(t *testing.T, h Harness) {
 		{"UpdateSettingsAtOnce", testUpdateSettingsAtOnce},
 		{"LateCredit", testLateCredit},
 		{"LiftLate", testLiftLate},
+		{"AnsweredAgainSinceReview", testAnsweredAgainSinceReview},
 		{"RescoreSomeLearners", testRescoreSomeLearners},
 		{"Archive", testArchive},
 		{"Expiry", testExpiry},

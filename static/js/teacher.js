@@ -190,6 +190,15 @@ function learnersWord(n) { return n === 1 ? '1 learner' : n + ' learners'; }
 
 function scoreText(r) { return r ? String(r.score) : ''; }
 
+// reviewState is what a card says of its score (class.templ's
+// reviewState): an answer written since the teacher's score is not
+// scored yet, and the score it shows was the earlier answer's.
+function reviewState(a) {
+  if (!a.review) return 'not scored yet';
+  if (a.rescore) return 'not scored yet: ' + a.review.score + ' was for an earlier answer';
+  return 'scored ' + a.review.score;
+}
+
 // answerCard is the same form as the page's first render (class.templ's
 // answerCard): one learner's latest open answer and its score.
 function answerCard(a) {
@@ -197,6 +206,7 @@ function answerCard(a) {
     el('p', { class: 'answer-who' }, el('strong', {}, a.learner), ' on ', el('em', {}, a.exercise_title),
       a.earlier > 0 ? el('span', { class: 'hint' }, ' (and ' + a.earlier + ' earlier)') : ''),
     a.saw_model ? el('p', { class: 'hint saw-model', 'data-testid': 'answer-saw-model' }, 'Written after the model answer was shown to ' + a.learner + '.') : '',
+    a.late ? el('p', { class: 'hint answer-late', 'data-testid': 'answer-late' }, "Sent after the class's deadline.") : '',
     el('blockquote', { class: 'answer-text', 'data-testid': 'answer-text' }, a.answer),
     a.earlier_answers.length ? el('details', { class: 'answer-earlier', 'data-testid': 'answer-earlier' },
       el('summary', {}, 'Earlier answers'),
@@ -206,7 +216,7 @@ function answerCard(a) {
       el('label', {}, 'Score (0 to 1) ', el('input', { type: 'number', name: 'score', min: '0', max: '1', step: '0.25', required: true, value: scoreText(a.review), 'data-testid': 'review-score' })),
       el('label', {}, 'Comment ', el('input', { type: 'text', name: 'comment', maxLength: 2000, value: a.review ? a.review.comment : '', 'data-testid': 'review-comment' })),
       el('button', { type: 'submit', 'data-testid': 'review-save' }, 'Save'),
-      el('span', { class: 'hint review-state', role: 'status', 'data-testid': 'review-state' }, a.review ? 'scored ' + a.review.score : 'not scored yet')));
+      el('span', { class: 'hint review-state', role: 'status', 'data-testid': 'review-state' }, reviewState(a))));
   return form;
 }
 
@@ -238,7 +248,7 @@ function renderAnswers(answers) {
   });
   box.replaceChildren(...cards);
   document.getElementById('answer-count').textContent = String(answers.length);
-  const toMark = answers.filter((a) => !a.review).length;
+  const toMark = answers.filter((a) => !a.review || a.rescore).length;
   document.getElementById('jump-to-mark').textContent = toMark === 0 ? 'No answers to mark'
     : toMark === 1 ? '1 answer to mark' : toMark + ' answers to mark';
 }

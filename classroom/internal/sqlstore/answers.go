@@ -150,7 +150,7 @@ func (s *DB) Answers(ctx context.Context, code, key string) ([]classroom.TextAns
 
 // answers reads a class's open answers, oldest first, with reviews.
 func (s *DB) answers(ctx context.Context, classID int64) ([]classroom.TextAnswer, error) {
-	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT a.learner_id, l.name, a.exercise, a.variant, a.answer, a.at, a.after_reveal,
+	rows, err := s.db.QueryContext(ctx, s.d.q(`SELECT a.learner_id, l.name, a.exercise, a.variant, a.answer, a.at, a.after_reveal, a.late,
 			r.score, r.comment, r.at
 		FROM attempts a JOIN learners l ON l.id = a.learner_id
 		LEFT JOIN reviews r ON r.learner_id = a.learner_id AND r.exercise = a.exercise
@@ -164,7 +164,7 @@ func (s *DB) answers(ctx context.Context, classID int64) ([]classroom.TextAnswer
 		var t classroom.TextAnswer
 		var at int64
 		var rv nullReview
-		if err := rows.Scan(&t.LearnerID, &t.LearnerName, &t.Exercise, &t.Variant, &t.Answer, &at, &t.AfterReveal,
+		if err := rows.Scan(&t.LearnerID, &t.LearnerName, &t.Exercise, &t.Variant, &t.Answer, &at, &t.AfterReveal, &t.Late,
 			&rv.score, &rv.comment, &rv.at); err != nil {
 			return nil, wrap("read answers", err)
 		}
