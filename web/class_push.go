@@ -28,8 +28,15 @@ type pushRequest struct {
 // /scenario) with the teacher key. Every learner's page offers what was
 // pushed in a banner with a button; nobody is moved off their page.
 func (w *classWeb) apiPushScenario(c echo.Context) error {
+	body, err := w.s.readBody(c)
+	if err != nil {
+		return err
+	}
 	var in pushRequest
-	if err := w.s.readJSON(c, &in); err != nil {
+	if err := decodeStrict(body, &in); err != nil {
+		return err
+	}
+	if err := emptyPushField(body); err != nil {
 		return err
 	}
 	sc, err := validatePush(in)
@@ -68,6 +75,27 @@ func (w *classWeb) checkPushedPage(sc classroom.Scenario) error {
 	return nil
 }
 
+// emptyPushField refuses a push that names a field and leaves it empty
+// ({"preset": ""}): it would clear what the class has, which only {} (the
+// dashboard's Clear) asks for.
+func emptyPushField(body []byte) error {
+	var given map[string]json.RawMessage
+	if json.Unmarshal(body, &given) != nil {
+		return nil // not an object: decodeStrict said so already
+	}
+	for _, f := range []string{"preset", "scenario", "link", "lesson", "exercise"} {
+		v, ok := given[f]
+		if !ok {
+			continue
+		}
+		var str string
+		if raw := strings.TrimSpace(string(v)); raw == "null" || json.Unmarshal(v, &str) == nil && strings.TrimSpace(str) == "" {
+			return badRequest(f, "is empty: name what to push, or send {} (the dashboard's Clear) to take the push down")
+		}
+	}
+	return nil
+}
+
 // validatePush checks a pushed scenario against the engine, so a learner
 // is never offered one that does not run; errors name the field.
 func validatePush(in pushRequest) (classroom.Scenario, error) {
@@ -75,17 +103,20 @@ func validatePush(in pushRequest) (classroom.Scenario, error) {
 	if raw == "null" {
 		raw = ""
 	}
-	n := 0
-	for _, set := range []bool{in.Preset != "", raw != "", in.Link != "", in.Lesson != "", in.Exercise != ""} {
-		if set {
-			n++
+	n, last := 0, ""
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"preset", in.Preset != ""}, {"scenario", raw != ""}, {"link", in.Link != ""}, {"lesson", in.Lesson != ""}, {"exercise", in.Exercise != ""}} {
+		if f.set {
+			n, last = n+1, f.name
 		}
 	}
 	switch {
 	case n == 0:
 		return classroom.Scenario{}, nil
 	case n > 1:
-		return classroom.Scenario{}, badRequest("preset", "give one of preset, scenario, link, lesson or exercise, not %d of them", n)
+		return classroom.Scenario{}, badRequest(last, "give one of preset, scenario, link, lesson or exercise, not %d of them", n)
 	case in.Lesson != "" || in.Exercise != "":
 		sc := classroom.Scenario{Lesson: in.Lesson, Exercise: in.Exercise}
 		if err := classroom.CheckScenario(sc); err != nil {

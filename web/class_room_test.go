@@ -79,7 +79,7 @@ func TestClassPushLessonAndExercise(t *testing.T) {
 			`{"lesson":"no-such-lesson"}`:                            "lesson",
 			`{"exercise":"no-such-exercise"}`:                        "exercise",
 			`{"lesson":"` + strings.Repeat("a", 5000) + `"}`:         "lesson",
-			`{"lesson":"` + l.Slug + `","exercise":"` + ex.ID + `"}`: "preset",
+			`{"lesson":"` + l.Slug + `","exercise":"` + ex.ID + `"}`: "exercise", // the one too many
 			`{"lesson":"<b>"}`:                                       "lesson",
 			`{"lesson":7}`:                                           "lesson",
 		} {

@@ -436,7 +436,7 @@ func TestClassPushScenario(t *testing.T) {
 		path := "/api/classes/" + c.Code + "/scenario"
 		for _, tc := range []struct{ body, field string }{
 			{`{"preset":"no-such-preset"}`, "preset"},
-			{`{"preset":"` + presetName(t) + `","link":"/playground?preset=x"}`, "preset"},
+			{`{"preset":"` + presetName(t) + `","link":"/playground?preset=x"}`, "link"}, // the one too many
 			{`{"scenario":{"clients":"many"}}`, "scenario"},
 			{`{"scenario":{"lock":{"backend":"consul"},"clients":[{"name":"a"}]}}`, "scenario.lock.backend"},
 			{`{"link":"https://example.org/playground?s=!!!"}`, "link"},

@@ -377,7 +377,12 @@ pushForm.addEventListener('submit', (e) => {
   const link = f.link.value.trim();
   // The last thing the teacher picked wins: a link, a lesson, an exercise, a preset.
   const body = link ? { link } : f.lesson.value ? { lesson: f.lesson.value }
-    : f.exercise.value ? { exercise: f.exercise.value } : { preset: f.preset.value };
+    : f.exercise.value ? { exercise: f.exercise.value } : f.preset.value ? { preset: f.preset.value } : null;
+  if (!body) {
+    // Nothing picked: Push would take the push down, which is Clear's job.
+    showError('Pick a preset, a lesson or an exercise, or paste a share link, then press Push (Clear takes the push down).');
+    return;
+  }
   act(async () => {
     await send('POST', api('/push'), body);
     f.link.value = '';
@@ -452,7 +457,8 @@ settingsForm.addEventListener('submit', (e) => {
       saved = await send('POST', api('/settings'), body);
       const n = saved.late_lifted || 0;
       settingsState.textContent = n === 0 ? 'saved'
-        : 'saved: the later deadline puts ' + (n === 1 ? "one learner's late work" : n + " learners' late work") + ' on time, rescored';
+        // late_lifted counts a learner's exercises, the grid's cells.
+        : 'saved: the later deadline puts the late work in ' + (n === 1 ? 'one cell' : n + ' cells') + ' of the grid on time, rescored';
     } catch (err) {
       if (err.code !== 'settings_changed') {
         settingsState.textContent = 'not saved';
