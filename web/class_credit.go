@@ -83,6 +83,10 @@ const practiceNote = "Right, after the answer was shown: this is practice and ea
 // wrong tries that showed no answer (the class was in quiz mode) says.
 const creditEndedNote = "Right, after three wrong tries: like an answer after the answer was shown, this earns no credit."
 
+// lateNote is what an answer after the class's deadline says first: it is
+// kept, and earns nothing unless the teacher credits it.
+const lateNote = "After the class's deadline: this answer is kept for your teacher, marked late, and earns nothing unless they credit it."
+
 // apiAttemptsCSV: GET /api/classes/{code}/attempts.csv with the teacher
 // key: every attempt, as typed and as read, its result and score.
 func (w *classWeb) apiAttemptsCSV(c echo.Context) error {

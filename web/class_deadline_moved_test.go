@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/classroom"
@@ -21,8 +22,13 @@ func TestADeadlineMovedLaterPutsEarlierWorkOnTime(t *testing.T) {
 		settings := "/api/classes/" + c.Code + "/settings"
 		id := "lock-writes-per-second"
 		wantStatus(t, owner.postJSON(settings, `{"deadline":"2001-01-01T00:00:00Z"}`), http.StatusOK, "a past deadline")
-		if res := answerAs(t, ada, id, expected(t, id, classVariant(t, st, c, adaID))); res["score"] != 0.0 {
+		res := answerAs(t, ada, id, expected(t, id, classVariant(t, st, c, adaID)))
+		if res["score"] != 0.0 {
 			t.Fatalf("a right answer after the deadline scored %v", res["score"])
+		}
+		// The learner is told, not only shown "Right".
+		if fb, _ := res["feedback"].(string); !strings.HasPrefix(fb, "After the class's deadline: this answer is kept for your teacher, marked late") {
+			t.Errorf("a late right answer says %q", fb)
 		}
 		if cell := readDashboard(t, owner, c.Code).cells[[2]string{"Ada", id}]; cell["status"] != classroom.StatusLate {
 			t.Fatalf("before the extension: %v, want late", cell)

@@ -92,6 +92,8 @@ func (s *Server) apiCheck(c echo.Context) error {
 	}
 	res.Score = rec.Score
 	switch {
+	case rec.Late && res.Graded && !who.progress[ex.ID].LateCredit:
+		res.Feedback = lateNote + " " + res.Feedback
 	case rec.AfterReveal && res.Correct:
 		res.Feedback = practiceNote + " " + res.Feedback
 	case who.creditEnded() && res.Correct:
