@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -51,6 +52,13 @@ func testJoinProfile(t *testing.T, h Harness) {
 	}
 	_, err = s.JoinAs(ctx, nc.Class.Code, classroom.Profile{Name: "Bo", Email: "bo at uni"})
 	wantCode(t, err, classroom.EINVALID, "a bad email")
+	// One row per student ID, whatever the name: a gradebook import
+	// matches rows by it and would keep one of two.
+	_, err = s.JoinAs(ctx, nc.Class.Code, classroom.Profile{Name: "Ada B", StudentID: "S-1815"})
+	wantCode(t, err, classroom.ECONFLICT, "a student ID already in the class")
+	if err == nil || !strings.HasPrefix(classroom.ErrorMessage(err), "student_id: ") {
+		t.Errorf("the refusal %v does not name student_id", err)
+	}
 	if l2, _, _ := s.Learner(ctx, mustJoin(t, s, nc.Class.Code, "Cy").Token); l2.StudentID != "" || l2.Email != "" {
 		t.Fatalf("a plain join has identifiers: %+v", l2)
 	}

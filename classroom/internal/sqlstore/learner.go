@@ -53,6 +53,17 @@ func (s *DB) JoinAs(ctx context.Context, code string, p classroom.Profile) (*cla
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
+		// One row per student ID: a gradebook import matches rows by it,
+		// and keeps one of two.
+		if p.StudentID != "" {
+			var one int
+			err = tx.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM learners WHERE class_id = ? AND LOWER(student_id) = LOWER(?)`), c.ID, p.StudentID).Scan(&one)
+			if err == nil {
+				return classroom.Errorf(classroom.ECONFLICT, "student_id: another learner of this class has the student ID %q; if it is yours, ask your teacher (a class keeps one row per student ID)", p.StudentID)
+			} else if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
 		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(now), StudentID: p.StudentID, Email: p.Email}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at, student_id, email)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.ID, name, key, classroom.HashSecret(token), now, p.StudentID, p.Email).Scan(&l.ID); err != nil {
