@@ -174,6 +174,12 @@ type Attempt struct {
 	// that used the last one, a submitted open answer, a right answer):
 	// later attempts earn nothing.
 	Reveals bool `json:"-"`
+	// StopAfterWrong, when set, refuses the attempt (ErrTriesUsed) once
+	// the learner has made that many wrong tries at the exercise and none
+	// right: quiz mode takes no guesses after CreditTries. Record checks it
+	// in the write that counts the tries, so attempts sent at once cannot
+	// all pass it.
+	StopAfterWrong int `json:"-"`
 	// Score is what the attempt earned (AttemptScore), set by Record; 0
 	// for an open answer, which the teacher scores.
 	Score float64 `json:"score"`

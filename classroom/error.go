@@ -38,6 +38,10 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrTriesUsed is the cause of Record's refusal of an attempt past its
+// StopAfterWrong: an ECONFLICT *Error wraps it.
+var ErrTriesUsed = errors.New("the tries this exercise takes are used")
+
 // Unavailable is the EUNAVAILABLE error for a database that failed or
 // did not answer while doing what ("record the answer"): the user is told
 // to try again, the log gets the cause. A store failure under load is the

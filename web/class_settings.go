@@ -357,9 +357,26 @@ const codeTriesUsed = "quiz_tries_used"
 // leaves quiz mode the answer is shown and the exercise takes answers
 // again, as practice.
 func (a *asker) refuseTriesUsed(ex *lessons.Exercise) error {
-	if !a.quizMode() || ex.Kind == lessons.KindText || !a.creditEnded() || a.standing.GaveUp {
+	if a.quizTries(ex) == 0 || !a.creditEnded() {
 		return nil
 	}
+	return triesUsed()
+}
+
+// quizTries is the wrong tries an exercise takes from this learner
+// before refuseTriesUsed: classroom.CreditTries in quiz mode, for an
+// exercise the checker grades and the learner did not give up on; 0
+// (no bound) otherwise. The store holds checks sent at once to it too
+// (classroom.Attempt.StopAfterWrong).
+func (a *asker) quizTries(ex *lessons.Exercise) int {
+	if !a.inClass() || !a.quizMode() || ex.Kind == lessons.KindText || a.standing.GaveUp {
+		return 0
+	}
+	return classroom.CreditTries
+}
+
+// triesUsed is the refusal refuseTriesUsed gives.
+func triesUsed() error {
 	return &userError{Status: http.StatusConflict, Code: codeTriesUsed, Field: "exercise",
 		Msg: fmt.Sprintf("you have used the %d tries this exercise takes in quiz mode: your teacher sees them, and the answer is shown once your class leaves quiz mode", classroom.CreditTries)}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -86,7 +87,14 @@ func (s *Server) apiCheck(c echo.Context) error {
 		Graded: res.Graded, Feedback: res.Feedback, FormatError: res.FormatError,
 		Mistake: res.Mistake, Parsed: res.Read,
 		Rule: ex.CreditRule(), Share: res.Share, Reveals: res.Revealed && res.FormatError == "" && (!res.Correct || who.creditEnded()),
+		StopAfterWrong: who.quizTries(ex),
 	})
+	if errors.Is(err, classroom.ErrTriesUsed) {
+		// Checks sent at once all passed refuseTriesUsed; the store let
+		// the tries through one by one, and this one is past them: it is
+		// refused as refuseTriesUsed refuses, its verdict never sent.
+		return triesUsed()
+	}
 	if err != nil {
 		return checkClassError(err)
 	}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/leaselab/playground/classroom"
@@ -67,4 +68,52 @@ func TestCreditEndsWhereTheAnswerIsShown(t *testing.T) {
 	if classroom.CreditTries != lessons.RevealAfter {
 		t.Fatalf("credit ends after %d wrong tries, the answer is shown after %d", classroom.CreditTries, lessons.RevealAfter)
 	}
+}
+
+// TestQuizModeTriesHoldForChecksSentAtOnce: checks sent at once (two
+// tabs, a double click) all passed the tries count read before the
+// check, and 4 to 8 of 8 were taken, each answering whether it was right.
+// The store counts the tries in the write: of eight sent at once, three
+// are taken and five refused with quiz_tries_used and no verdict.
+func TestQuizModeTriesHoldForChecksSentAtOnce(t *testing.T) {
+	eachStore(t, func(t *testing.T, st classroom.Store) {
+		base := startClass(t, st)
+		c := createClass(t, base, "Quiz at once")
+		ada, _ := join(t, base, c.Code, "Ada")
+		owner := teacher(t, base, c.TeacherKey)
+		wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/settings", `{"show_me":false}`), http.StatusOK, "quiz mode on")
+		id := "lock-writes-per-second"
+		const at = 8
+		results := make(chan answer, at)
+		var wg sync.WaitGroup
+		for range at {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results <- ada.postJSON("/api/exercises/"+id+"/check", `{"answer":"1"}`)
+			}()
+		}
+		wg.Wait()
+		close(results)
+		taken, refused := 0, 0
+		for a := range results {
+			switch a.status {
+			case http.StatusOK:
+				taken++
+			case http.StatusConflict:
+				refused++
+				if !strings.Contains(a.body, `"code":"quiz_tries_used"`) || strings.Contains(a.body, `"correct"`) {
+					t.Errorf("a refused check: %s", a.body)
+				}
+			default:
+				t.Errorf("a check answered %d: %s", a.status, a.body)
+			}
+		}
+		if taken != classroom.CreditTries || refused != at-classroom.CreditTries {
+			t.Errorf("of %d checks at once, %d taken and %d refused; want %d taken", at, taken, refused, classroom.CreditTries)
+		}
+		if cell := readDashboard(t, owner, c.Code).cells[[2]string{"Ada", id}]; cell["tries"] != float64(classroom.CreditTries) {
+			t.Errorf("the grid counts %v tries, want %d", cell["tries"], classroom.CreditTries)
+		}
+	})
 }

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/leaselab/playground/classroom"
@@ -90,6 +91,11 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
 			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {
 			return err
+		}
+		if a.StopAfterWrong > 0 && a.Graded && before.Wrong >= a.StopAfterWrong && before.Wrong == before.Tries {
+			// Refused: the write rolls back, this attempt's try with it.
+			return &classroom.Error{Code: classroom.ECONFLICT, Err: classroom.ErrTriesUsed,
+				Message: fmt.Sprintf("exercise: the %d tries %s takes are used", a.StopAfterWrong, a.Exercise)}
 		}
 		a.AfterReveal = before.Revealed
 		a.Score = 0
