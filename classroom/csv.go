@@ -102,7 +102,7 @@ func WriteWideCSV(w io.Writer, d *Dashboard, items []GradeItem) error {
 
 // WriteAttemptsCSV writes attempts.csv: every attempt, oldest first, with
 // the answer as typed and as the checker read it, its result (right,
-// wrong, submitted), what it earned, and whether the answer had been
+// partial, wrong, submitted), what it earned, and whether the answer had been
 // shown before it, and whether it came after the class's deadline:
 //
 //	learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late
@@ -116,6 +116,8 @@ func WriteAttemptsCSV(w io.Writer, attempts []ClassAttempt) error {
 			result, sc = "submitted", ""
 		case a.Correct:
 			result = "right"
+		case a.Score > 0:
+			result = "partial" // some of it right, as the grid says
 		}
 		cw.Write([]string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), strconv.Itoa(a.Try),
 			cell(a.Answer), cell(a.Parsed), result, sc, bit(a.AfterReveal), stamp(a.At), bit(a.Late)})
@@ -149,7 +151,7 @@ func WriteAnswersCSV(w io.Writer, answers []TextAnswer) error {
 }
 
 // score writes a review's score as a spreadsheet reads it: 1, 0.5, 0.75.
-func score(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+func score(v float64) string { return strconv.FormatFloat(roundScore(v), 'f', -1, 64) }
 
 // cell neutralises spreadsheet formula injection: a learner named
 // "=HYPERLINK(...)" or "@SUM(...)" would otherwise run as a formula when

@@ -50,6 +50,12 @@ func CleanStudentID(id string) (string, error) {
 			return "", Errorf(EINVALID, "student_id: may hold letters, digits and . - _ / : @ only, not %q", r)
 		}
 	}
+	// A spreadsheet would run "-0042" or "@x" as a formula, so the CSVs
+	// write such a cell with a ' before it, which no gradebook import
+	// matches to the student: refused here instead.
+	if id != "" && strings.ContainsRune("-@", rune(id[0])) {
+		return "", Errorf(EINVALID, "student_id: may not start with %q (a spreadsheet would read it as a formula, and the gradebook could not match it)", id[0])
+	}
 	return id, nil
 }
 

@@ -20,6 +20,9 @@ func TestCleanProfile(t *testing.T) {
 		{Profile{Name: "Ada", StudentID: strings.Repeat("1", MaxStudentIDLen+1)}, "student_id: must be at most 64"},
 		{Profile{Name: "Ada", StudentID: "12,34"}, "student_id: may hold"},
 		{Profile{Name: "Ada", StudentID: "12\n34"}, "student_id: may hold"},
+		// The CSVs would write these as '-0042, which no import matches.
+		{Profile{Name: "Ada", StudentID: "-0042"}, "student_id: may not start with '-'"},
+		{Profile{Name: "Ada", StudentID: "@ada"}, "student_id: may not start with '@'"},
 		{Profile{Name: "Ada", Email: "not an email"}, "email: must be one address"},
 		{Profile{Name: "Ada", Email: "Ada <ada@x.edu>"}, "email: must be one address"},
 		{Profile{Name: "Ada", Email: "ada@localhost"}, "email: must be one address"},

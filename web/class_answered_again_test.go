@@ -71,3 +71,30 @@ func TestAnAnswerSinceTheScoreIsToMarkAgain(t *testing.T) {
 		}
 	})
 }
+
+// TestAThirdReadsTheSameEverywhere: a score of 1/3 sent through the API
+// read 0.3333333333333333 on the grid and in the progress CSVs, 0.333333
+// in the gradebook; every view now writes it to the millionth.
+func TestAThirdReadsTheSameEverywhere(t *testing.T) {
+	eachStore(t, func(t *testing.T, st classroom.Store) {
+		base := startClass(t, st)
+		c := createClass(t, base, "Thirds")
+		ada, id := join(t, base, c.Code, "Ada")
+		owner := teacher(t, base, c.TeacherKey)
+		answerAs(t, ada, "sms-twice", "A key the provider keeps.")
+		wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/reviews",
+			fmt.Sprintf(`{"learner_id":%d,"exercise":"sms-twice","score":%v}`, id, 1.0/3)), http.StatusOK, "review")
+		views := map[string]string{
+			"grid":          readDashboard(t, owner, c.Code).cells[[2]string{"Ada", "sms-twice"}]["score"].(string),
+			"progress.csv":  csvBy(t, owner.get("/api/classes/"+c.Code+"/progress.csv").body, "exercise")[[2]string{"Ada", "sms-twice"}]["score"],
+			"wide csv":      csvBy(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body, "")[[2]string{"Ada", ""}]["sms-twice"],
+			"gradebook.csv": csvBy(t, owner.get("/api/classes/"+c.Code+"/gradebook.csv?format=plain").body, "")[[2]string{"Ada", ""}]["sms-twice"],
+			"learner page":  learnerPageScores(t, ada)["sms-twice"][1],
+		}
+		for where, v := range views {
+			if v != "0.333333" {
+				t.Errorf("%s writes a third as %q", where, v)
+			}
+		}
+	})
+}

@@ -516,6 +516,13 @@ func TestScoresAgreeInEveryView(t *testing.T) {
 		if checked != 7 {
 			t.Errorf("%d learner-exercise scores compared, want 7", checked)
 		}
+		// Dee's choose-several was partly right: attempts.csv says so, as
+		// the grid does ("partial"), not "wrong" beside a score of 0.25.
+		for _, r := range readCSV(t, owner.get("/api/classes/"+c.Code+"/attempts.csv").body)[1:] {
+			if r[0] == "Dee" && r[1] == "four-failures" && r[6] != "partial" {
+				t.Errorf("Dee's partly right choice is %q in attempts.csv (score %s)", r[6], r[7])
+			}
+		}
 		d := readDashboard(t, owner, c.Code)
 		wide := csvBy(t, owner.get("/api/classes/"+c.Code+"/progress-wide.csv").body, "")
 		for name, want := range map[string]string{"Ada": "2", "Bo": "0.75", "Cy": "0", "Dee": "0.25", "Eli": "0.75"} {

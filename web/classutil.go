@@ -1,6 +1,7 @@
 package web
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/leaselab/playground/classroom"
@@ -31,7 +32,11 @@ func learnersWord(n int) string {
 }
 
 // scoreWord writes a score as the CSVs do: 1, 0.75, 0.5.
-func scoreWord(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+func scoreWord(v float64) string {
+	// To the millionth, as the gradebook writes points: 1/3 reads
+	// 0.333333 in every view.
+	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
+}
 
 // triesWord is "3 tries · " for a tooltip, "" for none.
 func triesWord(n int) string {
@@ -155,7 +160,7 @@ func reviewScore(r *classroom.Review) string {
 	if r == nil {
 		return ""
 	}
-	return strconv.FormatFloat(r.Score, 'f', -1, 64)
+	return scoreWord(r.Score)
 }
 
 // reviewComment is a review's comment, "" without one.

@@ -188,15 +188,16 @@ for (const th of document.querySelectorAll('th[data-last-active]')) th.title = a
 
 function learnersWord(n) { return n === 1 ? '1 learner' : n + ' learners'; }
 
-function scoreText(r) { return r ? String(r.score) : ''; }
+// scoreText writes a score to the millionth, as the server's views do.
+function scoreText(r) { return r ? String(Math.round(r.score * 1e6) / 1e6) : ''; }
 
 // reviewState is what a card says of its score (class.templ's
 // reviewState): an answer written since the teacher's score is not
 // scored yet, and the score it shows was the earlier answer's.
 function reviewState(a) {
   if (!a.review) return 'not scored yet';
-  if (a.rescore) return 'not scored yet: ' + a.review.score + ' was for an earlier answer';
-  return 'scored ' + a.review.score;
+  if (a.rescore) return 'not scored yet: ' + scoreText(a.review) + ' was for an earlier answer';
+  return 'scored ' + scoreText(a.review);
 }
 
 // answerCard is the same form as the page's first render (class.templ's
@@ -362,7 +363,7 @@ document.getElementById('dash-answers').addEventListener('submit', (e) => {
       const r = await send('POST', api('/reviews'), {
         learner_id: Number(form.dataset.learner), exercise: form.dataset.exercise, score, comment: form.elements.comment.value,
       });
-      state.textContent = 'scored ' + r.score;
+      state.textContent = 'scored ' + scoreText(r);
     } catch (err) {
       state.textContent = 'not saved';
       throw err;
