@@ -13,6 +13,7 @@ type auditor struct {
 	w *world
 
 	writesAccepted, writesRefused, stale int
+	holderRefused                        int
 	staleReads                           int
 	claimsWon, claimsLost                int
 	expected                             int64
@@ -44,6 +45,9 @@ func (a *auditor) observe(e Event) {
 		}
 	case KindWriteRefused:
 		a.writesRefused++
+		if e.Holder != "" && e.Holder == e.Client {
+			a.holderRefused++
+		}
 	case KindCheckOK, KindCheckFailed:
 		if e.Stale {
 			a.staleReads++
@@ -102,6 +106,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		ExpectedValue:       a.expected,
 		WritesAccepted:      a.writesAccepted,
 		WritesRefused:       a.writesRefused,
+		HolderWritesRefused: a.holderRefused,
 		StaleWritesAccepted: a.stale,
 		StaleReads:          a.staleReads,
 		ClaimsWon:           a.claimsWon,

@@ -478,8 +478,14 @@ func (c *client) read(a *actor) {
 		}
 	})
 	if rows == 0 {
+		why := "a newer holder has begun"
+		if w.holds(c.cfg.Name, c.token) {
+			// The service counts this client as its holder: no newer one
+			// began; its token was handed out again, lower.
+			why = "the storage has seen a higher token, though the lock service counts " + c.cfg.Name + " as its holder: its token was handed out again, lower"
+		}
 		c.emit(Event{Kind: KindReadRefused, Token: c.token, Fence: ptr(r.Fence), SQL: query, Rows: ptr(rows),
-			Reason: fmt.Sprintf("token %d < %d: a newer holder has begun", c.token, r.Fence)})
+			Reason: fmt.Sprintf("token %d < %d: %s", c.token, r.Fence, why)})
 		c.loseLock(fmt.Sprintf("the storage refused its read with token %d", c.token))
 		return
 	}

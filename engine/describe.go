@@ -152,6 +152,12 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("stale write accepted: %s landed from a client whose lease had ended", counted(s.StaleWritesAccepted, "write", "writes")))
 	case s.LostUpdate:
 		parts = append(parts, fmt.Sprintf("update lost: final %s, expected %s", num(s.FinalValue), num(s.ExpectedValue)))
+	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused:
+		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): its token was handed out again, lower than one the storage had seen; final %s as expected",
+			s.WritesRefused, num(s.FinalValue)))
+	case s.HolderWritesRefused > 0:
+		parts = append(parts, fmt.Sprintf("every stale write was refused, and the lock holder's own %s (%d refused in all): a token handed out again, lower than one the storage had seen; final %s as expected",
+			counted(s.HolderWritesRefused, "write too", "writes too"), s.WritesRefused, num(s.FinalValue)))
 	case s.WritesRefused > 0:
 		parts = append(parts, fmt.Sprintf("every stale write was refused (%d refused); final %s as expected", s.WritesRefused, num(s.FinalValue)))
 	case s.ClaimsWon > 0:

@@ -122,11 +122,16 @@ const (
 // the events: a stale write is an accepted write whose event says
 // "stale": true.
 type Summary struct {
-	FinalValue           int64 `json:"final_value"`
-	ExpectedValue        int64 `json:"expected_value"`
-	LostUpdate           bool  `json:"lost_update"`
-	WritesAccepted       int   `json:"writes_accepted"`
-	WritesRefused        int   `json:"writes_refused"`
+	FinalValue     int64 `json:"final_value"`
+	ExpectedValue  int64 `json:"expected_value"`
+	LostUpdate     bool  `json:"lost_update"`
+	WritesAccepted int   `json:"writes_accepted"`
+	WritesRefused  int   `json:"writes_refused"`
+	// HolderWritesRefused counts the refused writes whose writer the lock
+	// service counted as its holder (their events name it as holder): a
+	// token handed out again, lower than one the storage had seen, not a
+	// stale writer. Absent when none.
+	HolderWritesRefused  int   `json:"holder_writes_refused,omitempty"`
 	StaleWritesAccepted  int   `json:"stale_writes_accepted"`
 	StaleReads           int   `json:"stale_reads"`
 	OverlapMS            int64 `json:"overlap_ms"`

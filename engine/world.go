@@ -189,6 +189,13 @@ func (w *world) judge(e *Event) {
 		}
 		w.ledger.touched(e.Client, e.Token)
 	}
+	if e.Kind == KindWriteRefused && w.holds(e.Client, e.Token) {
+		// Refused, though the service counts the writer as its holder:
+		// its token was handed out again, lower than one the storage had
+		// seen. Not a stale write, and the verdict must not call it one.
+		e.Holder = e.Client
+		e.Reason += "; the lock service counts " + e.Client + " as its holder: token " + fmt.Sprint(e.Token) + " was handed out again, lower than one the storage had seen"
+	}
 	switch beliefChange(*e) {
 	case beliefBegins:
 		w.believes[e.Actor] = true
