@@ -156,4 +156,11 @@ func TestE2ERoom(t *testing.T) {
 	if href := run(b, tc, chromedp.Evaluate[string](`document.getElementById('gradebook-canvas').getAttribute('href')`)); href != "/api/classes/"+code+"/gradebook.csv?format=canvas" {
 		t.Errorf("the Canvas gradebook button links to %q", href)
 	}
+	// Every format is a click away, by exercise and by lesson, not only in
+	// a tooltip a tablet cannot show.
+	b.do(tc, chromedp.Click(chromedp.CSS(`[data-testid=gradebook-menu] summary`)), chromedp.WaitVisible(chromedp.ID("gradebook-moodle-lessons")))
+	if href := run(b, tc, chromedp.Evaluate[string](`document.getElementById('gradebook-moodle-lessons').getAttribute('href')`)); href != "/api/classes/"+code+"/gradebook.csv?format=moodle&by=lesson" {
+		t.Errorf("the Moodle by-lesson gradebook links to %q", href)
+	}
+	b.roomShots(tc, "room-gradebook-menu", "[data-testid=gradebook-menu]")
 }

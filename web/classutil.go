@@ -200,3 +200,24 @@ func toMarkWord(n int) string {
 	}
 	return strconv.Itoa(n) + " answers to mark"
 }
+
+// gradebookLink is one of the dashboard's gradebook downloads: the query
+// of gradebook.csv and what it is for.
+type gradebookLink struct{ Query, Label, TestID string }
+
+// gradebookLinks are the gradebook's formats, by exercise and by lesson,
+// as the dashboard's Gradebook menu offers them (teacher.js keeps their
+// addresses when the join code changes).
+var gradebookLinks = []gradebookLink{
+	{"format=canvas", "Canvas, a column per exercise", "gradebook-canvas"},
+	{"format=canvas&by=lesson", "Canvas, a column per lesson", "gradebook-canvas-lessons"},
+	{"format=moodle", "Moodle, a column per exercise", "gradebook-moodle"},
+	{"format=moodle&by=lesson", "Moodle, a column per lesson", "gradebook-moodle-lessons"},
+	{"format=plain", "Plain CSV, a column per exercise", "gradebook-plain"},
+	{"format=plain&by=lesson", "Plain CSV, a column per lesson", "gradebook-plain-lessons"},
+}
+
+// gradebookHref is the address of a class's gradebook in one format.
+func gradebookHref(code, query string) string {
+	return "/api/classes/" + code + "/gradebook.csv?" + query
+}

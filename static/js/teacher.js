@@ -269,7 +269,7 @@ function setCode(c) {
   document.getElementById('csv-wide').href = '/api/classes/' + encodeURIComponent(c) + '/progress-wide.csv';
   document.getElementById('csv-answers').href = '/api/classes/' + encodeURIComponent(c) + '/answers.csv';
   document.getElementById('csv-attempts').href = '/api/classes/' + encodeURIComponent(c) + '/attempts.csv';
-  document.getElementById('gradebook-canvas').href = '/api/classes/' + encodeURIComponent(c) + '/gradebook.csv?format=canvas';
+  for (const a of document.querySelectorAll('a[data-gradebook]')) a.href = '/api/classes/' + encodeURIComponent(c) + '/gradebook.csv?' + a.dataset.gradebook;
   const roster = document.querySelector('[data-testid=roster-link]');
   if (roster) roster.href = '/class/' + encodeURIComponent(c) + '/roster';
   connect();
