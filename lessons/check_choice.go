@@ -66,6 +66,10 @@ func (ex *Exercise) parseChoice(answer string, lt lettering) ([]string, error) {
 				keys = append(keys, k)
 				continue
 			}
+			if k := ex.keyOfPublicID(tok); k != "" {
+				keys = append(keys, k)
+				continue
+			}
 			if k, ok := lt.toKey[tok]; ok {
 				keys = append(keys, k)
 				continue

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
@@ -17,8 +18,35 @@ import (
 // OptionIDPrefix starts every option's stable id ("option-b").
 const OptionIDPrefix = "option-"
 
-// optionID is the stable id of the option with file key k.
+// optionID is the stable id of the option with file key k: what the
+// checker reads an answer as (Result.Read), and names a mistake by.
 func optionID(k string) string { return OptionIDPrefix + k }
+
+// PublicOptionID is the id a page and the API give the option with file
+// key k, and a form sends back: "option-" and eight hex digits of a hash
+// of the exercise and the key. The stable id would name the file's key,
+// and the right option's key is the same letter in most files, so a
+// learner could pick by the id and not by the text; this one says
+// nothing of the key, and is as stable. The checker reads both.
+func (ex *Exercise) PublicOptionID(k string) string {
+	h := fnv.New64a()
+	h.Write([]byte("option/" + ex.ID + "/" + k))
+	return fmt.Sprintf("%s%08x", OptionIDPrefix, h.Sum64()>>32)
+}
+
+// keyOfPublicID is the file key of the option whose PublicOptionID is
+// id, or "".
+func (ex *Exercise) keyOfPublicID(id string) string {
+	if len(id) != len(OptionIDPrefix)+8 {
+		return ""
+	}
+	for _, o := range ex.options {
+		if ex.PublicOptionID(o.Key) == id {
+			return o.Key
+		}
+	}
+	return ""
+}
 
 // letter is the letter shown at position i of a variant's order.
 func letter(i int) string { return string(rune('a' + i)) }

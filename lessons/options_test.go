@@ -34,16 +34,16 @@ func TestLettersAreTheOnesShown(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if byLetter.Correct != byID.Correct || byLetter.Read != o.ID || byID.Read != o.ID {
-				t.Fatalf("variant %d: (%s) and %s are read %q and %q", v, o.Key, o.ID, byLetter.Read, byID.Read)
+			if byLetter.Correct != byID.Correct || byLetter.Read != o.Stable || byID.Read != o.Stable {
+				t.Fatalf("variant %d: (%s) and %s are read %q and %q, want %q", v, o.Key, o.ID, byLetter.Read, byID.Read, o.Stable)
 			}
-			if !byID.Correct && byID.Mistake != o.ID {
+			if !byID.Correct && byID.Mistake != o.Stable {
 				t.Errorf("variant %d: the wrong option %s is named %q", v, o.ID, byID.Mistake)
 			}
-			if byID.Correct && o.ID != "option-b" {
-				t.Errorf("variant %d: %s passes", v, o.ID)
+			if byID.Correct && o.Stable != "option-b" {
+				t.Errorf("variant %d: %s passes", v, o.Stable)
 			}
-			if o.ID != "option-"+o.Key {
+			if o.Stable != "option-"+o.Key {
 				moved++
 			}
 		}
@@ -55,7 +55,7 @@ func TestLettersAreTheOnesShown(t *testing.T) {
 			t.Errorf("variant %d: the answer is (%s) but the solution begins %.12q", v, r.Expected, r.Solution)
 		}
 		for _, o := range s.Options {
-			if o.ID == "option-b" && r.Expected != o.Key {
+			if o.Stable == "option-b" && r.Expected != o.Key {
 				t.Errorf("variant %d: the answer is shown as (%s), but option b is shown under (%s)", v, r.Expected, o.Key)
 			}
 		}
@@ -108,5 +108,54 @@ func TestLegacyChoiceAnswerReadsAsTheOldParserDid(t *testing.T) {
 		if !r.Correct {
 			t.Fatalf("variant %d: the old right answer abcd, rewritten, is graded wrong: %+v", v, r)
 		}
+	}
+}
+
+// TestOptionIDsSayNothingOfTheKey: the id a page gives an option must not
+// be its file key, since the right option is filed under the same key in
+// most exercises (a learner could pick by the id, not the text). Every
+// option of every exercise gets an id of its own, the same on every
+// variant, and an answer that gives it is read as the option's stable id.
+func TestOptionIDsSayNothingOfTheKey(t *testing.T) {
+	c := mustCatalog(t)
+	checked := 0
+	for _, ex := range c.Exercises() {
+		first, err := ex.Serve(0, lessons.Standing{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(first.Options) == 0 {
+			continue
+		}
+		ids := map[string]string{}
+		for _, o := range first.Options {
+			if len(o.ID) != len(lessons.OptionIDPrefix)+8 || o.ID == o.Stable {
+				t.Errorf("%s: option %s is served as %q", ex.ID, o.Stable, o.ID)
+			}
+			if other, dup := ids[o.ID]; dup {
+				t.Errorf("%s: %s and %s share the id %s", ex.ID, other, o.Stable, o.ID)
+			}
+			ids[o.ID] = o.Stable
+		}
+		later, err := ex.Serve(7, lessons.Standing{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range later.Options {
+			if ids[o.ID] != o.Stable {
+				t.Errorf("%s: variant 7 serves %s as %s, variant 0 as another id", ex.ID, o.Stable, o.ID)
+			}
+			r, err := ex.Check(context.Background(), lessons.Attempt{Exercise: ex.ID, Answer: o.ID, Variant: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !later.Multiple && r.Read != o.Stable {
+				t.Errorf("%s: the answer %s is read %q, want %s", ex.ID, o.ID, r.Read, o.Stable)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no option was checked")
 	}
 }

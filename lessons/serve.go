@@ -59,10 +59,15 @@ type Served struct {
 type Option struct {
 	// Key is the letter this variant shows the option under.
 	Key string `json:"key"`
-	// ID names the option on every variant ("option-b"): an answer may
-	// give it instead of the letter, and mistakes are named by it.
+	// ID names the option on every variant (Exercise.PublicOptionID,
+	// "option-" and eight hex digits): an answer may give it instead of
+	// the letter. It says nothing of the option's key in the file.
 	ID   string `json:"id"`
 	Text string `json:"text"`
+	// Stable is the option's stable id ("option-b"), which the checker
+	// reads answers as (Result.Read) and names mistakes by; kept on the
+	// server.
+	Stable string `json:"-"`
 }
 
 // Serve renders the exercise for a variant as one learner stands on it.
@@ -86,7 +91,7 @@ func (ex *Exercise) Serve(variant int, st Standing) (Served, error) {
 	}
 	for pos, i := range ex.optionOrder(variant) {
 		o := ex.options[i]
-		s.Options = append(s.Options, Option{Key: letter(pos), ID: optionID(o.Key), Text: fill(o.Text, env)})
+		s.Options = append(s.Options, Option{Key: letter(pos), ID: ex.PublicOptionID(o.Key), Stable: optionID(o.Key), Text: fill(o.Text, env)})
 	}
 	if ex.spec.Scenario != nil {
 		s.Preset = ex.spec.Scenario.Preset

@@ -100,7 +100,9 @@ func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool)
 	texts := map[string]string{}
 	if sv, err := ex.Serve(0, lessons.Standing{}); err == nil {
 		for _, o := range sv.Options {
-			texts[o.ID] = o.Text
+			// Answers are counted as the checker read them (the stable id),
+			// or as sent when it read nothing (the id a form sends).
+			texts[o.Stable], texts[o.ID] = o.Text, o.Text
 		}
 	}
 	for i := range out.Answers {

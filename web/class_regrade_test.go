@@ -41,8 +41,9 @@ func brokenChoiceKey(t *testing.T) *lessons.Catalog {
 	return broken
 }
 
-// letterOf is the letter option id is shown under on a variant, by the
-// catalog's key (where the right option is placed decides the order).
+// letterOf is the letter the option with stable id id ("option-b") is
+// shown under on a variant, by the catalog's key (where the right option
+// is placed decides the order).
 func letterOf(t *testing.T, cat *lessons.Catalog, ex string, variant int, id string) string {
 	t.Helper()
 	e, err := cat.Exercise(ex)
@@ -54,7 +55,7 @@ func letterOf(t *testing.T, cat *lessons.Catalog, ex string, variant int, id str
 		t.Fatal(err)
 	}
 	for _, o := range s.Options {
-		if o.ID == id {
+		if o.Stable == id {
 			return o.Key
 		}
 	}

@@ -9,11 +9,17 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// choose picks an option of an exercise and sends it.
+// choose picks the option an exercise's file keys key and sends it. The
+// page names options by an id that says nothing of the key, worked out
+// here from the catalog.
 func (b *browser) choose(ctx context.Context, id, key string) {
 	b.t.Helper()
+	ex, err := catalog(b.t).Exercise(id)
+	if err != nil {
+		b.t.Fatal(err)
+	}
 	b.do(ctx,
-		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#exercise-%s [data-testid=option-%s]`, id, key))),
+		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#exercise-%s [data-testid=%s]`, id, ex.PublicOptionID(key)))),
 		chromedp.Click(chromedp.CSS(fmt.Sprintf(`#exercise-%s [data-testid=check]`, id))),
 	)
 }
