@@ -216,6 +216,13 @@ func (w *world) lostAnswerEvent(cmd Command, r Reply, node string) {
 			token = r.Token
 		}
 	}
-	w.emit(Event{Actor: node, Kind: KindAnswerLost, Node: node, Client: cmd.Client, Token: token, Message: cmd.Op.String(),
-		Reason: fmt.Sprintf("%s %s, but %s never got the answer", cmd.Op, outcome, cmd.Client)})
+	reason := fmt.Sprintf("%s %s, but %s never got the answer", cmd.Op, outcome, cmd.Client)
+	if w.svc != nil {
+		if n := w.svc.node(node); n != nil && n.down {
+			// Told when the client gives up waiting, which may be after
+			// the node stopped: the event says it is the node's past act.
+			reason += "; " + node + " had applied it, then stopped before its answer went out"
+		}
+	}
+	w.emit(Event{Actor: node, Kind: KindAnswerLost, Node: node, Client: cmd.Client, Token: token, Message: cmd.Op.String(), Reason: reason})
 }
