@@ -29,12 +29,12 @@ const (
 // ScoreMediaType is the media type of an AGS score.
 const ScoreMediaType = "application/vnd.ims.lis.v1.score+json"
 
-// EnqueueScore queues a learner's score on an exercise for every graded
-// link of the class that opens it, when it differs from the last one
-// queued (up after a better answer, down after a withdrawn credit or a
-// regrade), and wakes the queue. It writes one row and sends nothing: the
-// learner's answer never waits for the platform. It is the one place
-// scores enter the queue (web calls it where an attempt is recorded).
+// EnqueueScore queues a given score of a learner on an exercise for
+// every graded link of the class that opens it, when it differs from the
+// last one queued, and wakes the queue. It writes one row and sends
+// nothing. The server queues through EnqueueStanding, which works the
+// score out from the learner's progress; this is the queue's own door,
+// for a score from elsewhere (and the queue's tests).
 func (t *Tool) EnqueueScore(ctx context.Context, classID, learnerID int64, exerciseID string, given, maximum float64) error {
 	if maximum <= 0 || given < 0 || given > maximum {
 		return fmt.Errorf("score %g of %g: must be between 0 and a positive maximum", given, maximum)
@@ -164,30 +164,37 @@ func scoresURL(lineItem string) string {
 }
 
 type score struct {
-	UserID           string  `json:"userId"`
-	ScoreGiven       float64 `json:"scoreGiven"`
-	ScoreMaximum     float64 `json:"scoreMaximum"`
-	ActivityProgress string  `json:"activityProgress"`
-	GradingProgress  string  `json:"gradingProgress"`
-	Timestamp        string  `json:"timestamp"`
+	UserID string `json:"userId"`
+	// Left out of a pending score with nothing earned yet: the platform
+	// is told the work awaits grading, not given a 0 (the gradebook
+	// export leaves that cell blank too).
+	ScoreGiven       *float64 `json:"scoreGiven,omitempty"`
+	ScoreMaximum     *float64 `json:"scoreMaximum,omitempty"`
+	ActivityProgress string   `json:"activityProgress"`
+	GradingProgress  string   `json:"gradingProgress"`
+	Timestamp        string   `json:"timestamp"`
 }
 
 // postScore sends one score to the line item's scores endpoint. A
 // pending score is partial, waiting for the teacher to score an open
 // answer: "Submitted" and "PendingManual", which a platform shows as
-// needing grading (its score, the points so far, may rise).
+// needing grading, with the points so far (which may rise), or no score
+// at all while nothing is earned yet.
 func (t *Tool) postScore(ctx context.Context, job *classroom.LTIScoreJob) error {
 	p := job.Platform
 	tok, err := t.token(ctx, p, ScopeScore)
 	if err != nil {
 		return err
 	}
-	activity, grading := "Completed", "FullyGraded"
+	sc := score{UserID: job.UserSub, ScoreGiven: &job.Given, ScoreMaximum: &job.Maximum,
+		ActivityProgress: "Completed", GradingProgress: "FullyGraded", Timestamp: job.ScoredAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")}
 	if job.Pending {
-		activity, grading = "Submitted", "PendingManual"
+		sc.ActivityProgress, sc.GradingProgress = "Submitted", "PendingManual"
+		if job.Given == 0 {
+			sc.ScoreGiven, sc.ScoreMaximum = nil, nil
+		}
 	}
-	body, _ := json.Marshal(score{UserID: job.UserSub, ScoreGiven: job.Given, ScoreMaximum: job.Maximum,
-		ActivityProgress: activity, GradingProgress: grading, Timestamp: job.ScoredAt.UTC().Format("2006-01-02T15:04:05.000Z07:00")})
+	body, _ := json.Marshal(sc)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, scoresURL(job.LineItemURL), bytes.NewReader(body))
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -78,10 +79,13 @@ type Score struct {
 	UserID       string  `json:"userId"`
 	ScoreGiven   float64 `json:"scoreGiven"`
 	ScoreMaximum float64 `json:"scoreMaximum"`
-	Activity     string  `json:"activityProgress"`
-	Grading      string  `json:"gradingProgress"`
-	Timestamp    string  `json:"timestamp"`
-	ContentType  string
+	// Given says the score carried scoreGiven (a pending one with
+	// nothing earned yet does not).
+	Given       bool   `json:"-"`
+	Activity    string `json:"activityProgress"`
+	Grading     string `json:"gradingProgress"`
+	Timestamp   string `json:"timestamp"`
+	ContentType string
 }
 
 // New starts a platform; it stops when the test ends.
@@ -361,11 +365,20 @@ func (p *Platform) serveScore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.mu.Unlock()
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	var s Score
-	if err := json.NewDecoder(r.Body).Decode(&s); err != nil {
+	var fields map[string]json.RawMessage
+	if err == nil {
+		err = json.Unmarshal(body, &s)
+	}
+	if err == nil {
+		err = json.Unmarshal(body, &fields)
+	}
+	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	_, s.Given = fields["scoreGiven"]
 	s.LineItem, s.ContentType = p.Server.URL+"/lineitems/"+r.PathValue("id"), r.Header.Get("Content-Type")
 	p.mu.Lock()
 	p.scores = append(p.scores, s)
