@@ -107,3 +107,38 @@ func TestLockSafeApartFromSafe(t *testing.T) {
 		t.Errorf("baseline: %+v, %q", ok, engine.Verdict(ok))
 	}
 }
+
+// TestAClockEndedLeaseIsToldSoWhereverTheJumpFalls: the clock jump of
+// clock-jump swept across client-1's lease (and its size with it), on
+// every server-clock backend: whenever the lease ends before its true
+// end, the event blames the clock and gives the true end, and never an
+// outage (nothing is down in this scenario).
+func TestAClockEndedLeaseIsToldSoWhereverTheJumpFalls(t *testing.T) {
+	early := 0
+	for _, backend := range []string{"single", "raft", "etcd", "zookeeper", "async-replica"} {
+		for at := int64(500); at < 10000; at += 1500 {
+			for _, by := range []int64{3000, 9000, 20000} {
+				sc := mustPreset(t, "clock-jump", false)
+				sc.Lock.Backend = backend
+				sc.Faults[0].At, sc.Faults[0].By = engine.Ms(at), engine.Ms(by)
+				for _, e := range mustRun(t, sc).Events {
+					if e.Kind != engine.KindLeaseExpired || e.Holder != "client-1" {
+						continue
+					}
+					if strings.Contains(e.Message, "no node that knew of it served") {
+						t.Errorf("%s, +%s at %s: the lease end blames an outage: %q", backend, engine.FormatMS(by), engine.FormatMS(at), e.Message)
+					}
+					if e.T < 10000 {
+						early++
+						if !strings.Contains(e.Message, "ended it early: in true time it was to last until") {
+							t.Errorf("%s, +%s at %s: a lease ended at %s, before its true end, is told as %q", backend, engine.FormatMS(by), engine.FormatMS(at), engine.FormatMS(e.T), e.Message)
+						}
+					}
+				}
+			}
+		}
+	}
+	if early == 0 {
+		t.Fatal("no jump ended a lease early: the sweep tests nothing")
+	}
+}
