@@ -85,8 +85,21 @@ func (b *browser) waitUntil(ctx context.Context, js, what string) {
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if _, err := chromedp.Run(tctx, chromedp.Poll[bool](js, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
-		b.t.Fatalf("%s: never happened (%v)", what, err)
+		b.t.Fatalf("%s: never happened (%v)%s", what, err, b.alerts(ctx))
 	}
+}
+
+// alerts is what the page's shown alerts say (an action's refusal is
+// written there), for a failure message: "" when none is shown.
+func (b *browser) alerts(ctx context.Context) string {
+	actx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	js := `[...document.querySelectorAll('[role=alert]')].filter(e => !e.hidden && e.textContent.trim()).map(e => e.textContent.trim()).join(' | ')`
+	said, err := chromedp.Run(actx, chromedp.Evaluate[string](js))
+	if err != nil || said == "" {
+		return ""
+	}
+	return "; the page's alert says: " + said
 }
 
 // TestE2EClassroom: a teacher creates a class, two learners join in
@@ -195,7 +208,9 @@ func TestE2EClassroom(t *testing.T) {
 	// appears live.
 	b.do(tc, chromedp.Navigate(b.base+"/class/"+code+"/teacher"), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")))
 	b.waitUntil(tc, `document.getElementById('live-status').textContent.startsWith('Live')`, "the dashboard going live again")
-	b.do(tc, chromedp.Click(chromedp.ID("rotate-code")))
+	// Pressed as a script does: what is checked here is the page
+	// following the new code, on a page the stream may still be redrawing.
+	b.do(tc, press("#rotate-code"))
 	b.waitUntil(tc, fmt.Sprintf(`document.querySelector('[data-testid=dash-code]').textContent !== %q`, code), "the new code on the dashboard")
 	newCode := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=dash-code]")))
 	if u := run(b, tc, chromedp.Evaluate[string](`location.pathname`)); u != "/class/"+newCode+"/teacher" {
@@ -207,7 +222,7 @@ func TestE2EClassroom(t *testing.T) {
 	join(t, b.base, newCode, "Grace")
 	b.waitUntil(tc, `document.querySelectorAll('[data-testid=dash-learner]').length === 3`, "the learner who joined with the new code")
 	// Close joining.
-	b.do(tc, chromedp.Click(chromedp.ID("toggle-joining")))
+	b.do(tc, press("#toggle-joining"))
 	b.waitUntil(tc, `document.querySelector('[data-testid=dash-joining]').textContent === 'closed'`, "joining shown closed")
 	if a := newPerson(t, b.base).postJSON("/api/classes/"+newCode+"/join", `{"name":"Later"}`); a.status != http.StatusConflict {
 		t.Errorf("joining a closed class: %d", a.status)
