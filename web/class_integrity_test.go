@@ -72,10 +72,20 @@ func readDashboard(t *testing.T, owner *person, code string) dashRead {
 		d.solved[name] = lm["correct"].(float64)
 		d.score[name] = lm["score"].(string)
 		for i, c := range lm["cells"].([]any) {
-			d.cells[[2]string{name, exs[i].(map[string]any)["id"].(string)}] = c.(map[string]any)
+			d.cells[[2]string{name, exs[i].(map[string]any)["id"].(string)}] = withBlanks(c.(map[string]any))
 		}
 	}
 	return d
+}
+
+// withBlanks is a grid cell as teacher.js's cellOf reads it: the fields
+// the server leaves out when empty are put back, empty.
+func withBlanks(cell map[string]any) map[string]any {
+	out := map[string]any{"tries": 0.0, "correct": false, "status": "", "score": "", "text": "", "state": "", "title": "", "late": false, "late_credit": false}
+	for k, v := range cell {
+		out[k] = v
+	}
+	return out
 }
 
 // csvBy reads a CSV with a header into rows keyed by learner and the

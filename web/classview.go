@@ -104,24 +104,27 @@ type dashLearner struct {
 const StuckTries = 3
 
 // dashCell is one learner on one exercise, worked out here once for the
-// page and for teacher.js, which draws what it is sent.
+// page and for teacher.js, which draws what it is sent. Every field is
+// left out when empty: most of a class's grid is exercises a learner has
+// not reached, and a live dashboard is sent whole on each change, so an
+// untried cell goes as {} (teacher.js's cellOf fills the blanks).
 type dashCell struct {
-	Tries int `json:"tries"`
+	Tries int `json:"tries,omitempty"`
 	// Correct is set when the exercise counts as solved (Progress.Done).
-	Correct bool `json:"correct"`
+	Correct bool `json:"correct,omitempty"`
 	// Status is classroom.Progress.Status; Score the exercise's score as
 	// the CSVs write it, "" when there is nothing to score.
-	Status string `json:"status"`
-	Score  string `json:"score"`
+	Status string `json:"status,omitempty"`
+	Score  string `json:"score,omitempty"`
 	// Text is what the cell shows, State its class, Title its tooltip.
-	Text  string `json:"text"`
-	State string `json:"state"`
-	Title string `json:"title"`
+	Text  string `json:"text,omitempty"`
+	State string `json:"state,omitempty"`
+	Title string `json:"title,omitempty"`
 	// Late says the learner tried after the class's deadline, LateCredit
 	// that the teacher credited that late work: the grid offers the
 	// teacher the one click that grants or withdraws it.
-	Late       bool `json:"late"`
-	LateCredit bool `json:"late_credit"`
+	Late       bool `json:"late,omitempty"`
+	LateCredit bool `json:"late_credit,omitempty"`
 }
 
 // stateOf is the cell's class: "" (not tried), "correct", "tried",

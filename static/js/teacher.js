@@ -30,7 +30,12 @@ function showError(msg) {
 }
 
 // A grid cell comes worked out by the server (cellOf in
-// web/classview.go): its text, class, status, score and tooltip.
+// web/classview.go): its text, class, status, score and tooltip. The
+// server leaves out what is empty (an untried cell is {}); cellOf puts
+// the blanks back.
+function cellOf(c) {
+  return { tries: 0, correct: false, status: '', score: '', text: '', state: '', title: '', late: false, late_credit: false, ...c };
+}
 
 function render(v) {
   setCode(v.class.code);
@@ -144,10 +149,14 @@ function renderGrid(exercises, learners) {
         : l.current_title ? el('span', { class: 'hint current', 'data-testid': 'learner-current' }, 'on ' + l.current_title) : ''),
     el('td', { 'data-testid': 'learner-solved' }, l.correct),
     el('td', { 'data-testid': 'learner-score' }, l.score),
-    ...cols.map((i) => el('td', { class: ('cell ' + l.cells[i].state).trim(), 'data-exercise': exercises[i].id,
-      'data-status': l.cells[i].status, 'data-score': l.cells[i].score, title: exercises[i].title + ': ' + l.cells[i].title }, l.cells[i].text,
-      l.cells[i].late ? lateCreditButton(l, exercises[i], l.cells[i].late_credit) : '')),
+    ...cols.map((i) => gridCell(l, exercises[i], cellOf(l.cells[i]))),
     el('td', {}, el('button', { type: 'button', class: 'remove', 'data-remove': String(l.id), 'data-name': l.name }, 'Remove')))));
+}
+
+// gridCell is learner l's cell c on exercise ex, as class.templ draws it.
+function gridCell(l, ex, c) {
+  return el('td', { class: ('cell ' + c.state).trim(), 'data-exercise': ex.id, 'data-status': c.status, 'data-score': c.score,
+    title: ex.title + ': ' + c.title }, c.text, c.late ? lateCreditButton(l, ex, c.late_credit) : '');
 }
 
 // lateCreditButton is the same button as class.templ's: one click grants
