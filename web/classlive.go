@@ -169,9 +169,16 @@ func (fs *dashFeeds) reload(ctx context.Context, f *dashFeed) (bool, time.Time) 
 	if err != nil {
 		return false, time.Time{}
 	}
-	f.publish(data)
+	// The whole event, written as it is to every plain stream and
+	// deflated once for every compressed one.
+	event := make([]byte, 0, len(dashEventHead)+len(data)+2)
+	event = append(append(append(event, dashEventHead...), data...), "\n\n"...)
+	f.publishPiece(event, deflateAlone(event))
 	return true, lifecycleTurn(d.Class, fs.w.s.cfg.Class.Clock())
 }
+
+// dashEventHead begins a dashboard event; the view's JSON follows.
+const dashEventHead = "event: dashboard\ndata: "
 
 // apiEvents: GET /api/classes/{code}/events streams "dashboard" events
 // until the browser goes away or the server shuts down. A stream counts
@@ -209,14 +216,14 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	w.m.streams.Inc()
 	defer w.m.streams.Dec()
 
-	write, bye := s.openEventStream(c)
+	st := s.startEventStream(c, true)
 	keep := time.NewTicker(sseKeepAlive)
 	defer keep.Stop()
 	var sent uint64
 	for {
-		seq, data, done, ready := f.latest()
+		seq, event, piece, done, ready := f.latest()
 		if seq > sent {
-			if write("event: dashboard\ndata: "+string(data)+"\n\n") != nil {
+			if st.send(event, piece) != nil {
 				return nil
 			}
 			sent = seq
@@ -224,14 +231,14 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 		if done {
 			// The class is gone or the store failed: end the stream, and
 			// the browser's reconnection learns which.
-			return bye()
+			return st.finish()
 		}
 		select {
 		case <-ctx.Done():
-			return bye()
+			return st.finish()
 		case <-ready:
 		case <-keep.C:
-			if write(": keep-alive\n\n") != nil {
+			if st.keepAlive() != nil {
 				return nil
 			}
 		}

@@ -11,6 +11,7 @@ type feedVersions struct {
 	mu    sync.Mutex
 	seq   uint64 // version of data; 0 before the first read
 	data  []byte
+	piece []byte        // data deflated for compressed streams (deflateAlone), or nil
 	done  bool          // no more versions: the class is gone or the store failed
 	ready chan struct{} // closed when anything changes or done is set
 }
@@ -18,10 +19,14 @@ type feedVersions struct {
 func newFeedVersions() feedVersions { return feedVersions{ready: make(chan struct{})} }
 
 // publish makes data the newest version.
-func (v *feedVersions) publish(data []byte) {
+func (v *feedVersions) publish(data []byte) { v.publishPiece(data, nil) }
+
+// publishPiece makes data the newest version, with piece, data deflated
+// once for every compressed stream.
+func (v *feedVersions) publishPiece(data, piece []byte) {
 	v.change(func() {
 		v.seq++
-		v.data = data
+		v.data, v.piece = data, piece
 	})
 }
 
@@ -53,10 +58,10 @@ func (v *feedVersions) ended() bool {
 	return v.done
 }
 
-// latest returns the newest version, whether the feed has ended, and a
+// latest returns the newest version and its piece, whether the feed has ended, and a
 // channel closed when either changes.
-func (v *feedVersions) latest() (seq uint64, data []byte, done bool, ready <-chan struct{}) {
+func (v *feedVersions) latest() (seq uint64, data, piece []byte, done bool, ready <-chan struct{}) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	return v.seq, v.data, v.done, v.ready
+	return v.seq, v.data, v.piece, v.done, v.ready
 }
