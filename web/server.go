@@ -333,10 +333,18 @@ func (s *Server) staticFile(c echo.Context) error {
 	if err != nil || name == "" {
 		return echo.NewHTTPError(http.StatusNotFound, "no such file")
 	}
+	h := c.Response().Header()
 	if c.Param("version") == s.assets {
-		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
 	} else {
-		c.Response().Header().Set("Cache-Control", "no-cache")
+		h.Set("Cache-Control", "no-cache")
+	}
+	if gz, ok := staticGzipped()[name]; ok {
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(c.Request()) {
+			h.Set("Content-Encoding", "gzip")
+			data = gz
+		}
 	}
 	http.ServeContent(c.Response(), c.Request(), name, time.Time{}, bytes.NewReader(data))
 	return nil
