@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lessons"
@@ -163,4 +164,11 @@ func TestE2ERoom(t *testing.T) {
 		t.Errorf("the Moodle by-lesson gradebook links to %q", href)
 	}
 	b.roomShots(tc, "room-gradebook-menu", "[data-testid=gradebook-menu]")
+	// It closes as a menu does: a click elsewhere, and Escape.
+	open := `document.querySelector('[data-testid=gradebook-menu]').open`
+	b.do(tc, chromedp.Click(chromedp.ID("dash-exercises-heading")))
+	b.waitUntil(tc, "!"+open, "the Gradebook menu closing on a click elsewhere")
+	b.do(tc, chromedp.Click(chromedp.CSS(`[data-testid=gradebook-menu] summary`)), chromedp.WaitVisible(chromedp.ID("gradebook-moodle-lessons")))
+	b.do(tc, chromedp.KeyEvent(kb.Escape))
+	b.waitUntil(tc, "!"+open+` && document.activeElement === document.querySelector('[data-testid=gradebook-menu] summary')`, "the Gradebook menu closing on Escape, its button focused")
 }

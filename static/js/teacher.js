@@ -522,4 +522,17 @@ async function refreshPoll() {
 pollSelect.addEventListener('change', () => { revealed = false; act(refreshPoll); });
 pollReveal.addEventListener('click', () => { revealed = !revealed; act(refreshPoll); });
 
+// The Gradebook menu closes as a menu does: on a click or a tap anywhere
+// else, and on Escape (focus goes back to its button).
+const gradebookMenu = document.querySelector('[data-testid=gradebook-menu]');
+document.addEventListener('click', (e) => {
+  if (gradebookMenu.open && !gradebookMenu.contains(e.target)) gradebookMenu.open = false;
+});
+gradebookMenu.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && gradebookMenu.open) {
+    gradebookMenu.open = false;
+    gradebookMenu.querySelector('summary').focus();
+  }
+});
+
 connect();
