@@ -187,6 +187,12 @@ type Attempt struct {
 	// attempt: a right answer then is practice, and an open answer was
 	// written after seeing the model answer.
 	AfterReveal bool `json:"after_reveal"`
+	// AfterRun is set when the learner had run this prediction's very
+	// scenario in the playground before this attempt (Store.NoteRun): they
+	// may have seen what they were asked to predict. It is for the
+	// teacher to read; nothing is scored by it, since a run from the home
+	// page or a friend's link is no cheat.
+	AfterRun bool `json:"after_run"`
 	// Late is set for an attempt after the class's deadline: kept, and
 	// worth nothing.
 	Late bool `json:"late"`

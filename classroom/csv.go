@@ -103,12 +103,14 @@ func WriteWideCSV(w io.Writer, d *Dashboard, items []GradeItem) error {
 // WriteAttemptsCSV writes attempts.csv: every attempt, oldest first, with
 // the answer as typed and as the checker read it, its result (right,
 // partial, wrong, submitted), what it earned, and whether the answer had been
-// shown before it, and whether it came after the class's deadline:
+// shown before it, whether it came after the class's deadline, and
+// whether the learner had run the prediction's scenario before it
+// (Attempt.AfterRun):
 //
-//	learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late
+//	learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late,after_run
 func WriteAttemptsCSV(w io.Writer, attempts []ClassAttempt) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"learner", "exercise", "variant", "try", "answer", "read", "result", "score", "after_reveal", "time", "late"})
+	cw.Write([]string{"learner", "exercise", "variant", "try", "answer", "read", "result", "score", "after_reveal", "time", "late", "after_run"})
 	for _, a := range attempts {
 		result, sc := "wrong", score(a.Score)
 		switch {
@@ -120,7 +122,7 @@ func WriteAttemptsCSV(w io.Writer, attempts []ClassAttempt) error {
 			result = "partial" // some of it right, as the grid says
 		}
 		cw.Write([]string{cell(a.LearnerName), cell(a.Exercise), strconv.Itoa(a.Variant), strconv.Itoa(a.Try),
-			cell(a.Answer), cell(a.Parsed), result, sc, bit(a.AfterReveal), stamp(a.At), bit(a.Late)})
+			cell(a.Answer), cell(a.Parsed), result, sc, bit(a.AfterReveal), stamp(a.At), bit(a.Late), bit(a.AfterRun)})
 	}
 	cw.Flush()
 	return cw.Error()

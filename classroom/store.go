@@ -92,6 +92,11 @@ type Store interface {
 	// this the worked solution is theirs. It costs no try; giving up twice
 	// changes nothing.
 	GiveUp(ctx context.Context, token, exercise string, variant int) (*Progress, error)
+	// NoteRun records that the learner of this session ran the very
+	// scenario of these prediction exercises (at most MaxNotedRuns ids),
+	// so that their attempts from now on are marked AfterRun. The first
+	// run of each is kept; a closed class refuses it, as every change.
+	NoteRun(ctx context.Context, token string, exercises []string) error
 	// Review stores the teacher's score (0 to 1) and comment on a
 	// learner's open answer to an exercise, or on an exercise revealed to
 	// them before any right answer (which needs no attempt), replacing an

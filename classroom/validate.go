@@ -15,7 +15,23 @@ const (
 	MaxExerciseLen   = 100
 	MaxPresetLen     = 100
 	MaxScenarioBytes = 64 << 10
+	// MaxNotedRuns bounds the exercises one Store.NoteRun names: a run is
+	// one scenario, and only a few predictions share one.
+	MaxNotedRuns = 64
 )
+
+// CheckNotedRuns validates the exercises of a Store.NoteRun.
+func CheckNotedRuns(exercises []string) error {
+	if len(exercises) > MaxNotedRuns {
+		return Errorf(EINVALID, "exercises: at most %d (got %d)", MaxNotedRuns, len(exercises))
+	}
+	for _, ex := range exercises {
+		if n := utf8.RuneCountInString(ex); n == 0 || n > MaxExerciseLen {
+			return Errorf(EINVALID, "exercises: each must be 1 to %d characters (one has %d)", MaxExerciseLen, n)
+		}
+	}
+	return nil
+}
 
 // CheckAttempt validates an attempt before it is stored and bounds its
 // free text. The feedback comes from the checker, not the user, so it is

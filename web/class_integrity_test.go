@@ -362,7 +362,7 @@ func TestCreditRulesThroughHTTP(t *testing.T) {
 			t.Errorf("attempts.csv Content-Type %q", ct)
 		}
 		rows := readCSV(t, a.body)
-		if strings.Join(rows[0], ",") != "learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late" {
+		if strings.Join(rows[0], ",") != "learner,exercise,variant,try,answer,read,result,score,after_reveal,time,late,after_run" {
 			t.Fatalf("attempts.csv header %v", rows[0])
 		}
 		if len(rows) != 1+6 {

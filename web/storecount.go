@@ -34,6 +34,12 @@ func (s countingStore) GiveUp(ctx context.Context, token, exercise string, varia
 	return p, err
 }
 
+func (s countingStore) NoteRun(ctx context.Context, token string, exercises []string) error {
+	err := s.Store.NoteRun(ctx, token, exercises)
+	s.count("note_run", err)
+	return err
+}
+
 func (s countingStore) Review(ctx context.Context, code, key string, r classroom.Review) (*classroom.Review, error) {
 	got, err := s.Store.Review(ctx, code, key, r)
 	s.count("review", err)

@@ -62,6 +62,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTILaunchAndQueue", testLTILaunchAndQueue},
 		{"LTIQueueReplicas", testLTIQueueReplicas},
 		{"LTILessonScore", testLTILessonScore},
+		{"NoteRun", testNoteRun},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, h) })

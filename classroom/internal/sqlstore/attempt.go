@@ -98,6 +98,11 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 				Message: fmt.Sprintf("exercise: the %d tries %s takes are used", a.StopAfterWrong, a.Exercise)}
 		}
 		a.AfterReveal = before.Revealed
+		ran, err := s.notedRuns(ctx, tx, l.ID, []string{a.Exercise})
+		if err != nil {
+			return err
+		}
+		a.AfterRun = ran[a.Exercise]
 		a.Score = 0
 		if a.Graded {
 			a.Score = classroom.AttemptScore(a.Rule, a.Share, a.Correct, before)
@@ -126,10 +131,10 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 		// variant showed: the column's default is for rows kept before.
 		a.AnswerFormat = classroom.AnswerShownLetters
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO attempts
-			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late, answer_format)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+			(class_id, learner_id, exercise, try, variant, answer, correct, graded, feedback, mistake, parsed, at, score, after_reveal, late, answer_format, after_run)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			l.ClassID, l.ID, a.Exercise, a.Try, a.Variant, a.Answer, a.Correct, a.Graded, a.Feedback, a.Mistake, a.Parsed, now,
-			a.Score, a.AfterReveal, a.Late, a.AnswerFormat).Scan(&a.ID); err != nil {
+			a.Score, a.AfterReveal, a.Late, a.AnswerFormat, a.AfterRun).Scan(&a.ID); err != nil {
 			return err
 		}
 		changed(classroom.Change{ClassID: l.ClassID, Kind: classroom.ChangeAttempt, LearnerID: l.ID})

@@ -12,13 +12,13 @@ import (
 // attemptColumns are an attempt's columns over attempts a, with the
 // learner's name from learners l.
 const attemptColumns = `a.id, a.learner_id, l.name, a.exercise, a.variant, a.answer, a.correct, a.graded,
-	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal, a.late, a.answer_format`
+	a.feedback, a.mistake, a.parsed, a.at, a.try, a.score, a.after_reveal, a.late, a.answer_format, a.after_run`
 
 func scanAttempt(r rowScanner) (classroom.ClassAttempt, error) {
 	var a classroom.ClassAttempt
 	var at int64
 	err := r.Scan(&a.ID, &a.LearnerID, &a.LearnerName, &a.Exercise, &a.Variant, &a.Answer, &a.Correct, &a.Graded,
-		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal, &a.Late, &a.AnswerFormat)
+		&a.Feedback, &a.Mistake, &a.Parsed, &at, &a.Try, &a.Score, &a.AfterReveal, &a.Late, &a.AnswerFormat, &a.AfterRun)
 	a.At = fromMS(at)
 	return a, err
 }
