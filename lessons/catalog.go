@@ -54,6 +54,7 @@ type Catalog struct {
 	bySlug    map[string]*Lesson
 	exercises map[string]*Exercise
 	order     []string // exercise ids in lesson order
+	runs      predictionRuns
 }
 
 // ErrUnknown is wrapped by errors for a lesson or exercise that does not
