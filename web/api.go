@@ -71,6 +71,7 @@ func (s *Server) apiRun(c echo.Context) error {
 	if err != nil {
 		return s.runError(c, err, s.cfg.RunTimeout)
 	}
+	s.noteClassRun(ctx, learnerToken(c), sc.Scenario())
 	out := newRunResponse(sc.Scenario(), res)
 	out.Messages, out.MessagesTruncated = res.Messages, res.MessagesTruncated
 	return writeJSON(c, http.StatusOK, out)

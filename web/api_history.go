@@ -76,6 +76,8 @@ func (s *Server) sharedRun(c echo.Context, kind string, answer func(*engine.Resu
 		return nil, err
 	}
 	key := cacheKey(kind, norm)
+	// Whether kept or run now, the learner reads what the run did.
+	s.noteClassRun(c.Request().Context(), learnerToken(c), p.Scenario())
 	if v, ok := s.histories.get(key); ok {
 		return v, nil
 	}

@@ -18,6 +18,9 @@ type predictionCount struct {
 	// chart reads as the question did; empty for a number.
 	Label string `json:"label,omitempty"`
 	Count int    `json:"count"`
+	// RanFirst counts those of Count who had run the prediction's very
+	// scenario before answering (classroom.Attempt.AfterRun).
+	RanFirst int `json:"ran_first,omitempty"`
 	// Right is there only once the teacher reveals it, so a projected
 	// chart does not give the answer away before the class has discussed.
 	Right *bool `json:"right,omitempty"`
@@ -29,7 +32,12 @@ type predictionsBody struct {
 	Title    string            `json:"title"`
 	Answers  []predictionCount `json:"answers"`
 	Total    int               `json:"total"`
-	Revealed bool              `json:"revealed"`
+	// RanFirst counts the learners of Total whose first answer came after
+	// they had run the prediction's very scenario in the playground (on
+	// the home page's advice, a shared link, or to peek): the teacher
+	// reads the chart knowing it. Nothing is scored by it.
+	RanFirst int  `json:"ran_first"`
+	Revealed bool `json:"revealed"`
 }
 
 // apiPredictions: GET /api/classes/{code}/predictions?exercise=ID[&reveal=1]
@@ -96,6 +104,10 @@ func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool)
 		out.Answers[i].Count++
 		right[key] = right[key] || a.Correct
 		out.Total++
+		if a.AfterRun {
+			out.Answers[i].RanFirst++
+			out.RanFirst++
+		}
 	}
 	texts := map[string]string{}
 	if sv, err := ex.Serve(0, lessons.Standing{}); err == nil {

@@ -69,11 +69,17 @@ func TestE2ERoom(t *testing.T) {
 	b.do(lc, chromedp.Evaluate[chromedp.Void](`window.stayed = true`))
 
 	// Three learners predict; one changes her mind later (not counted).
+	// The first had run the prediction's scenario in the playground.
 	ctx := context.Background()
 	for i, v := range []string{"30", "20", "30"} {
 		s, err := st.Join(ctx, code, fmt.Sprintf("Learner %d", i+1))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i == 0 {
+			if err := st.NoteRun(ctx, s.Token, []string{pred.ID}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if _, err := st.Record(ctx, s.Token, classroom.Attempt{Exercise: pred.ID, Answer: v, Parsed: v, Correct: v == "30", Graded: true}); err != nil {
 			t.Fatal(err)
@@ -128,6 +134,9 @@ func TestE2ERoom(t *testing.T) {
 	b.waitUntil(tc, `document.querySelectorAll('[data-testid=poll-row]').length === 2`, "two bars")
 	if got := run(b, tc, chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid=poll-row]')].map(r => r.textContent + '|' + r.dataset.right).join(';')`)); got != "302|;201|" {
 		t.Errorf("before the reveal the chart is %q", got)
+	}
+	if got := run(b, tc, chromedp.Text(chromedp.CSS("[data-testid=poll-total]"))); got != "3 learners answered; 1 had run this very scenario before predicting" {
+		t.Errorf("the chart's total reads %q", got)
 	}
 	b.roomShots(tc, "room-predictions", "#predictions")
 	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))

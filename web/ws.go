@@ -82,6 +82,7 @@ func (s *Server) wsRun(c echo.Context) error {
 	defer s.sessions.done()
 	sess := newSession(s, conn, bw.conn)
 	sess.who = who
+	sess.learner = learnerToken(c)
 	if h := sessionHook.Load(); h != nil {
 		(*h)(sess)
 	}
@@ -116,8 +117,11 @@ type session struct {
 	opened   time.Time    // when the socket opened
 	runEnded atomic.Int64 // when its last run ended, unix ns (0: none yet)
 
-	who  admission.Who // whom its runs are admitted for
-	live *liveRun      // the last run started (reader goroutine only)
+	who admission.Who // whom its runs are admitted for
+	// learner is the class learner's session token the socket opened
+	// with ("" for anyone else), for noteClassRun.
+	learner string
+	live    *liveRun // the last run started (reader goroutine only)
 	// unread: reading stopped inside a message (one too large), so the
 	// browser may still be sending (reader goroutine only).
 	unread bool

@@ -253,6 +253,8 @@ func (ss *session) runLive(ctx context.Context, lr *liveRun, prepared *engine.Pr
 		last = append(last, ss.errorMessage(srv.runError(nil, err, limit)))
 		return
 	}
+	// The run is under way, its events on their way to the learner.
+	srv.noteClassRun(ctx, ss.learner, prepared.Scenario())
 	// Controls sent before the run started apply now, in order, at 0 s,
 	// as if they had come just after it; then the run goes on paused or
 	// not as the last of them (or the start message) said.

@@ -507,7 +507,8 @@ async function refreshPoll() {
   const p = await send('GET', api('/predictions?exercise=' + encodeURIComponent(id) + (revealed ? '&reveal=1' : '')));
   if (pollSelect.value !== id) return;
   const most = Math.max(1, ...p.answers.map((a) => a.count));
-  document.getElementById('poll-total').textContent = p.total === 1 ? '1 learner answered' : p.total + ' learners answered';
+  document.getElementById('poll-total').textContent = (p.total === 1 ? '1 learner answered' : p.total + ' learners answered') +
+    (p.ran_first ? '; ' + (p.ran_first === p.total && p.total > 1 ? 'all' : p.ran_first) + ' had run this very scenario before predicting' : '');
   document.getElementById('poll-bars').replaceChildren(...p.answers.map((a) => {
     const mark = a.right === undefined ? '' : a.right ? ' ✓ right' : '';
     const bar = el('div', { class: 'poll-bar' + (a.right === undefined ? '' : a.right ? ' right' : ' wrong') });
@@ -515,7 +516,7 @@ async function refreshPoll() {
     return el('div', { class: 'poll-row', 'data-testid': 'poll-row', 'data-right': a.right === undefined ? '' : String(a.right) },
       el('span', { class: 'poll-answer', title: a.answer }, (a.label || a.answer) + mark),
       el('span', { class: 'poll-track' }, bar),
-      el('span', { class: 'poll-count', 'data-testid': 'poll-count' }, a.count));
+      el('span', { class: 'poll-count', 'data-testid': 'poll-count', title: a.ran_first ? a.ran_first + ' of them had run the scenario first' : '' }, a.count));
   }));
   pollReveal.textContent = revealed ? 'Hide the answer' : 'Reveal the answer';
 }
