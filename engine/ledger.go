@@ -54,7 +54,15 @@ func (l *ledger) find(client string, token int64) *grantRec {
 func (l *ledger) add(w *world, g *grantRec) {
 	now := w.s.now
 	if old := l.find(g.client, g.token); old != nil && old.open(now) {
-		return // the holder asked again and got its own grant back
+		// The holder asked again and got its own grant back; where any
+		// request starts the lease again, so did this one.
+		if w.backend.touches {
+			old.node, old.leaseUntil, old.trueEnd = g.node, g.leaseUntil, max(old.trueEnd, g.trueEnd)
+			old.end = w.serviceEnd(old)
+			old.gen++
+			l.watch(w, old)
+		}
+		return
 	}
 	if l.tokens == nil {
 		l.tokens = map[int64]string{}

@@ -72,6 +72,8 @@ var zookeeperBackend = Backend{
 	localReads: true,
 	diskLoss:   true,
 	untimed:    true,
+	// Any request from a client starts its session's timeout again.
+	touches: true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a session", 15, aimPartitionServing},
