@@ -210,16 +210,34 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 
 // lockDelayEvent shows the lock-delay window that a lease's end without a
 // release opens (lock.lock_delay): nobody is granted the lock until it
-// closes, by the clock of the service's record.
+// closes, by the clock of the service's record. The window runs from the
+// lease's end by that clock, as the state machine times it: a lease whose
+// end is told late (no node that knew of it served) or that a clock jump
+// ended past its end opened its window then, not now. Where a key stands
+// until a command deletes it, the window opens at that delete, which is
+// now.
 func (w *world) lockDelayEvent(actor string, g *grantRec) {
 	d := w.sc.Lock.LockDelay.MS()
 	if d <= 0 {
 		return
 	}
 	_, _, clk := w.svc.record(w.lockName)
-	until := clk.trueAt(clk.at(w.s.now) + d)
-	w.emit(Event{Actor: actor, Kind: KindLockDelay, Holder: g.client, Token: g.token, For: d, Until: until,
-		Message: fmt.Sprintf("lock-delay: the lease ended without a release, so nobody gets the lock until %s", FormatMS(until))})
+	from := clk.at(w.s.now)
+	if g.leaseUntil > 0 && !w.keysStand() {
+		from = min(from, g.leaseUntil)
+	}
+	until := clk.trueAt(from + d)
+	msg := fmt.Sprintf("lock-delay: the lease ended without a release, so nobody gets the lock until %s", FormatMS(until))
+	if until <= w.s.now {
+		msg = fmt.Sprintf("lock-delay: the lease ended without a release, so nobody could get the lock until %s, which has passed", FormatMS(until))
+	}
+	w.emit(Event{Actor: actor, Kind: KindLockDelay, Holder: g.client, Token: g.token, For: d, Until: until, Message: msg})
+}
+
+// keysStand reports whether the backend's lock stays held until a command
+// deletes it, whatever a clock says (fsmRules.keysStand).
+func (w *world) keysStand() bool {
+	return w.backend.store != nil && w.backend.store().rules().keysStand
 }
 
 // joinWords joins two sentences, either of which may be empty.
