@@ -139,7 +139,7 @@ func etcdExtend(w *world, svc *raftService, nd *raftNode) {
 	if g == nil || g.released || g.forgotten {
 		return
 	}
-	g.leaseUntil, g.unseen = r.LeaseUntil, false
+	g.node, g.leaseUntil, g.unseen = node, r.LeaseUntil, false
 	g.end = w.serviceEnd(g)
 	// In true time the extension gives the lease its TTL from now: a
 	// leader's clock that runs slow or fast moves when it revokes the

@@ -193,9 +193,16 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 			skew = clk.at(w.s.now) - w.s.now
 		}
 	}
+	// set is how far the clock that recorded the lease's end (at its last
+	// grant or renewal) was from true time: a successor judging that end
+	// by a truer clock ends the lease early or late though its own clock
+	// is right.
+	set := g.leaseUntil - g.trueEnd
 	switch {
 	case skew > 0 && g.end < g.trueEnd:
 		words = fmt.Sprintf("the lock service's clock, %s ahead of true time, ended it early: in true time it was to last until %s", FormatMS(skew), FormatMS(g.trueEnd))
+	case g.end < g.trueEnd && set < 0 && g.leaseUntil > 0:
+		words = fmt.Sprintf("its end, %s, was set by %s's clock, %s behind true time, and came early: in true time it was to last until %s", FormatMS(g.leaseUntil), g.node, FormatMS(-set), FormatMS(g.trueEnd))
 	case skew < 0 && g.end > g.trueEnd:
 		words = fmt.Sprintf("the lock service's clock, %s behind true time, ended it late: in true time it ran out at %s", FormatMS(-skew), FormatMS(g.trueEnd))
 	}
