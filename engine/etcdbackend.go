@@ -139,9 +139,12 @@ func etcdExtend(w *world, svc *raftService, nd *raftNode) {
 	if g == nil || g.released || g.forgotten {
 		return
 	}
-	g.leaseUntil, g.unseen = r.LeaseUntil, false
+	g.node, g.leaseUntil, g.unseen = node, r.LeaseUntil, false
 	g.end = w.serviceEnd(g)
-	g.trueEnd = max(g.trueEnd, g.end)
+	// In true time the extension gives the lease its TTL from now: a
+	// leader's clock that runs slow or fast moves when it revokes the
+	// lease (end), not how long etcd promised it.
+	g.trueEnd = max(g.trueEnd, w.s.now+g.lease)
 	g.gen++
 	w.ledger.watch(w, g)
 }

@@ -54,7 +54,15 @@ func (l *ledger) find(client string, token int64) *grantRec {
 func (l *ledger) add(w *world, g *grantRec) {
 	now := w.s.now
 	if old := l.find(g.client, g.token); old != nil && old.open(now) {
-		return // the holder asked again and got its own grant back
+		// The holder asked again and got its own grant back; where any
+		// request starts the lease again, so did this one.
+		if w.backend.touches {
+			old.node, old.leaseUntil, old.trueEnd = g.node, g.leaseUntil, max(old.trueEnd, g.trueEnd)
+			old.end = w.serviceEnd(old)
+			old.gen++
+			l.watch(w, old)
+		}
+		return
 	}
 	if l.tokens == nil {
 		l.tokens = map[int64]string{}
@@ -185,9 +193,16 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 			skew = clk.at(w.s.now) - w.s.now
 		}
 	}
+	// set is how far the clock that recorded the lease's end (at its last
+	// grant or renewal) was from true time: a successor judging that end
+	// by a truer clock ends the lease early or late though its own clock
+	// is right.
+	set := g.leaseUntil - g.trueEnd
 	switch {
 	case skew > 0 && g.end < g.trueEnd:
 		words = fmt.Sprintf("the lock service's clock, %s ahead of true time, ended it early: in true time it was to last until %s", FormatMS(skew), FormatMS(g.trueEnd))
+	case g.end < g.trueEnd && set < 0 && g.leaseUntil > 0:
+		words = fmt.Sprintf("its end, %s, was set by %s's clock, %s behind true time, and came early: in true time it was to last until %s", FormatMS(g.leaseUntil), g.node, FormatMS(-set), FormatMS(g.trueEnd))
 	case skew < 0 && g.end > g.trueEnd:
 		words = fmt.Sprintf("the lock service's clock, %s behind true time, ended it late: in true time it ran out at %s", FormatMS(-skew), FormatMS(g.trueEnd))
 	}
@@ -202,16 +217,34 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 
 // lockDelayEvent shows the lock-delay window that a lease's end without a
 // release opens (lock.lock_delay): nobody is granted the lock until it
-// closes, by the clock of the service's record.
+// closes, by the clock of the service's record. The window runs from the
+// lease's end by that clock, as the state machine times it: a lease whose
+// end is told late (no node that knew of it served) or that a clock jump
+// ended past its end opened its window then, not now. Where a key stands
+// until a command deletes it, the window opens at that delete, which is
+// now.
 func (w *world) lockDelayEvent(actor string, g *grantRec) {
 	d := w.sc.Lock.LockDelay.MS()
 	if d <= 0 {
 		return
 	}
 	_, _, clk := w.svc.record(w.lockName)
-	until := clk.trueAt(clk.at(w.s.now) + d)
-	w.emit(Event{Actor: actor, Kind: KindLockDelay, Holder: g.client, Token: g.token, For: d, Until: until,
-		Message: fmt.Sprintf("lock-delay: the lease ended without a release, so nobody gets the lock until %s", FormatMS(until))})
+	from := clk.at(w.s.now)
+	if g.leaseUntil > 0 && !w.keysStand() {
+		from = min(from, g.leaseUntil)
+	}
+	until := clk.trueAt(from + d)
+	msg := fmt.Sprintf("lock-delay: the lease ended without a release, so nobody gets the lock until %s", FormatMS(until))
+	if until <= w.s.now {
+		msg = fmt.Sprintf("lock-delay: the lease ended without a release, so nobody could get the lock until %s, which has passed", FormatMS(until))
+	}
+	w.emit(Event{Actor: actor, Kind: KindLockDelay, Holder: g.client, Token: g.token, For: d, Until: until, Message: msg})
+}
+
+// keysStand reports whether the backend's lock stays held until a command
+// deletes it, whatever a clock says (fsmRules.keysStand).
+func (w *world) keysStand() bool {
+	return w.backend.store != nil && w.backend.store().rules().keysStand
 }
 
 // joinWords joins two sentences, either of which may be empty.

@@ -109,6 +109,11 @@ type Backend struct {
 	// looking at a clock (a lock node exists until the leader deletes it),
 	// also in a read that skips the log (readpath.go).
 	untimed bool
+	// touches: every request of the holder that the service answers
+	// starts its lease again, a check or an acquire asked again as much as
+	// a renewal (a session whose timeout any request restarts); the
+	// answer carries the new end.
+	touches bool
 }
 
 // intn is the part of a random source that chaos's draws use.

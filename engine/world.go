@@ -246,6 +246,9 @@ func (w *world) committed(cmd Command, r Reply, node string, stamped int64) {
 		w.ledger.grantFrom(w, cmd, r, node, stamped)
 	case cmd.Op == OpRenew && r.OK:
 		w.ledger.renewFrom(w, cmd, r, node, stamped)
+	case cmd.Op == OpCheck && r.OK && w.backend.touches:
+		// The holder was heard from: its lease starts again, as a renewal.
+		w.ledger.renewFrom(w, cmd, r, node, stamped)
 	case cmd.Op == OpRelease && r.OK:
 		w.ledger.release(w, cmd.Client, cmd.Token)
 	}

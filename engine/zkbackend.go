@@ -72,6 +72,8 @@ var zookeeperBackend = Backend{
 	localReads: true,
 	diskLoss:   true,
 	untimed:    true,
+	// Any request from a client starts its session's timeout again.
+	touches: true,
 	aims: []aim{
 		{"leader crash after a grant", 20, aimCrashServing},
 		{"leader cut off during a session", 15, aimPartitionServing},
@@ -91,6 +93,16 @@ type zkService struct {
 	// makes an earlier one that was moved do nothing.
 	expiryAt  int64
 	expiryGen int
+	// heard is, by client, the last request the ensemble answered, which
+	// started its session's timeout again.
+	heard map[string]zkHeard
+}
+
+// zkHeard is when the ensemble last heard from a client: in true time,
+// and by the clock of the leader that stamped the session's new deadline.
+type zkHeard struct {
+	at, clock int64
+	node      string
 }
 
 // zkWaiter is a waiting client's side of a watch.
@@ -117,6 +129,10 @@ func (s *zkService) serve(cmd Command) (Reply, string, bool) {
 	if !ok {
 		return r, node, ok
 	}
+	if s.heard == nil {
+		s.heard = map[string]zkHeard{}
+	}
+	s.heard[cmd.Client] = zkHeard{at: s.w.s.now, clock: r.Now, node: node}
 	if op == opZKLock && !r.OK {
 		// The create's answer and the watch on the node before it are
 		// one step at the server: the node cannot slip away unseen.
@@ -213,7 +229,7 @@ func (s *zkService) expire() {
 			for _, n := range before.Nodes {
 				if n.Owner == client {
 					w.emit(Event{Actor: nd.name, Kind: KindSessionExpired, Node: nd.name, Holder: client, Token: n.Czxid, Message: n.Name,
-						Reason: fmt.Sprintf("%s: it closes the session and deletes its ephemeral node %s (czxid %d)", zkUnheard(w, nd, client), n.Name, n.Czxid)})
+						Reason: fmt.Sprintf("%s: it closes the session and deletes its ephemeral node %s (czxid %d)", s.unheard(nd, client), n.Name, n.Czxid)})
 				}
 			}
 		}
@@ -221,16 +237,26 @@ func (s *zkService) expire() {
 	s.after()
 }
 
-// zkUnheard says why the leader nd closes client's session, judged by
-// true time: its timeout passed with nothing heard from the client, or,
-// when nd's clock runs ahead and the session still had time in true
-// time, that only its clock says so.
-func zkUnheard(w *world, nd *raftNode, client string) string {
-	g := w.ledger.latest(client)
-	if skew := nd.clock.at(w.s.now) - w.s.now; skew > 0 && g != nil && !g.released && w.s.now < g.trueEnd {
-		return fmt.Sprintf("by its clock, %s ahead of true time, the leader has not heard from %s within its session timeout; in true time the session was to last until %s", FormatMS(skew), client, FormatMS(g.trueEnd))
+// unheard says why the leader nd closes client's session, judged by true
+// time: its timeout passed with nothing heard from the client, or, when
+// the ensemble heard from it less than a timeout ago in true time, which
+// clock says otherwise: the leader's, running ahead, or the one that set
+// the session's deadline, behind true time (an earlier leader's).
+func (s *zkService) unheard(nd *raftNode, client string) string {
+	w := s.w
+	h, ok := s.heard[client]
+	trueEnd := h.at + w.sc.Lock.Lease.MS()
+	if !ok || w.s.now >= trueEnd {
+		return fmt.Sprintf("the leader has not heard from %s within its session timeout", client)
 	}
-	return fmt.Sprintf("the leader has not heard from %s within its session timeout", client)
+	inTrue := fmt.Sprintf("in true time it heard from %s at %s, and the session was to last until %s", client, FormatMS(h.at), FormatMS(trueEnd))
+	if skew := nd.clock.at(w.s.now) - w.s.now; skew > 0 {
+		return fmt.Sprintf("by its clock, %s ahead of true time, the leader has not heard from %s within its session timeout; %s", FormatMS(skew), client, inTrue)
+	}
+	if behind := h.at - h.clock; behind > 0 {
+		return fmt.Sprintf("by its clock, %s's session timeout has passed: its deadline was set by %s's clock, %s behind true time; %s", client, h.node, FormatMS(behind), inTrue)
+	}
+	return fmt.Sprintf("by its clock, %s's session timeout has passed; %s", client, inTrue)
 }
 
 // zkClient is the lock recipe at the client: create an ephemeral

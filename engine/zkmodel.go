@@ -87,16 +87,28 @@ func zkLockStep(s lockState, in lockInput, out lockOutput, trueTime bool) (bool,
 		}
 		// Refused with its own token: the session was closed, which the
 		// leader does only past its timeout.
-		next.Holder, next.Token, next.LeaseUntil, next.TrueUntil = "", 0, 0, 0
-		return timedOut, next
+		return timedOut, closed(s, out)
 	case "release":
 		if !mine {
 			return !out.OK, next
 		}
+		if out.OK {
+			next.Holder, next.Token, next.LeaseUntil, next.TrueUntil = "", 0, 0, 0
+			return true, next
+		}
 		// Refused with its own token: the session was closed first, which
 		// deleted the node.
-		next.Holder, next.Token, next.LeaseUntil, next.TrueUntil = "", 0, 0, 0
-		return out.OK || timedOut, next
+		return timedOut, closed(s, out)
 	}
 	return false, s
+}
+
+// closed is the state once the leader closed the holder's session: by the
+// leader's clock the lock is free (its deadline passed), but the session's
+// holder and its end in true time stay, so that a grant to another client
+// before that end is judged a double grant, as it would be had the holder
+// not asked in between.
+func closed(s lockState, out lockOutput) lockState {
+	s.LeaseUntil, s.Last = 0, out.True
+	return s
 }
