@@ -118,11 +118,9 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	if err != nil {
 		return fmt.Errorf("%s: base scenario: %w", ex.ID, err)
 	}
-	learner := base
-	for _, k := range sortedKeys(settings) {
-		if learner, err = engine.SetField(learner, k, settings[k]); err != nil {
-			return formatProblem(r, &formatError{err.Error()})
-		}
+	learner, err := applySettings(base, settings)
+	if err != nil {
+		return formatProblem(r, &formatError{err.Error()})
 	}
 	learnerPrep, err := engine.Prepare(learner)
 	if err != nil {
@@ -201,7 +199,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	r.Feedback += " What happened: " + failed.Verdict
 	r.Mistake = fmt.Sprintf("run-%d", failedIndex)
 	for _, w := range ex.wrong {
-		if ws, err := ex.parseSettings(fill(w.Answer, env)); err == nil && canonicalSettings(ws) == r.Read {
+		if ex.sameScenario(base, learner, fill(w.Answer, env)) {
 			r.Feedback = fill(w.Feedback, env) + " " + r.Feedback
 			r.Mistake = w.Name
 		}
@@ -223,6 +221,37 @@ func describeMeasures(goal *formula, m map[string]float64) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// applySettings lays a learner's settings over the exercise's scenario,
+// in sorted path order so the result never depends on map order.
+func applySettings(base engine.Scenario, settings map[string]string) (engine.Scenario, error) {
+	sc := base
+	var err error
+	for _, k := range sortedKeys(settings) {
+		if sc, err = engine.SetField(sc, k, settings[k]); err != nil {
+			return base, err
+		}
+	}
+	return sc, nil
+}
+
+// sameScenario says whether the settings answer make of base the scenario
+// learner. Known wrong answers are recognised by what they run, not by how
+// they were written: the page's form sends every field, those left at
+// their starting values included, and "10s" is "10000ms".
+func (ex *Exercise) sameScenario(base, learner engine.Scenario, answer string) bool {
+	ws, err := ex.parseSettings(answer)
+	if err != nil {
+		return false
+	}
+	sc, err := applySettings(base, ws)
+	if err != nil {
+		return false
+	}
+	a, err1 := json.Marshal(sc)
+	b, err2 := json.Marshal(learner)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
 }
 
 // canonicalSettings writes settings in one stable form, to compare them.
