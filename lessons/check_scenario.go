@@ -82,7 +82,10 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 		var str string
 		if json.Unmarshal(v, &str) == nil {
 			if strings.TrimSpace(str) == "" {
-				continue // an empty form field leaves the setting as it is
+				if ex.field(k).Empty != "" {
+					out[k] = "" // cleared: what the field's range says empty means
+				}
+				continue // else an empty form field leaves the setting as it is
 			}
 			out[k] = strings.TrimSpace(str)
 		} else {
@@ -90,9 +93,17 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 		}
 	}
 	for k, v := range out {
-		out[k] = normalizeValue(mergeField(defaultField(k), ex.spec.Fields[k]), v)
+		if v != "" {
+			out[k] = normalizeValue(ex.field(k), v)
+		}
 	}
 	return out, nil
+}
+
+// field is how the exercise's form shows path, before any variant's
+// starting value.
+func (ex *Exercise) field(path string) Field {
+	return mergeField(defaultField(path), ex.spec.Fields[path])
 }
 
 // checkScenario applies the learner's settings to the base scenario, runs
@@ -108,7 +119,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 		return err
 	}
 	for _, f := range fields {
-		if v, ok := settings[f.Path]; ok {
+		if v, ok := settings[f.Path]; ok && v != "" {
 			if err := checkField(f, v); err != nil {
 				return formatProblem(r, err)
 			}
@@ -229,7 +240,11 @@ func applySettings(base engine.Scenario, settings map[string]string) (engine.Sce
 	sc := base
 	var err error
 	for _, k := range sortedKeys(settings) {
-		if sc, err = engine.SetField(sc, k, settings[k]); err != nil {
+		v := settings[k]
+		if v == "" {
+			v = "null" // a cleared field unsets the setting
+		}
+		if sc, err = engine.SetField(sc, k, v); err != nil {
 			return base, err
 		}
 	}

@@ -69,3 +69,100 @@ func TestNamedMistakesReadTheFormAsSent(t *testing.T) {
 		t.Fatalf("only %d wrong answers checked", checked)
 	}
 }
+
+// TestFormsStartAtTheScenarioTheyRun: every field of a scenario form
+// starts at the value the checker runs when the learner leaves it alone.
+// An empty "client-1 renews every" whose range says "empty: never
+// renews", over a scenario that renews every 3 s, tells the learner
+// something false about what they are changing.
+func TestFormsStartAtTheScenarioTheyRun(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range c.Exercises() {
+		if ex.Kind != KindScenario {
+			continue
+		}
+		for v := 0; v < 3; v++ {
+			env, err := ex.params(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base, err := ex.baseScenario(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := ex.Serve(v, Standing{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range s.Fields {
+				runs := fieldValue(base, f.Path)
+				if f.Default == "" && runs != "" {
+					t.Errorf("%s variant %d: the form starts %s (%s) empty (%s), but the scenario runs %q", ex.ID, v, f.Path, f.Label, f.Range, runs)
+					continue
+				}
+				if f.Default == "0s" && runs == "" && f.Empty != "" {
+					continue // none, written as zero
+				}
+				one, _ := json.Marshal(map[string]string{f.Path: f.Default})
+				if !ex.sameScenario(base, base, string(one)) {
+					t.Errorf("%s variant %d: the form starts %s (%s) at %q, but the scenario runs %q", ex.ID, v, f.Path, f.Label, f.Default, runs)
+				}
+			}
+		}
+	}
+	ex, err := c.Exercise("make-stale-write-land")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ex.Serve(0, Standing{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range s.Fields {
+		want := map[string]string{"clients[client-1].renew_every": "3s", "faults[0].at": "4s"}[f.Path]
+		if want != "" && f.Default != want {
+			t.Errorf("make-stale-write-land: %s starts at %q, want %s as the prompt says", f.Label, f.Default, want)
+		}
+	}
+}
+
+// TestAClearedFieldMeansWhatItsRangeSays: a field whose range says what
+// leaving it empty means ("empty: never renews") runs that when the
+// learner clears it, instead of the scenario's own value.
+func TestAClearedFieldMeansWhatItsRangeSays(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := c.Exercise("make-stale-write-land")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Frozen 4 s to 11 s: renewing every 3 s, client-1's lease lasts to
+	// 13 s and nothing goes wrong; never renewing, it ends at 10 s,
+	// client-2 writes and client-1's late write lands.
+	for answer, want := range map[string]bool{
+		`{"fencing": "false", "faults[0].for": "7s"}`:                                         false,
+		`{"fencing": "false", "faults[0].for": "7s", "clients[client-1].renew_every": ""}`:    true,
+		`{"fencing": "false", "faults[0].for": "7s", "clients[client-1].renew_every": "30s"}`: true,
+	} {
+		r, err := ex.Check(context.Background(), Attempt{Exercise: ex.ID, Answer: answer})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Graded || r.Correct != want {
+			t.Errorf("%s: graded %v, correct %v, want %v: %s%s", answer, r.Graded, r.Correct, want, r.Feedback, r.FormatError)
+		}
+	}
+	// A field that says nothing of empty is left as it was.
+	r, err := ex.Check(context.Background(), Attempt{Exercise: ex.ID, Answer: `{"fencing": "false", "faults[0].for": "15s", "faults[0].at": ""}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Correct {
+		t.Errorf("an empty pause start is not left at 4 s: %s%s", r.Feedback, r.FormatError)
+	}
+}
