@@ -71,6 +71,9 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 	if err := dec.Decode(&raw); err != nil || dec.More() {
 		return nil, formatErrorf(`I could not read the settings as one JSON object (like {"lock.lease":"30s","fencing":false}).`)
 	}
+	if k := repeatedKey(s); k != "" {
+		return nil, formatErrorf("%q is set twice; give each setting once.", clip(k))
+	}
 	if len(raw) > maxSettings {
 		return nil, formatErrorf("That is %d settings; at most %d are taken.", len(raw), maxSettings)
 	}
@@ -276,4 +279,31 @@ func canonicalSettings(s map[string]string) string {
 		parts = append(parts, k+"="+s[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// repeatedKey is the first key a JSON object gives twice, or "". A
+// decoder keeps the last silently, so {"fencing": false, "fencing": true}
+// would run with fencing on, as the learner may not have meant.
+func repeatedKey(object string) string {
+	dec := json.NewDecoder(strings.NewReader(object))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }

@@ -3,6 +3,7 @@ package lessons
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -164,5 +165,26 @@ func TestAClearedFieldMeansWhatItsRangeSays(t *testing.T) {
 	}
 	if !r.Correct {
 		t.Errorf("an empty pause start is not left at 4 s: %s%s", r.Feedback, r.FormatError)
+	}
+}
+
+// TestARepeatedSettingIsAskedAbout: settings that give one field twice
+// ({"fencing": false, "fencing": true}) are not read as the last one
+// silently; the learner is told which field, and no try is used.
+func TestARepeatedSettingIsAskedAbout(t *testing.T) {
+	c, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := c.Exercise("make-stale-write-land")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ex.Check(context.Background(), Attempt{Exercise: ex.ID, Answer: `{"fencing": false, "faults[0].for": "15s", "fencing": true}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Graded || !strings.Contains(r.FormatError, `"fencing"`) || !strings.Contains(r.FormatError, "twice") {
+		t.Errorf("a repeated fencing: graded %v, format error %q, feedback %q", r.Graded, r.FormatError, r.Feedback)
 	}
 }
