@@ -71,6 +71,9 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 	if err := dec.Decode(&raw); err != nil || dec.More() {
 		return nil, formatErrorf(`I could not read the settings as one JSON object (like {"lock.lease":"30s","fencing":false}).`)
 	}
+	if k := repeatedKey(s); k != "" {
+		return nil, formatErrorf("%q is set twice; give each setting once.", clip(k))
+	}
 	if len(raw) > maxSettings {
 		return nil, formatErrorf("That is %d settings; at most %d are taken.", len(raw), maxSettings)
 	}
@@ -82,7 +85,10 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 		var str string
 		if json.Unmarshal(v, &str) == nil {
 			if strings.TrimSpace(str) == "" {
-				continue // an empty form field leaves the setting as it is
+				if ex.field(k).Empty != "" {
+					out[k] = "" // cleared: what the field's range says empty means
+				}
+				continue // else an empty form field leaves the setting as it is
 			}
 			out[k] = strings.TrimSpace(str)
 		} else {
@@ -90,9 +96,17 @@ func (ex *Exercise) parseSettings(answer string) (map[string]string, error) {
 		}
 	}
 	for k, v := range out {
-		out[k] = normalizeValue(mergeField(defaultField(k), ex.spec.Fields[k]), v)
+		if v != "" {
+			out[k] = normalizeValue(ex.field(k), v)
+		}
 	}
 	return out, nil
+}
+
+// field is how the exercise's form shows path, before any variant's
+// starting value.
+func (ex *Exercise) field(path string) Field {
+	return mergeField(defaultField(path), ex.spec.Fields[path])
 }
 
 // checkScenario applies the learner's settings to the base scenario, runs
@@ -108,7 +122,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 		return err
 	}
 	for _, f := range fields {
-		if v, ok := settings[f.Path]; ok {
+		if v, ok := settings[f.Path]; ok && v != "" {
 			if err := checkField(f, v); err != nil {
 				return formatProblem(r, err)
 			}
@@ -118,11 +132,9 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	if err != nil {
 		return fmt.Errorf("%s: base scenario: %w", ex.ID, err)
 	}
-	learner := base
-	for _, k := range sortedKeys(settings) {
-		if learner, err = engine.SetField(learner, k, settings[k]); err != nil {
-			return formatProblem(r, &formatError{err.Error()})
-		}
+	learner, err := applySettings(base, settings)
+	if err != nil {
+		return formatProblem(r, &formatError{err.Error()})
 	}
 	learnerPrep, err := engine.Prepare(learner)
 	if err != nil {
@@ -201,7 +213,7 @@ func (ex *Exercise) checkScenario(ctx context.Context, r *Result, answer string,
 	r.Feedback += " What happened: " + failed.Verdict
 	r.Mistake = fmt.Sprintf("run-%d", failedIndex)
 	for _, w := range ex.wrong {
-		if ws, err := ex.parseSettings(fill(w.Answer, env)); err == nil && canonicalSettings(ws) == r.Read {
+		if ex.sameScenario(base, learner, fill(w.Answer, env)) {
 			r.Feedback = fill(w.Feedback, env) + " " + r.Feedback
 			r.Mistake = w.Name
 		}
@@ -225,6 +237,41 @@ func describeMeasures(goal *formula, m map[string]float64) string {
 	return strings.Join(parts, "; ")
 }
 
+// applySettings lays a learner's settings over the exercise's scenario,
+// in sorted path order so the result never depends on map order.
+func applySettings(base engine.Scenario, settings map[string]string) (engine.Scenario, error) {
+	sc := base
+	var err error
+	for _, k := range sortedKeys(settings) {
+		v := settings[k]
+		if v == "" {
+			v = "null" // a cleared field unsets the setting
+		}
+		if sc, err = engine.SetField(sc, k, v); err != nil {
+			return base, err
+		}
+	}
+	return sc, nil
+}
+
+// sameScenario says whether the settings answer make of base the scenario
+// learner. Known wrong answers are recognised by what they run, not by how
+// they were written: the page's form sends every field, those left at
+// their starting values included, and "10s" is "10000ms".
+func (ex *Exercise) sameScenario(base, learner engine.Scenario, answer string) bool {
+	ws, err := ex.parseSettings(answer)
+	if err != nil {
+		return false
+	}
+	sc, err := applySettings(base, ws)
+	if err != nil {
+		return false
+	}
+	a, err1 := json.Marshal(sc)
+	b, err2 := json.Marshal(learner)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
 // canonicalSettings writes settings in one stable form, to compare them.
 func canonicalSettings(s map[string]string) string {
 	var parts []string
@@ -232,4 +279,31 @@ func canonicalSettings(s map[string]string) string {
 		parts = append(parts, k+"="+s[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// repeatedKey is the first key a JSON object gives twice, or "". A
+// decoder keeps the last silently, so {"fencing": false, "fencing": true}
+// would run with fencing on, as the learner may not have meant.
+func repeatedKey(object string) string {
+	dec := json.NewDecoder(strings.NewReader(object))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }

@@ -196,9 +196,16 @@ func mergeField(f Field, fs fieldSpec) Field {
 // fields lists a scenario exercise's fields for a variant, in the order
 // of allowed, with the variant's starting values.
 func (ex *Exercise) fields(env map[string]float64) ([]Field, error) {
+	base, err := ex.baseScenario(env)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]Field, 0, len(ex.spec.Allowed))
 	for _, path := range ex.spec.Allowed {
 		f := mergeField(defaultField(path), ex.spec.Fields[path])
+		// A field starts at what the scenario runs, unless the file says
+		// how to write it.
+		f.Default = fieldValue(base, path)
 		if v, ok := ex.spec.Defaults[path]; ok {
 			s, err := fillValue(v, env)
 			if err != nil {

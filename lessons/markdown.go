@@ -60,8 +60,13 @@ func writePlayground(w util.BufWriter, pg Playground) {
 		// The prediction comes first, just above the playground it opens.
 		writeSlot(w, pg.Predict)
 	}
+	preset := pg.Preset
+	if pg.Predict != "" {
+		// A preset's name can state the outcome ("restart-forgets").
+		preset = ""
+	}
 	fmt.Fprintf(w, `<figure class="playground" id="%s" data-testid="playground" data-preset="%s" data-controls="%s"`,
-		html.EscapeString(pg.ID), html.EscapeString(pg.Preset), html.EscapeString(string(controls)))
+		html.EscapeString(pg.ID), html.EscapeString(preset), html.EscapeString(string(controls)))
 	if len(pg.Set) > 0 {
 		fmt.Fprintf(w, ` data-set="%s"`, html.EscapeString(string(set)))
 	}

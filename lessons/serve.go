@@ -46,7 +46,8 @@ type Served struct {
 	Options []Option `json:"options"`
 	// Fields are what a scenario answer may set, with their ranges.
 	Fields []Field `json:"fields"`
-	// Preset is the scenario a prediction or scenario exercise runs.
+	// Preset is the scenario a prediction or scenario exercise runs; a
+	// prediction's only once the learner may see its answer.
 	Preset string `json:"preset,omitempty"`
 	// Hints are those the learner's wrong tries have unlocked.
 	Hints []string `json:"hints"`
@@ -93,7 +94,9 @@ func (ex *Exercise) Serve(variant int, st Standing) (Served, error) {
 		o := ex.options[i]
 		s.Options = append(s.Options, Option{Key: letter(pos), ID: ex.PublicOptionID(o.Key), Stable: optionID(o.Key), Text: fill(o.Text, env)})
 	}
-	if ex.spec.Scenario != nil {
+	if ex.spec.Scenario != nil && (ex.Kind != KindPredict || s.Earned) {
+		// A prediction's preset is named once it is earned: a name can
+		// state the outcome ("restart-forgets").
 		s.Preset = ex.spec.Scenario.Preset
 	}
 	if ex.Kind == KindScenario {

@@ -93,9 +93,9 @@ type ExerciseView struct {
 // the scenario the lesson sets up and a link that opens it in the full
 // playground.
 type playgroundView struct {
-	Preset string `json:"preset"`
-	// Title is the preset's title, empty for a playground that waits for
-	// a prediction.
+	// Preset is the preset's name and Title its title, both empty for a
+	// playground that waits for a prediction.
+	Preset   string          `json:"preset"`
 	Title    string          `json:"title"`
 	Controls []string        `json:"controls"`
 	Scenario engine.Scenario `json:"scenario"`
@@ -204,6 +204,16 @@ func newPlaygroundView(pg lessons.Playground) (playgroundView, error) {
 			return playgroundView{}, fmt.Errorf("set %s: %w", k, err)
 		}
 	}
+	title, preset := p.Title, pg.Preset
+	if pg.Predict != "" {
+		// A preset's title says what goes wrong ("A paused holder
+		// writes late"), its watch text tells the whole outcome, and its
+		// name can say it as plainly ("restart-forgets"): in the page's
+		// data, or in a share link a learner decodes, they would answer
+		// the prediction. The run and its verdict say it after.
+		title, preset = "", ""
+		sc.Title, sc.Question, sc.Watch = "", "", ""
+	}
 	share, err := EncodeShare(sc)
 	if err != nil {
 		return playgroundView{}, err
@@ -212,14 +222,7 @@ func newPlaygroundView(pg lessons.Playground) (playgroundView, error) {
 	if controls == nil {
 		controls = []string{}
 	}
-	title := p.Title
-	if pg.Predict != "" {
-		// A preset's title says what goes wrong ("A paused holder
-		// writes late"): beside a locked Run it would answer the
-		// prediction.
-		title = ""
-	}
-	return playgroundView{Preset: pg.Preset, Title: title, Controls: controls, Scenario: sc, Share: "/playground?s=" + share, Predict: pg.Predict}, nil
+	return playgroundView{Preset: preset, Title: title, Controls: controls, Scenario: sc, Share: "/playground?s=" + share, Predict: pg.Predict}, nil
 }
 
 // lessonPageJSON is the data the lesson page's script starts from.

@@ -302,12 +302,15 @@ function answerOf(form) {
   return form.querySelector('[name=answer]').value;
 }
 
-/** syncSettings rewrites a scenario form's JSON from its fields. */
+/**
+ * syncSettings rewrites a scenario form's JSON from its fields. A cleared
+ * field is sent empty: the server reads that as its range says ("empty:
+ * never renews"), or as unchanged where the range says nothing of empty.
+ */
 function syncSettings(form) {
   const obj = {};
   for (const input of form.querySelectorAll('input[name=setting]')) {
     const v = input.value.trim();
-    if (v === '') continue;
     obj[input.dataset.path] = v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? +v : v;
   }
   form.querySelector('textarea[name=answer]').value = JSON.stringify(obj);
