@@ -32,6 +32,13 @@ type Attempt struct {
 	// come back; the expected answer, the worked solution, a model answer
 	// and a prediction's run do not, and Revealed stays false.
 	Withhold bool `json:"-"`
+	// FromLearner says the answer comes from a learner now (a page, the
+	// API), not from a kept attempt: an option is then read by its letter,
+	// its alias or its served id, never by its file key ("option-b"),
+	// which only answers kept from before served ids hold. The right
+	// option's key is the same letter in most files, so a learner who
+	// could send keys could guess one and be graded right.
+	FromLearner bool `json:"-"`
 }
 
 // Result is the checker's verdict on an attempt. Its JSON is what the CLI
@@ -147,9 +154,9 @@ func (ex *Exercise) Check(ctx context.Context, a Attempt) (Result, error) {
 	case KindNumber:
 		err = ex.checkNumber(&r, a.Answer, env, nil)
 	case KindChoice:
-		err = ex.checkChoice(&r, a.Answer, env, nil, a.Variant)
+		err = ex.checkChoice(&r, a.Answer, env, nil, a.Variant, !a.FromLearner)
 	case KindPredict:
-		p, err = ex.checkPredict(ctx, &r, a.Answer, env, a.Variant)
+		p, err = ex.checkPredict(ctx, &r, a.Answer, env, a.Variant, !a.FromLearner)
 	case KindScenario:
 		err = ex.checkScenario(ctx, &r, a.Answer, env)
 	case KindText:

@@ -30,10 +30,12 @@ var choiceSepRE = regexp.MustCompile(`\s*(?:,|;|\band\b|&|\+|/)\s*|\s+`)
 
 // parseChoice reads an answer to a choice as the file keys of the
 // options it names: this variant's letters ("b", "a, c", "A and C",
-// "acd"), stable ids ("option-b", as a form sends them) or an option's
-// aliases ("refused", "0 rows"). Letters are the ones shown on this
-// variant, not the options' own keys.
-func (ex *Exercise) parseChoice(answer string, lt lettering) ([]string, error) {
+// "acd"), served ids (PublicOptionID, as a form sends them) or an
+// option's aliases ("refused", "0 rows"), and, when fileKeys is set,
+// stable ids ("option-b", as answers kept from before served ids hold
+// them). Letters are the ones shown on this variant, not the options'
+// own keys.
+func (ex *Exercise) parseChoice(answer string, lt lettering, fileKeys bool) ([]string, error) {
 	s := strings.ToLower(strings.TrimSpace(answer))
 	s = strings.TrimRight(s, ".!")
 	if s == "" {
@@ -62,7 +64,7 @@ func (ex *Exercise) parseChoice(answer string, lt lettering) ([]string, error) {
 			if tok == "" || tok == "option" || tok == "options" {
 				continue // "option b"
 			}
-			if k, ok := strings.CutPrefix(tok, OptionIDPrefix); ok && ex.option(k) != nil {
+			if k, ok := strings.CutPrefix(tok, OptionIDPrefix); ok && fileKeys && ex.option(k) != nil {
 				keys = append(keys, k)
 				continue
 			}
@@ -182,9 +184,9 @@ func uniq(s []string) []string {
 // options by the letters this variant shows; a wrong choice is named by
 // the option's stable id, the same on every variant however the options
 // are shuffled, and the answer is read as stable ids.
-func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64, correct []string, variant int) error {
+func (ex *Exercise) checkChoice(r *Result, answer string, env map[string]float64, correct []string, variant int, fileKeys bool) error {
 	lt := ex.lettering(variant)
-	keys, err := ex.parseChoice(answer, lt)
+	keys, err := ex.parseChoice(answer, lt, fileKeys)
 	if err != nil {
 		return formatProblem(r, err)
 	}

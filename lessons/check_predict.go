@@ -88,9 +88,9 @@ func (ex *Exercise) predictOutcome(ctx context.Context, env map[string]float64) 
 // and costs no try), then runs the engine and grades the prediction against
 // what really happened. What the run gave is only shown once the answer is
 // earned (see Check).
-func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, env map[string]float64, variant int) (*predicted, error) {
+func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, env map[string]float64, variant int, fileKeys bool) (*predicted, error) {
 	if len(ex.options) > 0 {
-		if _, err := ex.parseChoice(answer, ex.lettering(variant)); err != nil {
+		if _, err := ex.parseChoice(answer, ex.lettering(variant), fileKeys); err != nil {
 			return nil, formatProblem(r, err)
 		}
 	} else if _, err := parseNumber(answer, ex.numberOptions()); err != nil {
@@ -101,7 +101,7 @@ func (ex *Exercise) checkPredict(ctx context.Context, r *Result, answer string, 
 		return nil, err
 	}
 	if len(ex.options) > 0 {
-		err = ex.checkChoice(r, answer, env, p.correct, variant)
+		err = ex.checkChoice(r, answer, env, p.correct, variant, fileKeys)
 	} else {
 		err = ex.checkNumber(r, answer, env, &p.actual)
 	}

@@ -63,7 +63,8 @@ func (ex *Exercise) share(r Result, answer string) float64 {
 	}
 	switch {
 	case ex.Kind == KindChoice && ex.spec.Multiple:
-		keys, err := ex.parseChoice(answer, ex.lettering(r.Variant))
+		// The check read the answer already, by its rules.
+		keys, err := ex.parseChoice(answer, ex.lettering(r.Variant), true)
 		if err != nil || len(ex.spec.Correct) == 0 {
 			return 0
 		}

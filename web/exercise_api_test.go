@@ -108,8 +108,10 @@ func jsonFragment(s string) string {
 
 // TestOptionsAreShuffledAcrossVariants: neighbours on other variants see
 // the options in other orders, lettered a, b, c... as shown; each option
-// keeps its stable id and text; a check takes the letters shown on the
-// learner's variant, or the ids a form sends.
+// keeps its served id and text; a check takes the letters shown on the
+// learner's variant, or the ids a form sends, and reads the answer back
+// in those ids. The options' file keys ("option-b"), which the right
+// answers share from file to file, are not taken from a learner.
 func TestOptionsAreShuffledAcrossVariants(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
 	p := newPerson(t, ts.URL)
@@ -122,8 +124,10 @@ func TestOptionsAreShuffledAcrossVariants(t *testing.T) {
 		t.Fatal(err)
 	}
 	right := map[string]bool{}
+	var served []string
 	for _, k := range []string{"a", "b", "c", "d"} {
 		right[ff.PublicOptionID(k)] = true
+		served = append(served, ff.PublicOptionID(k))
 	}
 	for v := range 10 {
 		s := getExercise(t, p, "four-failures", v)
@@ -143,15 +147,19 @@ func TestOptionsAreShuffledAcrossVariants(t *testing.T) {
 		}
 		orders[strings.Join(ids, " ")] = true
 		body, _ := json.Marshal(map[string]any{"answer": strings.Join(letters, ", "), "variant": v})
-		if _, res := check(t, ts.URL, "four-failures", string(body)); res["correct"] != true || res["read"] != "option-a, option-b, option-c, option-d" {
+		if _, res := check(t, ts.URL, "four-failures", string(body)); res["correct"] != true || res["read"] != strings.Join(served, ", ") {
 			t.Errorf("variant %d: the letters shown for the right options, %v: %v", v, letters, res)
 		}
 	}
 	if len(orders) < 4 {
 		t.Errorf("10 variants of four-failures show %d orders: %v", len(orders), orders)
 	}
-	if _, res := check(t, ts.URL, "four-failures", `{"answer":"option-a,option-b,option-c,option-d","variant":7}`); res["correct"] != true {
-		t.Errorf("the stable ids on a shuffled variant: %v", res)
+	if _, res := check(t, ts.URL, "four-failures", `{"answer":"`+strings.Join(served, ",")+`","variant":7}`); res["correct"] != true {
+		t.Errorf("the served ids on a shuffled variant: %v", res)
+	}
+	if _, res := check(t, ts.URL, "four-failures", `{"answer":"option-a,option-b,option-c,option-d","variant":7}`); res["graded"] != false ||
+		!strings.Contains(fmt.Sprint(res["format_error"]), `"option-a" is not one of the options`) {
+		t.Errorf("the file keys on a shuffled variant: %v, want them not read, no try used", res)
 	}
 }
 

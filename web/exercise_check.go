@@ -57,6 +57,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 	// the wrong try that would have shown it is the last one taken
 	// (refuseTriesUsed), as the credit ends there in either mode.
 	a.Withhold = who.quizMode()
+	a.FromLearner = true
 
 	sctx, stop := s.requestContext(c)
 	defer stop()
@@ -80,7 +81,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 		}
 		who.practice.record(ex.ID, who.variant, res, false)
 		writePractice(c, who.key, who.practice)
-		return writeJSON(c, http.StatusOK, withStates(res))
+		return writeJSON(c, http.StatusOK, withStates(ex.ForLearner(res)))
 	}
 	rec, err := s.cfg.Classroom.Record(ctx, who.token, classroom.Attempt{
 		Exercise: res.Exercise, Variant: res.Variant, Answer: a.Answer, Correct: res.Correct,
@@ -117,7 +118,7 @@ func (s *Server) apiCheck(c echo.Context) error {
 		s.ltiScored(ctx, classroom.ScoreChange{ClassID: who.class.ID, ClassCode: who.class.Code, LearnerID: who.learner.ID, Exercise: res.Exercise})
 	}
 	res.Variant = who.shownVariant()
-	return writeJSON(c, http.StatusOK, withStates(res))
+	return writeJSON(c, http.StatusOK, withStates(ex.ForLearner(res)))
 }
 
 // sessionEnded is what a learner whose class session is gone (the teacher
