@@ -182,7 +182,7 @@ var (
 	westernRE    = regexp.MustCompile(`^\d{1,3}(,\d{3})+$`)
 	indianRE     = regexp.MustCompile(`^\d{1,2}(,\d{2})*,\d{3}$`)
 	europeanRE   = regexp.MustCompile(`^\d{1,3}(\.\d{3})+$`)
-	sciRE        = regexp.MustCompile(`^e[-+]?\d{1,2}\b`)
+	sciRE        = regexp.MustCompile(`^e[-+]?\d+\b`)
 	outOfRE      = regexp.MustCompile(`^([a-z]+|\d+) (?:of|out of) ([a-z]+|\d+)((?: [a-z]+)?)$`)
 )
 
@@ -319,7 +319,10 @@ func parseQuantity(s string, opts numberOptions) (quantity, error) {
 		rest = s[len(m):]
 		if e := sciRE.FindString(rest); e != "" {
 			// 4.5e1: scientific notation.
-			x, _ := strconv.Atoi(strings.TrimPrefix(e[1:], "+"))
+			x, err := strconv.Atoi(strings.TrimPrefix(e[1:], "+"))
+			if err != nil || x > maxExponent || x < -maxExponent {
+				return q, formatErrorf("%s is out of reach: no answer here needs an exponent past %d either way (1e5 is 100,000).", clip(m+e), maxExponent)
+			}
 			q.num *= math.Pow(10, float64(x))
 			q.step *= math.Pow(10, float64(x))
 			q.digits += e
@@ -342,6 +345,12 @@ func parseQuantity(s string, opts numberOptions) (quantity, error) {
 	}
 	return q, q.readUnit(rest, opts)
 }
+
+// maxExponent bounds scientific notation's exponent: past any answer an
+// exercise asks for (the universe's age in seconds is about 4e17), so a
+// number beyond it is a slip, said as one, not a number read and written
+// back digit by digit.
+const maxExponent = 18
 
 // numberWordRE spots numbers written in words, to say why they are not read.
 var numberWordRE = regexp.MustCompile(`^(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|half|a hundred|a thousand)\b`)

@@ -181,6 +181,11 @@ func TestParseNumberAsksInsteadOfGuessing(t *testing.T) {
 		{"1,2,3", count, "digit groups"},
 		{"4/0", count, "divides by zero"},
 		{"Rs 40 x", numberOptions{unit: UnitRupees}, "two units"},
+		// An exponent past any answer is a slip, said as one: not "1
+		// and then more digits", nor a number written back in full.
+		{"1e400", count, "1e400 is out of reach: no answer here needs an exponent past 18"},
+		{"2e19 runs", count, "out of reach"},
+		{"1e99999999999999999999", count, "out of reach"},
 	}
 	for _, tt := range tests {
 		_, err := parseNumber(tt.answer, tt.opts)
