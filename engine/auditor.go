@@ -14,6 +14,7 @@ type auditor struct {
 
 	writesAccepted, writesRefused, stale int
 	holderRefused                        int
+	forgotten                            int
 	staleReads                           int
 	claimsWon, claimsLost                int
 	expected                             int64
@@ -48,6 +49,8 @@ func (a *auditor) observe(e Event) {
 		if e.Holder != "" && e.Holder == e.Client {
 			a.holderRefused++
 		}
+	case KindGrantForgotten:
+		a.forgotten++
 	case KindCheckOK, KindCheckFailed:
 		if e.Stale {
 			a.staleReads++
@@ -107,6 +110,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		WritesAccepted:      a.writesAccepted,
 		WritesRefused:       a.writesRefused,
 		HolderWritesRefused: a.holderRefused,
+		ForgottenGrants:     a.forgotten,
 		StaleWritesAccepted: a.stale,
 		StaleReads:          a.staleReads,
 		ClaimsWon:           a.claimsWon,

@@ -90,6 +90,12 @@ type ChaosReport struct {
 	// those the answering nodes' own clocks make look legal: the lock was
 	// broken by a clock running fast or jumping (History.ClockNote).
 	IllegalByClock int `json:"illegal_by_clock"`
+	// IllegalForgotten counts, among the histories found not linearizable
+	// and not by a clock, those whose lock service forgot a grant while
+	// its lease ran (Summary.ForgottenGrants): the holder was refused as
+	// if it held nothing, which no lock does, even where nobody else got
+	// the lock and no finding is counted.
+	IllegalForgotten int `json:"illegal_forgotten"`
 	// Linearizability counts the runs whose lock history the checker found
 	// linearizable, not linearizable, or could not decide in time.
 	Linearizability LinearizabilityCounts `json:"linearizability"`
@@ -268,6 +274,7 @@ type outcome struct {
 	kinds         []string
 	lin           Linearizability
 	byClock       bool
+	forgot        bool // the service forgot a grant
 	faulted       bool
 	misconfigured bool
 	sc            *Scenario
@@ -354,6 +361,8 @@ feed:
 		rep.Linearizability.count(o.lin)
 		if o.byClock {
 			rep.IllegalByClock++
+		} else if o.lin == LinearizableIllegal && o.forgot {
+			rep.IllegalForgotten++
 		}
 		if !o.faulted {
 			rep.RunsWithoutFaults++
@@ -433,7 +442,8 @@ func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
 		}
 	}
 	h := res.History()
-	o := outcome{kinds: Violations(res.Summary), lin: h.Check(DefaultCheckTimeout), faulted: struck(res.Events)}
+	o := outcome{kinds: Violations(res.Summary), lin: h.Check(DefaultCheckTimeout), faulted: struck(res.Events),
+		forgot: res.Summary.ForgottenGrants > 0}
 	if o.lin == LinearizableIllegal {
 		o.byClock = h.ClockNote(DefaultCheckTimeout) != ""
 	}

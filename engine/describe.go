@@ -174,6 +174,9 @@ func Verdict(s Summary) string {
 	if s.OverlapMS > 0 {
 		parts = append(parts, fmt.Sprintf("two clients believed they held the lock for %s", FormatMS(s.OverlapMS)))
 	}
+	if s.ForgottenGrants > 0 {
+		parts = append(parts, "the lock service forgot "+counted(s.ForgottenGrants, "grant", "grants")+" while its lease ran")
+	}
 	if s.UnavailableMS > 0 {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(s.UnavailableMS)))
 	}

@@ -143,9 +143,15 @@ type Summary struct {
 	ClaimsWon            int   `json:"claims_won"`
 	ClaimsLost           int   `json:"claims_lost"`
 	Grants               int   `json:"grants"`
-	EndMS                int64 `json:"end_ms"`
-	Truncated            bool  `json:"truncated"`
-	Safe                 bool  `json:"safe"`
+	// ForgottenGrants counts the grants the lock service lost while their
+	// lease ran (a restart from an older save, a promoted replica that
+	// never got the copy): the holder's next renewal or release is
+	// refused as if it held nothing, so the service's history is not a
+	// lock's even when nobody else got the lock. Absent when none.
+	ForgottenGrants int   `json:"forgotten_grants,omitempty"`
+	EndMS           int64 `json:"end_ms"`
+	Truncated       bool  `json:"truncated"`
+	Safe            bool  `json:"safe"`
 	// LockSafe: no double grant and no duplicate token, the lock kept its
 	// promise. Safe with LockSafe false is never headed "SAFE".
 	LockSafe bool `json:"lock_safe"`
