@@ -97,6 +97,15 @@ type Store interface {
 	// so that their attempts from now on are marked AfterRun. The first
 	// run of each is kept; a closed class refuses it, as every change.
 	NoteRun(ctx context.Context, token string, exercises []string) error
+	// DeviceCode gives the learner of this session a one-time code, valid
+	// DeviceCodeTTL, with which another browser takes over their session
+	// (ContinueSession); an earlier code of theirs stops working.
+	DeviceCode(ctx context.Context, token string) (code string, expires time.Time, err error)
+	// ContinueSession uses a device code (CheckDeviceCode's form): the
+	// learner gets a new session, which the new browser keeps, and the
+	// old one ends. ENOTFOUND for a code that is unknown, used or
+	// expired.
+	ContinueSession(ctx context.Context, code string) (*Session, error)
 	// Review stores the teacher's score (0 to 1) and comment on a
 	// learner's open answer to an exercise, or on an exercise revealed to
 	// them before any right answer (which needs no attempt), replacing an

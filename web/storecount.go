@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -38,6 +39,18 @@ func (s countingStore) NoteRun(ctx context.Context, token string, exercises []st
 	err := s.Store.NoteRun(ctx, token, exercises)
 	s.count("note_run", err)
 	return err
+}
+
+func (s countingStore) DeviceCode(ctx context.Context, token string) (string, time.Time, error) {
+	code, exp, err := s.Store.DeviceCode(ctx, token)
+	s.count("device_code", err)
+	return code, exp, err
+}
+
+func (s countingStore) ContinueSession(ctx context.Context, code string) (*classroom.Session, error) {
+	sess, err := s.Store.ContinueSession(ctx, code)
+	s.count("continue_session", err)
+	return sess, err
 }
 
 func (s countingStore) Review(ctx context.Context, code, key string, r classroom.Review) (*classroom.Review, error) {

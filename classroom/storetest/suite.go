@@ -63,6 +63,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIQueueReplicas", testLTIQueueReplicas},
 		{"LTILessonScore", testLTILessonScore},
 		{"NoteRun", testNoteRun},
+		{"DeviceCode", testDeviceCode},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.f(t, h) })

@@ -64,7 +64,7 @@ func (s *DB) GiveUp(ctx context.Context, token, exercise string, variant int) (*
 	}
 	if len(ps) == 0 {
 		// Removed by the teacher in between.
-		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended, perhaps because the teacher removed you: join the class again with its code")
+		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended (you went on in another browser, or the teacher removed you): continue here with a device code from that browser, or join the class again with its code")
 	}
 	return &ps[0], nil
 }

@@ -111,7 +111,7 @@ func (s *DB) learnerBySession(ctx context.Context, q querier, token, lock string
 	err := q.QueryRowContext(ctx, s.d.q(`SELECT id, class_id, name, joined_at, student_id, email FROM learners WHERE session_hash = ?`+lock),
 		classroom.HashSecret(token)).Scan(&l.ID, &l.ClassID, &l.Name, &joined, &l.StudentID, &l.Email)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended, perhaps because the teacher removed you: join the class again with its code")
+		return nil, classroom.Errorf(classroom.EUNAUTHORIZED, "your class session has ended (you went on in another browser, or the teacher removed you): continue here with a device code from that browser, or join the class again with its code")
 	}
 	if err != nil {
 		return nil, wrap("read the learner's session", err)
