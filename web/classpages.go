@@ -52,6 +52,9 @@ type LearnerData struct {
 	Answered int // open questions answered
 	Open     int // open questions (the teacher scores them)
 	Progress []classroom.Progress
+	// Device is the code this browser just asked for, to go on in
+	// another one (class_device.go); nil until it asks.
+	Device *deviceOffer
 }
 
 type learnerLesson struct {
@@ -134,7 +137,11 @@ func (w *classWeb) pageCreate(c echo.Context) error {
 
 // learnerPage: GET /class/me, the learner's class, their own progress by
 // lesson, and the scenario the teacher pushed.
-func (w *classWeb) learnerPage(c echo.Context) error {
+func (w *classWeb) learnerPage(c echo.Context) error { return w.renderLearnerPage(c, nil) }
+
+// renderLearnerPage draws the learner's page, with the device code they
+// asked for when offer is set.
+func (w *classWeb) renderLearnerPage(c echo.Context, offer *deviceOffer) error {
 	if learnerToken(c) == "" {
 		return c.Redirect(http.StatusSeeOther, "/class")
 	}
@@ -142,11 +149,11 @@ func (w *classWeb) learnerPage(c echo.Context) error {
 	if err != nil {
 		if mapError(err).Status == http.StatusUnauthorized {
 			return w.s.render(c, http.StatusUnauthorized, ErrorPage(w.s.page("Class"), http.StatusUnauthorized,
-				"Your class session has ended (the teacher may have removed you). Join again with the class code."))
+				"Your class session has ended: you went on in another browser, or the teacher removed you. Continue here with a device code from that browser (Classroom, then \"Continue here with a code\"), or join again with the class code."))
 		}
 		return err
 	}
-	d := LearnerData{Learner: l, Class: w.summarize(cl), Progress: prog}
+	d := LearnerData{Learner: l, Class: w.summarize(cl), Progress: prog, Device: offer}
 	by := map[string]*classroom.Progress{}
 	for i := range prog {
 		by[prog[i].Exercise] = &prog[i]

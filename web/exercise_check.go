@@ -121,10 +121,11 @@ func (s *Server) apiCheck(c echo.Context) error {
 	return writeJSON(c, http.StatusOK, withStates(ex.ForLearner(res)))
 }
 
-// sessionEnded is what a learner whose class session is gone (the teacher
-// removed them, or the cookie names no session) is told on a check.
-const sessionEnded = "your class session has ended, perhaps because the teacher removed you, " +
-	"so this answer was not recorded: join the class again to keep your progress"
+// sessionEnded is what a learner whose class session is gone (they went
+// on in another browser, the teacher removed them, or the cookie names no
+// session) is told on a check.
+const sessionEnded = "your class session has ended (you went on in another browser, or the teacher removed you), " +
+	"so this answer was not recorded: continue here with a device code from that browser to keep your progress, or join the class again"
 
 // checkClassError leaves a store error met while checking as the class
 // APIs see it, except that a session the store no longer knows gets one

@@ -143,8 +143,8 @@ func TestRemovedLearnerIsToldInOneSentence(t *testing.T) {
 	}
 	cookie := &http.Cookie{Name: web.LearnerCookie, Value: sess.Token}
 	status, res := check(t, ts.URL, "outlive-lease", `{"answer":"50"}`, cookie)
-	const want = "your class session has ended, perhaps because the teacher removed you, " +
-		"so this answer was not recorded: join the class again to keep your progress"
+	const want = "your class session has ended (you went on in another browser, or the teacher removed you), " +
+		"so this answer was not recorded: continue here with a device code from that browser to keep your progress, or join the class again"
 	if status != http.StatusUnauthorized || res["error"] != want {
 		t.Errorf("removed learner's check: %d %q\nwant 401 %q", status, res["error"], want)
 	}
@@ -163,7 +163,7 @@ func TestRemovedLearnerIsToldInOneSentence(t *testing.T) {
 	if err := json.NewDecoder(r.Body).Decode(&me); err != nil {
 		t.Fatal(err)
 	}
-	const wantMe = "your class session has ended, perhaps because the teacher removed you: join the class again with its code"
+	const wantMe = "your class session has ended (you went on in another browser, or the teacher removed you): continue here with a device code from that browser, or join the class again with its code"
 	if r.StatusCode != http.StatusUnauthorized || me["error"] != wantMe {
 		t.Errorf("removed learner's /api/me: %d %q\nwant 401 %q", r.StatusCode, me["error"], wantMe)
 	}

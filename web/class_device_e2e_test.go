@@ -1,0 +1,45 @@
+package web_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/leaselab/playground/web"
+)
+
+// TestE2EContinueInAnotherBrowser: in a real browser, Ada joins, presses
+// "Get a code" on her class page and sees the code; a second browser opens
+// the code's link, presses "Continue here", and is Ada on her class page.
+// The first is then signed out.
+func TestE2EContinueInAnotherBrowser(t *testing.T) {
+	st := openSQLite(t)
+	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
+	c := createClass(t, b.base, "Week 6")
+
+	phone := b.isolatedTab("/class?code=" + c.Code)
+	b.shots(phone, "device-class-home", "[data-testid=join-form]")
+	b.do(phone,
+		chromedp.SetValue(chromedp.ID("join-name"), "Ada"),
+		chromedp.Click(chromedp.CSS("[data-testid=join-submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
+	b.shots(phone, "device-offer", "[data-testid=device]")
+	b.do(phone, press("[data-testid=device-get]"), chromedp.WaitVisible(chromedp.CSS("[data-testid=device-code]")))
+	b.shots(phone, "device-code", "[data-testid=device]")
+	code := strings.TrimSpace(run(b, phone, chromedp.Text(chromedp.CSS("[data-testid=device-code]"))))
+	link := run(b, phone, chromedp.Evaluate[string](`document.querySelector('[data-testid=device-link]').href`))
+
+	laptop := b.isolatedTab("/")
+	b.do(laptop, chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("[data-testid=continue-form]")))
+	if got := run(b, laptop, chromedp.Evaluate[string](`document.getElementById('continue-code').value`)); got != code {
+		t.Errorf("the continue form holds %q, want %q", got, code)
+	}
+	b.shots(laptop, "device-continue")
+	b.do(laptop, press("[data-testid=continue-submit]"), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
+	if got := run(b, laptop, chromedp.Text(chromedp.CSS("[data-testid=learner-name]"))); got != "Ada" {
+		t.Errorf("the laptop's class page names %q", got)
+	}
+	b.do(phone, chromedp.Reload())
+	b.waitUntil(phone, `document.body.textContent.toLowerCase().includes('your class session has ended (you went on in another browser')`, "the phone told it was signed out, and why")
+}
