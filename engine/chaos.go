@@ -509,36 +509,93 @@ var errNoFault = errors.New("an example keeps at least one fault")
 // The shrinker moves faults earlier and shortens them but never changes
 // what they do to whom, so each remaining fault is matched to the first
 // generated fault of the same kind and target not matched yet. An aim's
-// words hold the generated fault's numbers; when the shrinker changed
+// words hold the generated faults' numbers; when the shrinker changed
 // them, the aim says so and gives the example's own, so that no number
-// in it contradicts the scenario it stands beside.
+// in it contradicts the scenario it stands beside. An aim that placed
+// several faults (a crash and its restart) is one line, which names each
+// fault the shrinker moved and each it left out.
 func aimsOf(small, generated Scenario, notes map[string]aimed) []string {
-	out := []string{}
-	used := make([]bool, len(generated.Faults))
+	matched := make([]*Fault, len(generated.Faults))
+	var order []string // the aims' notes, in the order of the example's faults
 	for _, f := range small.Faults {
 		for i, g := range generated.Faults {
-			if used[i] || f.Do != g.Do || f.Target != g.Target || f.Kind != g.Kind || f.Rate != g.Rate || !slices.Equal(f.Side, g.Side) {
+			if matched[i] != nil || !sameFault(f, g) {
 				continue
 			}
-			used[i] = true
-			if a, ok := notes[g.key()]; ok {
-				note := a.note
-				if moved := shrunkWords(g, f); moved != "" {
-					note += " (as generated; " + moved + ")"
-				}
-				if !slices.Contains(out, note) {
-					out = append(out, note)
-				}
+			matched[i] = &f
+			if a, ok := notes[g.key()]; ok && !slices.Contains(order, a.note) {
+				order = append(order, a.note)
 			}
 			break
 		}
 	}
+	out := []string{}
+	for _, note := range order {
+		var group []int // the generated faults this aim placed
+		for i, g := range generated.Faults {
+			if a, ok := notes[g.key()]; ok && a.note == note {
+				group = append(group, i)
+			}
+		}
+		var moved string
+		if len(group) == 1 {
+			moved = shrunkWords(generated.Faults[group[0]], *matched[group[0]])
+		} else {
+			var parts []string
+			for _, i := range group {
+				g := generated.Faults[i]
+				switch {
+				case matched[i] == nil:
+					parts = append(parts, faultSubject(g)+" is left out")
+				case shrunkParts(g, *matched[i]) != nil:
+					parts = append(parts, faultSubject(g)+" "+strings.Join(shrunkParts(g, *matched[i]), ", "))
+				}
+			}
+			if len(parts) > 0 {
+				moved = "in the example, " + strings.Join(parts, "; ")
+			}
+		}
+		if moved != "" {
+			note += " (as generated; " + moved + ")"
+		}
+		out = append(out, note)
+	}
 	return out
+}
+
+// sameFault reports whether f could be generated fault g as the shrinker
+// left it: the same kind of fault on the same target (or side).
+func sameFault(f, g Fault) bool {
+	return f.Do == g.Do && f.Target == g.Target && f.Kind == g.Kind && f.Rate == g.Rate && slices.Equal(f.Side, g.Side)
+}
+
+// faultSubject names a fault in an aim's words: "node-1's restart", "the
+// partition of client-1, node-4, node-5".
+func faultSubject(f Fault) string {
+	what := map[string]string{FaultLoseDisk: "disk loss", FaultClockJump: "clock jump", FaultClockDrift: "clock drift",
+		FaultDelay: "held " + f.Kind}[f.Do]
+	if what == "" {
+		what = f.Do
+	}
+	if f.Target == "" {
+		return "the " + what + " of " + strings.Join(f.Side, ", ")
+	}
+	return f.Target + "'s " + what
 }
 
 // shrunkWords says how the shrinker changed generated fault g into f:
 // "the example's strikes at 4s, for 13.3s", or "" when it did not.
 func shrunkWords(g, f Fault) string {
+	parts := shrunkParts(g, f)
+	if len(parts) == 0 {
+		return ""
+	}
+	return "the example's " + strings.Join(parts, ", ")
+}
+
+// shrunkParts lists the shrinker's changes to generated fault g that
+// made f: "strikes at 4s", "for 13.3s", "by 2s".
+func shrunkParts(g, f Fault) []string {
 	var parts []string
 	if f.At.MS() != g.At.MS() {
 		parts = append(parts, "strikes at "+FormatMS(f.At.MS()))
@@ -549,10 +606,7 @@ func shrunkWords(g, f Fault) string {
 	if f.By.MS() != g.By.MS() {
 		parts = append(parts, "by "+FormatMS(f.By.MS()))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "the example's " + strings.Join(parts, ", ")
+	return parts
 }
 
 // struck reports whether any fault took effect in a timeline.
