@@ -279,7 +279,11 @@ func (c *client) acquire(a *actor) {
 				c.leaseEnd = r.LeaseUntil // the validity the client computed itself
 			}
 			c.renewStop = ""
-			c.emit(Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason})
+			e := Event{Kind: KindGranted, Token: r.Token, LeaseUntil: r.LeaseUntil, Node: node, Message: r.Reason}
+			if r.Token != 0 {
+				e.Reason = c.w.leaseClockWords(c.cfg.Name, r.Token, r.LeaseUntil)
+			}
+			c.emit(e)
 			c.startRenewals(r.Token)
 			return
 		default:

@@ -14,14 +14,18 @@ func Describe(e Event) string {
 		if e.Token == 0 {
 			return fmt.Sprintf("holds the lock until %s by its own clock: %s", FormatMS(e.LeaseUntil), e.Message)
 		}
-		return fmt.Sprintf("granted token %d, lease until %s (%s)", e.Token, FormatMS(e.LeaseUntil), e.Node)
+		return fmt.Sprintf("granted token %d, %s (%s)", e.Token, leaseEndWords(e), e.Node)
 	case KindAcquireRefused:
 		return "asked for the lock: refused, " + e.Reason
 	case KindRenewed:
 		if e.Token == 0 {
 			return fmt.Sprintf("renewed, until %s by its own clock: %s", FormatMS(e.LeaseUntil), e.Message)
 		}
-		return fmt.Sprintf("renewed token %d, lease until %s", e.Token, FormatMS(e.LeaseUntil))
+		s := fmt.Sprintf("renewed token %d, %s", e.Token, leaseEndWords(e))
+		if e.Message != "" {
+			s += " (" + e.Message + ")"
+		}
+		return s
 	case KindRenewRefused:
 		return "renewal refused: " + e.Reason
 	case KindReleased:
@@ -196,6 +200,15 @@ func Verdict(s Summary) string {
 		verdict = "SAFE"
 	}
 	return verdict + ": " + strings.Join(parts, "; ")
+}
+
+// leaseEndWords says a grant's or renewal's lease end, with the clock
+// that set it when that clock was not true time (the event's reason).
+func leaseEndWords(e Event) string {
+	if e.Reason != "" {
+		return fmt.Sprintf("lease until %s %s", FormatMS(e.LeaseUntil), e.Reason)
+	}
+	return "lease until " + FormatMS(e.LeaseUntil)
 }
 
 // counted says n of something in words: "1 write", "3 writes".

@@ -179,6 +179,20 @@ func (l *ledger) expired(w *world, g *grantRec) {
 	w.lockDelayEvent(actor, g)
 }
 
+// leaseClockWords says by which clock a grant's or renewal's lease end,
+// until, was set, when that clock did not read true time (a node's clock
+// that jumped or drifts, a state machine's time held back by an earlier
+// command's): "by node-1's clock; in true time it runs until 13s", the
+// lease being its length from the true time it was granted. A clock that
+// read true time needs no words.
+func (w *world) leaseClockWords(client string, token, until int64) string {
+	g := w.ledger.find(client, token)
+	if g == nil || g.leaseUntil != until || g.trueEnd == until || g.node == "" {
+		return ""
+	}
+	return fmt.Sprintf("by %s's clock; in true time it runs until %s", g.node, FormatMS(g.trueEnd))
+}
+
 // expiryWords says why a lease ended when it did, judged by true time:
 // when the lock service's clock is off (a jump, a drift, a leader whose
 // clock differs) and ended it before or after its true end, by how much

@@ -142,7 +142,11 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 				msg += ": " + r.Reason
 			}
 		}
-		c.emit(Event{Kind: KindRenewed, Token: l.token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg})
+		e := Event{Kind: KindRenewed, Token: l.token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg}
+		if l.token != 0 {
+			e.Reason = c.w.leaseClockWords(c.cfg.Name, l.token, r.LeaseUntil)
+		}
+		c.emit(e)
 		return
 	}
 	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: r.Reason})

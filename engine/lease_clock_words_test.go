@@ -1,0 +1,64 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// TestLeaseEndSaysWhoseClock: a grant or renewal's lease end is the
+// answering node's clock reading; when that clock is not true time (a
+// jump, a drift), the event's words say whose clock it is and when the lease
+// runs out in true time, instead of giving the clock's
+// reading as though it were a time of the run (clock-jump: "granted token
+// 34, lease until 22s" at 3 s, a lease that ends at 13 s). A clock that
+// reads true time adds no such words. Swept over the fault's time, size
+// and kind, on a single server and on a Raft leader, and the late answer
+// to a renewal says it is late in the words too.
+func TestLeaseEndSaysWhoseClock(t *testing.T) {
+	type variant struct{ preset, fault string }
+	var cases []variant
+	for at := int64(500); at <= 9500; at += 1500 {
+		for _, by := range []int64{-6000, -2000, 3000, 9000, 15000} {
+			f := fmt.Sprintf(`{"at":"%dms","do":"clock_jump","target":"node-1","by":"%dms"}`, at, by)
+			cases = append(cases, variant{"clock-jump", f}, variant{"paused-holder", f})
+		}
+		for _, rate := range []string{"0.5", "2", "4"} {
+			f := fmt.Sprintf(`{"at":"%dms","do":"clock_drift","target":"node-1","rate":%s,"for":"6s"}`, at, rate)
+			cases = append(cases, variant{"clock-jump", f}, variant{"paused-holder", f})
+		}
+	}
+	skewed := 0
+	for _, v := range cases {
+		sc := mustPreset(t, v.preset, false, "faults[0]", v.fault, "clients[0].renew_every", "2s")
+		res := mustRun(t, sc)
+		lease := sc.Lock.Lease.MS()
+		for _, e := range res.Events {
+			if (e.Kind != engine.KindGranted && e.Kind != engine.KindRenewed) || e.Token == 0 {
+				continue
+			}
+			words := engine.Describe(e)
+			trueEnd := e.T + lease // latency 0: served at e.T
+			if e.LeaseUntil == trueEnd {
+				if strings.Contains(words, "true time") {
+					t.Errorf("%s %s: a true clock's lease end is said with a clock's words: %q", v.preset, v.fault, words)
+				}
+				continue
+			}
+			skewed++
+			want := fmt.Sprintf("lease until %s by %s's clock; in true time it runs until %s", engine.FormatMS(e.LeaseUntil), e.Node, engine.FormatMS(trueEnd))
+			if !strings.Contains(words, want) {
+				t.Errorf("%s %s: at %dms %q, want it to say %q", v.preset, v.fault, e.T, words, want)
+			}
+		}
+	}
+	if skewed == 0 {
+		t.Fatal("no lease end was set by a clock off true time: the sweep proves nothing")
+	}
+	late := engine.Event{Kind: engine.KindRenewed, Token: 33, LeaseUntil: 28000, Node: "node-1", Message: "a late answer to the renewal sent at 6s"}
+	if w := engine.Describe(late); !strings.Contains(w, "a late answer to the renewal sent at 6s") {
+		t.Errorf("a late renewal's words %q say nothing of it", w)
+	}
+}
