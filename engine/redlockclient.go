@@ -85,6 +85,9 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 	elapsed := c.now() - start
 	validity := lease - elapsed - (lease/100 + 2) // Redlock's drift allowance: 1% plus 2 ms
 	summary := fmt.Sprintf("%d of %d servers (%s)", len(granted), len(rl.nodes), strings.Join(granted, ", "))
+	if len(granted) == 0 {
+		summary = fmt.Sprintf("none of the %d servers", len(rl.nodes))
+	}
 	if op == OpRelease {
 		w.ledger.release(w, c.cfg.Name, 0)
 		return Reply{OK: true, Reason: summary}, "", true, 0
@@ -115,6 +118,9 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 		}
 	}
 	r := Reply{Holder: holder, Reason: fmt.Sprintf("only %s agreed; %d are needed", summary, need)}
+	if len(granted) == 0 {
+		r.Reason = fmt.Sprintf("%s agreed; %d are needed", summary, need)
+	}
 	if len(granted) >= need {
 		r.Reason = fmt.Sprintf("a majority agreed, but too late: %s of the %s lease was left", FormatMS(max(validity, 0)), FormatMS(lease))
 	}
