@@ -35,6 +35,11 @@ func TestChaosClaimsSearchesClaimRaces(t *testing.T) {
 	if rep.Kind != engine.ChaosClaims || rep.Runs != 60 || rep.Violations != 0 || rep.ByKind.DoubleClaim != 0 || rep.RunsWithoutFaults > 3 {
 		t.Errorf("claims batch: %+v", rep)
 	}
+	// No lock ran: the report names no lock service and counts no lock
+	// history (an empty one would read as linearizable).
+	if rep.Backend != "" || rep.Nodes != 0 || rep.Linearizability != (engine.LinearizabilityCounts{}) {
+		t.Errorf("a claims batch reports backend %q, %d nodes, histories %+v", rep.Backend, rep.Nodes, rep.Linearizability)
+	}
 	if got := engine.Violations(engine.Summary{ClaimsWon: 2, ClaimsLost: 1}); !slices.Contains(got, engine.ViolationDoubleClaim) {
 		t.Errorf("two winners of one claim: violations %v", got)
 	}
