@@ -103,3 +103,22 @@ func byID(t *testing.T, doc *html.Node, id string) *html.Node {
 	t.Fatalf("no element #%s", id)
 	return nil
 }
+
+// TestGuessedDeviceCodesAreSlowedDown: device codes that name nobody spend
+// the address's wrong-code bucket, as wrong class codes do: past its burst
+// the next try waits (429 with Retry-After), a right code too.
+func TestGuessedDeviceCodesAreSlowedDown(t *testing.T) {
+	st := openSQLite(t)
+	base := startClass(t, st)
+	guesser := newPerson(t, base)
+	for i := range web.DefaultWrongCodeRate.Burst {
+		code := strings.Repeat("A", classroom.DeviceCodeLen-2) + string(classroom.CodeAlphabet[i/32]) + string(classroom.CodeAlphabet[i%32])
+		if a := guesser.postForm("/class/continue", url.Values{"code": {code}}); a.status != http.StatusNotFound {
+			t.Fatalf("guess %d: %d", i, a.status)
+		}
+	}
+	a := guesser.postJSON("/api/classes/continue", `{"code":"BBBBB-BBBBB"}`)
+	if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" || !strings.Contains(a.body, "device codes that name no learner") {
+		t.Errorf("after %d wrong codes: %d %s", web.DefaultWrongCodeRate.Burst, a.status, a.body)
+	}
+}

@@ -23,7 +23,8 @@ var DefaultWrongCodeRate = Rate{PerMinute: 5, Burst: 30}
 // class spends a token of its address's wrongCodes bucket, and once the
 // bucket is empty every join from the address waits for it (429 with
 // Retry-After), right codes included, since which codes are right is
-// what is being guessed.
+// what is being guessed. A device code that names nothing (class_device.go)
+// spends the same bucket: it is guessed the same way.
 func (w *classWeb) wrongCodeGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		addr := clientAddress(c)
@@ -32,7 +33,7 @@ func (w *classWeb) wrongCodeGuard(next echo.HandlerFunc) echo.HandlerFunc {
 			w.m.limited.WithLabelValues(w.wrongCodes.name).Inc()
 			c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 			return &userError{Status: http.StatusTooManyRequests, Field: "code",
-				Msg: fmt.Sprintf("too many class codes that name no class from your address (at most %d, then %g a minute); check the code with your teacher and try again in %d s",
+				Msg: fmt.Sprintf("too many class codes that name no class, or device codes that name no learner, from your address (at most %d, then %g a minute); check the code and try again in %d s",
 					w.wrongCodes.rate.Burst, w.wrongCodes.rate.PerMinute, secs)}
 		}
 		err := next(c)

@@ -32,7 +32,7 @@ func TestJoinCodeGuessingIsSlowedDown(t *testing.T) {
 		}
 	}
 	a := script.postJSON("/api/classes/"+c.Code+"/join", `{"name":"Lucky"}`)
-	if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" || !strings.Contains(a.body, "too many class codes that name no class") {
+	if a.status != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" || !strings.Contains(a.body, "too many class codes that name no class, or device codes") {
 		t.Errorf("the script's right code after 30 wrong ones: %d %s", a.status, a.body)
 	}
 	f := script.postForm("/class/join", url.Values{"code": {c.Code}, "name": {"Lucky"}})
