@@ -288,7 +288,15 @@ func (c *client) acquire(a *actor) {
 			return
 		default:
 			first = -1
-			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: r.Reason})
+			reason := r.Reason
+			if r.Holder != "" && r.Token != 0 && r.LeaseUntil > 0 {
+				// "held by client-3 until 22s" is the node's clock reading:
+				// say whose, and the true end, when that clock is off.
+				if words := c.w.leaseClockWords(r.Holder, r.Token, r.LeaseUntil); words != "" {
+					reason += " " + words
+				}
+			}
+			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: reason})
 		}
 		a.sleep(c.cfg.RetryEvery.MS())
 	}

@@ -62,3 +62,45 @@ func TestLeaseEndSaysWhoseClock(t *testing.T) {
 		t.Errorf("a late renewal's words %q say nothing of it", w)
 	}
 }
+
+// TestARefusalSaysWhoseClockHoldsTheLock: an acquire refused "held by
+// client-1 (token 33) until 22s" gives the answering node's reading of the
+// holder's lease end; when the clock that set that end was off true time,
+// the refusal says whose clock it is and the true end, as the grant did.
+// Swept over the jump's time and size.
+func TestARefusalSaysWhoseClockHoldsTheLock(t *testing.T) {
+	skewed := 0
+	for at := int64(500); at <= 9500; at += 1500 {
+		for _, by := range []int64{-6000, -2000, 3000, 9000, 15000} {
+			f := fmt.Sprintf(`{"at":"%dms","do":"clock_jump","target":"node-1","by":"%dms"}`, at, by)
+			// paused-holder's pause kept: client-2 asks while client-1's
+			// lease, renewed by a jumped clock, still runs.
+			sc := mustPreset(t, "paused-holder", false, "faults[1]", f)
+			res := mustRun(t, sc)
+			ends := map[int64]engine.Event{} // the latest grant or renewal of each token
+			for _, e := range res.Events {
+				switch e.Kind {
+				case engine.KindGranted, engine.KindRenewed:
+					ends[e.Token] = e
+				case engine.KindAcquireRefused:
+					g, ok := ends[e.Token]
+					if !ok || e.Token == 0 || !strings.Contains(e.Reason, "until "+engine.FormatMS(g.LeaseUntil)) {
+						continue
+					}
+					words := engine.Describe(e)
+					if granted := engine.Describe(g); strings.Contains(granted, "in true time") {
+						skewed++
+						if !strings.Contains(words, "by node-1's clock; in true time it runs until") {
+							t.Errorf("jump %dms at %dms: at %dms %q, while the lease was %q", by, at, e.T, words, granted)
+						}
+					} else if strings.Contains(words, "true time") {
+						t.Errorf("jump %dms at %dms: a true clock's end said with a clock's words: %q", by, at, words)
+					}
+				}
+			}
+		}
+	}
+	if skewed == 0 {
+		t.Fatal("no refusal quoted a lease end set by a clock off true time: the sweep proves nothing")
+	}
+}
