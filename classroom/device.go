@@ -1,7 +1,7 @@
 package classroom
 
 import (
-	"crypto/rand"
+	"strings"
 	"time"
 )
 
@@ -22,14 +22,7 @@ const DeviceCodeTTL = 10 * time.Minute
 
 // NewDeviceCode returns a random device code from crypto/rand.
 func NewDeviceCode() string {
-	b := make([]byte, DeviceCodeLen)
-	if _, err := rand.Read(b); err != nil {
-		panic("classroom: crypto/rand failed: " + err.Error())
-	}
-	for i := range b {
-		b[i] = CodeAlphabet[int(b[i])%len(CodeAlphabet)]
-	}
-	return string(b)
+	return randomCode(DeviceCodeLen)
 }
 
 // FormatDeviceCode writes a device code in two groups, as it is read out
@@ -48,22 +41,13 @@ func CheckDeviceCode(code string) (string, error) {
 		return "", Errorf(EINVALID, "code: a device code has %d letters and digits (this has %d characters)", DeviceCodeLen, len(code))
 	}
 	c := NormalizeCode(code)
-	if len(c) != DeviceCodeLen {
-		return "", Errorf(EINVALID, "code: a device code has %d letters and digits, like ABCDE-FGHJK (this has %d)", DeviceCodeLen, len(c))
-	}
 	for _, r := range c {
-		if !containsRune(CodeAlphabet, r) {
+		if !strings.ContainsRune(CodeAlphabet, r) {
 			return "", Errorf(EINVALID, "code: %q is not in a device code (no 0, O, 1 or I)", string(r))
 		}
 	}
-	return c, nil
-}
-
-func containsRune(s string, r rune) bool {
-	for _, x := range s {
-		if x == r {
-			return true
-		}
+	if len(c) != DeviceCodeLen {
+		return "", Errorf(EINVALID, "code: a device code has %d letters and digits, like ABCDE-FGHJK (this has %d)", DeviceCodeLen, len(c))
 	}
-	return false
+	return c, nil
 }

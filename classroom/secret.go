@@ -20,11 +20,13 @@ const CodeLen = 6
 // NewCode returns a random join code from crypto/rand. Uniqueness is the
 // store's job (a unique index and a retry).
 func NewCode() string {
-	// 32 symbols divide 256, so taking each byte mod 32 is unbiased.
-	b := make([]byte, CodeLen)
-	if _, err := rand.Read(b); err != nil {
-		panic("classroom: crypto/rand failed: " + err.Error())
-	}
+	return randomCode(CodeLen)
+}
+
+// randomCode returns n symbols of CodeAlphabet from crypto/rand. 32 symbols
+// divide 256, so taking each byte mod 32 is unbiased.
+func randomCode(n int) string {
+	b := NewSecretBytes(n)
 	for i := range b {
 		b[i] = CodeAlphabet[int(b[i])%len(CodeAlphabet)]
 	}
