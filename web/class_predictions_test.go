@@ -18,16 +18,7 @@ import (
 func TestClassPredictions(t *testing.T) {
 	eachStore(t, func(t *testing.T, st classroom.Store) {
 		base := startClass(t, st)
-		var pred *lessons.Exercise
-		for _, ex := range catalog(t).Exercises() {
-			if ex.Kind == lessons.KindPredict {
-				pred = ex
-				break
-			}
-		}
-		if pred == nil {
-			t.Fatal("the catalog has no prediction")
-		}
+		pred := firstPrediction(t)
 		c := createClass(t, base, "Vote")
 		owner := teacher(t, base, c.TeacherKey)
 		say := func(p *person, read string, right bool) {

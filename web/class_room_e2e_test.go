@@ -43,13 +43,7 @@ func TestE2ERoom(t *testing.T) {
 	}
 	ls := cat.Lessons()
 	first, second := ls[0], ls[1]
-	var pred *lessons.Exercise
-	for _, ex := range cat.Exercises() {
-		if ex.Kind == lessons.KindPredict {
-			pred = ex
-			break
-		}
-	}
+	pred := firstPrediction(t)
 
 	tc := b.isolatedTab("/class")
 	b.do(tc,

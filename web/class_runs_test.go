@@ -11,7 +11,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/leaselab/playground/classroom"
-	"github.com/leaselab/playground/lessons"
 	"github.com/leaselab/playground/web"
 )
 
@@ -25,13 +24,7 @@ import (
 func TestAPredictionsRunBeforePredictingIsNoted(t *testing.T) {
 	eachStore(t, func(t *testing.T, st classroom.Store) {
 		base := startClass(t, st)
-		var pred *lessons.Exercise
-		for _, ex := range catalog(t).Exercises() {
-			if ex.Kind == lessons.KindPredict {
-				pred = ex
-				break
-			}
-		}
+		pred := firstPrediction(t)
 		c := createClass(t, base, "Peek")
 		owner := teacher(t, base, c.TeacherKey)
 		// A class that shares its numbers: every learner's scenario is

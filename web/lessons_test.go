@@ -24,6 +24,18 @@ func catalog(t *testing.T) *lessons.Catalog {
 	return cat
 }
 
+// firstPrediction returns the catalog's first prediction exercise.
+func firstPrediction(t *testing.T) *lessons.Exercise {
+	t.Helper()
+	for _, ex := range catalog(t).Exercises() {
+		if ex.Kind == lessons.KindPredict {
+			return ex
+		}
+	}
+	t.Fatal("the catalog has no prediction")
+	return nil
+}
+
 func TestLessonIndexListsLessonsInOrder(t *testing.T) {
 	ts, _ := startServer(t, web.Config{})
 	status, body := get(t, ts.URL+"/lessons")
