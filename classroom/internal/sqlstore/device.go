@@ -39,6 +39,8 @@ func (s *DB) ContinueSession(ctx context.Context, code string) (*classroom.Sessi
 	}
 	token := classroom.NewSecret()
 	var learnerID int64
+	var l *classroom.Learner
+	var c *classroom.Class
 	err = s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
 		err := tx.QueryRowContext(ctx, s.d.q(`DELETE FROM device_codes WHERE code_hash = ? AND expires_at > ? RETURNING learner_id`),
 			classroom.HashSecret(code), s.nowMS()).Scan(&learnerID)
@@ -49,15 +51,19 @@ func (s *DB) ContinueSession(ctx context.Context, code string) (*classroom.Sessi
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE learners SET session_hash = ? WHERE id = ?`), classroom.HashSecret(token), learnerID)
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE learners SET session_hash = ? WHERE id = ?`), classroom.HashSecret(token), learnerID); err != nil {
+			return err
+		}
+		// Read back in the same transaction, so the code is spent only
+		// for a session the learner gets.
+		if l, err = s.learnerBySession(ctx, tx, token, ""); err != nil {
+			return err
+		}
+		c, err = s.scanClass(tx.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID))
 		return err
 	})
 	if err != nil {
 		return nil, wrap("continue the session", err)
-	}
-	l, c, err := s.Learner(ctx, token)
-	if err != nil {
-		return nil, err
 	}
 	return &classroom.Session{Learner: l, Class: c, Token: token}, nil
 }
