@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/playground/web"
 )
@@ -12,7 +13,8 @@ import (
 // TestE2EContinueInAnotherBrowser: in a real browser, Ada joins, presses
 // "Get a code" on her class page and sees the code; a second browser opens
 // the code's link, presses "Continue here", and is Ada on her class page.
-// The first is then signed out.
+// The first is then signed out. Both forms are driven from the keyboard
+// (focus and Enter), as a learner without a mouse would.
 func TestE2EContinueInAnotherBrowser(t *testing.T) {
 	st := openSQLite(t)
 	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
@@ -24,9 +26,9 @@ func TestE2EContinueInAnotherBrowser(t *testing.T) {
 		chromedp.SetValue(chromedp.ID("join-name"), "Ada"),
 		chromedp.Click(chromedp.CSS("[data-testid=join-submit]")),
 		chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
-	b.shots(phone, "device-offer", "[data-testid=device]")
-	b.do(phone, press("[data-testid=device-get]"), chromedp.WaitVisible(chromedp.CSS("[data-testid=device-code]")))
-	b.shots(phone, "device-code", "[data-testid=device]")
+	b.roomShots(phone, "device-offer", "[data-testid=device]")
+	b.do(phone, chromedp.Focus(chromedp.CSS("[data-testid=device-get]")), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.CSS("[data-testid=device-code]")))
+	b.roomShots(phone, "device-code", "[data-testid=device]")
 	code := strings.TrimSpace(run(b, phone, chromedp.Text(chromedp.CSS("[data-testid=device-code]"))))
 	link := run(b, phone, chromedp.Evaluate[string](`document.querySelector('[data-testid=device-link]').href`))
 
@@ -35,8 +37,8 @@ func TestE2EContinueInAnotherBrowser(t *testing.T) {
 	if got := run(b, laptop, chromedp.Evaluate[string](`document.getElementById('continue-code').value`)); got != code {
 		t.Errorf("the continue form holds %q, want %q", got, code)
 	}
-	b.shots(laptop, "device-continue")
-	b.do(laptop, press("[data-testid=continue-submit]"), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
+	b.roomShots(laptop, "device-continue", "[data-testid=continue-form]")
+	b.do(laptop, chromedp.Focus(chromedp.ID("continue-code")), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page]")))
 	if got := run(b, laptop, chromedp.Text(chromedp.CSS("[data-testid=learner-name]"))); got != "Ada" {
 		t.Errorf("the laptop's class page names %q", got)
 	}

@@ -925,7 +925,7 @@ func ContinuePage(p Page, d ContinueData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 78, "<section class=\"class-home\"><h1>Continue in this browser</h1><form class=\"card class-form\" method=\"post\" action=\"/class/continue\" data-testid=\"continue-form\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 78, "<section class=\"class-home\"><h1>Continue in this browser</h1><form class=\"card class-form continue-form\" method=\"post\" action=\"/class/continue\" data-testid=\"continue-form\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
