@@ -16,6 +16,7 @@ type classWeb struct {
 	m          *metrics
 	joins      *ipLimiter
 	wrongCodes *ipLimiter // joins with a code no class has (joinguess.go)
+	guesses    *guessGate // codes being looked up, counted as wrong till they settle
 	creates    *ipLimiter
 	// deviceCodes: the device codes each learner asks for, by learner id
 	// (class_device.go).
@@ -41,6 +42,7 @@ func (s *Server) newClassWeb() *classWeb {
 		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
 			cc.Clock),
 	}
+	w.guesses = newGuessGate(w.wrongCodes, w.m.guessesWaiting)
 	w.feeds = newDashFeeds(w)
 	w.learnerFeeds = newLearnerFeeds(w)
 	return w
