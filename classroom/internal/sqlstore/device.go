@@ -39,7 +39,7 @@ func (s *DB) ContinueSession(ctx context.Context, code string) (*classroom.Sessi
 	}
 	token := classroom.NewSecret()
 	var learnerID int64
-	err = s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		err := tx.QueryRowContext(ctx, s.d.q(`DELETE FROM device_codes WHERE code_hash = ? AND expires_at > ? RETURNING learner_id`),
 			classroom.HashSecret(code), s.nowMS()).Scan(&learnerID)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -49,8 +49,15 @@ func (s *DB) ContinueSession(ctx context.Context, code string) (*classroom.Sessi
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE learners SET session_hash = ? WHERE id = ?`), classroom.HashSecret(token), learnerID)
-		return err
+		var classID int64
+		err = tx.QueryRowContext(ctx, s.d.q(`UPDATE learners SET session_hash = ? WHERE id = ? RETURNING class_id`),
+			classroom.HashSecret(token), learnerID).Scan(&classID)
+		if err != nil {
+			return err
+		}
+		// The pages following the class with the old session stop.
+		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeSession, LearnerID: learnerID})
+		return nil
 	})
 	if err != nil {
 		return nil, wrap("continue the session", err)
