@@ -36,14 +36,25 @@ func TestMovingBrowsersMovesTheLearnerStream(t *testing.T) {
 		wantStatus(t, laptop.postForm("/class/continue", url.Values{"code": {offer.Code}}), http.StatusSeeOther, "continuing on the laptop")
 		onPhone.waitEnd(t, "the signed-out phone's stream")
 
-		onLaptop := mustOpen(t, laptop)
-		onLaptop.next(t, "the laptop's state on connect")
-		wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/push", `{"preset":"`+presetName(t)+`"}`), http.StatusOK, "a push")
-		if sc := onLaptop.next(t, "the push on the laptop").Class.Scenario; sc == nil {
-			t.Error("the laptop's stream did not carry the push")
+		// The class changes before the laptop follows it, and again after.
+		push := func(body string) {
+			t.Helper()
+			wantStatus(t, owner.postJSON("/api/classes/"+c.Code+"/push", body), http.StatusOK, "a push")
 		}
+		push(`{"preset":"` + presetName(t) + `"}`)
 		if sc := onBo.next(t, "the push for Bo").Class.Scenario; sc == nil {
 			t.Error("Bo's stream did not carry the push")
+		}
+		onLaptop := mustOpen(t, laptop)
+		if sc := onLaptop.next(t, "the laptop's state on connect").Class.Scenario; sc == nil {
+			t.Error("the laptop's stream did not open on the pushed scenario")
+		}
+		push(`{}`)
+		if sc := onLaptop.next(t, "the clear on the laptop").Class.Scenario; sc != nil {
+			t.Errorf("after the clear the laptop's stream says %+v", sc)
+		}
+		if sc := onBo.next(t, "the clear for Bo").Class.Scenario; sc != nil {
+			t.Errorf("after the clear Bo's stream says %+v", sc)
 		}
 	})
 }
