@@ -287,6 +287,9 @@ const (
 	// ChangeDeleted says the class is gone (deleted after its grace
 	// period): a dashboard that reloads finds nothing.
 	ChangeDeleted = "deleted"
+	// ChangeSession follows a learner going on in another browser
+	// (ContinueSession): the session they had ends.
+	ChangeSession = "session"
 	// ChangeResync follows a lost connection to the database's
 	// notifications: changes may have been missed, reload.
 	ChangeResync = "resync"

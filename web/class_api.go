@@ -16,9 +16,13 @@ type classWeb struct {
 	m          *metrics
 	joins      *ipLimiter
 	wrongCodes *ipLimiter // joins with a code no class has (joinguess.go)
+	guesses    *guessGate // codes being looked up, counted as wrong till they settle
 	creates    *ipLimiter
-	checks     *flowLimiter // per issued session, then per address (flowlimit.go)
-	feeds      *dashFeeds   // live dashboards, one feed per class
+	// deviceCodes: the device codes each learner asks for, by learner id
+	// (class_device.go).
+	deviceCodes *ipLimiter
+	checks      *flowLimiter // per issued session, then per address (flowlimit.go)
+	feeds       *dashFeeds   // live dashboards, one feed per class
 	// learnerFeeds: learners' live class streams, one feed per class.
 	learnerFeeds *learnerFeeds
 }
@@ -32,11 +36,13 @@ func (s *Server) newClassWeb() *classWeb {
 		m:     s.metrics,
 		joins: newIPLimiter("joins", DefaultJoinRate, cc.Clock),
 		// Wrong join codes have a bucket of their own (joinguess.go).
-		wrongCodes: newIPLimiter("wrong class codes", DefaultWrongCodeRate, cc.Clock),
-		creates:    newIPLimiter("classes created", cc.CreateRate, cc.Clock),
+		wrongCodes:  newIPLimiter("wrong class codes", DefaultWrongCodeRate, cc.Clock),
+		creates:     newIPLimiter("classes created", cc.CreateRate, cc.Clock),
+		deviceCodes: newIPLimiter("device codes", DefaultDeviceCodeRate, cc.Clock),
 		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
 			cc.Clock),
 	}
+	w.guesses = newGuessGate(w.wrongCodes, w.m.guessesWaiting)
 	w.feeds = newDashFeeds(w)
 	w.learnerFeeds = newLearnerFeeds(w)
 	return w

@@ -2,8 +2,10 @@ package web
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -17,6 +19,12 @@ import (
 // takes the learner's row over; the first is signed out. The code is
 // entered, never used by a GET: a link preview or a prefetch must not
 // spend it.
+
+// DefaultDeviceCodeRate bounds the device codes one learner asks for:
+// each is a write, and a learner moving between a phone, a laptop and a
+// lab machine needs a few, not one a second. The bucket is the learner's
+// own, so classmates behind the same address never wait for it.
+var DefaultDeviceCodeRate = Rate{PerMinute: 2, Burst: 10}
 
 // deviceOffer is a device code as the learner's page shows it.
 type deviceOffer struct {
@@ -34,9 +42,25 @@ type ContinueData struct {
 	Code, Error string
 }
 
-// newDeviceOffer asks the store for a code for the learner of c.
+// newDeviceOffer asks the store for a code for the learner of c. The
+// session is read first, so a request without one (or with a made-up
+// one) costs a read, not a write, and the learner's bucket of device
+// codes (DefaultDeviceCodeRate) is theirs whatever session they hold.
 func (w *classWeb) newDeviceOffer(c echo.Context) (*deviceOffer, error) {
-	code, expires, err := w.store().DeviceCode(c.Request().Context(), learnerToken(c))
+	ctx, token := c.Request().Context(), learnerToken(c)
+	l, _, err := w.store().Learner(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	if ok, retry := w.deviceCodes.take(strconv.FormatInt(l.ID, 10)); !ok {
+		secs := max(1, int(math.Ceil(retry.Seconds())))
+		w.m.limited.WithLabelValues(w.deviceCodes.name).Inc()
+		c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
+		return nil, &userError{Status: http.StatusTooManyRequests,
+			Msg: fmt.Sprintf("too many device codes asked for (at most %d, then %g a minute, for each learner); the newest one you were given works, or try again in %d s",
+				w.deviceCodes.rate.Burst, w.deviceCodes.rate.PerMinute, secs)}
+	}
+	code, expires, err := w.store().DeviceCode(ctx, token)
 	if err != nil {
 		return nil, err
 	}

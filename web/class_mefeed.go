@@ -29,20 +29,29 @@ type learnerFeeds struct {
 }
 
 // learnerFeed is one class's shared learner state: its versions and
-// stream count (feedCore), each learner's streams, and the learners
-// removed since the feed began.
+// stream count (feedCore), each learner's streams, the learners removed
+// since the feed began, and the sessions that ended under open streams
+// (the learner went on in another browser).
 type learnerFeed struct {
 	feedCore
-	// Guarded by the feedTable's lock: each learner's count and session
+	// Guarded by the feedTable's lock: each learner's streams, by session
 	// token (any one of them reads the class).
 	learners map[int64]*feedLearner
 
-	gone map[int64]bool // learners removed from the class; guarded by feedVersions.mu
+	gone  map[int64]bool  // learners removed from the class; guarded by feedVersions.mu
+	ended map[string]bool // sessions the store no longer knows; guarded by feedVersions.mu
 }
 
 type feedLearner struct {
-	token   string
-	streams int
+	sessions map[string]int // streams of each session token
+	streams  int
+}
+
+// feedSession is a learner following the feed, with one of their
+// session tokens.
+type feedSession struct {
+	learnerID int64
+	token     string
 }
 
 // classState is one event of a learner stream, and what /api/me
@@ -69,40 +78,55 @@ func errTooManyLearnerStreams(max int) error {
 // is the first, or refuses it past the per-learner cap.
 func (fs *learnerFeeds) join(classID, learnerID int64, token string) (*learnerFeed, error) {
 	return fs.feedTable.join(classID,
-		func() *learnerFeed { return &learnerFeed{learners: map[int64]*feedLearner{}, gone: map[int64]bool{}} },
+		func() *learnerFeed {
+			return &learnerFeed{learners: map[int64]*feedLearner{}, gone: map[int64]bool{}, ended: map[string]bool{}}
+		},
 		func(f *learnerFeed) error {
 			fl := f.learners[learnerID]
 			if capped := fs.w.s.cfg.Class.Live.StreamsPerLearner; fl != nil && fl.streams >= capped {
 				return errTooManyLearnerStreams(capped)
 			}
 			if fl == nil {
-				fl = &feedLearner{}
+				fl = &feedLearner{sessions: map[string]int{}}
 				f.learners[learnerID] = fl
 			}
-			fl.token = token
+			fl.sessions[token]++
 			fl.streams++
 			return nil
 		})
 }
 
-// leave uncounts a stream; the last one out stops the feed.
-func (fs *learnerFeeds) leave(f *learnerFeed, learnerID int64) {
+// leave uncounts a stream of a learner's session; the last one out stops
+// the feed.
+func (fs *learnerFeeds) leave(f *learnerFeed, learnerID int64, token string) {
 	fs.feedTable.leave(f, func(f *learnerFeed) {
-		if fl := f.learners[learnerID]; fl != nil {
-			if fl.streams--; fl.streams <= 0 {
-				delete(f.learners, learnerID)
-			}
+		fl := f.learners[learnerID]
+		if fl == nil {
+			return
+		}
+		if fl.sessions[token]--; fl.sessions[token] <= 0 {
+			delete(fl.sessions, token)
+			f.forget(token)
+		}
+		if fl.streams--; fl.streams <= 0 {
+			delete(f.learners, learnerID)
 		}
 	})
 }
 
-// tokens returns a session token of each learner following the feed.
-func (fs *learnerFeeds) tokens(f *learnerFeed) map[int64]string {
+// sessions returns every learner following the feed with each of their
+// session tokens, or only learner's when it is not 0.
+func (fs *learnerFeeds) sessions(f *learnerFeed, learner int64) []feedSession {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	out := make(map[int64]string, len(f.learners))
+	var out []feedSession
 	for id, fl := range f.learners {
-		out[id] = fl.token
+		if learner != 0 && id != learner {
+			continue
+		}
+		for token := range fl.sessions {
+			out = append(out, feedSession{id, token})
+		}
 	}
 	return out
 }
@@ -131,23 +155,44 @@ func (fs *learnerFeeds) run(ctx context.Context, f *learnerFeed) {
 			case ch.Kind == classroom.ChangeRemove:
 				f.remove(ch.LearnerID)
 				return false, false
+			case ch.Kind == classroom.ChangeSession:
+				fs.endStaleSessions(ctx, f, ch.LearnerID)
+				return false, false
 			}
 			return learnerSees(ch.Kind), false
 		})
 }
 
+// endStaleSessions ends the streams of the learner's sessions the store
+// no longer knows: they went on in another browser, whose session is
+// theirs now. Each session is asked, rather than all but the newest
+// ended, since the new browser's stream may already follow the feed.
+func (fs *learnerFeeds) endStaleSessions(ctx context.Context, f *learnerFeed, learnerID int64) {
+	for _, fsn := range fs.sessions(f, learnerID) {
+		if _, _, err := fs.w.store().Learner(ctx, fsn.token); sessionUnknown(err) {
+			f.endSession(fsn.token)
+		}
+	}
+}
+
+// sessionUnknown says whether err means the store no longer knows the
+// session (ended, or its learner removed).
+func sessionUnknown(err error) bool {
+	var ce *classroom.Error
+	return errors.As(err, &ce) && (ce.Code == classroom.EUNAUTHORIZED || ce.Code == classroom.ENOTFOUND)
+}
+
 // reload reads the class with the session of a learner following it and
-// publishes what learners see. A session the store no longer knows is a
-// learner removed (a notification of it may have been dropped): their
-// streams end and the next session is tried. It reports false when the
-// class cannot be read: the feed ends, its streams close, and browsers
-// reconnect, to be told why.
+// publishes what learners see. A session the store no longer knows (its
+// learner removed, or gone on in another browser: a notification of it
+// may have been dropped) has its streams ended and the next session is
+// tried. It reports false when the class cannot be read: the feed ends,
+// its streams close, and browsers reconnect, to be told why.
 func (fs *learnerFeeds) reload(ctx context.Context, f *learnerFeed) (bool, time.Time) {
-	for id, token := range fs.tokens(f) {
-		_, cl, err := fs.w.store().Learner(ctx, token)
-		var ce *classroom.Error
-		if errors.As(err, &ce) && (ce.Code == classroom.EUNAUTHORIZED || ce.Code == classroom.ENOTFOUND) {
-			f.remove(id)
+	for _, fsn := range fs.sessions(f, 0) {
+		_, cl, err := fs.w.store().Learner(ctx, fsn.token)
+		if sessionUnknown(err) {
+			f.endSession(fsn.token)
 			continue
 		}
 		if err != nil || cl.ID != f.classID {
@@ -174,10 +219,23 @@ func (f *learnerFeed) remove(learnerID int64) {
 	f.change(func() { f.gone[learnerID] = true })
 }
 
-// following returns the newest version, whether the learner was removed,
-// whether the feed has ended, and a channel closed when any changes.
-func (f *learnerFeed) following(learnerID int64) (seq uint64, data []byte, gone, done bool, ready <-chan struct{}) {
+// endSession ends the streams of a session the store no longer knows.
+func (f *learnerFeed) endSession(token string) {
+	f.change(func() { f.ended[token] = true })
+}
+
+// forget drops an ended session once its last stream has left.
+func (f *learnerFeed) forget(token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.seq, f.data, f.gone[learnerID], f.done, f.ready
+	delete(f.ended, token)
+}
+
+// following returns the newest version, whether the learner was removed
+// or the session ended, whether the feed has ended, and a channel closed
+// when any changes.
+func (f *learnerFeed) following(learnerID int64, token string) (seq uint64, data []byte, gone, done bool, ready <-chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seq, f.data, f.gone[learnerID] || f.ended[token], f.done, f.ready
 }

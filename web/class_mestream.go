@@ -44,7 +44,7 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
 		return err
 	}
-	defer w.learnerFeeds.leave(f, l.ID)
+	defer w.learnerFeeds.leave(f, l.ID, token)
 	ctx, cancel := context.WithCancel(c.Request().Context())
 	defer cancel()
 	stop := context.AfterFunc(s.ctx, cancel)
@@ -66,10 +66,10 @@ func (w *classWeb) apiMeEvents(c echo.Context) error {
 	defer keep.Stop()
 	var sent uint64
 	for {
-		seq, data, gone, done, ready := f.following(l.ID)
+		seq, data, gone, done, ready := f.following(l.ID, token)
 		if gone {
-			// Removed from the class: the reconnection is refused (401),
-			// and the page stops following.
+			// Removed from the class, or gone on in another browser: the
+			// reconnection is refused (401), and the page stops following.
 			return nil
 		}
 		if seq > sent {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -79,8 +80,11 @@ func acceptsGzip(r *http.Request) bool {
 			if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
 				continue
 			}
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			return q != "q=0" && q != "q=0.0" && q != "q=0.00" && q != "q=0.000"
+			// A weight of 0 (q=0, Q=0.0, q=0.) refuses it; the
+			// parameter's name is case-insensitive.
+			q, isWeight := strings.CutPrefix(strings.ToLower(strings.ReplaceAll(strings.TrimSpace(params), " ", "")), "q=")
+			w, err := strconv.ParseFloat(strings.TrimSuffix(q, "."), 64)
+			return !isWeight || err != nil || w != 0
 		}
 	}
 	return false

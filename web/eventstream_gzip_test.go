@@ -67,6 +67,10 @@ func TestAcceptsGzip(t *testing.T) {
 		"identity":                false,
 		"x-gzip":                  false,
 		"deflate, gzip ;q=0.1":    true,
+		"gzip;Q=0":                false, // the parameter's name is case-insensitive
+		"gzip;q=0.":               false,
+		"gzip; Q = 0.0":           false,
+		"gzip;q=0.001":            true,
 	} {
 		r, _ := http.NewRequest("GET", "/", nil)
 		r.Header.Set("Accept-Encoding", accept)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/web"
 )
 
@@ -113,5 +114,48 @@ func TestSocketsOfLearnersBehindOneAddressFitButLeaveTheRest(t *testing.T) {
 		if _, status := tryDialFrom(t, ts.URL, "127.0.0.3", nil); status != want(i < 4) {
 			t.Fatalf("another address's socket %d beside the full school: %d, want %d", i+1, status, want(i < 4))
 		}
+	}
+}
+
+// TestALectureHallBehindOneAddressMovesBrowsers: 400 students behind one
+// school NAT join at once; then some mistype class codes and device
+// codes, one short of the wrong-code bucket, and ten others go on in
+// another browser together, each with their device code: every one of
+// them does, and the class still has 400 rows. The limits' clock stands
+// still.
+func TestALectureHallBehindOneAddressMovesBrowsers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400 joins")
+	}
+	clk := newTestClock()
+	ts, _ := startServer(t, web.Config{Classroom: openSQLite(t), Class: web.ClassConfig{Clock: clk.Now}})
+	class := createClass(t, ts.URL, "Lecture hall")
+	const n, moving = 400, 10
+	students := make([]*person, n)
+	for i := range n {
+		students[i], _ = join(t, ts.URL, class.Code, "Student "+strconv.Itoa(i))
+	}
+	typos := web.DefaultWrongCodeRate.Burst - 1
+	for i := range typos {
+		p := newPerson(t, ts.URL)
+		if i%2 == 0 {
+			wantStatus(t, p.postJSON("/api/classes/ZZZZZZ/join", `{"name":"Typo"}`), http.StatusNotFound, "a mistyped class code")
+		} else {
+			wantStatus(t, p.postJSON("/api/classes/continue", `{"code":"ZZZZZ-ZZZZ`+string(classroom.CodeAlphabet[i])+`"}`), http.StatusNotFound, "a mistyped device code")
+		}
+	}
+	codes := make([]string, moving)
+	for i := range codes {
+		a := students[i].postJSON("/api/me/device-code", "")
+		wantStatus(t, a, http.StatusCreated, "a device code")
+		var offer struct{ Code string }
+		a.decode(t, &offer)
+		codes[i] = offer.Code
+	}
+	if got := sendAtOnce(t, ts.URL, codes); got[http.StatusOK] != moving {
+		t.Fatalf("%d students going on in another browser at once, after %d typos from their address: %v", moving, typos, got)
+	}
+	if rows := len(readDashboard(t, teacher(t, ts.URL, class.TeacherKey), class.Code).solved); rows != n {
+		t.Errorf("the class has %d rows after %d moved browsers, want %d", rows, moving, n)
 	}
 }

@@ -19,16 +19,23 @@ import (
 // limit alone allowed.
 var DefaultWrongCodeRate = Rate{PerMinute: 5, Burst: 30}
 
-// wrongCodes slows down join-code guessing: a join whose code names no
-// class spends a token of its address's wrongCodes bucket, and once the
+// wrongCodeGuard slows down join-code guessing: a join whose code names
+// no class spends a token of its address's wrongCodes bucket, and once the
 // bucket is empty every join from the address waits for it (429 with
 // Retry-After), right codes included, since which codes are right is
 // what is being guessed. A device code that names nothing (class_device.go)
-// spends the same bucket: it is guessed the same way.
+// spends the same bucket: it is guessed the same way. Guesses sent at once
+// count against the bucket while they are looked up (guessGate), so
+// sending many together gains nothing.
 func (w *classWeb) wrongCodeGuard(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		addr := clientAddress(c)
-		if wait := w.wrongCodes.wait(addr); wait > 0 {
+		wait, err := w.guesses.enter(c.Request().Context(), addr)
+		if err != nil {
+			return &userError{Status: http.StatusServiceUnavailable, Code: codeBusy,
+				Msg: "the request was cancelled while it waited for other codes from your address to be checked"}
+		}
+		if wait > 0 {
 			secs := max(1, int(math.Ceil(wait.Seconds())))
 			w.m.limited.WithLabelValues(w.wrongCodes.name).Inc()
 			c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
@@ -36,13 +43,12 @@ func (w *classWeb) wrongCodeGuard(next echo.HandlerFunc) echo.HandlerFunc {
 				Msg: fmt.Sprintf("too many class codes that name no class, or device codes that name no learner, from your address (at most %d, then %g a minute); check the code and try again in %d s",
 					w.wrongCodes.rate.Burst, w.wrongCodes.rate.PerMinute, secs)}
 		}
-		err := next(c)
+		wrong := false
+		defer func() { w.guesses.leave(addr, wrong) }()
+		err = next(c)
 		var ce *classroom.Error
-		wrong := errors.As(err, &ce) && ce.Code == classroom.ENOTFOUND ||
+		wrong = errors.As(err, &ce) && ce.Code == classroom.ENOTFOUND ||
 			err == nil && c.Response().Status == http.StatusNotFound // the form shows its error itself
-		if wrong {
-			w.wrongCodes.take(addr)
-		}
 		return err
 	}
 }

@@ -26,10 +26,13 @@ type metrics struct {
 	storeErrors *prometheus.CounterVec
 	limited     *prometheus.CounterVec
 	streams     prometheus.Gauge
-	wsDropped   prometheus.Counter
-	routes      map[string]bool // route patterns, the closed set of route labels
-	runWait     *prometheus.HistogramVec
-	runsRefused *prometheus.CounterVec
+	// guessesWaiting counts class and device codes waiting for others
+	// from their address to be looked up (joinguess_gate.go).
+	guessesWaiting prometheus.Gauge
+	wsDropped      prometheus.Counter
+	routes         map[string]bool // route patterns, the closed set of route labels
+	runWait        *prometheus.HistogramVec
+	runsRefused    *prometheus.CounterVec
 	// connsRefused counts websockets and dashboard streams refused, by
 	// pool and by which cap refused them.
 	connsRefused *prometheus.CounterVec
@@ -62,6 +65,10 @@ func newMetrics(s *Server) *metrics {
 	m.streams = prometheus.NewGauge(prometheus.GaugeOpts{
 		Name: "playground_dashboard_streams",
 		Help: "Teacher dashboards receiving live updates now.",
+	})
+	m.guessesWaiting = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "playground_code_guesses_waiting",
+		Help: "Joins and device-code continues waiting for codes sent before them from the same address to be looked up, so that codes sent at once cannot outrun the wrong-code limit.",
 	})
 	m.wsDropped = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "playground_websocket_dropped_total",
@@ -103,11 +110,11 @@ func newMetrics(s *Server) *metrics {
 	// Series that exist from the start, so a dashboard or an alert sees
 	// a zero rather than nothing.
 	m.checks.WithLabelValues("200")
-	for _, name := range []string{"joins", "classes created", "checks", "wrong class codes"} {
+	for _, name := range []string{"joins", "classes created", "checks", "wrong class codes", "device codes"} {
 		m.limited.WithLabelValues(name)
 	}
 	m.storeErrors.WithLabelValues("record")
-	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.wsDropped, m.runWait, m.runsRefused,
+	m.reg.MustRegister(m.requests, m.checks, m.storeErrors, m.limited, m.streams, m.guessesWaiting, m.wsDropped, m.runWait, m.runsRefused,
 		m.connsRefused, m.idleClosed, m.liveEnded,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "playground_learner_streams",

@@ -96,6 +96,19 @@ func (l *ipLimiter) wait(ip string) time.Duration {
 	return time.Duration((1 - tokens) / (l.rate.PerMinute / 60) * float64(time.Second))
 }
 
+// tokens is how many tokens ip's bucket holds now (a bucket never used is
+// full).
+func (l *ipLimiter) tokens(ip string) float64 {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim := l.ips[ip]
+	if lim == nil {
+		return float64(l.rate.Burst)
+	}
+	return lim.TokensAt(now)
+}
+
 // sweep forgets the buckets that have refilled, at most once a minute, so
 // the map holds only the addresses seen lately.
 func (l *ipLimiter) sweep(now time.Time) {

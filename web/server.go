@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -350,6 +351,11 @@ func (s *Server) staticFile(c echo.Context) error {
 			h.Set("Content-Encoding", "gzip")
 			data = gz
 		}
+	}
+	// A static file is small: it is sent whole or as one range. Many
+	// ranges of it would go as a multipart body many times its size.
+	if r := c.Request(); strings.Contains(r.Header.Get("Range"), ",") {
+		r.Header.Del("Range")
 	}
 	http.ServeContent(c.Response(), c.Request(), name, time.Time{}, bytes.NewReader(data))
 	return nil

@@ -41,7 +41,7 @@ func (s *DB) ContinueSession(ctx context.Context, code string) (*classroom.Sessi
 	var learnerID int64
 	var l *classroom.Learner
 	var c *classroom.Class
-	err = s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		err := tx.QueryRowContext(ctx, s.d.q(`DELETE FROM device_codes WHERE code_hash = ? AND expires_at > ? RETURNING learner_id`),
 			classroom.HashSecret(code), s.nowMS()).Scan(&learnerID)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -59,8 +59,12 @@ func (s *DB) ContinueSession(ctx context.Context, code string) (*classroom.Sessi
 		if l, err = s.learnerBySession(ctx, tx, token, ""); err != nil {
 			return err
 		}
-		c, err = s.scanClass(tx.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID))
-		return err
+		if c, err = s.scanClass(tx.QueryRowContext(ctx, s.d.q(`SELECT `+classColumns+` FROM classes WHERE id = ?`), l.ClassID)); err != nil {
+			return err
+		}
+		// The pages following the class with the old session stop.
+		changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeSession, LearnerID: learnerID})
+		return nil
 	})
 	if err != nil {
 		return nil, wrap("continue the session", err)
