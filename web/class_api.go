@@ -42,6 +42,7 @@ func (s *Server) newClassWeb() *classWeb {
 		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
 			cc.Clock),
 	}
+	w.joins.what = "joins (joining a class, or going on in another browser with a device code)"
 	w.guesses = newGuessGate(w.wrongCodes, w.m.guessesWaiting)
 	w.feeds = newDashFeeds(w)
 	w.learnerFeeds = newLearnerFeeds(w)

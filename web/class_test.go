@@ -360,6 +360,14 @@ func TestClassJoinRateLimit(t *testing.T) {
 	if !strings.Contains(e.Error, "too many joins") || !strings.Contains(e.Error, "try again in 1 s") || e.Code != "rate_limited" {
 		t.Errorf("429 %+v", e)
 	}
+	// Going on in another browser spends the same bucket, and its refusal
+	// says so rather than speaking only of joins.
+	cont := newPerson(t, base).postJSON("/api/classes/continue", `{"code":"ABCDE-FGHJK"}`)
+	wantStatus(t, cont, http.StatusTooManyRequests, "a device code after the join burst")
+	cont.decode(t, &e)
+	if !strings.Contains(e.Error, "going on in another browser") {
+		t.Errorf("a refused device code is told %q", e.Error)
+	}
 	clk.Advance(time.Duration(float64(time.Minute) / web.DefaultJoinRate.PerMinute)) // one token
 	join(t, base, c2.Code, "after the wait")
 	wantStatus(t, newPerson(t, base).postJSON("/api/classes/"+c2.Code+"/join", `{"name":"too soon"}`),

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net"
@@ -40,7 +41,8 @@ var (
 // ipLimiter keeps one token bucket (a rate.Limiter) per client address.
 // Time is passed in (now), so tests decide what a limiter sees.
 type ipLimiter struct {
-	name  string
+	name  string // the metrics' label
+	what  string // what a refusal says is limited (name when empty)
 	rate  Rate
 	now   func() time.Time
 	mu    sync.Mutex
@@ -139,7 +141,7 @@ func (l *ipLimiter) middleware(m *metrics) echo.MiddlewareFunc {
 			m.limited.WithLabelValues(l.name).Inc()
 			c.Response().Header().Set("Retry-After", strconv.Itoa(secs))
 			return &userError{Status: http.StatusTooManyRequests,
-				Msg: fmt.Sprintf("too many %s from your address (at most %d at once, then %g a minute); try again in %d s", l.name, l.rate.Burst, l.rate.PerMinute, secs)}
+				Msg: fmt.Sprintf("too many %s from your address (at most %d at once, then %g a minute); try again in %d s", cmp.Or(l.what, l.name), l.rate.Burst, l.rate.PerMinute, secs)}
 		}
 	}
 }
