@@ -45,3 +45,23 @@ func TestE2EContinueInAnotherBrowser(t *testing.T) {
 	b.do(phone, chromedp.Reload())
 	b.waitUntil(phone, `document.body.textContent.toLowerCase().includes('your class session has ended (you went on in another browser')`, "the phone told it was signed out, and why")
 }
+
+// TestE2EContinueSentTwiceStillContinues: "Continue here" pressed twice
+// before the page moves sends the form once, so the code is spent by the
+// first press and the learner lands on their page, not on "used or has
+// expired" (which would also count as a wrong code against the address).
+func TestE2EContinueSentTwiceStillContinues(t *testing.T) {
+	st := openSQLite(t)
+	b := startBrowserWith(t, web.Config{Classroom: st}) // skips without PLAYGROUND_E2E=1 or a chromium
+	c := createClass(t, b.base, "Week 7")
+	ada, _ := join(t, b.base, c.Code, "Ada")
+	code := deviceCode(t, ada)
+
+	laptop := b.isolatedTab("/class/continue?code=" + code)
+	b.do(laptop, chromedp.WaitVisible(chromedp.CSS("[data-testid=continue-form]")))
+	b.do(laptop, chromedp.Evaluate[chromedp.Void](`(() => { const f = document.querySelector('[data-testid=continue-form]'); f.requestSubmit(); setTimeout(() => f.requestSubmit(), 20); })()`))
+	b.do(laptop, chromedp.WaitVisible(chromedp.CSS("[data-testid=learner-page], [data-testid=continue-error]")))
+	if msg := run(b, laptop, chromedp.Evaluate[string](`(document.querySelector('[data-testid=continue-error]') || {}).textContent || ''`)); msg != "" {
+		t.Fatalf("a second press was sent too: the page says %q", msg)
+	}
+}

@@ -28,12 +28,8 @@ func TestMovingBrowsersMovesTheLearnerStream(t *testing.T) {
 		onPhone.next(t, "the phone's state on connect")
 		onBo.next(t, "Bo's state on connect")
 
-		a := phone.postJSON("/api/me/device-code", "")
-		wantStatus(t, a, http.StatusCreated, "a device code")
-		var offer struct{ Code string }
-		a.decode(t, &offer)
 		laptop := newPerson(t, base)
-		wantStatus(t, laptop.postForm("/class/continue", url.Values{"code": {offer.Code}}), http.StatusSeeOther, "continuing on the laptop")
+		wantStatus(t, laptop.postForm("/class/continue", url.Values{"code": {deviceCode(t, phone)}}), http.StatusSeeOther, "continuing on the laptop")
 		onPhone.waitEnd(t, "the signed-out phone's stream")
 
 		// The class changes before the laptop follows it, and again after.

@@ -223,3 +223,14 @@ func wantStatus(tb testing.TB, a answer, status int, what string) {
 		tb.Fatalf("%s: status %d (%s), want %d", what, a.status, strings.TrimSpace(a.body), status)
 	}
 }
+
+// deviceCode asks for a device code as p's class page does and returns it
+// as shown (ABCDE-FGHJK).
+func deviceCode(tb testing.TB, p *person) string {
+	tb.Helper()
+	a := p.postJSON("/api/me/device-code", "")
+	wantStatus(tb, a, http.StatusCreated, "a device code")
+	var offer struct{ Code string }
+	a.decode(tb, &offer)
+	return offer.Code
+}
