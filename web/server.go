@@ -251,6 +251,7 @@ func (s *Server) routes() *echo.Echo {
 	s.lessonRoutes(e)
 	s.ltiRoutes(e, w)
 	e.GET("/static/:version/*", s.staticFile)
+	e.HEAD("/static/:version/*", s.staticFile)
 	e.GET("/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, s.asset("img/favicon.svg"))
 	})

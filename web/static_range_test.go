@@ -50,3 +50,25 @@ func TestStaticFilesAreNotSentManyTimesOverAsRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticFilesAnswerHEAD: a HEAD for a static file (a link checker, a
+// proxy warming its cache) gets the file's headers and no body, not 405.
+func TestStaticFilesAnswerHEAD(t *testing.T) {
+	ts, _ := startServer(t, web.Config{})
+	plain, err := fs.ReadFile(static.FS, "js/chaos.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodHead, ts.URL+"/static/any/js/chaos.js", nil)
+	req.Header.Set("Accept-Encoding", "identity")
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || len(body) != 0 || res.Header.Get("Content-Length") != fmt.Sprint(len(plain)) ||
+		!strings.Contains(res.Header.Get("Content-Type"), "javascript") {
+		t.Errorf("HEAD: %d, %d bytes of body, Content-Length %q, Content-Type %q", res.StatusCode, len(body), res.Header.Get("Content-Length"), res.Header.Get("Content-Type"))
+	}
+}
