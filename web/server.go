@@ -336,8 +336,8 @@ func (s *Server) asset(name string) string { return "/static/" + s.assets + "/" 
 
 func (s *Server) staticFile(c echo.Context) error {
 	name := c.Param("*")
-	data, err := fs.ReadFile(static.FS, name)
-	if err != nil || name == "" {
+	data, ok := staticPlain()[name]
+	if !ok {
 		return echo.NewHTTPError(http.StatusNotFound, "no such file")
 	}
 	h := c.Response().Header()

@@ -9,6 +9,22 @@ import (
 	"github.com/leaselab/playground/static"
 )
 
+// staticPlain holds every static file as it is, read once: an embedded
+// file read with fs.ReadFile is a fresh copy, which every request for it
+// would make and drop again.
+var staticPlain = sync.OnceValue(func() map[string][]byte {
+	out := map[string][]byte{}
+	_ = fs.WalkDir(static.FS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if data, err := fs.ReadFile(static.FS, name); err == nil {
+				out[name] = data
+			}
+		}
+		return nil
+	})
+	return out
+})
+
 // staticGzipped holds the static files worth compressing, gzipped once
 // for the life of the process: every learner's first page loads the
 // scripts and style sheets, a class of 200 arriving at once on one
@@ -22,8 +38,8 @@ var staticGzipped = sync.OnceValue(func() map[string][]byte {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		data, err := fs.ReadFile(static.FS, name)
-		if err != nil {
+		data, ok := staticPlain()[name]
+		if !ok {
 			return nil
 		}
 		var b bytes.Buffer
