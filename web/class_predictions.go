@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,8 +76,36 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if reveal {
+		if err := w.revealToClass(c, ex.ID); err != nil {
+			return err
+		}
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, countFirst(ex, all, reveal))
+}
+
+// revealToClass records that the teacher showed the class the answer to
+// an exercise (classroom.Settings.Revealed): the chart on the projector
+// says which answer is right, so an answer given after it earns nothing,
+// as after "show me". An archived or expired class takes no answers, and
+// records nothing.
+func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
+	ctx := c.Request().Context()
+	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	if cl.Settings.RevealedToClass(exercise) || cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
+		return nil
+	}
+	_, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
+		if !cur.RevealedToClass(exercise) {
+			cur.Revealed = append(slices.Clone(cur.Revealed), exercise)
+		}
+		return cur, nil
+	})
+	return err
 }
 
 // countFirst counts each learner's first graded attempt by what the
