@@ -59,6 +59,14 @@ func testJoinProfile(t *testing.T, h Harness) {
 	if err == nil || !strings.HasPrefix(classroom.ErrorMessage(err), "student_id: ") {
 		t.Errorf("the refusal %v does not name student_id", err)
 	}
+	// So for an email: Moodle's import matches rows by it ("Email
+	// address"), and a second row with Ada's email, joined later, would
+	// give her its grade.
+	_, err = s.JoinAs(ctx, nc.Class.Code, classroom.Profile{Name: "Eve", Email: "ADA@uni.example.edu"})
+	wantCode(t, err, classroom.ECONFLICT, "an email already in the class")
+	if err == nil || !strings.HasPrefix(classroom.ErrorMessage(err), "email: ") {
+		t.Errorf("the refusal %v does not name email", err)
+	}
 	if l2, _, _ := s.Learner(ctx, mustJoin(t, s, nc.Class.Code, "Cy").Token); l2.StudentID != "" || l2.Email != "" {
 		t.Fatalf("a plain join has identifiers: %+v", l2)
 	}
