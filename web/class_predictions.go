@@ -109,7 +109,7 @@ func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
 }
 
 // countFirst counts each learner's first graded attempt by what the
-// checker read.
+// checker read, unless it came after the answer was shown to them.
 func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool) predictionsBody {
 	out := predictionsBody{Exercise: ex.ID, Title: ex.Title, Answers: []predictionCount{}, Revealed: reveal}
 	seen := map[int64]bool{}
@@ -120,6 +120,11 @@ func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool)
 			continue
 		}
 		seen[a.LearnerID] = true
+		if a.AfterReveal {
+			// Given after the answer was shown (on the chart, or by "show
+			// me"): not what they thought before.
+			continue
+		}
 		key := strings.TrimSpace(storedRead(ex, a.Attempt))
 		if key == "" {
 			key = strings.TrimSpace(a.Answer)

@@ -43,6 +43,14 @@ func TestClassRevealEndsCredit(t *testing.T) {
 			}
 		}
 
+		// The chart counts what the class thought before it was shown:
+		// Bo's answer typed off the projector is not his prediction.
+		var chart struct{ Total int }
+		owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex).decode(t, &chart)
+		if chart.Total != 2 {
+			t.Errorf("the chart counts %d first answers, want 2 (Ada's and Cy's, from before the reveal)", chart.Total)
+		}
+
 		d := readDashboard(t, owner, c.Code)
 		book := csvBy(t, owner.get("/api/classes/"+c.Code+"/gradebook.csv?format=plain").body, "")
 		for name, want := range map[string][2]string{"Ada": {classroom.StatusRevealed, "0"}, "Bo": {classroom.StatusRevealed, "0"}, "Cy": {classroom.StatusSolved, "1"}} {
