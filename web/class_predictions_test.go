@@ -81,7 +81,7 @@ func TestClassPredictions(t *testing.T) {
 			var withLabels struct {
 				Answers []struct{ Answer, Label string }
 			}
-			teacher(t, base, c2.TeacherKey).get("/api/classes/" + c2.Code + "/predictions?exercise=" + pred.ID).decode(t, &withLabels)
+			teacher(t, base, c2.TeacherKey).get("/api/classes/"+c2.Code+"/predictions?exercise="+pred.ID).decode(t, &withLabels)
 			found := false
 			for _, a := range withLabels.Answers {
 				found = found || a.Answer == sv.Options[0].ID && a.Label == sv.Options[0].Text
