@@ -62,6 +62,15 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	default:
 		return badRequest("reveal", "must be 1 or 0 (got %s)", excerpt(c.QueryParam("reveal")))
 	}
+	if reveal {
+		// The reveal ends the exercise's credit for the class: a link on
+		// another site (a learner's, followed by the teacher) must not.
+		switch c.Request().Header.Get("Sec-Fetch-Site") {
+		case "cross-site", "same-site":
+			return &userError{Status: http.StatusForbidden, Field: "Sec-Fetch-Site",
+				Msg: "cross-site reveal refused: the reveal ends the exercise's credit for the class, so press Reveal on the dashboard"}
+		}
+	}
 	if w.s.cfg.Lessons == nil {
 		return badRequest("exercise", "this server has no lessons")
 	}

@@ -30,7 +30,11 @@ func TestClassRevealEndsCredit(t *testing.T) {
 		answerAs(t, ada, ex, "1")
 		answerAs(t, cy, ex, expected(t, ex, classVariant(t, st, c, cyID)))
 
-		wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex+"&reveal=1"), http.StatusOK, "the chart's reveal")
+		// A link on another site, followed by the teacher, reveals nothing.
+		chart := "/api/classes/" + c.Code + "/predictions?exercise=" + ex + "&reveal=1"
+		wantStatus(t, owner.do("GET", chart, "", "", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"),
+			http.StatusForbidden, "a reveal from a link on another site")
+		wantStatus(t, owner.get(chart), http.StatusOK, "the chart's reveal")
 
 		for _, l := range []struct {
 			name string
@@ -45,10 +49,10 @@ func TestClassRevealEndsCredit(t *testing.T) {
 
 		// The chart counts what the class thought before it was shown:
 		// Bo's answer typed off the projector is not his prediction.
-		var chart struct{ Total int }
-		owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex).decode(t, &chart)
-		if chart.Total != 2 {
-			t.Errorf("the chart counts %d first answers, want 2 (Ada's and Cy's, from before the reveal)", chart.Total)
+		var counted struct{ Total int }
+		owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex).decode(t, &counted)
+		if counted.Total != 2 {
+			t.Errorf("the chart counts %d first answers, want 2 (Ada's and Cy's, from before the reveal)", counted.Total)
 		}
 
 		d := readDashboard(t, owner, c.Code)
