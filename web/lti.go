@@ -150,6 +150,9 @@ func (s *Server) ltiLaunch(c echo.Context) error {
 	if err != nil {
 		return ltiError(err)
 	}
+	// The login is spent: its state's cookie goes.
+	c.SetCookie(&http.Cookie{Name: ltiStateCookie(f.State), Value: "", Path: "/lti/", MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteNoneMode, Secure: true, Partitioned: true})
 	if out.TeacherKey != "" {
 		setFramedCookie(c, TeacherCookie, out.TeacherKey, true)
 	}
