@@ -63,6 +63,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTILaunchAndQueue", testLTILaunchAndQueue},
 		{"LTIQueueReplicas", testLTIQueueReplicas},
 		{"LTILessonScore", testLTILessonScore},
+		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
 		{"DeviceCode", testDeviceCode},
 	}
