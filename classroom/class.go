@@ -238,7 +238,8 @@ type Progress struct {
 	// GaveUp is set once the learner asked to be shown the answer.
 	GaveUp bool `json:"gave_up"`
 	// Revealed is set once the answer was shown: giving up, a wrong try
-	// that used the last one, a submitted open answer.
+	// that used the last one, a submitted open answer, or an attempt after
+	// the teacher showed the class the answer (Settings.Revealed).
 	Revealed bool `json:"revealed"`
 	// Late is set once the learner tried after the class's deadline:
 	// those attempts are kept and earn nothing, unless LateCredit.

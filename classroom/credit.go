@@ -35,7 +35,8 @@ type Before struct {
 	// Tries counts their graded attempts so far, Wrong the wrong ones.
 	Tries, Wrong int
 	// Revealed is set once the answer was shown to them (they gave up,
-	// or a wrong try or a submitted open answer showed it).
+	// a wrong try or a submitted open answer showed it, or the teacher
+	// showed it to the whole class: Settings.Revealed).
 	Revealed bool
 	// Late is set for an attempt after the class's deadline that the
 	// teacher has not granted credit for (Store.CreditLate).

@@ -75,7 +75,11 @@ func (it GradeItem) Points() float64 {
 // GradeCell is a learner's points on an item: the parts' BestScore times
 // their points, summed. ok is false when none of its parts has anything
 // to score (not attempted): the cell is left blank, which an import
-// reads as "no grade", unlike 0.
+// reads as "no grade", unlike 0. Each part's score is taken to the
+// millionth, as every view writes an exercise's score, before it is
+// added: a lesson's column is then the sum of its exercises' columns, and
+// a total the same whichever columns it adds (two thirds are 0.666666
+// in all of them, not 0.666667 in some).
 func GradeCell(idx map[string]*Progress, it GradeItem) (points float64, ok bool) {
 	for _, part := range it.Parts {
 		p := idx[part.Exercise]
@@ -83,7 +87,7 @@ func GradeCell(idx map[string]*Progress, it GradeItem) (points float64, ok bool)
 			continue
 		}
 		if sc, scored := BestScore(*p); scored {
-			points += sc * part.Points
+			points += roundScore(sc) * part.Points
 			ok = true
 		}
 	}

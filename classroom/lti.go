@@ -49,8 +49,9 @@ type LTIStore interface {
 
 	// EnqueueLTIScore queues the learner's score on target ("exercise:ID"
 	// or "lesson:SLUG") for every graded link of the class that opens it,
-	// when it differs from the last one queued (a platform keeps the last
-	// score posted, so a lowered standing is sent too), and returns how
+	// when it differs from the last one queued and not given up on (a
+	// platform keeps the last score posted, so a lowered standing is sent
+	// too, and one never delivered is sent again), and returns how
 	// many it queued. pending marks a partial score that waits for the
 	// teacher (AwaitsTeacher).
 	EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64, pending bool) (int, error)

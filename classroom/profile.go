@@ -73,5 +73,11 @@ func CleanEmail(email string) (string, error) {
 	if err != nil || a.Address != email || a.Name != "" || !strings.Contains(email[strings.LastIndexByte(email, '@')+1:], ".") {
 		return "", Errorf(EINVALID, "email: must be one address such as someone@example.edu")
 	}
+	// As for a student ID: the CSVs write "-ada@x.edu" as '-ada@x.edu, so
+	// that a spreadsheet does not run it, and an import by email matches
+	// that to nobody.
+	if strings.ContainsRune("-+=", rune(email[0])) {
+		return "", Errorf(EINVALID, "email: may not start with %q (a spreadsheet would read it as a formula, and the gradebook could not match it)", email[0])
+	}
 	return email, nil
 }

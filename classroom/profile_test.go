@@ -27,6 +27,11 @@ func TestCleanProfile(t *testing.T) {
 		{Profile{Name: "Ada", Email: "Ada <ada@x.edu>"}, "email: must be one address"},
 		{Profile{Name: "Ada", Email: "ada@localhost"}, "email: must be one address"},
 		{Profile{Name: "Ada", Email: strings.Repeat("a", 250) + "@x.edu"}, "email: must be at most 254"},
+		// Written as '-ada@x.edu and '=ada@x.edu, which Moodle's import
+		// by email matches to nobody.
+		{Profile{Name: "Ada", Email: "-ada@x.edu"}, "email: may not start with '-'"},
+		{Profile{Name: "Ada", Email: "=ada@x.edu"}, "email: may not start with '='"},
+		{Profile{Name: "Ada", Email: "+ada@x.edu"}, "email: may not start with '+'"},
 		{Profile{Name: "", Email: "ada@x.edu"}, "name:"},
 	}
 	for _, b := range bad {

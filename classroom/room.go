@@ -2,6 +2,7 @@ package classroom
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 	"unicode/utf8"
 )
@@ -16,6 +17,8 @@ const (
 	// MaxSlugLen bounds a lesson slug or an exercise id in a push or the
 	// settings.
 	MaxSlugLen = 100
+	// MaxRevealed bounds revealed: more than any course has exercises.
+	MaxRevealed = 500
 )
 
 // Settings is how a teacher paces a class (POST /api/classes/{code}/settings).
@@ -28,7 +31,16 @@ type Settings struct {
 	// Deadline, when set, is after which attempts are kept but marked
 	// late and earn nothing.
 	Deadline *time.Time `json:"deadline,omitempty"`
+	// Revealed lists the exercises whose answer the teacher showed the
+	// whole class (the predictions chart's reveal): an attempt at one
+	// after that is recorded as after the reveal, and earns nothing, as
+	// after "show me".
+	Revealed []string `json:"revealed,omitempty"`
 }
+
+// RevealedToClass reports whether the teacher showed the whole class the
+// answer to exercise (Settings.Revealed).
+func (s Settings) RevealedToClass(exercise string) bool { return slices.Contains(s.Revealed, exercise) }
 
 // DefaultSettings are a new class's: everything open, no deadline.
 func DefaultSettings() Settings { return Settings{ShowMe: true, OpenLessons: []string{}} }
@@ -61,6 +73,14 @@ func CheckSettings(s Settings) error {
 			return err
 		}
 	}
+	if len(s.Revealed) > MaxRevealed {
+		return Errorf(EINVALID, "revealed: at most %d exercises (it has %d)", MaxRevealed, len(s.Revealed))
+	}
+	for _, id := range s.Revealed {
+		if err := checkSlug("revealed", id); err != nil {
+			return err
+		}
+	}
 	if s.Deadline != nil && (s.Deadline.Year() < 2000 || s.Deadline.Year() > 9999) {
 		return Errorf(EINVALID, "deadline: must be between the years 2000 and 9999")
 	}
@@ -86,7 +106,7 @@ func checkSlug(field, s string) error {
 
 // EncodeSettings is how a store keeps settings: "" for the defaults.
 func EncodeSettings(s Settings) (string, error) {
-	if s.ShowMe && len(s.OpenLessons) == 0 && s.Deadline == nil {
+	if s.ShowMe && len(s.OpenLessons) == 0 && s.Deadline == nil && len(s.Revealed) == 0 {
 		return "", nil
 	}
 	b, err := json.Marshal(s)

@@ -36,7 +36,9 @@ type Store interface {
 	// Limits.MaxLearnersPerClass, EINVALID for a bad name.
 	Join(ctx context.Context, code, name string) (*Session, error)
 	// JoinAs is Join with the learner's optional student ID and email
-	// (CleanProfile's rules; EINVALID names the field).
+	// (CleanProfile's rules; EINVALID names the field). ECONFLICT naming
+	// the field when another learner of the class has that student ID or
+	// email, which gradebook imports match rows by.
 	JoinAs(ctx context.Context, code string, p Profile) (*Session, error)
 	// Learner returns the learner whose session token this is and their
 	// class: EUNAUTHORIZED for no token, an unknown one, or a removed

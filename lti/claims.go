@@ -106,13 +106,25 @@ type DeepLinkSettings struct {
 }
 
 // Instructor reports whether the roles make the user a teacher of the
-// course: an instructor or an administrator, of the course or of the
-// institution (membership, institution and system roles alike).
+// course: an instructor of this course (a context role), or an
+// administrator (membership, institution and system roles alike). An
+// institution's Instructor role is not one: a platform sends it to anyone
+// who teaches some course (Canvas does, beside their roles in this one),
+// and a learner here who teaches elsewhere is a learner here.
 func (c *Claims) Instructor() bool {
 	return slices.ContainsFunc(c.Roles, func(r string) bool {
-		return strings.HasSuffix(r, "#Instructor") || strings.HasSuffix(r, "#Administrator") ||
-			strings.HasSuffix(r, "/Instructor") || strings.HasSuffix(r, "/Administrator")
+		return slices.Contains(contextInstructor, r) ||
+			strings.HasSuffix(r, "#Administrator") || strings.HasSuffix(r, "/Administrator")
 	})
+}
+
+// contextInstructor are the ways a platform names the Instructor role in
+// the course: LTI 1.3's membership role, its deprecated simple name, and
+// LTI 1.1's context role.
+var contextInstructor = []string{
+	"http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+	"Instructor",
+	"urn:lti:role:ims/lis/Instructor",
 }
 
 // DisplayName is the user's name as the platform gives it.

@@ -105,26 +105,28 @@ func (t *Tool) platformFor(ctx context.Context, issuer string, clientIDs ...stri
 }
 
 // Login answers a login request with the URL of the platform's
-// authorization endpoint to redirect to; launchURL is the tool's
-// /lti/launch as the platform knows it. The state and nonce are kept in
-// the store, so the launch may come back to any replica.
-func (t *Tool) Login(ctx context.Context, r LoginRequest, launchURL string) (string, error) {
+// authorization endpoint to redirect to, and the login's state; launchURL
+// is the tool's /lti/launch as the platform knows it. The state and nonce
+// are kept in the store, so the launch may come back to any replica; the
+// caller binds the state to the browser (a cookie), so that a launch is
+// taken only from the browser that logged in.
+func (t *Tool) Login(ctx context.Context, r LoginRequest, launchURL string) (redirect, state string, err error) {
 	p, err := t.platformFor(ctx, r.Issuer, r.ClientID)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if p == nil {
-		return "", &Error{Status: 400, Field: "iss", Msg: "no platform with this issuer (and client ID) is registered with this tool: see playground lti add-platform"}
+		return "", "", &Error{Status: 400, Field: "iss", Msg: "no platform with this issuer (and client ID) is registered with this tool: see playground lti add-platform"}
 	}
 	if r.ClientID != "" && r.ClientID != p.ClientID {
-		return "", invalid("client_id", "is not the client ID registered for this issuer")
+		return "", "", invalid("client_id", "is not the client ID registered for this issuer")
 	}
 	if r.DeploymentID != "" && !contains(p.DeploymentIDs, r.DeploymentID) {
-		return "", invalid("lti_deployment_id", "is not a deployment registered for this platform")
+		return "", "", invalid("lti_deployment_id", "is not a deployment registered for this platform")
 	}
 	state, nonce := classroom.NewSecret(), classroom.NewSecret()
 	if err := t.store.SaveLTILogin(ctx, classroom.HashSecret(state), p.ID, nonce, t.now().Add(LoginTTL)); err != nil {
-		return "", err
+		return "", "", err
 	}
 	q := url.Values{
 		"scope": {"openid"}, "response_type": {"id_token"}, "response_mode": {"form_post"}, "prompt": {"none"},
@@ -138,7 +140,7 @@ func (t *Tool) Login(ctx context.Context, r LoginRequest, launchURL string) (str
 	if strings.Contains(p.AuthURL, "?") {
 		sep = "&"
 	}
-	return p.AuthURL + sep + q.Encode(), nil
+	return p.AuthURL + sep + q.Encode(), state, nil
 }
 
 func contains(list []string, s string) bool {

@@ -40,6 +40,11 @@ func TestInstructorRoles(t *testing.T) {
 		"http://purl.imsglobal.org/vocab/lis/v2/membership#Learner":                            false,
 		"http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant":       false,
 		"http://purl.imsglobal.org/vocab/lis/v2/membership#Learner Instructor-impostor#Mentor": false,
+		// Canvas's roles for a learner of this course who teaches another.
+		"http://purl.imsglobal.org/vocab/lis/v2/institution/person#Instructor http://purl.imsglobal.org/vocab/lis/v2/membership#Learner": false,
+		"urn:lti:instrole:ims/lis/Instructor urn:lti:role:ims/lis/Learner":                                                               false,
+		"urn:lti:role:ims/lis/Instructor": true,
+		"Instructor":                      true,
 	} {
 		c := Claims{Roles: strings.Fields(roles)}
 		if c.Instructor() != want {

@@ -213,14 +213,20 @@ func (w *classWeb) apiReview(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if r.Previous == nil || *r.Previous != r.Score {
+	if cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c)); err == nil {
 		prev := 0.0
 		if r.Previous != nil {
 			prev = *r.Previous
 		}
-		if cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c)); err == nil {
-			w.s.scoreChanged(ctx, classroom.ScoreChange{ClassID: cl.ID, ClassCode: cl.Code, LearnerID: r.LearnerID,
-				Exercise: r.Exercise, Score: r.Score, Previous: prev, At: r.At})
+		ch := classroom.ScoreChange{ClassID: cl.ID, ClassCode: cl.Code, LearnerID: r.LearnerID,
+			Exercise: r.Exercise, Score: r.Score, Previous: prev, At: r.At}
+		if r.Previous == nil || *r.Previous != r.Score {
+			w.s.scoreChanged(ctx, ch)
+		} else {
+			// The same score, of an answer written since the last one
+			// perhaps: the course's gradebook was told it awaits grading,
+			// and now it does not (the queue sends only what changed).
+			w.s.ltiScored(ctx, ch)
 		}
 	}
 	return writeJSON(c, http.StatusOK, r)

@@ -141,7 +141,8 @@ func TestLateCreditThroughHTTP(t *testing.T) {
 }
 
 // TestLateCreditReachesTheLMS: a learner launched from the LMS answers
-// right after the deadline, which earns nothing and sends nothing; the
+// right after the deadline, which earns nothing: the line item gets the
+// 0 the gradebook export shows for it (attempted, nothing earned); the
 // instructor credits the late work and the new best goes through the
 // durable queue to the line item; withdrawn, the credit is taken back
 // there too.
@@ -162,15 +163,15 @@ func TestLateCreditReachesTheLMS(t *testing.T) {
 		code := me.Class.Code
 		wantStatus(t, grace.postJSON("/api/classes/"+code+"/settings", `{"deadline":"2001-01-01T00:00:00Z"}`), http.StatusOK, "a past deadline")
 		checkRight(t, ada)
-		if sent, err := e.tool.Deliver(ctx); sent != 0 || err != nil {
-			t.Fatalf("a late answer sent %d scores (%v): it earns nothing, so nothing changes", sent, err)
+		if sent, err := e.tool.Deliver(ctx); sent != 1 || err != nil {
+			t.Fatalf("a late answer sent %d scores (%v); want its 0, as the gradebook export has it", sent, err)
 		}
 		postLateCredit(t, grace, code, me.Learner.ID, "outlive-lease", true)
 		if sent, err := e.tool.Deliver(ctx); sent != 1 || err != nil {
 			t.Fatalf("after the credit: %d sent, %v; want the new best sent", sent, err)
 		}
-		if got := e.plat.Scores(); len(got) != 1 || got[0].LineItem != lineItem || got[0].ScoreGiven != 1 || got[0].UserID != ltitest.Learner.Sub {
-			t.Fatalf("the platform got %+v, want 1 for Ada on the line item", got)
+		if got := e.plat.Scores(); len(got) != 2 || got[0].ScoreGiven != 0 || got[1].LineItem != lineItem || got[1].ScoreGiven != 1 || got[1].UserID != ltitest.Learner.Sub {
+			t.Fatalf("the platform got %+v, want 0 and then 1 for Ada on the line item", got)
 		}
 		// Withdrawn, the credit leaves the course's gradebook too: the
 		// platform keeps the last score posted, so the 0 is sent.
@@ -178,8 +179,8 @@ func TestLateCreditReachesTheLMS(t *testing.T) {
 		if sent, err := e.tool.Deliver(ctx); sent != 1 || err != nil {
 			t.Fatalf("after withdrawing the credit: %d sent, %v; want the lowered score sent", sent, err)
 		}
-		if got := e.plat.Scores(); len(got) != 2 || got[1].ScoreGiven != 0 || got[1].UserID != ltitest.Learner.Sub {
-			t.Fatalf("the platform got %+v, want Ada's 1 and then her 0", got)
+		if got := e.plat.Scores(); len(got) != 3 || got[2].ScoreGiven != 0 || got[2].UserID != ltitest.Learner.Sub {
+			t.Fatalf("the platform got %+v, want Ada's 0, 1 and then her 0", got)
 		}
 	})
 }

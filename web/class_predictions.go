@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,6 +62,15 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	default:
 		return badRequest("reveal", "must be 1 or 0 (got %s)", excerpt(c.QueryParam("reveal")))
 	}
+	if reveal {
+		// The reveal ends the exercise's credit for the class: a link on
+		// another site (a learner's, followed by the teacher) must not.
+		switch c.Request().Header.Get("Sec-Fetch-Site") {
+		case "cross-site", "same-site":
+			return &userError{Status: http.StatusForbidden, Field: "Sec-Fetch-Site",
+				Msg: "cross-site reveal refused: the reveal ends the exercise's credit for the class, so press Reveal on the dashboard"}
+		}
+	}
 	if w.s.cfg.Lessons == nil {
 		return badRequest("exercise", "this server has no lessons")
 	}
@@ -75,12 +85,40 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if reveal {
+		if err := w.revealToClass(c, ex.ID); err != nil {
+			return err
+		}
+	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, countFirst(ex, all, reveal))
 }
 
+// revealToClass records that the teacher showed the class the answer to
+// an exercise (classroom.Settings.Revealed): the chart on the projector
+// says which answer is right, so an answer given after it earns nothing,
+// as after "show me". An archived or expired class takes no answers, and
+// records nothing.
+func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
+	ctx := c.Request().Context()
+	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	if cl.Settings.RevealedToClass(exercise) || cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
+		return nil
+	}
+	_, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
+		if !cur.RevealedToClass(exercise) {
+			cur.Revealed = append(slices.Clone(cur.Revealed), exercise)
+		}
+		return cur, nil
+	})
+	return err
+}
+
 // countFirst counts each learner's first graded attempt by what the
-// checker read.
+// checker read, unless it came after the answer was shown to them.
 func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool) predictionsBody {
 	out := predictionsBody{Exercise: ex.ID, Title: ex.Title, Answers: []predictionCount{}, Revealed: reveal}
 	seen := map[int64]bool{}
@@ -91,6 +129,11 @@ func countFirst(ex *lessons.Exercise, all []classroom.ClassAttempt, reveal bool)
 			continue
 		}
 		seen[a.LearnerID] = true
+		if a.AfterReveal {
+			// Given after the answer was shown (on the chart, or by "show
+			// me"): not what they thought before.
+			continue
+		}
 		key := strings.TrimSpace(storedRead(ex, a.Attempt))
 		if key == "" {
 			key = strings.TrimSpace(a.Answer)

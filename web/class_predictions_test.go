@@ -62,14 +62,17 @@ func TestClassPredictions(t *testing.T) {
 			t.Errorf("after the reveal: %s", a.body)
 		}
 
-		// A chosen option is labelled with its text, as the question showed it.
+		// A chosen option is labelled with its text, as the question showed
+		// it (in another class: this one was shown the answer, and an
+		// answer after that is no prediction).
 		if sv, err := pred.Serve(0, lessons.Standing{}); err == nil && len(sv.Options) > 0 {
-			eve, _ := join(t, base, c.Code, "Eve")
+			c2 := createClass(t, base, "Vote again")
+			eve, _ := join(t, base, c2.Code, "Eve")
 			say(eve, sv.Options[0].ID, false)
 			var withLabels struct {
 				Answers []struct{ Answer, Label string }
 			}
-			owner.get(url).decode(t, &withLabels)
+			teacher(t, base, c2.TeacherKey).get("/api/classes/"+c2.Code+"/predictions?exercise="+pred.ID).decode(t, &withLabels)
 			found := false
 			for _, a := range withLabels.Answers {
 				found = found || a.Answer == sv.Options[0].ID && a.Label == sv.Options[0].Text

@@ -133,10 +133,8 @@ func TestE2ERoom(t *testing.T) {
 		t.Errorf("the chart's total reads %q", got)
 	}
 	b.roomShots(tc, "room-predictions", "#predictions")
-	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
-	b.waitUntil(tc, `document.querySelector('[data-testid=poll-row][data-right=true]') !== null`, "the reveal")
-	b.roomShots(tc, "room-predictions-revealed", "#predictions")
-	// Live: a fourth learner's prediction moves the bar without a click.
+	// Live: a fourth learner's prediction moves the bar without a click
+	// (before the reveal: an answer after it is no prediction).
 	s, err := st.Join(ctx, code, "Learner 4")
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +143,9 @@ func TestE2ERoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=poll-count]')].map(e => e.textContent).join(',') === '2,2'`, "the chart following a new prediction")
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
+	b.waitUntil(tc, `document.querySelector('[data-testid=poll-row][data-right=true]') !== null`, "the reveal")
+	b.roomShots(tc, "room-predictions-revealed", "#predictions")
 
 	// Three wrong tries on an exercise: that learner is flagged, at the top.
 	for range 3 {

@@ -36,6 +36,9 @@ type seenSettings struct {
 	ShowMe      bool     `json:"show_me"`
 	OpenLessons []string `json:"open_lessons"`
 	Deadline    *string  `json:"deadline"`
+	// Revealed is read and not compared: the form changes none of it,
+	// and a reveal on the chart meanwhile undoes nothing the form saves.
+	Revealed []string `json:"revealed"`
 }
 
 // settings are the settings seen, checked against the same bounds as

@@ -217,10 +217,19 @@ func (s *Server) apiSolution(c echo.Context) error {
 		if _, err := s.cfg.Classroom.GiveUp(c.Request().Context(), a.token, ex.ID, a.variant); err != nil {
 			return checkClassError(err)
 		}
+		a.revealedToLMS(c.Request().Context(), s)
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, solutionBody{Exercise: ex.ID, Variant: a.shownVariant(), Solution: html,
 		Caption: s.cfg.Lessons.GateCaption(ex.ID)})
+}
+
+// revealedToLMS passes the learner's standing on the exercise to the
+// course's gradebook after its answer was shown to them: an exercise
+// never answered then scores 0, where its cell was blank (the gradebook
+// export says 0 too), and the queue sends only what changed.
+func (a *asker) revealedToLMS(ctx context.Context, s *Server) {
+	s.ltiScored(ctx, classroom.ScoreChange{ClassID: a.class.ID, ClassCode: a.class.Code, LearnerID: a.learner.ID, Exercise: a.ex.ID})
 }
 
 // apiGiveUp: POST /api/exercises/{id}/give-up {"variant": N}: "show me".
@@ -275,6 +284,7 @@ func (s *Server) apiGiveUp(c echo.Context) error {
 		if _, err := s.cfg.Classroom.GiveUp(ctx, a.token, ex.ID, a.variant); err != nil {
 			return checkClassError(err)
 		}
+		a.revealedToLMS(ctx, s)
 	} else {
 		a.practice.record(ex.ID, a.variant, res, true)
 		writePractice(c, a.key, a.practice)

@@ -112,9 +112,11 @@ func (s *Server) apiCheck(c echo.Context) error {
 		ch := *rec.BestChange
 		ch.ClassCode = who.class.Code
 		s.scoreChanged(ctx, ch)
-	} else if !res.Graded {
+	} else if !res.Graded || rec.Try == 1 {
 		// An open answer has no score until the teacher's: its columns
-		// in the course's gradebook now wait for one.
+		// in the course's gradebook now wait for one. A first answer
+		// that earned nothing is a 0 where the cell was blank, in the
+		// gradebook export and so in the course's.
 		s.ltiScored(ctx, classroom.ScoreChange{ClassID: who.class.ID, ClassCode: who.class.Code, LearnerID: who.learner.ID, Exercise: res.Exercise})
 	}
 	res.Variant = who.shownVariant()

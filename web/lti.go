@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -84,12 +85,45 @@ func (s *Server) ltiLogin(c echo.Context) error {
 	if err != nil {
 		return ltiError(err)
 	}
-	to, err := s.cfg.LTI.Login(c.Request().Context(), req, origin(c)+"/lti/launch")
+	to, state, err := s.cfg.LTI.Login(c.Request().Context(), req, origin(c)+"/lti/launch")
 	if err != nil {
 		return ltiError(err)
 	}
+	c.SetCookie(&http.Cookie{
+		Name: ltiStateCookie(state), Value: state, Path: "/lti/", MaxAge: int(lti.LoginTTL.Seconds()), HttpOnly: true,
+		SameSite: http.SameSiteNoneMode, Secure: true, Partitioned: true,
+	})
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusFound, to)
+}
+
+// ltiStateCookie names the cookie that binds a login's state to the
+// browser that started it (ltiLogin): one per login, as a course page may
+// start two at once, named after the state's first characters. "" for a
+// state that is not one the tool makes.
+func ltiStateCookie(state string) string {
+	if len(state) < 16 || strings.ContainsFunc(state, func(r rune) bool {
+		return !(r == '-' || r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9')
+	}) {
+		return ""
+	}
+	return "pg_lti_state_" + state[:16]
+}
+
+// ltiLoggedInHere refuses a launch from a browser other than the one
+// that started its login: the id_token and state of someone's own login,
+// posted from another's browser by a page of theirs, would sign that
+// browser in as them, and its answers would be their credit. It is
+// checked before the token, so such a launch spends nothing.
+func ltiLoggedInHere(c echo.Context, state string) error {
+	name := ltiStateCookie(state)
+	if name != "" {
+		if ck, err := c.Cookie(name); err == nil && subtle.ConstantTimeCompare([]byte(ck.Value), []byte(state)) == 1 {
+			return nil
+		}
+	}
+	return &userError{Status: http.StatusUnauthorized, Field: "state",
+		Msg: "this browser did not start the login of this launch (or it took longer than " + lti.LoginTTL.String() + "): start again from the course"}
 }
 
 // ltiLaunch: POST /lti/launch, the id_token and state. Every check that
@@ -105,6 +139,9 @@ func (s *Server) ltiLaunch(c echo.Context) error {
 	if err != nil {
 		return ltiError(err)
 	}
+	if err := ltiLoggedInHere(c, f.State); err != nil {
+		return err
+	}
 	l, err := s.cfg.LTI.Verify(ctx, f)
 	if err != nil {
 		return ltiError(err)
@@ -113,6 +150,9 @@ func (s *Server) ltiLaunch(c echo.Context) error {
 	if err != nil {
 		return ltiError(err)
 	}
+	// The login is spent: its state's cookie goes.
+	c.SetCookie(&http.Cookie{Name: ltiStateCookie(f.State), Value: "", Path: "/lti/", MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteNoneMode, Secure: true, Partitioned: true})
 	if out.TeacherKey != "" {
 		setFramedCookie(c, TeacherCookie, out.TeacherKey, true)
 	}

@@ -122,6 +122,7 @@ func (e *ltiEnv) login(p *person) (state, nonce string) {
 		"client_id": {e.plat.ClientID}, "lti_message_hint": {"msg-1"}, "lti_deployment_id": {e.plat.DeploymentID}}
 	a := p.get("/lti/login?" + q.Encode())
 	wantStatus(e.t, a, http.StatusFound, "GET /lti/login")
+	keepCookies(p, a) // the login's state, which the launch must come back with
 	state, nonce, err := e.plat.Authorize(a.header.Get("Location"), e.url+"/lti/launch")
 	if err != nil {
 		e.t.Fatal(err)
@@ -146,6 +147,31 @@ func (e *ltiEnv) launchAs(p *person, u ltitest.User, link, target, lineItem stri
 	wantStatus(e.t, a, http.StatusSeeOther, "launch as "+u.Name)
 	carryCookies(p, a)
 	return a
+}
+
+// keepCookies adds the cookies a set to those p carries (carryCookies),
+// as a browser keeps them.
+func keepCookies(p *person, a answer) {
+	r := http.Request{Header: http.Header{"Cookie": p.header.Values("Cookie")}}
+	kept := map[string]string{}
+	var order []string
+	for _, c := range r.Cookies() {
+		kept[c.Name] = c.Value
+		order = append(order, c.Name)
+	}
+	for _, c := range (&http.Response{Header: a.header}).Cookies() {
+		if _, ok := kept[c.Name]; !ok {
+			order = append(order, c.Name)
+		}
+		kept[c.Name] = c.Value
+	}
+	var parts []string
+	for _, name := range order {
+		parts = append(parts, name+"="+kept[name])
+	}
+	if len(parts) > 0 {
+		p.header.Set("Cookie", strings.Join(parts, "; "))
+	}
 }
 
 func carryCookies(p *person, a answer) {

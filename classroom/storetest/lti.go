@@ -59,6 +59,14 @@ func testJoinProfile(t *testing.T, h Harness) {
 	if err == nil || !strings.HasPrefix(classroom.ErrorMessage(err), "student_id: ") {
 		t.Errorf("the refusal %v does not name student_id", err)
 	}
+	// So for an email: Moodle's import matches rows by it ("Email
+	// address"), and a second row with Ada's email, joined later, would
+	// give her its grade.
+	_, err = s.JoinAs(ctx, nc.Class.Code, classroom.Profile{Name: "Eve", Email: "ADA@uni.example.edu"})
+	wantCode(t, err, classroom.ECONFLICT, "an email already in the class")
+	if err == nil || !strings.HasPrefix(classroom.ErrorMessage(err), "email: ") {
+		t.Errorf("the refusal %v does not name email", err)
+	}
 	if l2, _, _ := s.Learner(ctx, mustJoin(t, s, nc.Class.Code, "Cy").Token); l2.StudentID != "" || l2.Email != "" {
 		t.Fatalf("a plain join has identifiers: %+v", l2)
 	}
@@ -266,8 +274,18 @@ func testLTILaunchAndQueue(t *testing.T, h Harness) {
 	if n := enqueue("exercise:ex1", 0.25); n != 0 {
 		t.Fatalf("the same lower score again queued %d, want 0", n)
 	}
-	if j5, err := ls.ClaimLTIScore(ctx, now.Add(time.Hour), time.Minute); err != nil || j5 == nil || j5.Given != 0.25 {
+	j5, err := ls.ClaimLTIScore(ctx, now.Add(time.Hour), time.Minute)
+	if err != nil || j5 == nil || j5.Given != 0.25 {
 		t.Fatalf("claim of the lowered score = %+v, %v", j5, err)
+	}
+	// The platform refused it until the queue gave up: it still holds
+	// the 1. The same standing queued again is sent, not taken for one
+	// the platform has.
+	if err := ls.FinishLTIScore(ctx, j5.ID, "failed", "503", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := enqueue("exercise:ex1", 0.25); n != 1 {
+		t.Fatalf("the score the queue gave up on, queued again, queued %d, want 1: the gradebook keeps the 1", n)
 	}
 }
 

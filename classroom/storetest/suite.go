@@ -31,6 +31,7 @@ func Run(t *testing.T, h Harness) {
 		{"ReviewAuthorization", testReviewAuthorization},
 		{"RevealedReview", testRevealedReview},
 		{"RegradeAfterRevealedReview", testRegradeAfterRevealedReview},
+		{"ClassReveal", testClassReveal},
 		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
 		{"ClassLimits", testClassLimits},
@@ -62,6 +63,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTILaunchAndQueue", testLTILaunchAndQueue},
 		{"LTIQueueReplicas", testLTIQueueReplicas},
 		{"LTILessonScore", testLTILessonScore},
+		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
 		{"DeviceCode", testDeviceCode},
 	}

@@ -86,8 +86,10 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 			return err
 		}
 		// A late attempt stays marked late; the teacher's credit for the
-		// learner's late work on this exercise lets it score.
-		before := classroom.Before{Revealed: revealedAt > 0, Late: classroom.HeldLate(a.Late, lateCredit)}
+		// learner's late work on this exercise lets it score. An answer
+		// the teacher showed the whole class was shown to this learner.
+		classReveal := cl.Settings.RevealedToClass(a.Exercise)
+		before := classroom.Before{Revealed: revealedAt > 0 || classReveal, Late: classroom.HeldLate(a.Late, lateCredit)}
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*), COALESCE(SUM(CASE WHEN correct THEN 0 ELSE 1 END), 0)
 			FROM attempts WHERE learner_id = ? AND exercise = ? AND graded`), l.ID, a.Exercise).Scan(&before.Tries, &before.Wrong); err != nil {
 			return err
@@ -108,7 +110,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 			a.Score = classroom.AttemptScore(a.Rule, a.Share, a.Correct, before)
 		}
 		revealNow, lateNow := int64(0), int64(0)
-		if a.Reveals {
+		if a.Reveals || classReveal {
 			revealNow = now
 		}
 		if a.Late {

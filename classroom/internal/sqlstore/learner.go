@@ -64,6 +64,16 @@ func (s *DB) JoinAs(ctx context.Context, code string, p classroom.Profile) (*cla
 				return err
 			}
 		}
+		// And per email, which Moodle's import matches rows by.
+		if p.Email != "" {
+			var one int
+			err = tx.QueryRowContext(ctx, s.d.q(`SELECT 1 FROM learners WHERE class_id = ? AND LOWER(email) = LOWER(?)`), c.ID, p.Email).Scan(&one)
+			if err == nil {
+				return classroom.Errorf(classroom.ECONFLICT, "email: another learner of this class has the email %q; if it is yours, ask your teacher (a class keeps one row per email)", p.Email)
+			} else if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
 		l := &classroom.Learner{ClassID: c.ID, Name: name, JoinedAt: fromMS(now), StudentID: p.StudentID, Email: p.Email}
 		if err := tx.QueryRowContext(ctx, s.d.q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at, student_id, email)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.ID, name, key, classroom.HashSecret(token), now, p.StudentID, p.Email).Scan(&l.ID); err != nil {

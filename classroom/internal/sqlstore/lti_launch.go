@@ -139,6 +139,16 @@ func (s *DB) ltiLearner(ctx context.Context, tx *sql.Tx, c *classroom.Class, l c
 	token := classroom.NewSecret()
 	var id int64
 	err := tx.QueryRowContext(ctx, s.d.q(`SELECT learner_id FROM lti_users WHERE class_id = ? AND sub = ?`), c.ID, l.Sub).Scan(&id)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	// The platform says whose student ID and email these are: another
+	// row of the class that has them (joined by code with them, this
+	// learner's own or a classmate's) gives them up, so that a gradebook
+	// import matching rows by them finds this one.
+	if err := s.takeIdentifiers(ctx, tx, c.ID, id, studentID, email); err != nil {
+		return nil, err
+	}
 	if err == nil {
 		// A learner who came before: a new session (the one on another
 		// device ends), and what the platform says of them now.
@@ -194,6 +204,24 @@ func (s *DB) ltiLearner(ctx context.Context, tx *sql.Tx, c *classroom.Class, l c
 		return nil, err
 	}
 	return &classroom.Session{Learner: lr, Class: c, Token: token}, s.touch(ctx, tx, c.ID, now, 0)
+}
+
+// takeIdentifiers clears the student ID and email given from every
+// learner of the class but learnerID (0 for one not made yet).
+func (s *DB) takeIdentifiers(ctx context.Context, tx *sql.Tx, classID, learnerID int64, studentID, email string) error {
+	if studentID != "" {
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE learners SET student_id = '' WHERE class_id = ? AND id <> ? AND LOWER(student_id) = LOWER(?)`),
+			classID, learnerID, studentID); err != nil {
+			return err
+		}
+	}
+	if email != "" {
+		if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE learners SET email = '' WHERE class_id = ? AND id <> ? AND LOWER(email) = LOWER(?)`),
+			classID, learnerID, email); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func truncateRunes(s string, n int) string {

@@ -15,8 +15,8 @@ import (
 // learner's standing now, up or down: a platform keeps the last score a
 // tool posts, so a teacher's withdrawn late credit or a regrade after a
 // fixed key must reach the gradebook as well as a better answer does. A
-// score equal to the last one queued for that line item and user is not
-// queued again; a different one supersedes those still waiting, so a
+// score equal to the last one queued for that line item and user (and
+// not given up on) is not queued again; a different one supersedes those still waiting, so a
 // learner who improves three times while the platform is down is sent
 // their latest once.
 func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, target string, given, maximum float64, pending bool) (int, error) {
@@ -60,8 +60,10 @@ func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, targ
 		for _, it := range items {
 			var last float64
 			var lastPending bool
+			// The last score the platform has or will get: one the queue
+			// gave up on never reached it.
 			err := tx.QueryRowContext(ctx, s.d.q(`SELECT score_given / score_max, pending FROM lti_scores
-				WHERE lineitem_url = ? AND user_sub = ? AND outcome <> 'superseded' ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last, &lastPending)
+				WHERE lineitem_url = ? AND user_sub = ? AND outcome NOT IN ('superseded', 'failed') ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last, &lastPending)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
