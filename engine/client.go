@@ -200,10 +200,15 @@ func (c *client) step(a *actor, st Step) {
 		case !ok:
 			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: "no lock server answered"})
 		case r.OK:
-			c.emit(Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node})
+			e := Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node}
+			if token != 0 {
+				e.Reason = c.w.checkClockWords(node, r.LeaseUntil)
+			}
+			c.emit(e)
 		default:
-			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: r.Reason})
-			c.loseLock("the lock service says it no longer holds the lock: " + r.Reason)
+			reason := c.refusalClockWords(r.Reason, token, node)
+			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: reason})
+			c.loseLock("the lock service says it no longer holds the lock: " + reason)
 		}
 	case StepWrite:
 		c.write(a, st)

@@ -37,6 +37,9 @@ func Describe(e Event) string {
 		return "release refused: " + e.Reason
 	case KindCheckOK:
 		s := fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
+		if e.Reason != "" {
+			s += " " + e.Reason // whose clock, when it is off true time
+		}
 		if e.Token == 0 {
 			s = fmt.Sprintf("checked: still holds the lock until %s", FormatMS(e.LeaseUntil))
 		}

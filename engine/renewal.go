@@ -149,8 +149,9 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 		c.emit(e)
 		return
 	}
-	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: r.Reason})
-	c.stopRenewing(l, false, "the lock service refused a renewal: "+r.Reason)
+	reason := c.refusalClockWords(r.Reason, l.token, node)
+	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: reason})
+	c.stopRenewing(l, false, "the lock service refused a renewal: "+reason)
 }
 
 // renewFailed follows a renewal that got no answer (in time). A careful
