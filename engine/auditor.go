@@ -116,6 +116,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		ClaimsWon:           a.claimsWon,
 		ClaimsLost:          a.claimsLost,
 		UnavailableMS:       a.w.unavail.until(end),
+		CutOffMS:            a.w.unavail.cutUntil(end),
 		EndMS:               end,
 		Truncated:           truncated,
 	}

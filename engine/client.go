@@ -45,6 +45,10 @@ type client struct {
 	// answerLost is set when the last lock call got no answer because
 	// the answer was lost on the way back (the service did answer).
 	answerLost bool
+	// cutOff says, when the last lock call reached no server, that a
+	// partition cut the client off from a lock service that could serve
+	// (cutOffWords), or is "".
+	cutOff string
 }
 
 func newClient(w *world, cfg *Client) *client {
@@ -198,7 +202,7 @@ func (c *client) step(a *actor, st Step) {
 		r, node, ok := c.call(a, OpCheck, token)
 		switch {
 		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: "no lock server answered"})
+			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: c.noAnswerWords()})
 		case r.OK:
 			e := Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node}
 			if token != 0 {
@@ -222,7 +226,11 @@ func (c *client) step(a *actor, st Step) {
 		c.stopHolding()
 		switch {
 		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: "no lock server answered; the lease will run out"})
+			reason := c.noAnswerWords()
+			if !c.answerLost { // a release applied needs no lease to run out
+				reason += "; the lease will run out"
+			}
+			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: reason})
 		case r.OK:
 			c.emit(Event{Kind: KindReleased, Token: tok, Node: node})
 		default:
@@ -451,12 +459,13 @@ func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bo
 // answer was lost on the way).
 func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
 	w := c.w
-	c.answerLost = false
+	c.answerLost, c.cutOff = false, ""
 	cmd := c.command(op, token)
 	callAt := w.history.tick()
 	var by served
 	x := c.roundTrip(a, msgKind[op], func() string {
 		if r, node, ok = w.serve(cmd); !ok {
+			c.cutOff = w.cutOffWords(c.cfg.Name)
 			return ""
 		}
 		by = served{node, w.s.now}
@@ -514,11 +523,15 @@ func (c *client) read(a *actor) {
 	c.emit(e)
 }
 
-// noAnswerWords says why the last lock call came back empty: no server
-// could answer it, or one did and its answer was lost on the way.
+// noAnswerWords says why the last lock call came back empty: one server
+// answered and its answer was lost on the way, a partition cut the client
+// off from a lock service that could serve, or no server could answer.
 func (c *client) noAnswerWords() string {
-	if c.answerLost {
+	switch {
+	case c.answerLost:
 		return "its answer was lost on the way back (the lock service had applied it)"
+	case c.cutOff != "":
+		return c.cutOff
 	}
 	return "no lock server answered"
 }

@@ -184,8 +184,12 @@ func Verdict(s Summary) string {
 	if s.ForgottenGrants > 0 {
 		parts = append(parts, "the lock service forgot "+counted(s.ForgottenGrants, "grant", "grants")+" while its lease ran")
 	}
-	if s.UnavailableMS > 0 {
-		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(s.UnavailableMS)))
+	if down := s.UnavailableMS - s.CutOffMS; down > 0 {
+		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(down)))
+	}
+	if s.CutOffMS > 0 {
+		// The servers could serve: a partition kept every client away.
+		parts = append(parts, fmt.Sprintf("a partition cut every client off from the lock service for %s", FormatMS(s.CutOffMS)))
 	}
 	if s.DuplicateSideEffects > 0 {
 		parts = append(parts, counted(s.DuplicateSideEffects, "side effect", "side effects")+" happened twice")

@@ -131,13 +131,17 @@ type Summary struct {
 	// service counted as its holder (their events name it as holder): a
 	// token handed out again, lower than one the storage had seen, not a
 	// stale writer. Absent when none.
-	HolderWritesRefused  int   `json:"holder_writes_refused,omitempty"`
-	StaleWritesAccepted  int   `json:"stale_writes_accepted"`
-	StaleReads           int   `json:"stale_reads"`
-	OverlapMS            int64 `json:"overlap_ms"`
-	DoubleGrants         int   `json:"double_grants"`
-	DuplicateTokens      int   `json:"duplicate_tokens"`
-	UnavailableMS        int64 `json:"unavailable_ms"`
+	HolderWritesRefused int   `json:"holder_writes_refused,omitempty"`
+	StaleWritesAccepted int   `json:"stale_writes_accepted"`
+	StaleReads          int   `json:"stale_reads"`
+	OverlapMS           int64 `json:"overlap_ms"`
+	DoubleGrants        int   `json:"double_grants"`
+	DuplicateTokens     int   `json:"duplicate_tokens"`
+	UnavailableMS       int64 `json:"unavailable_ms"`
+	// CutOffMS is the part of UnavailableMS during which the lock service
+	// could serve (a server up, a leader with a majority) but a partition
+	// cut every client off from it. Absent when none.
+	CutOffMS             int64 `json:"cut_off_ms,omitempty"`
 	SideEffects          int   `json:"side_effects"`
 	DuplicateSideEffects int   `json:"duplicate_side_effects"`
 	ClaimsWon            int   `json:"claims_won"`

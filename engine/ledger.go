@@ -324,14 +324,25 @@ func (l *ledger) supersededBy(client string) bool {
 }
 
 // availability accumulates the time during which no lock server could
-// answer.
+// answer, and within it the time during which the lock service could serve
+// but a partition cut every client off from it.
 type availability struct {
 	down  bool
 	since int64
 	total int64
+	// cut: the current down time is a partition's; cutSince is when it
+	// became one, cutTotal the earlier such time.
+	cut      bool
+	cutSince int64
+	cutTotal int64
 }
 
-func (a *availability) set(now int64, up bool) {
+// set records at now whether some client's request would be answered
+// (up) and, when none would, whether a partition is why (cut).
+func (a *availability) set(now int64, up, cut bool) {
+	if a.down && a.cut {
+		a.cutTotal += now - a.cutSince
+	}
 	switch {
 	case !up && !a.down:
 		a.down, a.since = true, now
@@ -339,6 +350,7 @@ func (a *availability) set(now int64, up bool) {
 		a.down = false
 		a.total += now - a.since
 	}
+	a.cut, a.cutSince = a.down && cut, now
 }
 
 func (a *availability) until(now int64) int64 {
@@ -346,4 +358,13 @@ func (a *availability) until(now int64) int64 {
 		return a.total + now - a.since
 	}
 	return a.total
+}
+
+// cutUntil is the part of until(now) during which a partition cut every
+// client off from a lock service that could serve.
+func (a *availability) cutUntil(now int64) int64 {
+	if a.down && a.cut {
+		return a.cutTotal + now - a.cutSince
+	}
+	return a.cutTotal
 }

@@ -72,8 +72,10 @@ func (c *client) renewAtService(l *renewLoop) {
 	var node string
 	var ok bool
 	var by served
+	var cutOff string // cutOffWords, when no server was reached
 	x := c.dispatch(MsgRenew, func() string {
 		if r, node, ok = w.serve(cmd); !ok {
+			cutOff = w.cutOffWords(c.cfg.Name)
 			return ""
 		}
 		by = served{node, w.s.now}
@@ -83,7 +85,13 @@ func (c *client) renewAtService(l *renewLoop) {
 			switch {
 			case !ok || x.lost:
 				if l.running() {
-					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; the next renewal goes out on schedule"})
+					why := "no lock server answered"
+					if ok && w.flightOf(cmd) == nil {
+						why = "its answer was lost on the way back (the lock service had applied it)"
+					} else if cutOff != "" {
+						why = cutOff
+					}
+					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: why + "; the next renewal goes out on schedule"})
 					c.renewFailed(l, "a renewal got no answer")
 				}
 			case l.gaveUp != "":
