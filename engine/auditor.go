@@ -14,7 +14,7 @@ type auditor struct {
 
 	writesAccepted, writesRefused, stale int
 	holderRefused                        int
-	forgotten                            int
+	forgotten, releasesForgotten         int
 	staleReads                           int
 	claimsWon, claimsLost                int
 	expected                             int64
@@ -51,6 +51,8 @@ func (a *auditor) observe(e Event) {
 		}
 	case KindGrantForgotten:
 		a.forgotten++
+	case KindReleaseForgotten:
+		a.releasesForgotten++
 	case KindCheckOK, KindCheckFailed:
 		if e.Stale {
 			a.staleReads++
@@ -111,6 +113,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		WritesRefused:       a.writesRefused,
 		HolderWritesRefused: a.holderRefused,
 		ForgottenGrants:     a.forgotten,
+		ForgottenReleases:   a.releasesForgotten,
 		StaleWritesAccepted: a.stale,
 		StaleReads:          a.staleReads,
 		ClaimsWon:           a.claimsWon,

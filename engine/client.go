@@ -308,6 +308,8 @@ func (c *client) acquire(a *actor) {
 				if words := c.w.leaseClockWords(r.Holder, r.Token, r.LeaseUntil); words != "" {
 					reason += " " + words
 				}
+				// A holder that had released it: the service lost the release.
+				reason += c.w.cameBackWords(r.Holder, r.Token)
 			}
 			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: reason})
 		}

@@ -134,6 +134,8 @@ func Describe(e Event) string {
 		return e.Message + e.Reason
 	case KindGrantForgotten:
 		return fmt.Sprintf("forgot %s's grant of token %d: %s", e.Holder, e.Token, e.Reason)
+	case KindReleaseForgotten:
+		return fmt.Sprintf("forgot %s's release of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindFaultIgnored:
 		return fmt.Sprintf("fault %q did nothing: %s", e.Message, e.Reason)
 	case KindReadRefused:
@@ -183,6 +185,9 @@ func Verdict(s Summary) string {
 	}
 	if s.ForgottenGrants > 0 {
 		parts = append(parts, "the lock service forgot "+counted(s.ForgottenGrants, "grant", "grants")+" while its lease ran")
+	}
+	if s.ForgottenReleases > 0 {
+		parts = append(parts, "the lock service forgot "+counted(s.ForgottenReleases, "release", "releases")+", so a lock already given back came back")
 	}
 	if down := s.UnavailableMS - s.CutOffMS; down > 0 {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(down)))

@@ -28,8 +28,12 @@ type grantRec struct {
 	trueEnd   int64
 	released  bool
 	forgotten bool
-	accessed  bool // its holder read or wrote the storage under it
-	gen       int  // bumps on every change, so stale expiry timers do nothing
+	// releasedAt is when it was released; back, when the service then lost
+	// that release and holds the lease again, says how (releaseForgotten).
+	releasedAt int64
+	back       string
+	accessed   bool // its holder read or wrote the storage under it
+	gen        int  // bumps on every change, so stale expiry timers do nothing
 	// unseen is set when the lease ran out while no node that could know
 	// it was up and serving: the event waits for one that can.
 	unseen bool
@@ -125,7 +129,7 @@ func (l *ledger) release(w *world, client string, token int64) {
 		return
 	}
 	now := w.s.now
-	g.released = true
+	g.released, g.releasedAt = true, now
 	g.end = min(g.end, now)
 	g.trueEnd = min(g.trueEnd, now)
 	g.gen++
@@ -187,7 +191,7 @@ func (l *ledger) expired(w *world, g *grantRec) {
 // read true time needs no words.
 func (w *world) leaseClockWords(client string, token, until int64) string {
 	g := w.ledger.find(client, token)
-	if g == nil || g.leaseUntil != until || g.trueEnd == until || g.node == "" {
+	if g == nil || g.released || g.leaseUntil != until || g.trueEnd == until || g.node == "" {
 		return ""
 	}
 	return fmt.Sprintf("by %s's clock; in true time it runs until %s", g.node, FormatMS(g.trueEnd))
