@@ -66,3 +66,44 @@ func TestAForgottenReleaseIsSaid(t *testing.T) {
 		t.Fatalf("refusals by a lock that came back: %d; runs whose save kept the release: %d: the sweep proves nothing", came, kept)
 	}
 }
+
+// TestAPromotedReplicaSaysItForgotARelease: an async primary that applied
+// client-1's release and crashed before its copy left is replaced by a
+// replica that still has client-1 holding the lock; the new primary says
+// it never received the release, and client-2's refusals say the lock came
+// back. Swept over the crash's time and the replication lag.
+func TestAPromotedReplicaSaysItForgotARelease(t *testing.T) {
+	came := 0
+	for _, lag := range []int64{300, 800, 2000} {
+		for crash := int64(2050); crash <= 4000; crash += 250 {
+			src := fmt.Sprintf(`{"title":"a release never copied","seed":1,"fencing":true,"until":"40s",
+				"lock":{"backend":"async-replica","lease":"10s","replication_lag":"%dms","election":"1s"},
+				"storage":{"key":"account-42","initial":1000},
+				"clients":[{"name":"client-1","steps":[{"do":"acquire"},{"do":"work","for":"2s"},{"do":"release"}]},
+				{"name":"client-2","start":"%dms","retry_every":"700ms","on_refused":"retry","steps":[{"do":"acquire"},{"do":"release"}]}],
+				"faults":[{"at":"%dms","do":"crash","target":"node-1"}]}`, lag, crash+100, crash)
+			sc, err := engine.DecodeScenario([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := mustRun(t, sc)
+			name := fmt.Sprintf("lag %dms, crash at %dms", lag, crash)
+			lost := crash <= 2000+lag // the release's copy was still on its way (a crash at its arrival comes first)
+			n := len(find(res, "", engine.KindReleaseForgotten))
+			if lost != (n == 1) || res.Summary.ForgottenReleases != n {
+				t.Errorf("%s: %d releases forgotten (summary %d), want one exactly when the copy was lost (%v)", name, n, res.Summary.ForgottenReleases, lost)
+			}
+			for _, e := range res.Events {
+				if e.Kind == engine.KindAcquireRefused && e.Holder == "client-1" {
+					came++
+					if w := engine.Describe(e); !strings.Contains(w, "the promoted replica never received client-1's release, which the old primary applied at 2s, so the lock came back") {
+						t.Errorf("%s: at %dms %q", name, e.T, w)
+					}
+				}
+			}
+		}
+	}
+	if came == 0 {
+		t.Fatal("no refusal by a lock that came back: the sweep proves nothing")
+	}
+}
