@@ -82,3 +82,47 @@ func TestAnswersSayWhoseClock(t *testing.T) {
 		t.Fatalf("checks on a jumped clock: %d, refusals: %d: the sweep proves nothing", checked, refused)
 	}
 }
+
+// TestAFollowerReadSaysWhoseClock: a Raft follower cut off with the
+// holder answers its follower read from its own copy and by its own clock;
+// once that clock has jumped, "the lease of token 33 ran out at 13s by
+// node-3's clock" says how far off the clock is and the true end, and
+// "still holds token 33 until 13s" says when that clock will read it, in
+// true time. Swept over the jump's time and size.
+func TestAFollowerReadSaysWhoseClock(t *testing.T) {
+	var checked, refused int
+	for _, at := range []int64{4500, 5500} {
+		for _, by := range []int64{-5000, -1000, 2000, 9000, 20000} {
+			src := fmt.Sprintf(`{"title":"follower read on a jumped clock","seed":1,"fencing":true,"until":"40s",
+				"lock":{"backend":"raft","nodes":3,"lease":"10s"},
+				"storage":{"key":"account-42","initial":1000},
+				"clients":[{"name":"client-1","renew_every":"3s","steps":[{"do":"acquire"},{"do":"work","for":"6s"},{"do":"check","read":"follower"}]}],
+				"faults":[{"at":"4s","do":"partition","side":["node-3","client-1"],"for":"30s"},{"at":"%dms","do":"clock_jump","target":"node-3","by":"%dms"}]}`, at, by)
+			sc, err := engine.DecodeScenario([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := mustRun(t, sc)
+			for _, e := range res.Events {
+				w := engine.Describe(e)
+				switch e.Kind {
+				case engine.KindCheckOK:
+					checked++
+					want := fmt.Sprintf("until %s by node-3's clock; in true time it runs until %s", engine.FormatMS(e.LeaseUntil), engine.FormatMS(e.LeaseUntil-by))
+					if !strings.Contains(w, want) {
+						t.Errorf("jump %dms at %dms: %q, want it to say %q", by, at, w, want)
+					}
+				case engine.KindCheckFailed:
+					refused++
+					want := fmt.Sprintf("by node-3's clock, %s ahead of true time; in true time it was to last until 13s", engine.FormatMS(by))
+					if !strings.Contains(w, want) {
+						t.Errorf("jump %dms at %dms: %q, want it to say %q", by, at, w, want)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 || refused == 0 {
+		t.Fatalf("checks passed: %d, refused: %d: the sweep proves nothing", checked, refused)
+	}
+}
