@@ -32,6 +32,7 @@ type grantRec struct {
 	// that release and holds the lease again, says how (releaseForgotten).
 	releasedAt int64
 	back       string
+	backGen    int  // bumps each time the service brings it back
 	accessed   bool // its holder read or wrote the storage under it
 	gen        int  // bumps on every change, so stale expiry timers do nothing
 	// unseen is set when the lease ran out while no node that could know

@@ -15,7 +15,8 @@ import (
 // the server says it forgot the release (release_forgotten), client-2's
 // refusals "held by client-1" say the server restarted from a save older
 // than the release, so the lock came back, and the summary counts it
-// (forgotten_releases) and says it in the verdict. When the save holds the
+// (forgotten_releases) and says it in the verdict, and the end of that
+// lease is shown before client-2 gets the lock. When the save holds the
 // release, nothing of it is said. Swept over the save period and the
 // crash's time.
 func TestAForgottenReleaseIsSaid(t *testing.T) {
@@ -35,10 +36,17 @@ func TestAForgottenReleaseIsSaid(t *testing.T) {
 			}
 			res := mustRun(t, sc)
 			name := fmt.Sprintf("saves every %dms, crash at %dms", every, crash)
-			released := int64(-1)
+			released, ended := int64(-1), int64(-1)
 			n := 0
 			for _, e := range res.Events {
 				switch {
+				case e.Kind == engine.KindLeaseExpired && e.Holder == "client-1" && n > 0:
+					ended = e.T
+					if w := engine.Describe(e); !strings.Contains(w, "a lost release brought back") {
+						t.Errorf("%s: %q does not say whose lease it was", name, w)
+					}
+				case e.Kind == engine.KindGranted && e.Actor == "client-2" && n > 0 && ended < 0:
+					t.Errorf("%s: client-2 granted at %dms, and the lease the lost release brought back was never shown to end", name, e.T)
 				case e.Kind == engine.KindReleased && e.Actor == "client-1":
 					released = e.T
 				case e.Kind == engine.KindReleaseForgotten:

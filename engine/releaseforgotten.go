@@ -31,6 +31,34 @@ func (w *world) releaseForgotten(how func(holder string, releasedAt int64) strin
 		}
 	}
 	w.emit(Event{Actor: actor, Kind: KindReleaseForgotten, Holder: g.client, Token: g.token, LeaseUntil: e.LeaseUntil, Node: actor, Reason: reason})
+	g.backGen++
+	w.watchBroughtBack(g, g.backGen)
+}
+
+// watchBroughtBack shows the end of a lease that a lost release brought
+// back (g), when the service's record ends it by its clock: nobody else
+// is granted the lock before, so the timeline says when, and why the lock
+// is free only then. The end is not shown when the record changed first
+// (another restart, a grant), or while no node serves.
+func (w *world) watchBroughtBack(g *grantRec, gen int) {
+	e, held, clk := w.svc.record(w.lockName)
+	if !held || e.Holder != g.client || e.Token != g.token {
+		return
+	}
+	w.s.at(max(clk.trueAt(e.LeaseUntil), w.s.now), func() {
+		e, held, clk := w.svc.record(w.lockName)
+		actor := w.svc.serving()
+		if g.backGen != gen || !held || e.Holder != g.client || e.Token != g.token || actor == "" {
+			return
+		}
+		if clk.at(w.s.now) < e.LeaseUntil { // its clock moved back: not yet
+			w.watchBroughtBack(g, gen)
+			return
+		}
+		w.emit(Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: actor,
+			Message: "it was the lease a lost release brought back; " + g.client + " had given the lock back at " + FormatMS(g.releasedAt)})
+		w.lockDelayEvent(actor, &grantRec{client: g.client, token: g.token, leaseUntil: e.LeaseUntil})
+	})
 }
 
 // cameBackWords says, for an acquire refused because holder holds the lock
