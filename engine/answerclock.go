@@ -35,22 +35,30 @@ func skewWords(skew int64) string {
 // checkClockWords says by whose clock a check's "still holds token 33
 // until 22s" is read, when that clock is off true time: "by node-1's clock;
 // in true time it runs until 13s", the true time at which that clock will
-// read the end.
-func (w *world) checkClockWords(node string, until int64) string {
+// read the end, as a grant says it. When that is not the end the lease was
+// granted or renewed for (the clock moved since, or another node's clock
+// set it), it says both: "by node-1's clock, which reads 13s at 40s in true
+// time; in true time it ran out at 13s".
+func (w *world) checkClockWords(client string, token int64, node string, until int64) string {
 	clk, skew, ok := w.clockSkew(node)
 	if !ok || until <= 0 {
 		return ""
 	}
-	return skewedCheckWords(node, skew, clk.trueAt(until))
+	return w.skewedCheckWords(client, token, node, skew, until, clk.trueAt(until))
 }
 
-// skewedCheckWords is checkClockWords for a clock skew off true time whose
-// reading of the lease end comes at trueUntil.
-func skewedCheckWords(node string, skew, trueUntil int64) string {
+// skewedCheckWords is checkClockWords for a clock skew off true time that
+// reads the lease end until at trueUntil.
+func (w *world) skewedCheckWords(client string, token int64, node string, skew, until, trueUntil int64) string {
 	if skew == 0 {
 		return ""
 	}
-	return fmt.Sprintf("by %s's clock; in true time it runs until %s", node, FormatMS(trueUntil))
+	g := w.ledger.find(client, token)
+	if g == nil || g.released || g.leaseUntil != until || g.trueEnd == trueUntil || token == 0 {
+		return fmt.Sprintf("by %s's clock; in true time it runs until %s", node, FormatMS(trueUntil))
+	}
+	return fmt.Sprintf("by %s's clock, which reads %s at %s in true time", node, FormatMS(until), FormatMS(trueUntil)) +
+		trueEndWords(g.trueEnd, w.s.now)
 }
 
 // ranOutClockWords says by whose clock a refusal's "the lease of token 33

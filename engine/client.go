@@ -206,7 +206,7 @@ func (c *client) step(a *actor, st Step) {
 		case r.OK:
 			e := Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node}
 			if token != 0 {
-				e.Reason = c.w.checkClockWords(node, r.LeaseUntil)
+				e.Reason = c.w.checkClockWords(c.cfg.Name, token, node, r.LeaseUntil)
 			}
 			c.emit(e)
 		default:

@@ -195,7 +195,7 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 	}
 	if r.OK {
 		c.emit(Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg, Stale: stale,
-			Reason: skewedCheckWords(node, skew, trueUntil)})
+			Reason: w.skewedCheckWords(c.cfg.Name, token, node, skew, r.LeaseUntil, trueUntil)})
 		return
 	}
 	c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: r.Reason, Message: msg, Stale: stale})

@@ -26,7 +26,7 @@ func (w *world) releaseForgotten(how func(holder string, releasedAt int64) strin
 	actor := w.svc.serving()
 	reason := fmt.Sprintf("%s: by its record %s holds the lock again, until %s", g.back, g.client, FormatMS(e.LeaseUntil))
 	if actor != "" {
-		if words := w.checkClockWords(actor, e.LeaseUntil); words != "" {
+		if words := w.checkClockWords("", 0, actor, e.LeaseUntil); words != "" {
 			reason += " " + words
 		}
 	}
