@@ -228,7 +228,7 @@ func (c *client) step(a *actor, st Step) {
 		case !ok:
 			reason := c.noAnswerWords()
 			if !c.answerLost { // a release applied needs no lease to run out
-				reason += "; the lease will run out"
+				reason += c.w.leaseLeftWords(c.cfg.Name, tok)
 			}
 			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: reason})
 		case r.OK:

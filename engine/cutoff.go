@@ -24,6 +24,21 @@ func (w *world) cutOffWords(client string) string {
 	return client + " was cut off from the lock service by a partition"
 }
 
+// leaseLeftWords ends the words of a release that reached no server: "; the
+// lease will run out" while the service still counts the client's grant,
+// else that it had already ended it, and when, in true time.
+func (w *world) leaseLeftWords(client string, token int64) string {
+	g := w.ledger.find(client, token)
+	switch {
+	case g == nil || g.released:
+	case g.forgotten:
+		return "; the lock service had already forgotten the grant"
+	case g.end <= w.s.now:
+		return "; its lease had already run out at " + FormatMS(g.end)
+	}
+	return "; the lease will run out"
+}
+
 // cutOff reports whether the lock service could serve but no client
 // could reach it: the unavailability is the partition's, not the
 // servers'.

@@ -153,3 +153,44 @@ func TestALostAnswerIsNotNoServer(t *testing.T) {
 		}
 	}
 }
+
+// TestAReleaseCutOffSaysWhetherTheLeaseRunsOn: a release that reaches no
+// server says the lease will run out only while the lock service still
+// counts it; once the service has ended it, the release says when it ran
+// out. Swept over how long the holder works past its lease while cut off.
+func TestAReleaseCutOffSaysWhetherTheLeaseRunsOn(t *testing.T) {
+	var running, over int
+	for work := int64(2000); work <= 14000; work += 1500 {
+		src := fmt.Sprintf(`{"title":"release cut off","seed":1,"fencing":true,"until":"40s",
+			"lock":{"backend":"single","lease":"8s"},
+			"storage":{"key":"account-42","initial":1000},
+			"clients":[{"name":"client-1","steps":[{"do":"acquire"},{"do":"work","for":"%dms"},{"do":"release"}]}],
+			"faults":[{"at":"1s","do":"partition","side":["client-1"],"for":"20s"}]}`, work)
+		sc, err := engine.DecodeScenario([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := mustRun(t, sc)
+		for _, e := range res.Events {
+			if e.Kind != engine.KindUnavailable || e.Message != "release" {
+				continue
+			}
+			w := engine.Describe(e)
+			switch {
+			case e.T < 8000:
+				running++
+				if !strings.HasSuffix(w, "; the lease will run out") {
+					t.Errorf("released at %dms, lease until 8s: %q", e.T, w)
+				}
+			default:
+				over++
+				if !strings.HasSuffix(w, "; its lease had already run out at 8s") {
+					t.Errorf("released at %dms, lease until 8s: %q", e.T, w)
+				}
+			}
+		}
+	}
+	if running == 0 || over == 0 {
+		t.Fatalf("releases within the lease: %d, after it: %d: the sweep proves nothing", running, over)
+	}
+}
