@@ -39,11 +39,19 @@ func (w *world) leaseLeftWords(client string, token int64) string {
 	return "; the lease will run out"
 }
 
+// quorumService is a lock service of independent servers that no one node
+// serves: it could serve while a majority of them is up.
+type quorumService interface{ quorumUp() bool }
+
 // cutOff reports whether the lock service could serve but no client
 // could reach it: the unavailability is the partition's, not the
 // servers'.
 func (w *world) cutOff() bool {
-	if w.svc == nil || w.svc.serving() == "" {
+	if q, ok := w.svc.(quorumService); ok {
+		if !q.quorumUp() {
+			return false
+		}
+	} else if w.svc == nil || w.svc.serving() == "" {
 		return false
 	}
 	for _, c := range w.clients {

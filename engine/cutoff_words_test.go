@@ -194,3 +194,55 @@ func TestAReleaseCutOffSaysWhetherTheLeaseRunsOn(t *testing.T) {
 		t.Fatalf("releases within the lease: %d, after it: %d: the sweep proves nothing", running, over)
 	}
 }
+
+// TestRedlockCutOffSaysHowManyAnswered: independent servers cut off from
+// the clients by a partition leave them short of a majority; the request
+// that fails says which servers the partition cut off and how many
+// answered, and the verdict counts the time as the partition's. Servers
+// that are down instead keep "no lock server answered". Swept over how
+// many servers stand with the clients and when the partition falls.
+func TestRedlockCutOffSaysHowManyAnswered(t *testing.T) {
+	seen := 0
+	for with := 0; with <= 2; with++ {
+		for _, at := range []int64{1500, 2500, 4500} {
+			side := `"client-1","client-2"`
+			var cut []string
+			for i := 1; i <= 5; i++ {
+				if i <= with {
+					side += fmt.Sprintf(`,"node-%d"`, i)
+				} else {
+					cut = append(cut, fmt.Sprintf("node-%d", i))
+				}
+			}
+			src := fmt.Sprintf(`{"title":"redlock cut off","seed":1,"fencing":false,"until":"30s",
+				"lock":{"backend":"redlock","nodes":5,"lease":"8s"},
+				"storage":{"key":"account-42","initial":1000},
+				"clients":[{"name":"client-1","renew_every":"2s","steps":[{"do":"acquire"},{"do":"work","for":"3s"},{"do":"check"},{"do":"release"}]},
+				{"name":"client-2","start":"1s","retry_every":"2s","steps":[{"do":"acquire"},{"do":"release"}]}],
+				"faults":[{"at":"%dms","do":"partition","side":[%s],"for":"4s"}]}`, at, side)
+			sc, err := engine.DecodeScenario([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := mustRun(t, sc)
+			name := fmt.Sprintf("%d servers with the clients, from %dms", with, at)
+			list := strings.Join(cut[:len(cut)-1], ", ") + " and " + cut[len(cut)-1]
+			for _, e := range res.Events {
+				if e.Kind != engine.KindUnavailable {
+					continue
+				}
+				seen++
+				want := fmt.Sprintf("a partition cut %s off from %s: %d of the 5 servers answered; 3 are needed", e.Actor, list, with)
+				if w := engine.Describe(e); !strings.Contains(w, want) {
+					t.Errorf("%s: at %dms %q, want it to say %q", name, e.T, w, want)
+				}
+			}
+			if s := res.Summary; s.UnavailableMS > 0 && s.CutOffMS != s.UnavailableMS {
+				t.Errorf("%s: cut_off_ms %d of unavailable_ms %d", name, s.CutOffMS, s.UnavailableMS)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no request went unanswered: the sweep proves nothing")
+	}
+}
