@@ -49,6 +49,10 @@ type client struct {
 	// partition cut the client off from a lock service that could serve
 	// (cutOffWords), or is "".
 	cutOff string
+	// unreleased names, after a release counted by its client among
+	// independent servers, the servers it never reached: they still count
+	// the lease until it runs out.
+	unreleased []string
 }
 
 func newClient(w *world, cfg *Client) *client {
@@ -232,7 +236,12 @@ func (c *client) step(a *actor, st Step) {
 			}
 			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: reason})
 		case r.OK:
-			c.emit(Event{Kind: KindReleased, Token: tok, Node: node})
+			e := Event{Kind: KindReleased, Token: tok, Node: node}
+			if len(c.unreleased) > 0 {
+				e.Reason = fmt.Sprintf("the release never reached %s, which still %s the lease until it runs out",
+					listWords(c.unreleased, "and"), map[bool]string{true: "counts", false: "count"}[len(c.unreleased) == 1])
+			}
+			c.emit(e)
 		default:
 			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: r.Reason})
 		}

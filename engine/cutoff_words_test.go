@@ -198,7 +198,8 @@ func TestAReleaseCutOffSaysWhetherTheLeaseRunsOn(t *testing.T) {
 // TestRedlockCutOffSaysHowManyAnswered: independent servers cut off from
 // the clients by a partition leave them short of a majority; the request
 // that fails says which servers the partition cut off and how many
-// answered, and the verdict counts the time as the partition's. Servers
+// answered, a release says which servers it never reached (they still
+// count the lease), and the verdict counts the time as the partition's. Servers
 // that are down instead keep "no lock server answered". Swept over how
 // many servers stand with the clients and when the partition falls.
 func TestRedlockCutOffSaysHowManyAnswered(t *testing.T) {
@@ -228,6 +229,13 @@ func TestRedlockCutOffSaysHowManyAnswered(t *testing.T) {
 			name := fmt.Sprintf("%d servers with the clients, from %dms", with, at)
 			list := strings.Join(cut[:len(cut)-1], ", ") + " and " + cut[len(cut)-1]
 			for _, e := range res.Events {
+				if e.Kind == engine.KindReleased && e.Actor == "client-1" {
+					w := engine.Describe(e)
+					want := "the release never reached " + list + ", which still count the lease until it runs out"
+					if cutOff := e.T >= at && e.T < at+4000; cutOff != strings.Contains(w, want) || (!cutOff && strings.Contains(w, "never reached")) {
+						t.Errorf("%s: at %dms %q (cut off: %v)", name, e.T, w, cutOff)
+					}
+				}
 				if e.Kind != engine.KindUnavailable {
 					continue
 				}

@@ -29,10 +29,14 @@ func Describe(e Event) string {
 	case KindRenewRefused:
 		return "renewal refused: " + e.Reason
 	case KindReleased:
+		s := "released " + tokenWords(e.Token)
 		if e.Token == 0 {
-			return "released the lock" // a backend without tokens
+			s = "released the lock" // a backend without tokens
 		}
-		return "released " + tokenWords(e.Token)
+		if e.Reason != "" {
+			s += ", but " + e.Reason
+		}
+		return s
 	case KindReleaseRefused:
 		return "release refused: " + e.Reason
 	case KindCheckOK:

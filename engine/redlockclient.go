@@ -38,7 +38,7 @@ func (quorumClient) grantEnd(w *world, g *grantRec) int64 {
 // with its invoke and return, checked against RedlockModel as one lock.
 func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string, bool) {
 	w := c.w
-	c.cutOff = ""
+	c.cutOff, c.unreleased = "", nil
 	callAt := w.history.tick()
 	r, node, ok, trueUntil := c.quorum(a, rl, op)
 	out := lockOutput{OK: r.OK, Holder: r.Holder, Now: w.s.now}
@@ -66,6 +66,9 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 		}
 		r, ok := c.nodeCall(a, rl, i, op, c.nodeTokens[i])
 		if !ok {
+			if op == OpRelease {
+				c.unreleased = append(c.unreleased, n.name)
+			}
 			continue
 		}
 		answered = append(answered, n.name)
