@@ -190,6 +190,9 @@ func (s *asyncService) failover(old int) {
 		s.primary = to
 		w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary with the copies it had received (next token %d)", s.nodes[to].fsm.NextToken()))
 		w.forgetLost(s.nodes[to].fsm.state(), "the promoted replica never received this grant")
+		w.releaseForgotten(func(holder string, at int64) string {
+			return fmt.Sprintf("the promoted replica never received %s's release, which the old primary applied at %s", holder, FormatMS(at))
+		})
 	})
 }
 
@@ -211,6 +214,9 @@ func (s *asyncService) rejoin(n *simNode) {
 		n.fsm.restore(s.nodes[s.primary].fsm.state())
 		s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
 		s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone")
+		s.w.releaseForgotten(func(holder string, at int64) string {
+			return fmt.Sprintf("%s rejoined as replica of %s, which never received %s's release, applied at %s", n.name, s.nodes[s.primary].name, holder, FormatMS(at))
+		})
 	}
 }
 

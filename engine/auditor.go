@@ -14,7 +14,7 @@ type auditor struct {
 
 	writesAccepted, writesRefused, stale int
 	holderRefused                        int
-	forgotten                            int
+	forgotten, releasesForgotten         int
 	staleReads                           int
 	claimsWon, claimsLost                int
 	expected                             int64
@@ -51,6 +51,8 @@ func (a *auditor) observe(e Event) {
 		}
 	case KindGrantForgotten:
 		a.forgotten++
+	case KindReleaseForgotten:
+		a.releasesForgotten++
 	case KindCheckOK, KindCheckFailed:
 		if e.Stale {
 			a.staleReads++
@@ -111,11 +113,13 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		WritesRefused:       a.writesRefused,
 		HolderWritesRefused: a.holderRefused,
 		ForgottenGrants:     a.forgotten,
+		ForgottenReleases:   a.releasesForgotten,
 		StaleWritesAccepted: a.stale,
 		StaleReads:          a.staleReads,
 		ClaimsWon:           a.claimsWon,
 		ClaimsLost:          a.claimsLost,
 		UnavailableMS:       a.w.unavail.until(end),
+		CutOffMS:            a.w.unavail.cutUntil(end),
 		EndMS:               end,
 		Truncated:           truncated,
 	}

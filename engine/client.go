@@ -45,6 +45,14 @@ type client struct {
 	// answerLost is set when the last lock call got no answer because
 	// the answer was lost on the way back (the service did answer).
 	answerLost bool
+	// cutOff says, when the last lock call reached no server, that a
+	// partition cut the client off from a lock service that could serve
+	// (cutOffWords), or is "".
+	cutOff string
+	// unreleased names, after a release counted by its client among
+	// independent servers, the servers it never reached: they still count
+	// the lease until it runs out.
+	unreleased []string
 }
 
 func newClient(w *world, cfg *Client) *client {
@@ -198,12 +206,17 @@ func (c *client) step(a *actor, st Step) {
 		r, node, ok := c.call(a, OpCheck, token)
 		switch {
 		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: "no lock server answered"})
+			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: c.noAnswerWords()})
 		case r.OK:
-			c.emit(Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node})
+			e := Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node}
+			if token != 0 {
+				e.Reason = c.w.checkClockWords(c.cfg.Name, token, node, r.LeaseUntil)
+			}
+			c.emit(e)
 		default:
-			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: r.Reason})
-			c.loseLock("the lock service says it no longer holds the lock: " + r.Reason)
+			reason := c.refusalClockWords(r.Reason, token, node)
+			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: reason})
+			c.loseLock("the lock service says it no longer holds the lock: " + reason)
 		}
 	case StepWrite:
 		c.write(a, st)
@@ -217,9 +230,18 @@ func (c *client) step(a *actor, st Step) {
 		c.stopHolding()
 		switch {
 		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: "no lock server answered; the lease will run out"})
+			reason := c.noAnswerWords()
+			if !c.answerLost { // a release applied needs no lease to run out
+				reason += c.w.leaseLeftWords(c.cfg.Name, tok)
+			}
+			c.emit(Event{Kind: KindUnavailable, Message: "release", Reason: reason})
 		case r.OK:
-			c.emit(Event{Kind: KindReleased, Token: tok, Node: node})
+			e := Event{Kind: KindReleased, Token: tok, Node: node}
+			if len(c.unreleased) > 0 {
+				e.Reason = fmt.Sprintf("the release never reached %s, which still %s the lease until it runs out",
+					listWords(c.unreleased, "and"), map[bool]string{true: "counts", false: "count"}[len(c.unreleased) == 1])
+			}
+			c.emit(e)
 		default:
 			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: r.Reason})
 		}
@@ -295,6 +317,8 @@ func (c *client) acquire(a *actor) {
 				if words := c.w.leaseClockWords(r.Holder, r.Token, r.LeaseUntil); words != "" {
 					reason += " " + words
 				}
+				// A holder that had released it: the service lost the release.
+				reason += c.w.cameBackWords(r.Holder, r.Token)
 			}
 			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: reason})
 		}
@@ -446,12 +470,13 @@ func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bo
 // answer was lost on the way).
 func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
 	w := c.w
-	c.answerLost = false
+	c.answerLost, c.cutOff = false, ""
 	cmd := c.command(op, token)
 	callAt := w.history.tick()
 	var by served
 	x := c.roundTrip(a, msgKind[op], func() string {
 		if r, node, ok = w.serve(cmd); !ok {
+			c.cutOff = w.cutOffWords(c.cfg.Name)
 			return ""
 		}
 		by = served{node, w.s.now}
@@ -509,11 +534,15 @@ func (c *client) read(a *actor) {
 	c.emit(e)
 }
 
-// noAnswerWords says why the last lock call came back empty: no server
-// could answer it, or one did and its answer was lost on the way.
+// noAnswerWords says why the last lock call came back empty: one server
+// answered and its answer was lost on the way, a partition cut the client
+// off from a lock service that could serve, or no server could answer.
 func (c *client) noAnswerWords() string {
-	if c.answerLost {
+	switch {
+	case c.answerLost:
 		return "its answer was lost on the way back (the lock service had applied it)"
+	case c.cutOff != "":
+		return c.cutOff
 	}
 	return "no lock server answered"
 }

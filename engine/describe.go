@@ -29,14 +29,21 @@ func Describe(e Event) string {
 	case KindRenewRefused:
 		return "renewal refused: " + e.Reason
 	case KindReleased:
+		s := "released " + tokenWords(e.Token)
 		if e.Token == 0 {
-			return "released the lock" // a backend without tokens
+			s = "released the lock" // a backend without tokens
 		}
-		return "released " + tokenWords(e.Token)
+		if e.Reason != "" {
+			s += ", but " + e.Reason
+		}
+		return s
 	case KindReleaseRefused:
 		return "release refused: " + e.Reason
 	case KindCheckOK:
 		s := fmt.Sprintf("checked: still holds token %d until %s", e.Token, FormatMS(e.LeaseUntil))
+		if e.Reason != "" {
+			s += " " + e.Reason // whose clock, when it is off true time
+		}
 		if e.Token == 0 {
 			s = fmt.Sprintf("checked: still holds the lock until %s", FormatMS(e.LeaseUntil))
 		}
@@ -131,6 +138,8 @@ func Describe(e Event) string {
 		return e.Message + e.Reason
 	case KindGrantForgotten:
 		return fmt.Sprintf("forgot %s's grant of token %d: %s", e.Holder, e.Token, e.Reason)
+	case KindReleaseForgotten:
+		return fmt.Sprintf("forgot %s's release of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindFaultIgnored:
 		return fmt.Sprintf("fault %q did nothing: %s", e.Message, e.Reason)
 	case KindReadRefused:
@@ -181,8 +190,15 @@ func Verdict(s Summary) string {
 	if s.ForgottenGrants > 0 {
 		parts = append(parts, "the lock service forgot "+counted(s.ForgottenGrants, "grant", "grants")+" while its lease ran")
 	}
-	if s.UnavailableMS > 0 {
-		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(s.UnavailableMS)))
+	if s.ForgottenReleases > 0 {
+		parts = append(parts, "the lock service forgot "+counted(s.ForgottenReleases, "release", "releases")+", so a lock already given back came back")
+	}
+	if down := s.UnavailableMS - s.CutOffMS; down > 0 {
+		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(down)))
+	}
+	if s.CutOffMS > 0 {
+		// The servers could serve: a partition kept every client away.
+		parts = append(parts, fmt.Sprintf("a partition cut every client off from the lock service for %s", FormatMS(s.CutOffMS)))
 	}
 	if s.DuplicateSideEffects > 0 {
 		parts = append(parts, counted(s.DuplicateSideEffects, "side effect", "side effects")+" happened twice")

@@ -99,9 +99,13 @@ const (
 	KindNoLeader       = "no_leader"        // reason: nobody can serve
 	KindRejoined       = "rejoined"         // a node comes back as a replica
 	KindGrantForgotten = "grant_forgotten"  // holder, token, reason: the service lost a grant
-	KindClockJump      = "clock_jump"       // by (signed ms); actor: a node or a client
-	KindClockDrift     = "clock_drift"      // rate, for, until; actor: a node or a client; rate 1 when it ends
-	KindFaultIgnored   = "fault_ignored"    // reason: the fault could not apply then
+	// KindReleaseForgotten: the service lost a release (an old save, a
+	// replica without the copy), so a lock already given back is held again
+	// by its record: holder, token, lease_until, reason.
+	KindReleaseForgotten = "release_forgotten"
+	KindClockJump        = "clock_jump"    // by (signed ms); actor: a node or a client
+	KindClockDrift       = "clock_drift"   // rate, for, until; actor: a node or a client; rate 1 when it ends
+	KindFaultIgnored     = "fault_ignored" // reason: the fault could not apply then
 
 	// Chubby's lock-delay, for any backend with leases (actor: the node).
 	KindLockDelay = "lock_delay" // node: holder, token, for, until: a lease ended without a release; nobody gets the lock until then
@@ -131,13 +135,17 @@ type Summary struct {
 	// service counted as its holder (their events name it as holder): a
 	// token handed out again, lower than one the storage had seen, not a
 	// stale writer. Absent when none.
-	HolderWritesRefused  int   `json:"holder_writes_refused,omitempty"`
-	StaleWritesAccepted  int   `json:"stale_writes_accepted"`
-	StaleReads           int   `json:"stale_reads"`
-	OverlapMS            int64 `json:"overlap_ms"`
-	DoubleGrants         int   `json:"double_grants"`
-	DuplicateTokens      int   `json:"duplicate_tokens"`
-	UnavailableMS        int64 `json:"unavailable_ms"`
+	HolderWritesRefused int   `json:"holder_writes_refused,omitempty"`
+	StaleWritesAccepted int   `json:"stale_writes_accepted"`
+	StaleReads          int   `json:"stale_reads"`
+	OverlapMS           int64 `json:"overlap_ms"`
+	DoubleGrants        int   `json:"double_grants"`
+	DuplicateTokens     int   `json:"duplicate_tokens"`
+	UnavailableMS       int64 `json:"unavailable_ms"`
+	// CutOffMS is the part of UnavailableMS during which the lock service
+	// could serve (a server up, a leader with a majority) but a partition
+	// cut every client off from it. Absent when none.
+	CutOffMS             int64 `json:"cut_off_ms,omitempty"`
 	SideEffects          int   `json:"side_effects"`
 	DuplicateSideEffects int   `json:"duplicate_side_effects"`
 	ClaimsWon            int   `json:"claims_won"`
@@ -148,10 +156,16 @@ type Summary struct {
 	// never got the copy): the holder's next renewal or release is
 	// refused as if it held nothing, so the service's history is not a
 	// lock's even when nobody else got the lock. Absent when none.
-	ForgottenGrants int   `json:"forgotten_grants,omitempty"`
-	EndMS           int64 `json:"end_ms"`
-	Truncated       bool  `json:"truncated"`
-	Safe            bool  `json:"safe"`
+	ForgottenGrants int `json:"forgotten_grants,omitempty"`
+	// ForgottenReleases counts the releases the lock service lost (a
+	// restart from a save older than the release, a promoted replica that
+	// never got it) while the released lease still ran by its record: the
+	// lock came back to a holder that had given it up, and others were
+	// refused as though it held it. Absent when none.
+	ForgottenReleases int   `json:"forgotten_releases,omitempty"`
+	EndMS             int64 `json:"end_ms"`
+	Truncated         bool  `json:"truncated"`
+	Safe              bool  `json:"safe"`
 	// LockSafe: no double grant and no duplicate token, the lock kept its
 	// promise. Safe with LockSafe false is never headed "SAFE".
 	LockSafe bool `json:"lock_safe"`

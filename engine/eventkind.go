@@ -60,7 +60,7 @@ var commonKinds = []string{KindGranted, KindAcquireRefused, KindRenewed, KindRen
 	KindSMSSent, KindSMSDropped, KindPauseStart, KindPauseEnd, KindDelayed, KindLockLost, KindRenewTimeout,
 	KindRenewStopped, KindGaveUp, KindRetrying, KindCrashed, KindDone, KindLeader, KindLeaseExpired,
 	KindAnswerLost, KindEntryLost, KindTruncated, KindNodeCrashed, KindNodeRestarted, KindPartitioned,
-	KindHealed, KindSteppedDown, KindNoLeader, KindRejoined, KindGrantForgotten, KindClockJump,
+	KindHealed, KindSteppedDown, KindNoLeader, KindRejoined, KindGrantForgotten, KindReleaseForgotten, KindClockJump,
 	KindClockDrift, KindFaultIgnored, KindLockDelay, KindWorkInterrupted, KindDiskLost}
 
 // checkKinds refuses an entry whose kinds lack a name or a documentation

@@ -28,8 +28,13 @@ type grantRec struct {
 	trueEnd   int64
 	released  bool
 	forgotten bool
-	accessed  bool // its holder read or wrote the storage under it
-	gen       int  // bumps on every change, so stale expiry timers do nothing
+	// releasedAt is when it was released; back, when the service then lost
+	// that release and holds the lease again, says how (releaseForgotten).
+	releasedAt int64
+	back       string
+	backGen    int  // bumps each time the service brings it back
+	accessed   bool // its holder read or wrote the storage under it
+	gen        int  // bumps on every change, so stale expiry timers do nothing
 	// unseen is set when the lease ran out while no node that could know
 	// it was up and serving: the event waits for one that can.
 	unseen bool
@@ -125,7 +130,7 @@ func (l *ledger) release(w *world, client string, token int64) {
 		return
 	}
 	now := w.s.now
-	g.released = true
+	g.released, g.releasedAt = true, now
 	g.end = min(g.end, now)
 	g.trueEnd = min(g.trueEnd, now)
 	g.gen++
@@ -187,7 +192,7 @@ func (l *ledger) expired(w *world, g *grantRec) {
 // read true time needs no words.
 func (w *world) leaseClockWords(client string, token, until int64) string {
 	g := w.ledger.find(client, token)
-	if g == nil || g.leaseUntil != until || g.trueEnd == until || g.node == "" {
+	if g == nil || g.released || g.leaseUntil != until || g.trueEnd == until || g.node == "" {
 		return ""
 	}
 	return fmt.Sprintf("by %s's clock; in true time it runs until %s", g.node, FormatMS(g.trueEnd))
@@ -324,14 +329,25 @@ func (l *ledger) supersededBy(client string) bool {
 }
 
 // availability accumulates the time during which no lock server could
-// answer.
+// answer, and within it the time during which the lock service could serve
+// but a partition cut every client off from it.
 type availability struct {
 	down  bool
 	since int64
 	total int64
+	// cut: the current down time is a partition's; cutSince is when it
+	// became one, cutTotal the earlier such time.
+	cut      bool
+	cutSince int64
+	cutTotal int64
 }
 
-func (a *availability) set(now int64, up bool) {
+// set records at now whether some client's request would be answered
+// (up) and, when none would, whether a partition is why (cut).
+func (a *availability) set(now int64, up, cut bool) {
+	if a.down && a.cut {
+		a.cutTotal += now - a.cutSince
+	}
 	switch {
 	case !up && !a.down:
 		a.down, a.since = true, now
@@ -339,6 +355,7 @@ func (a *availability) set(now int64, up bool) {
 		a.down = false
 		a.total += now - a.since
 	}
+	a.cut, a.cutSince = a.down && cut, now
 }
 
 func (a *availability) until(now int64) int64 {
@@ -346,4 +363,13 @@ func (a *availability) until(now int64) int64 {
 		return a.total + now - a.since
 	}
 	return a.total
+}
+
+// cutUntil is the part of until(now) during which a partition cut every
+// client off from a lock service that could serve.
+func (a *availability) cutUntil(now int64) int64 {
+	if a.down && a.cut {
+		return a.cutTotal + now - a.cutSince
+	}
+	return a.cutTotal
 }

@@ -315,7 +315,7 @@ func (f *LockFSM) refusal(c *Command, e *lockEntry, held, valid bool) string {
 	case e.Holder != c.Client:
 		return fmt.Sprintf("token %d is held by %s, not %s: the token was handed out twice", c.Token, e.Holder, c.Client)
 	case !valid:
-		return fmt.Sprintf("the lease of token %d ran out at %s", c.Token, FormatMS(e.LeaseUntil))
+		return ranOutWords(c.Token, e.LeaseUntil)
 	}
 	return ""
 }

@@ -149,6 +149,7 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 	var stale bool
 	var r Reply
 	var by served
+	var skew, trueUntil int64 // the answering clock's, off true time
 	callAt := w.history.tick()
 	x := c.roundTrip(a, MsgCheck, func() string {
 		if e, held, node, clk, why, ok = lr.localRead(c.cfg.Name, mode, w.lockName); !ok {
@@ -156,6 +157,9 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 		}
 		now := clk.at(w.s.now)
 		untimed := w.backend.untimed
+		if !untimed {
+			skew, trueUntil = now-w.s.now, clk.trueAt(e.LeaseUntil)
+		}
 		mine := held && e.Holder == c.cfg.Name && e.Token == token
 		valid := mine && (untimed || now < e.LeaseUntil)
 		r = Reply{OK: valid, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
@@ -167,6 +171,14 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 			r.Reason = fmt.Sprintf("token %d is not current in %s's copy: %s holds token %d", token, node, e.Holder, e.Token)
 		default:
 			r.Reason = fmt.Sprintf("the lease of token %d ran out at %s by %s's clock", token, FormatMS(e.LeaseUntil), node)
+			if skew != 0 {
+				// That clock's reading is no time of the run: say how far
+				// off it is, and the lease's true end.
+				r.Reason += ", " + skewWords(skew)
+				if g := w.ledger.find(c.cfg.Name, token); g != nil && g.leaseUntil == e.LeaseUntil {
+					r.Reason += trueEndWords(g.trueEnd, w.s.now)
+				}
+			}
 		}
 		stale = valid != w.holds(c.cfg.Name, token)
 		by = served{node, w.s.now}
@@ -182,7 +194,8 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 		msg += "; stale: a read through the log would have answered otherwise"
 	}
 	if r.OK {
-		c.emit(Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg, Stale: stale})
+		c.emit(Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg, Stale: stale,
+			Reason: w.skewedCheckWords(c.cfg.Name, token, node, skew, r.LeaseUntil, trueUntil)})
 		return
 	}
 	c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: r.Reason, Message: msg, Stale: stale})

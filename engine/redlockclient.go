@@ -38,6 +38,7 @@ func (quorumClient) grantEnd(w *world, g *grantRec) int64 {
 // with its invoke and return, checked against RedlockModel as one lock.
 func (c *client) quorumCall(a *actor, rl *redlockService, op Op) (Reply, string, bool) {
 	w := c.w
+	c.cutOff, c.unreleased = "", nil
 	callAt := w.history.tick()
 	r, node, ok, trueUntil := c.quorum(a, rl, op)
 	out := lockOutput{OK: r.OK, Holder: r.Holder, Now: w.s.now}
@@ -65,6 +66,9 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 		}
 		r, ok := c.nodeCall(a, rl, i, op, c.nodeTokens[i])
 		if !ok {
+			if op == OpRelease {
+				c.unreleased = append(c.unreleased, n.name)
+			}
 			continue
 		}
 		answered = append(answered, n.name)
@@ -82,6 +86,9 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 		}
 	}
 	need := rl.majority()
+	if len(answered) < need {
+		c.cutOff = rl.fewAnsweredWords(c.cfg.Name, len(answered))
+	}
 	elapsed := c.now() - start
 	validity := lease - elapsed - (lease/100 + 2) // Redlock's drift allowance: 1% plus 2 ms
 	summary := fmt.Sprintf("%d of %d servers (%s)", len(granted), len(rl.nodes), strings.Join(granted, ", "))
@@ -156,10 +163,48 @@ func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline
 		switch {
 		case !l.running():
 		case !ok:
-			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no majority of lock servers answered; the next renewal goes out on schedule"})
+			why := "no majority of lock servers answered"
+			if c.cutOff != "" {
+				why = c.cutOff
+			}
+			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: why + "; the next renewal goes out on schedule"})
 			c.renewFailed(l, "a renewal got no answer from a majority")
 		default:
 			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
 		}
 	})
+}
+
+// fewAnsweredWords says why fewer than a majority of the independent
+// servers answered client, when some did or a partition is why: "a
+// partition cut client-1 off from node-2, node-3, node-4 and node-5: 1 of
+// the 5 servers answered; 3 are needed". It is "" when no server answered
+// and none that was up stood across a partition.
+func (s *redlockService) fewAnsweredWords(client string, answered int) string {
+	var cut []string
+	for _, n := range s.nodes {
+		if n.up() && !s.w.net.connected(client, n.name) {
+			cut = append(cut, n.name)
+		}
+	}
+	counts := fmt.Sprintf("%d of the %d servers answered; %d are needed", answered, len(s.nodes), s.majority())
+	switch {
+	case len(cut) > 0:
+		return fmt.Sprintf("a partition cut %s off from %s: %s", client, listWords(cut, "and"), counts)
+	case answered > 0:
+		return "only " + counts
+	}
+	return ""
+}
+
+// quorumUp reports whether a majority of the servers is up: they could
+// serve a client that reaches them (cutOff).
+func (s *redlockService) quorumUp() bool {
+	up := 0
+	for _, n := range s.nodes {
+		if n.up() {
+			up++
+		}
+	}
+	return up >= s.majority()
 }

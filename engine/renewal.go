@@ -72,8 +72,10 @@ func (c *client) renewAtService(l *renewLoop) {
 	var node string
 	var ok bool
 	var by served
+	var cutOff string // cutOffWords, when no server was reached
 	x := c.dispatch(MsgRenew, func() string {
 		if r, node, ok = w.serve(cmd); !ok {
+			cutOff = w.cutOffWords(c.cfg.Name)
 			return ""
 		}
 		by = served{node, w.s.now}
@@ -83,7 +85,13 @@ func (c *client) renewAtService(l *renewLoop) {
 			switch {
 			case !ok || x.lost:
 				if l.running() {
-					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: "no lock server answered; the next renewal goes out on schedule"})
+					why := "no lock server answered"
+					if ok && w.flightOf(cmd) == nil {
+						why = "its answer was lost on the way back (the lock service had applied it)"
+					} else if cutOff != "" {
+						why = cutOff
+					}
+					c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: why + "; the next renewal goes out on schedule"})
 					c.renewFailed(l, "a renewal got no answer")
 				}
 			case l.gaveUp != "":
@@ -149,8 +157,9 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 		c.emit(e)
 		return
 	}
-	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: r.Reason})
-	c.stopRenewing(l, false, "the lock service refused a renewal: "+r.Reason)
+	reason := c.refusalClockWords(r.Reason, l.token, node)
+	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: reason})
+	c.stopRenewing(l, false, "the lock service refused a renewal: "+reason)
 }
 
 // renewFailed follows a renewal that got no answer (in time). A careful

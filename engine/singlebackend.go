@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // singleBackend is the registry entry of one lock server with no copies.
 var singleBackend = Backend{
 	Name: BackendSingle, Label: "single server",
@@ -81,6 +83,12 @@ func (s *singleService) netChanged()      {}
 func (s *singleService) restart(n *simNode) {
 	if n.restartFromSave(s.w.sc.Lock.PersistEvery.IsSet()) {
 		s.w.forgetLost(n.saved, "the server restarted from the state it saved at "+FormatMS(n.savedAt)+" and forgot this grant")
+		s.w.releaseForgotten(func(holder string, at int64) string {
+			if at == n.savedAt { // the save came first at that instant
+				return fmt.Sprintf("the server restarted from the state it saved at %s, just before %s's release reached it at that instant", FormatMS(at), holder)
+			}
+			return fmt.Sprintf("the server restarted from the state it saved at %s, before %s's release reached it at %s", FormatMS(n.savedAt), holder, FormatMS(at))
+		})
 	}
 }
 

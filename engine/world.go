@@ -310,7 +310,7 @@ func (w *world) noteAvailability() {
 	for _, c := range w.clients {
 		up = up || w.svc.answers(c.cfg.Name)
 	}
-	w.unavail.set(w.s.now, up)
+	w.unavail.set(w.s.now, up, !up && w.cutOff())
 }
 
 // allDone reports whether every client has finished.

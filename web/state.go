@@ -114,6 +114,10 @@ func (s *State) Apply(e engine.Event) bool {
 		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
 			s.Lock = LockRow{Name: s.Lock.Name}
 		}
+	case engine.KindReleaseForgotten:
+		// The service lost a release: by its record the lock is the
+		// holder's again, though the holder gave it back.
+		s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Holder, e.Token, e.LeaseUntil, e.Node
 	case engine.KindRead, engine.KindReadRefused:
 		// With fencing a holder's read stores its token as the fence.
 		if e.SQL != "" {

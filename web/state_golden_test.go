@@ -49,9 +49,10 @@ func (c goldenCase) stateAfter(i int) web.State {
 	return s
 }
 
-// goldenScenarios are every preset as shipped, and a run that takes a
-// client with its node in a partition and drifts a clock, so that every
-// event the fold reads appears.
+// goldenScenarios are every preset as shipped, a run that takes a client
+// with its node in a partition and drifts a clock, and one whose server
+// restarts from a save older than a release, so that every event the fold
+// reads appears.
 func goldenScenarios(t *testing.T) map[string]engine.Scenario {
 	out := map[string]engine.Scenario{}
 	for _, p := range engine.Presets() {
@@ -68,6 +69,13 @@ func goldenScenarios(t *testing.T) map[string]engine.Scenario {
 	out["partition-drift-restart"] = sc
 	p.Scenario.Fencing = true
 	out["paused-holder-fenced"] = p.Scenario
+	// The server restarts from a save taken before client-2's release.
+	r, _ := engine.LoadPreset("restart-forgets")
+	r.Scenario.Faults = []engine.Fault{
+		{At: engine.Ms(6500), Do: engine.FaultCrash, Target: "node-1"},
+		{At: engine.Ms(6700), Do: engine.FaultRestart, Target: "node-1"},
+	}
+	out["restart-forgets-release"] = r.Scenario
 	return out
 }
 
@@ -91,7 +99,7 @@ func TestStateFoldMatchesGolden(t *testing.T) {
 	}
 	// The file must exercise every event the fold reads.
 	for _, k := range []string{engine.KindLeader, engine.KindNodeCrashed, engine.KindPartitioned, engine.KindNodeRestarted,
-		engine.KindHealed, engine.KindGrantForgotten, engine.KindRead, engine.KindGranted, engine.KindRenewed, engine.KindReleased,
+		engine.KindHealed, engine.KindGrantForgotten, engine.KindReleaseForgotten, engine.KindRead, engine.KindGranted, engine.KindRenewed, engine.KindReleased,
 		engine.KindLeaseExpired, engine.KindWriteAccepted, engine.KindWriteRefused, engine.KindClaimWon, engine.KindClaimLost,
 		engine.KindAnswerLost} {
 		if !kinds[k] {
@@ -117,7 +125,7 @@ func writeGolden(t *testing.T) {
 	t.Helper()
 	scs := goldenScenarios(t)
 	var cases []goldenCase
-	names := append(engine.PresetNames(), "partition-drift-restart", "paused-holder-fenced")
+	names := append(engine.PresetNames(), "partition-drift-restart", "paused-holder-fenced", "restart-forgets-release")
 	for _, name := range names {
 		p, err := engine.Prepare(scs[name])
 		if err != nil {

@@ -62,7 +62,7 @@ async function postRun(s) {
 
 /** signature names an event that matters for the story, without its time. */
 function signatures(events) {
-  const keep = new Set(['granted', 'write_accepted', 'write_refused', 'claim_won', 'claim_lost', 'lock_lost', 'gave_up', 'lease_expired', 'grant_forgotten']);
+  const keep = new Set(['granted', 'write_accepted', 'write_refused', 'claim_won', 'claim_lost', 'lock_lost', 'gave_up', 'lease_expired', 'grant_forgotten', 'release_forgotten']);
   const seen = {};
   return events.filter(e => keep.has(e.kind)).map(e => {
     const stale = !!e.stale;
@@ -193,7 +193,7 @@ function describe(sc, what, ctx) {
 function mark(e) {
   const why = `only in this run: ${e.kind.replace(/_/g, ' ')}`;
   if (e.kind.startsWith('write') || e.kind.startsWith('claim')) return { t: e.t, kind: 'stale_write', why };
-  if (e.kind === 'lease_expired' || e.kind === 'grant_forgotten') return e.actor.startsWith('node-') ? { t: e.t, kind: 'diff', node: e.actor, why } : { t: e.t, kind: 'diff', client: e.holder, why };
+  if (e.kind === 'lease_expired' || e.kind === 'grant_forgotten' || e.kind === 'release_forgotten') return e.actor.startsWith('node-') ? { t: e.t, kind: 'diff', node: e.actor, why } : { t: e.t, kind: 'diff', client: e.holder, why };
   if (e.kind === 'granted' && e.node) return { t: e.t, kind: 'diff', node: e.node, why };
   return { t: e.t, kind: 'diff', client: e.actor, why };
 }

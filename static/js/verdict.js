@@ -37,7 +37,10 @@ function facts(s) {
   if (s.claims_won || s.claims_lost) out.push(`claims won ${s.claims_won}, changed 0 rows ${s.claims_lost}`);
   if (s.grants) out.push(`grants ${s.grants}` + (s.overlap_ms ? `; two holders believed at once for ${formatMS(s.overlap_ms)}` : ''));
   if (s.double_grants || s.duplicate_tokens) out.push(`double grants <strong>${s.double_grants}</strong>, duplicate tokens <strong>${s.duplicate_tokens}</strong>`);
-  if (s.unavailable_ms) out.push(`no lock server answered for ${formatMS(s.unavailable_ms)}`);
+  // cut_off_ms is the part of unavailable_ms that a partition, not the servers, caused.
+  const down = (s.unavailable_ms || 0) - (s.cut_off_ms || 0);
+  if (down > 0) out.push(`no lock server answered for ${formatMS(down)}`);
+  if (s.cut_off_ms) out.push(`a partition cut every client off from the lock service for ${formatMS(s.cut_off_ms)}`);
   if (s.side_effects) out.push(`side effects ${s.side_effects}, duplicated <strong>${s.duplicate_side_effects}</strong>`);
   return out.map(f => `<li>${f}</li>`).join('');
 }

@@ -1,0 +1,63 @@
+package engine
+
+// cutOffWords says why no lock server answered client's request when
+// the reason is a partition: a lock service that could serve (a server
+// up, a leader with a majority) stood on the other side. "client-2 was
+// cut off from the lock service by a partition" when it reached none of
+// the lock servers that were up; "a partition cut client-2 off from
+// node-1, which serves the lock" when it reached only others. It is ""
+// when no server could serve anyone (all down, no leader), for which "no
+// lock server answered" is the truth.
+func (w *world) cutOffWords(client string) string {
+	if w.svc == nil {
+		return ""
+	}
+	serving := w.svc.serving()
+	if serving == "" || w.net.connected(client, serving) {
+		return ""
+	}
+	for _, name := range w.svc.nodeNames() {
+		if n := w.svc.node(name); n != nil && n.up() && w.net.connected(client, name) {
+			return "a partition cut " + client + " off from " + serving + ", which serves the lock"
+		}
+	}
+	return client + " was cut off from the lock service by a partition"
+}
+
+// leaseLeftWords ends the words of a release that reached no server: "; the
+// lease will run out" while the service still counts the client's grant,
+// else that it had already ended it, and when, in true time.
+func (w *world) leaseLeftWords(client string, token int64) string {
+	g := w.ledger.find(client, token)
+	switch {
+	case g == nil || g.released:
+	case g.forgotten:
+		return "; the lock service had already forgotten the grant"
+	case g.end <= w.s.now:
+		return "; its lease had already run out at " + FormatMS(g.end)
+	}
+	return "; the lease will run out"
+}
+
+// quorumService is a lock service of independent servers that no one node
+// serves: it could serve while a majority of them is up.
+type quorumService interface{ quorumUp() bool }
+
+// cutOff reports whether the lock service could serve but no client
+// could reach it: the unavailability is the partition's, not the
+// servers'.
+func (w *world) cutOff() bool {
+	if q, ok := w.svc.(quorumService); ok {
+		if !q.quorumUp() {
+			return false
+		}
+	} else if w.svc == nil || w.svc.serving() == "" {
+		return false
+	}
+	for _, c := range w.clients {
+		if w.svc.answers(c.cfg.Name) {
+			return false
+		}
+	}
+	return true
+}
