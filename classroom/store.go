@@ -266,7 +266,17 @@ type Options struct {
 	// PurgeEvery is how often the store deletes classes past their grace;
 	// zero means DefaultPurgeEvery, negative never (call Purge).
 	PurgeEvery time.Duration
+	// Pause, when set, is called at the named points of a store's work
+	// where another request may overtake it (PauseQueueScore), so that a
+	// test can land that request there. Nil outside tests.
+	Pause func(point string)
 }
+
+// PauseQueueScore is the point of EnqueueLTIItemScore after it was asked
+// to queue a learner's standing and before it writes: an answer landing
+// there, with its own standing queued, must be in the standing this one
+// queues, or the course's gradebook is left with a score without it.
+const PauseQueueScore = "queue-score"
 
 // Lifecycle defaults: a class lives through a term of use, and for a
 // month after it is archived or expires.

@@ -63,6 +63,8 @@ func Run(t *testing.T, h Harness) {
 		{"LTILaunchAndQueue", testLTILaunchAndQueue},
 		{"LTIQueueReplicas", testLTIQueueReplicas},
 		{"LTILessonScore", testLTILessonScore},
+		{"LTIStandingOvertaken", testLTIStandingOvertaken},
+		{"LTIStandingAtOnce", testLTIStandingAtOnce},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
 		{"DeviceCode", testDeviceCode},
