@@ -65,6 +65,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTILessonScore", testLTILessonScore},
 		{"LTIStandingOvertaken", testLTIStandingOvertaken},
 		{"LTIStandingAtOnce", testLTIStandingAtOnce},
+		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
 		{"DeviceCode", testDeviceCode},

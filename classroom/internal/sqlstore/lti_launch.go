@@ -50,9 +50,16 @@ func (s *DB) LTILaunch(ctx context.Context, l classroom.LTILaunch) (*classroom.L
 			}
 			res.Class = c
 			if l.ResourceLinkID != "" {
+				// A launch without the grades claim (an instructor's, on
+				// some platforms) says nothing of the line item: the one a
+				// graded launch stored stays, or passback would stop until
+				// the next graded launch. A link that now opens something
+				// else leaves it: that column was the other target's.
 				if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_links (platform_id, resource_link_id, class_id, target, lineitem_url)
 					VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform_id, resource_link_id) DO UPDATE SET
-					class_id = excluded.class_id, target = excluded.target, lineitem_url = excluded.lineitem_url`),
+					class_id = excluded.class_id, target = excluded.target,
+					lineitem_url = CASE WHEN excluded.lineitem_url <> '' OR excluded.target <> lti_links.target
+						THEN excluded.lineitem_url ELSE lti_links.lineitem_url END`),
 					l.PlatformID, l.ResourceLinkID, c.ID, l.Target, l.LineItemURL); err != nil {
 					return err
 				}
