@@ -32,6 +32,7 @@ func Run(t *testing.T, h Harness) {
 		{"RevealedReview", testRevealedReview},
 		{"RegradeAfterRevealedReview", testRegradeAfterRevealedReview},
 		{"ClassReveal", testClassReveal},
+		{"ClassRevealNeverAnswered", testClassRevealNeverAnswered},
 		{"ServerSecret", testServerSecret},
 		{"Limits", testLimits},
 		{"ClassLimits", testClassLimits},

@@ -210,6 +210,9 @@ func (s *DB) ltiLearner(ctx context.Context, tx *sql.Tx, c *classroom.Class, l c
 	if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_users (class_id, sub, learner_id) VALUES (?, ?, ?)`), c.ID, l.Sub, lr.ID); err != nil {
 		return nil, err
 	}
+	if err := s.markRevealedToClass(ctx, tx, c.ID, lr.ID, c.Settings.Revealed, now); err != nil {
+		return nil, err
+	}
 	return &classroom.Session{Learner: lr, Class: c, Token: token}, s.touch(ctx, tx, c.ID, now, 0)
 }
 
