@@ -93,7 +93,7 @@ func testClassRevealNeverAnswered(t *testing.T, h Harness) {
 	}
 	reveal()
 	eve := mustJoin(t, s, code, "Eve") // joins after the reveal
-	reveal()                    // the chart's button pressed again changes nothing
+	reveal()                           // the chart's button pressed again changes nothing
 
 	d, err := s.Dashboard(ctx, code, key)
 	if err != nil {
