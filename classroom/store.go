@@ -267,8 +267,9 @@ type Options struct {
 	// zero means DefaultPurgeEvery, negative never (call Purge).
 	PurgeEvery time.Duration
 	// Pause, when set, is called at the named points of a store's work
-	// where another request may overtake it (PauseQueueScore), so that a
-	// test can land that request there. Nil outside tests.
+	// where another request may overtake it (PauseQueueScore,
+	// PauseQueueScoreRead), so that a test can land that request there.
+	// Nil outside tests.
 	Pause func(point string)
 }
 
@@ -277,6 +278,12 @@ type Options struct {
 // there, with its own standing queued, must be in the standing this one
 // queues, or the course's gradebook is left with a score without it.
 const PauseQueueScore = "queue-score"
+
+// PauseQueueScoreRead is the point of EnqueueLTIScore and
+// EnqueueLTIItemScore, in their transaction, after the score to queue was
+// worked out and before it is written: another queuing for the learner
+// waits there until this one commits, and then reads what it wrote.
+const PauseQueueScoreRead = "queue-score-read"
 
 // Lifecycle defaults: a class lives through a term of use, and for a
 // month after it is archived or expires.

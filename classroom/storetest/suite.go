@@ -66,6 +66,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTILessonScore", testLTILessonScore},
 		{"LTIStandingOvertaken", testLTIStandingOvertaken},
 		{"LTIStandingAtOnce", testLTIStandingAtOnce},
+		{"LTIStandingLocked", testLTIStandingLocked},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},

@@ -56,6 +56,7 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 		if err != nil {
 			return err
 		}
+		s.pause(classroom.PauseQueueScoreRead)
 		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT platform_id, lineitem_url FROM lti_links
 			WHERE class_id = ? AND target = ? AND lineitem_url <> ''`), classID, target)
 		if err != nil {
