@@ -8,9 +8,10 @@ import (
 )
 
 // testLTILinkKeepsItsLineItem: a launch of a graded link without the
-// grades claim keeps the line item a graded launch stored, so scores go
-// on reaching it; a launch of the link that now opens something else
-// leaves that column, which was the other target's.
+// grades claim, or whose target the tool could not tell, keeps the line
+// item a graded launch stored, so scores go on reaching it; a launch of
+// the link that now opens something else leaves that column, which was
+// the other target's.
 func testLTILinkKeepsItsLineItem(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.MustNew(t, classroom.Options{})
@@ -28,6 +29,7 @@ func testLTILinkKeepsItsLineItem(t *testing.T, h Harness) {
 	ada := launch("u1", "exercise:ex", "https://lms.example.edu/li/ex", false)
 	launch("t1", "exercise:ex", "", true)
 	launch("u2", "exercise:ex", "", false)
+	launch("u3", "", "", false) // a launch whose target the tool could not tell
 	if n, err := ls.EnqueueLTIScore(ctx, ada.Class.ID, ada.Session.Learner.ID, "exercise:ex", 1, 1, false); err != nil || n != 1 {
 		t.Fatalf("after launches without the grades claim, a score queued %d (%v), want 1: the line item was erased", n, err)
 	}

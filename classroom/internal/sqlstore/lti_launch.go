@@ -53,13 +53,18 @@ func (s *DB) LTILaunch(ctx context.Context, l classroom.LTILaunch) (*classroom.L
 				// A launch without the grades claim (an instructor's, on
 				// some platforms) says nothing of the line item: the one a
 				// graded launch stored stays, or passback would stop until
-				// the next graded launch. A link that now opens something
-				// else leaves it: that column was the other target's.
+				// the next graded launch. So for one whose target the tool
+				// could not tell (no custom target, a target_link_uri
+				// elsewhere). A link that now opens something else leaves
+				// the line item: that column was the other target's.
 				if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_links (platform_id, resource_link_id, class_id, target, lineitem_url)
 					VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform_id, resource_link_id) DO UPDATE SET
-					class_id = excluded.class_id, target = excluded.target,
-					lineitem_url = CASE WHEN excluded.lineitem_url <> '' OR excluded.target <> lti_links.target
-						THEN excluded.lineitem_url ELSE lti_links.lineitem_url END`),
+					class_id = excluded.class_id,
+					target = CASE WHEN excluded.target <> '' THEN excluded.target ELSE lti_links.target END,
+					lineitem_url = CASE
+						WHEN excluded.lineitem_url <> '' THEN excluded.lineitem_url
+						WHEN excluded.target <> '' AND excluded.target <> lti_links.target THEN ''
+						ELSE lti_links.lineitem_url END`),
 					l.PlatformID, l.ResourceLinkID, c.ID, l.Target, l.LineItemURL); err != nil {
 					return err
 				}
