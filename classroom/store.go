@@ -266,7 +266,24 @@ type Options struct {
 	// PurgeEvery is how often the store deletes classes past their grace;
 	// zero means DefaultPurgeEvery, negative never (call Purge).
 	PurgeEvery time.Duration
+	// Pause, when set, is called at the named points of a store's work
+	// where another request may overtake it (PauseQueueScore,
+	// PauseQueueScoreRead), so that a test can land that request there.
+	// Nil outside tests.
+	Pause func(point string)
 }
+
+// PauseQueueScore is the point of EnqueueLTIItemScore after it was asked
+// to queue a learner's standing and before it writes: an answer landing
+// there, with its own standing queued, must be in the standing this one
+// queues, or the course's gradebook is left with a score without it.
+const PauseQueueScore = "queue-score"
+
+// PauseQueueScoreRead is the point of EnqueueLTIScore and
+// EnqueueLTIItemScore, in their transaction, after the score to queue was
+// worked out and before it is written: another queuing for the learner
+// waits there until this one commits, and then reads what it wrote.
+const PauseQueueScoreRead = "queue-score-read"
 
 // Lifecycle defaults: a class lives through a term of use, and for a
 // month after it is archived or expires.

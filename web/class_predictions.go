@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"sort"
@@ -108,13 +109,33 @@ func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
 	if cl.Settings.RevealedToClass(exercise) || cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
 		return nil
 	}
-	_, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
+	if _, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
 		if !cur.RevealedToClass(exercise) {
 			cur.Revealed = append(slices.Clone(cur.Revealed), exercise)
 		}
 		return cur, nil
-	})
-	return err
+	}); err != nil {
+		return err
+	}
+	w.revealedToLMS(ctx, cl, exercise)
+	return nil
+}
+
+// revealedToLMS passes on to the course's gradebook the standing on a
+// revealed exercise of every learner who came by a launch: one who had
+// not answered it now stands at 0, as the gradebook export says, where
+// the course's cell was blank. The queue sends only what changed.
+func (w *classWeb) revealedToLMS(ctx context.Context, cl *classroom.Class, exercise string) {
+	if w.s.cfg.LTI == nil {
+		return
+	}
+	lc, err := w.s.cfg.LTI.Store().LTIContext(ctx, cl.ID)
+	if err != nil {
+		return // not a course's class
+	}
+	for _, learnerID := range lc.Subs {
+		w.s.ltiScored(ctx, classroom.ScoreChange{ClassID: cl.ID, ClassCode: cl.Code, LearnerID: learnerID, Exercise: exercise})
+	}
 }
 
 // countFirst counts each learner's first graded attempt by what the

@@ -69,15 +69,19 @@ func (s seenSettings) settings() (classroom.Settings, error) {
 const codeSettingsChanged = "settings_changed"
 
 // learnerSettings is what a learner's pages are told of the settings:
-// what to hide, what is closed, when the deadline is. ClosedLessons are
-// the catalog's lessons the class does not have open, as
-// classroom.Settings.LessonOpen decides: the pages mark exactly those,
-// and never work the rule out again.
+// what to hide, what is closed, when the deadline is, which answers the
+// teacher showed the class. ClosedLessons are the catalog's lessons the
+// class does not have open, as classroom.Settings.LessonOpen decides: the
+// pages mark exactly those, and never work the rule out again. Revealed
+// are the exercises whose answer the teacher showed the class
+// (classroom.Settings.Revealed): their forms and the learner's own page
+// say, before an answer is typed, that answers now earn nothing.
 type learnerSettings struct {
 	ShowMe        bool       `json:"show_me"`
 	OpenLessons   []string   `json:"open_lessons"`
 	ClosedLessons []string   `json:"closed_lessons"`
 	Deadline      *time.Time `json:"deadline,omitempty"`
+	Revealed      []string   `json:"revealed"`
 }
 
 func (w *classWeb) learnerSettingsOf(s classroom.Settings) learnerSettings {
@@ -93,7 +97,11 @@ func (w *classWeb) learnerSettingsOf(s classroom.Settings) learnerSettings {
 			}
 		}
 	}
-	return learnerSettings{ShowMe: s.ShowMe, OpenLessons: open, ClosedLessons: closed, Deadline: s.Deadline}
+	revealed := s.Revealed
+	if revealed == nil {
+		revealed = []string{}
+	}
+	return learnerSettings{ShowMe: s.ShowMe, OpenLessons: open, ClosedLessons: closed, Deadline: s.Deadline, Revealed: revealed}
 }
 
 // apiSettings: POST /api/classes/{code}/settings with the teacher key.

@@ -76,6 +76,9 @@ type learnerExercise struct {
 	Review *classroom.Review
 	// LateCredit says the teacher credited the learner's late work on it.
 	LateCredit bool
+	// ClassRevealed says the teacher showed the class its answer
+	// (classroom.Settings.Revealed): answers to it earn nothing now.
+	ClassRevealed bool
 }
 
 func (w *classWeb) classHome(c echo.Context) error {
@@ -166,7 +169,8 @@ func (w *classWeb) renderLearnerPage(c echo.Context, offer *deviceOffer) error {
 			p = *q
 		}
 		le := learnerExercise{ID: id, Title: title, Open: open, Tries: p.Tries,
-			TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review, LateCredit: p.Late && p.LateCredit}
+			TriesToCorrect: p.TriesToCorrect, Status: p.Status(), Review: p.Review, LateCredit: p.Late && p.LateCredit,
+			ClassRevealed: cl.Settings.RevealedToClass(id)}
 		if sc, ok := classroom.BestScore(p); ok {
 			le.Score = scoreWord(sc)
 		}

@@ -122,6 +122,10 @@ func learnerWords(ex learnerExercise) string {
 		}
 		return "solved in " + strconv.Itoa(ex.TriesToCorrect) + " tries" + score
 	case classroom.StatusRevealed:
+		if ex.ClassRevealed {
+			// The line beside it (classRevealedWords) says why.
+			return "revealed" + score
+		}
 		return "revealed: you saw the answer first, so answering it is practice" + score
 	case classroom.StatusPartial:
 		return "partly right" + score
@@ -146,6 +150,11 @@ func learnerWords(ex learnerExercise) string {
 	}
 	return "not tried"
 }
+
+// classRevealedWords tell a learner, where an exercise is listed and
+// where it is answered, that the teacher showed the class its answer:
+// before they type one, not after it earned nothing.
+const classRevealedWords = "Your teacher showed the answer in class: answers now earn nothing (what you earned before stands)."
 
 // variantsWord says how a class's learners get their numbers.
 func variantsWord(mode string) string {

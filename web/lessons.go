@@ -87,6 +87,10 @@ type ExerciseView struct {
 	// Gate is set for a prediction that opens a playground.
 	Gate   bool
 	Review *classroom.Review
+	// ClassRevealed says the learner's teacher showed the class the
+	// answer (classroom.Settings.Revealed): the form says answers earn
+	// nothing now, before one is typed.
+	ClassRevealed bool
 }
 
 // playgroundView is an embedded playground as the page script needs it:
@@ -181,7 +185,8 @@ func (s *Server) exerciseViews(c echo.Context, l *lessons.Lesson) (map[string]Ex
 			return nil, false, fmt.Errorf("exercise %s: %w", ex.ID, err)
 		}
 		out[ex.ID] = ExerciseView{Served: served, Varies: ex.Varies(), InClass: ls.inClass(),
-			Gate: cat.GatesPlayground(ex.ID), Review: a.review}
+			Gate: cat.GatesPlayground(ex.ID), Review: a.review,
+			ClassRevealed: ls.inClass() && ls.class.Settings.RevealedToClass(ex.ID)}
 	}
 	return out, ls.inClass(), nil
 }

@@ -149,3 +149,13 @@ func TestUpgradeMarksOldChoiceAnswers(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeAnswerFormat(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradeMarksClassReveals(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeClassReveal(t, harness(), addr, db, postgres.Dialect("test"))
+}

@@ -120,3 +120,13 @@ func TestUpgradeMarksOldChoiceAnswers(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeAnswerFormat(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradeMarksClassReveals(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeClassReveal(t, harness(), dir, db, sqlite.Dialect())
+}

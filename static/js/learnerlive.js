@@ -42,6 +42,26 @@
       if (mark) mark.hidden = !shut.includes(li.dataset.lesson);
     }
 
+    // An answer the teacher showed the class (settings.revealed) is said
+    // where the exercise is answered and where it is listed, before the
+    // learner types one: answers to it now earn nothing.
+    const revealed = s.revealed || [];
+    for (const e of document.querySelectorAll('[data-exercise] [data-testid=class-revealed]')) {
+      e.hidden = !revealed.includes(e.closest('[data-exercise]').dataset.exercise);
+    }
+    // On the learner's own page an exercise not solved before the reveal
+    // now stands at revealed, as the teacher's grid has it; one never
+    // answered with 0.
+    for (const li of document.querySelectorAll('li[data-testid=learner-exercise]')) {
+      if (!revealed.includes(li.dataset.exercise) || !['', 'wrong', 'partial'].includes(li.dataset.state)) continue;
+      li.dataset.state = 'revealed';
+      li.dataset.score = li.dataset.score || '0';
+      const mark = li.querySelector('.mark');
+      if (mark) mark.textContent = '↺';
+      const words = li.querySelector('[data-testid=learner-exercise-words]');
+      if (words) words.textContent = 'revealed · score ' + li.dataset.score;
+    }
+
     // The join code as it is now: a learner who reads it out to a
     // latecomer gives one that works.
     const code = document.querySelector('[data-testid=learner-class-code]');

@@ -48,6 +48,7 @@ func (s *DB) GiveUp(ctx context.Context, token, exercise string, variant int) (*
 			ON CONFLICT (learner_id, exercise) DO UPDATE SET
 				gave_up_at = CASE WHEN progress.gave_up_at = 0 THEN excluded.gave_up_at ELSE progress.gave_up_at END,
 				revealed_at = CASE WHEN progress.revealed_at = 0 THEN excluded.revealed_at ELSE progress.revealed_at END,
+				first_at = CASE WHEN progress.first_at = 0 THEN excluded.first_at ELSE progress.first_at END,
 				last_at = excluded.last_at`),
 			l.ID, exercise, l.ClassID, false, variant, now, now, now, now); err != nil {
 			return err

@@ -73,6 +73,7 @@ func (s *DB) Record(ctx context.Context, token string, a classroom.Attempt) (*cl
 				tries_to_correct = CASE WHEN progress.tries_to_correct = 0 AND excluded.correct
 					THEN progress.tries + 1 ELSE progress.tries_to_correct END,
 				last_variant = excluded.last_variant,
+				first_at = CASE WHEN progress.first_at = 0 THEN excluded.first_at ELSE progress.first_at END,
 				last_at = excluded.last_at,
 				open_answer = progress.open_answer OR excluded.open_answer
 			RETURNING tries, revealed_at, best, late_credit`),

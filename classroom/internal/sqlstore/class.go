@@ -308,8 +308,10 @@ func (s *DB) UpdateSettings(ctx context.Context, code, key string, change func(c
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE classes SET settings = ? WHERE id = ?`), text, c.ID)
-		return err
+		if _, err = tx.ExecContext(ctx, s.d.q(`UPDATE classes SET settings = ? WHERE id = ?`), text, c.ID); err != nil {
+			return err
+		}
+		return s.markRevealedToClass(ctx, tx, c.ID, 0, newlyRevealed(cur.Revealed, set.Revealed), now)
 	})
 	if changeErr != nil {
 		return nil, changeErr // the change's own error, as it made it

@@ -79,6 +79,11 @@ func (s *DB) JoinAs(ctx context.Context, code string, p classroom.Profile) (*cla
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`), c.ID, name, key, classroom.HashSecret(token), now, p.StudentID, p.Email).Scan(&l.ID); err != nil {
 			return err
 		}
+		// What the teacher showed the class before this learner came is
+		// shown to the class they join.
+		if err := s.markRevealedToClass(ctx, tx, c.ID, l.ID, c.Settings.Revealed, now); err != nil {
+			return err
+		}
 		if err := s.touch(ctx, tx, c.ID, now, 0); err != nil {
 			return err
 		}

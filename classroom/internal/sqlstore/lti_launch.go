@@ -50,9 +50,21 @@ func (s *DB) LTILaunch(ctx context.Context, l classroom.LTILaunch) (*classroom.L
 			}
 			res.Class = c
 			if l.ResourceLinkID != "" {
+				// A launch without the grades claim (an instructor's, on
+				// some platforms) says nothing of the line item: the one a
+				// graded launch stored stays, or passback would stop until
+				// the next graded launch. So for one whose target the tool
+				// could not tell (no custom target, a target_link_uri
+				// elsewhere). A link that now opens something else leaves
+				// the line item: that column was the other target's.
 				if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_links (platform_id, resource_link_id, class_id, target, lineitem_url)
 					VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform_id, resource_link_id) DO UPDATE SET
-					class_id = excluded.class_id, target = excluded.target, lineitem_url = excluded.lineitem_url`),
+					class_id = excluded.class_id,
+					target = CASE WHEN excluded.target <> '' THEN excluded.target ELSE lti_links.target END,
+					lineitem_url = CASE
+						WHEN excluded.lineitem_url <> '' THEN excluded.lineitem_url
+						WHEN excluded.target <> '' AND excluded.target <> lti_links.target THEN ''
+						ELSE lti_links.lineitem_url END`),
 					l.PlatformID, l.ResourceLinkID, c.ID, l.Target, l.LineItemURL); err != nil {
 					return err
 				}
@@ -201,6 +213,9 @@ func (s *DB) ltiLearner(ctx context.Context, tx *sql.Tx, c *classroom.Class, l c
 		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_users (class_id, sub, learner_id) VALUES (?, ?, ?)`), c.ID, l.Sub, lr.ID); err != nil {
+		return nil, err
+	}
+	if err := s.markRevealedToClass(ctx, tx, c.ID, lr.ID, c.Settings.Revealed, now); err != nil {
 		return nil, err
 	}
 	return &classroom.Session{Learner: lr, Class: c, Token: token}, s.touch(ctx, tx, c.ID, now, 0)

@@ -25,16 +25,38 @@ func (s *DB) EnqueueLTIScore(ctx context.Context, classID, learnerID int64, targ
 	if ok, err := s.cameByLaunch(ctx, classID, learnerID); err != nil || !ok {
 		return 0, wrap("queue the score", err)
 	}
+	return s.enqueueScore(ctx, classID, learnerID, target, func(*sql.Tx) (float64, float64, bool, error) {
+		return given, maximum, pending, nil
+	})
+}
+
+// standingFunc works out, in the queuing transaction, the score to queue:
+// given of maximum, and whether it waits for the teacher.
+type standingFunc func(tx *sql.Tx) (given, maximum float64, pending bool, err error)
+
+// enqueueScore queues the score standing works out for every graded link
+// of the class that opens target. The learner's launch row is locked
+// first (on PostgreSQL; SQLite's writes are serial), so two queuings for
+// one learner run one after the other, and standing reads what was
+// committed before this one's turn: the score queued last is the one
+// worked out last, never one read before an answer that another queuing
+// has already counted.
+func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target string, standing standingFunc) (int, error) {
 	queued := 0
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
 		queued = 0
 		var sub string
-		err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`), classID, learnerID).Scan(&sub)
+		err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`+s.d.LockRow), classID, learnerID).Scan(&sub)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil // not a learner who came by launch
 		} else if err != nil {
 			return err
 		}
+		given, maximum, pending, err := standing(tx)
+		if err != nil {
+			return err
+		}
+		s.pause(classroom.PauseQueueScoreRead)
 		rows, err := tx.QueryContext(ctx, s.d.q(`SELECT platform_id, lineitem_url FROM lti_links
 			WHERE class_id = ? AND target = ? AND lineitem_url <> ''`), classID, target)
 		if err != nil {
@@ -185,7 +207,11 @@ func (s *DB) cameByLaunch(ctx context.Context, classID, learnerID int64) (bool, 
 	return err == nil, err
 }
 
-// EnqueueLTIItemScore implements classroom.LTIStore.
+// EnqueueLTIItemScore implements classroom.LTIStore. The learner's
+// progress is read in the queuing transaction, after the learner's launch
+// row is locked: the standing queued is theirs at commit, with every
+// answer committed before it, so an answer that lands while the score of
+// an earlier one is on its way is never followed by a score without it.
 func (s *DB) EnqueueLTIItemScore(ctx context.Context, classID, learnerID int64, target string, item classroom.GradeItem) (int, error) {
 	maximum := item.Points()
 	if len(item.Parts) == 0 || maximum <= 0 {
@@ -199,14 +225,18 @@ func (s *DB) EnqueueLTIItemScore(ctx context.Context, classID, learnerID int64, 
 	for i, part := range item.Parts {
 		marks[i], args = "?", append(args, part.Exercise)
 	}
-	ps, err := s.progress(ctx, `p.learner_id = ? AND p.exercise IN (`+strings.Join(marks, ", ")+`)`, args...)
-	if err != nil {
-		return 0, wrap("queue the score", err)
-	}
-	idx := make(map[string]*classroom.Progress, len(ps))
-	for i := range ps {
-		idx[ps[i].Exercise] = &ps[i]
-	}
-	given, _ := classroom.GradeCell(idx, item)
-	return s.EnqueueLTIScore(ctx, classID, learnerID, target, given, maximum, classroom.AwaitsTeacher(idx, item))
+	where := `p.learner_id = ? AND p.exercise IN (` + strings.Join(marks, ", ") + `)`
+	s.pause(classroom.PauseQueueScore)
+	return s.enqueueScore(ctx, classID, learnerID, target, func(tx *sql.Tx) (float64, float64, bool, error) {
+		ps, err := s.progressIn(ctx, tx, where, args...)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		idx := make(map[string]*classroom.Progress, len(ps))
+		for i := range ps {
+			idx[ps[i].Exercise] = &ps[i]
+		}
+		given, _ := classroom.GradeCell(idx, item)
+		return given, maximum, classroom.AwaitsTeacher(idx, item), nil
+	})
 }

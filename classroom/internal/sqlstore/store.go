@@ -174,6 +174,13 @@ func DecodeChange(p string) (classroom.Change, error) {
 	return c, err
 }
 
+// pause calls Options.Pause, where a test set it, at a named point.
+func (s *DB) pause(point string) {
+	if s.opts.Pause != nil {
+		s.opts.Pause(point)
+	}
+}
+
 func (s *DB) nowMS() int64 { return s.now().UnixMilli() }
 
 func fromMS(ms int64) time.Time {

@@ -1,0 +1,13 @@
+-- A teacher's reveal to the class (settings.revealed) stands for every
+-- learner of it: one who had not answered the exercise reads revealed,
+-- with 0, not "not tried" (docs/classroom.md). The store now marks them
+-- at the reveal and at a later join; this marks those of the reveals made
+-- before, as at the time of the upgrade. A row already revealed keeps its
+-- time; one solved stays solved.
+INSERT INTO progress (learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at, revealed_at)
+SELECT l.id, r.value, l.class_id, 0, 0, 0, 0, 0, 0, CAST(strftime('%s', 'now') AS INTEGER) * 1000
+FROM classes c
+JOIN learners l ON l.class_id = c.id
+JOIN json_each(CASE WHEN json_valid(c.settings) THEN c.settings ELSE '{}' END, '$.revealed') r
+WHERE r.type = 'text'
+ON CONFLICT (learner_id, exercise) DO UPDATE SET revealed_at = excluded.revealed_at WHERE progress.revealed_at = 0;
