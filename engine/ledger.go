@@ -33,6 +33,7 @@ type grantRec struct {
 	releasedAt int64
 	back       string
 	backGen    int  // bumps each time the service brings it back
+	backSaid   int  // the backGen whose first refusal said how (cameBackWords)
 	accessed   bool // its holder read or wrote the storage under it
 	gen        int  // bumps on every change, so stale expiry timers do nothing
 	// unseen is set when the lease ran out while no node that could know

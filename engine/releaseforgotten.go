@@ -65,11 +65,13 @@ func (w *world) watchBroughtBack(g *grantRec, gen int) {
 // with token, that holder had released it and the service lost that
 // release, when it did: "; the server restarted from the state it saved at
 // 15s, before client-2's release reached it at 16.15s, so the lock came
-// back".
+// back". It says so on the first refusal of each lease brought back; the
+// later ones, while that lease runs, name the holder alone.
 func (w *world) cameBackWords(holder string, token int64) string {
 	g := w.ledger.find(holder, token)
-	if g == nil || !g.released || g.back == "" {
+	if g == nil || !g.released || g.back == "" || g.backSaid == g.backGen {
 		return ""
 	}
+	g.backSaid = g.backGen
 	return "; " + g.back + ", so the lock came back"
 }
