@@ -139,6 +139,9 @@ func Describe(e Event) string {
 	case KindGrantForgotten:
 		return fmt.Sprintf("forgot %s's grant of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindReleaseForgotten:
+		if e.Token == 0 { // Redlock: no token
+			return fmt.Sprintf("forgot %s's release: %s", e.Holder, e.Reason)
+		}
 		return fmt.Sprintf("forgot %s's release of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindFaultIgnored:
 		return fmt.Sprintf("fault %q did nothing: %s", e.Message, e.Reason)

@@ -50,6 +50,10 @@ var redlockBackend = Backend{
 type redlockService struct {
 	w     *world
 	nodes []*simNode
+	// releasedAt holds when each server last applied each client's
+	// release, in true time, so that a restart from an older save can say
+	// which release it lost (lostRelease).
+	releasedAt map[string]map[string]int64
 }
 
 func newRedlockService(w *world) *redlockService {
@@ -71,7 +75,17 @@ func (s *redlockService) serveNode(i int, cmd Command) (Reply, bool) {
 		return Reply{}, false
 	}
 	cmd.Now = n.clock.at(s.w.s.now)
-	return n.fsm.Apply(cmd), true
+	r := n.fsm.Apply(cmd)
+	if cmd.Op == OpRelease && r.OK {
+		if s.releasedAt == nil {
+			s.releasedAt = map[string]map[string]int64{}
+		}
+		if s.releasedAt[n.name] == nil {
+			s.releasedAt[n.name] = map[string]int64{}
+		}
+		s.releasedAt[n.name][cmd.Client] = s.w.s.now
+	}
+	return r, true
 }
 
 // serve is not how Redlock clients talk (they ask every server in turn);
@@ -150,11 +164,41 @@ func (s *redlockService) crash(n *simNode) { n.down = true }
 func (s *redlockService) netChanged() {}
 
 // restart brings a server back with what it saved, when it saves; the
-// grants it forgot may leave a client short of its majority.
+// grants it forgot may leave a client short of its majority, and a
+// release it forgot counts the lease again (lostRelease).
 func (s *redlockService) restart(n *simNode) {
+	holder, token, _, held := n.fsm.Entry(s.w.lockName) // as it crashed
 	if n.restartFromSave(s.w.sc.Lock.PersistEvery.IsSet()) {
+		if h, tok, _, ok := n.fsm.Entry(s.w.lockName); ok && (!held || h != holder || tok != token) {
+			s.lostRelease(n, h)
+		}
 		s.w.ledger.rewatch(s.w)
 	}
+}
+
+// lostRelease shows that server n, restarted from a save older than
+// holder's release, counts holder's lease again, when that lease still
+// runs by its clock: the server is one vote of a majority, so the event
+// says how many servers now count it and how many a holder needs. The
+// summary counts it with the lost releases of other backends.
+func (s *redlockService) lostRelease(n *simNode, holder string) {
+	w := s.w
+	_, _, until, _ := n.fsm.Entry(w.lockName)
+	at, ok := s.releasedAt[n.name][holder]
+	if !ok || at < n.savedAt || n.clock.at(w.s.now) >= until {
+		return
+	}
+	how := fmt.Sprintf("%s restarted from the state it saved at %s, before %s's release reached it at %s", n.name, FormatMS(n.savedAt), holder, FormatMS(at))
+	if at == n.savedAt {
+		how = fmt.Sprintf("%s restarted from the state it saved at %s, just before %s's release reached it at that instant", n.name, FormatMS(at), holder)
+	}
+	reason := fmt.Sprintf("%s: by its record %s holds the lock again, until %s", how, holder, FormatMS(until))
+	if words := w.checkClockWords("", 0, n.name, until); words != "" {
+		reason += " " + words
+	}
+	k := s.holders(w.lockName)[holder]
+	reason += fmt.Sprintf(" (%d of the %d servers %s %s's lease; a holder needs %d)", k, len(s.nodes), pluralWord(k, "counts", "count"), holder, s.majority())
+	w.emit(Event{Actor: n.name, Kind: KindReleaseForgotten, Holder: holder, LeaseUntil: until, Node: n.name, Reason: reason})
 }
 
 func (s *redlockService) close() error { return nil }

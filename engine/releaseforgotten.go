@@ -10,6 +10,19 @@ import "fmt"
 // release, given the holder and when the service applied it: "the server
 // restarted from the state it saved at 15s, before client-2's release
 // reached it at 16.15s".
+//
+// Where a release can be lost, and who calls this: a single server
+// restarting from an older save (singleService.restart); an async replica
+// promoted, or a primary rejoining as a replica, without the release's
+// copy (asyncService.failover, rejoin); a Raft or ZooKeeper group electing
+// a leader after a node lost its disk (raftService.elect: the release's
+// copies a majority stored may be gone). A Redlock server restarting from
+// an older save loses a release of its own, said by its own event
+// (redlockService.lostRelease). Elsewhere no release is lost: etcd takes
+// no lose_disk fault and its nodes, like Raft's and ZooKeeper's, keep their
+// log across a crash and a restart, so a committed release stays in every
+// majority's logs, and a release whose commit is in doubt is not one the
+// world counts until it commits (ambiguous.go).
 func (w *world) releaseForgotten(how func(holder string, releasedAt int64) string) {
 	if w.svc == nil {
 		return

@@ -1,0 +1,141 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// TestARedlockServerSaysItForgotARelease: Redlock servers that save every
+// persist_every crash after client-1 released the lock at 2.05s and
+// restart from their last save. A server whose save is older than the
+// release counts client-1's lease again: it says it forgot the release
+// (release_forgotten, no token: Redlock has none), how many servers now
+// count the lease and how many a holder needs, and the summary counts it.
+// A server whose save holds the release says nothing. Before, nothing was
+// said, and client-2 was refused with three servers counting a lease
+// already given back. Swept over the save period, the crash's time and
+// how many servers crash.
+func TestARedlockServerSaysItForgotARelease(t *testing.T) {
+	lost, kept := 0, 0
+	for _, every := range []int64{500, 1000, 3000} {
+		for _, crash := range []int64{2100, 2300, 2700, 3300, 4100} {
+			for _, k := range []int{1, 3} {
+				var faults []string
+				for i := 1; i <= k; i++ {
+					faults = append(faults, fmt.Sprintf(`{"at":"%dms","do":"crash","target":"node-%d"},{"at":"%dms","do":"restart","target":"node-%d"}`, crash, i, crash+200, i))
+				}
+				src := fmt.Sprintf(`{"title":"a Redlock release forgotten","seed":1,"until":"40s",
+					"lock":{"backend":"redlock","lease":"10s","persist_every":"%dms"},
+					"storage":{"key":"account-42","initial":0},
+					"clients":[{"name":"client-1","steps":[{"do":"acquire"},{"do":"work","for":"2050ms"},{"do":"release"}]},
+					{"name":"client-2","start":"3s","retry_every":"1s","on_refused":"retry","steps":[{"do":"acquire"},{"do":"release"}]}],
+					"faults":[%s]}`, every, strings.Join(faults, ","))
+				sc, err := engine.DecodeScenario([]byte(src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := mustRun(t, sc)
+				name := fmt.Sprintf("saves every %dms, %d server(s) crash at %dms", every, k, crash)
+				saved := crash / every * every // the last save before the crash
+				want := 0
+				if saved > 0 && saved < 2050 { // a save at 0s, before the grant, holds no lease
+
+					want = k
+					lost++
+				} else {
+					kept++
+				}
+				got := find(res, "", engine.KindReleaseForgotten)
+				if len(got) != want || res.Summary.ForgottenReleases != want {
+					t.Errorf("%s (saved at %dms): %d releases forgotten, summary %d, want %d", name, saved, len(got), res.Summary.ForgottenReleases, want)
+					continue
+				}
+				for i, e := range got {
+					w := engine.Describe(e)
+					says := fmt.Sprintf("forgot client-1's release: %s restarted from the state it saved at %s, before client-1's release reached it at 2.05s: by its record client-1 holds the lock again, until",
+						e.Actor, engine.FormatMS(saved))
+					count := fmt.Sprintf("(%d of the 5 servers", i+1)
+					if e.Holder != "client-1" || e.Token != 0 || !strings.Contains(w, says) || !strings.Contains(w, count) || !strings.Contains(w, "a holder needs 3)") {
+						t.Errorf("%s: %q, want it to say %q and %q", name, w, says, count)
+					}
+				}
+				if v := engine.Verdict(res.Summary); (want > 0) != strings.Contains(v, "the lock service forgot") {
+					t.Errorf("%s: verdict %q", name, v)
+				}
+			}
+		}
+	}
+	if lost == 0 || kept == 0 {
+		t.Fatalf("runs with a release lost: %d, kept: %d: the sweep proves nothing", lost, kept)
+	}
+}
+
+// TestALostDiskSaysItTookARelease: on Raft and ZooKeeper, node-3 is cut
+// off while client-1 releases at 2s, so only node-1 and node-2 store the
+// release; then the leader node-1 crashes and node-2 loses its disk. The
+// leader elected from node-2 and node-3 has client-1 holding the lock
+// again: it says a lost disk took the release (release_forgotten), the
+// summary counts it, client-2's first refusal says how the lock came
+// back, and the end of that lease is shown. When the disk is lost after
+// node-3 got the release back, or the partition ends before the
+// release, nothing of it is said. Swept over the partition's length and
+// the crash's time.
+func TestALostDiskSaysItTookARelease(t *testing.T) {
+	lost, kept := 0, 0
+	for _, backend := range []string{"raft", "zookeeper"} {
+		for _, heal := range []int64{1900, 3500, 6000} {
+			for _, crash := range []int64{2500, 3000, 4000} {
+				src := fmt.Sprintf(`{"title":"a release lost with a disk","seed":1,"fencing":true,"until":"40s",
+					"lock":{"backend":%q,"nodes":3,"lease":"10s"},
+					"storage":{"key":"account-42","initial":0},
+					"clients":[{"name":"client-1","steps":[{"do":"acquire"},{"do":"work","for":"2s"},{"do":"release"}]},
+					{"name":"client-2","start":"5s","retry_every":"1s","on_refused":"retry","steps":[{"do":"acquire"},{"do":"release"}]}],
+					"faults":[{"at":"1500ms","do":"partition","side":["node-3"],"for":"%dms"},
+					{"at":"%dms","do":"crash","target":"node-1"},{"at":"%dms","do":"lose_disk","target":"node-2"}]}`,
+					backend, heal-1500, crash, crash)
+				sc, err := engine.DecodeScenario([]byte(src))
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := mustRun(t, sc)
+				name := fmt.Sprintf("%s, node-3 cut off until %dms, crash at %dms", backend, heal, crash)
+				want := 0
+				if heal > 2000 && crash < heal {
+					want = 1 // node-3 never got the release before the disk was lost
+				}
+				got := find(res, "", engine.KindReleaseForgotten)
+				if len(got) != want || res.Summary.ForgottenReleases != want {
+					t.Errorf("%s: %d releases forgotten, summary %d, want %d", name, len(got), res.Summary.ForgottenReleases, want)
+					continue
+				}
+				if want == 0 {
+					kept++
+					continue
+				}
+				lost++
+				if w := engine.Describe(got[0]); !strings.Contains(w, "a lost disk took a copy of client-1's release, committed at 2s, and node-2 was elected by nodes whose logs lack it") {
+					t.Errorf("%s: %q", name, w)
+				}
+				said, ended := 0, false
+				for _, e := range res.Events {
+					switch {
+					case e.Kind == engine.KindAcquireRefused && e.Holder == "client-1" && strings.Contains(engine.Describe(e), "so the lock came back"):
+						said++
+					case e.Kind == engine.KindLeaseExpired && e.Holder == "client-1" && strings.Contains(engine.Describe(e), "a lost release brought back"):
+						ended = true
+					}
+				}
+				// ZooKeeper's client waits on a watch instead of being refused.
+				if backend == "raft" && said != 1 || !ended {
+					t.Errorf("%s: %d refusals say how the lock came back (want 1), its end shown: %v", name, said, ended)
+				}
+			}
+		}
+	}
+	if lost == 0 || kept == 0 {
+		t.Fatalf("runs with a release lost: %d, kept: %d: the sweep proves nothing", lost, kept)
+	}
+}
