@@ -139,7 +139,7 @@ func Describe(e Event) string {
 	case KindGrantForgotten:
 		return fmt.Sprintf("forgot %s's grant of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindReleaseForgotten:
-		if e.Token == 0 { // Redlock: no token
+		if e.Token == 0 { // a backend with no token
 			return fmt.Sprintf("forgot %s's release: %s", e.Holder, e.Reason)
 		}
 		return fmt.Sprintf("forgot %s's release of token %d: %s", e.Holder, e.Token, e.Reason)

@@ -11,18 +11,17 @@ import "fmt"
 // restarted from the state it saved at 15s, before client-2's release
 // reached it at 16.15s".
 //
-// Where a release can be lost, and who calls this: a single server
+// Where a release can be lost, the backend calls this: a single server
 // restarting from an older save (singleService.restart); an async replica
 // promoted, or a primary rejoining as a replica, without the release's
-// copy (asyncService.failover, rejoin); a Raft or ZooKeeper group electing
-// a leader after a node lost its disk (raftService.elect: the release's
-// copies a majority stored may be gone). A Redlock server restarting from
-// an older save loses a release of its own, said by its own event
-// (redlockService.lostRelease). Elsewhere no release is lost: etcd takes
-// no lose_disk fault and its nodes, like Raft's and ZooKeeper's, keep their
-// log across a crash and a restart, so a committed release stays in every
-// majority's logs, and a release whose commit is in doubt is not one the
-// world counts until it commits (ambiguous.go).
+// copy, or a deposed primary that alone applied it (asyncService.failover,
+// rejoin, releaseSplit); a Raft group electing a leader after a node lost
+// its disk (raftService.elect: the copies a majority stored may be gone).
+// A backend of independent servers says it of the one server that lost it.
+// A Raft group whose nodes keep their disks loses no committed release:
+// every majority's logs hold it, and a release whose commit is in doubt is
+// not one the world counts until it commits (ambiguous.go). A backend that
+// cannot lose one says why beside its entry.
 func (w *world) releaseForgotten(how func(holder string, releasedAt int64) string) {
 	if w.svc == nil {
 		return
