@@ -139,3 +139,80 @@ func TestALostDiskSaysItTookARelease(t *testing.T) {
 		t.Fatalf("runs with a release lost: %d, kept: %d: the sweep proves nothing", lost, kept)
 	}
 }
+
+// TestADeposedPrimarysReleaseIsSaidLost: client-1 and the async primary
+// node-1 are cut off from the rest; node-2 is promoted with client-1
+// still holding the lock, and client-1's release reaches only node-1, the
+// deposed primary. node-2 says it never received that release
+// (release_forgotten), the summary counts it, client-2's first refusal
+// "held by client-1" says how the lock came back, and that lease's end is
+// shown. Before, nothing was said of it. A release made before the cut
+// reaches node-2 by its copy and says nothing; one made after the cut and
+// before the promotion is said by the promotion. Swept over the
+// partition's time and the release's.
+func TestADeposedPrimarysReleaseIsSaidLost(t *testing.T) {
+	lost, kept := 0, 0
+	for _, cut := range []int64{500, 1500, 3000} {
+		for _, work := range []int64{1000, 2200, 4700, 8000} {
+			src := fmt.Sprintf(`{"title":"a release to a deposed primary","seed":1,"fencing":true,"until":"40s",
+				"lock":{"backend":"async-replica","lease":"10s","election":"1s"},
+				"storage":{"key":"account-42","initial":0},
+				"clients":[{"name":"client-1","steps":[{"do":"acquire"},{"do":"work","for":"%dms"},{"do":"release"}]},
+				{"name":"client-2","start":"100ms","retry_every":"700ms","on_refused":"retry","steps":[{"do":"acquire"},{"do":"release"}]}],
+				"faults":[{"at":"%dms","do":"partition","side":["client-1","node-1"],"for":"30s"}]}`, work, cut)
+			sc, err := engine.DecodeScenario([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := mustRun(t, sc)
+			name := fmt.Sprintf("cut at %dms, release at %dms", cut, work)
+			want := 0
+			if work > cut { // the release never left node-1's side
+				want = 1
+			}
+			got := find(res, "", engine.KindReleaseForgotten)
+			if len(got) != want || res.Summary.ForgottenReleases != want {
+				t.Errorf("%s: %d releases forgotten, summary %d, want %d", name, len(got), res.Summary.ForgottenReleases, want)
+				continue
+			}
+			if want == 0 {
+				kept++
+				continue
+			}
+			lost++
+			says := fmt.Sprintf("node-1, a deposed primary cut off from node-2, applied client-1's release at %s, and node-2, the primary, never received it", engine.FormatMS(work))
+			if work < cut+1000 { // released before node-2's promotion, which says it
+				says = fmt.Sprintf("the promoted replica never received client-1's release, which the old primary applied at %s", engine.FormatMS(work))
+			}
+			if w := engine.Describe(got[0]); got[0].Actor != "node-2" || !strings.Contains(w, says) {
+				t.Errorf("%s: %q, want it to say %q", name, w, says)
+			}
+			said, ended, released, forgot := 0, false, false, false
+			for _, e := range res.Events {
+				switch {
+				case e.Kind == engine.KindReleased && e.Actor == "client-1":
+					released = true
+				case e.Kind == engine.KindReleaseForgotten:
+					forgot = true
+					if !released {
+						t.Errorf("%s: the release is said forgotten at %dms, before client-1 is shown releasing", name, e.T)
+					}
+				case e.Kind == engine.KindAcquireRefused && e.Holder == "client-1" && forgot:
+					if strings.Contains(engine.Describe(e), says+", so the lock came back") {
+						said++
+					} else if said == 0 {
+						t.Errorf("%s: the first refusal after the release, at %dms, %q", name, e.T, engine.Describe(e))
+					}
+				case e.Kind == engine.KindLeaseExpired && e.Holder == "client-1" && strings.Contains(engine.Describe(e), "a lost release brought back"):
+					ended = true
+				}
+			}
+			if said != 1 || !ended {
+				t.Errorf("%s: %d refusals say how the lock came back (want 1); its end shown: %v", name, said, ended)
+			}
+		}
+	}
+	if lost == 0 || kept == 0 {
+		t.Fatalf("runs with a release lost: %d, kept: %d: the sweep proves nothing", lost, kept)
+	}
+}
