@@ -54,6 +54,16 @@ type redlockService struct {
 	// release, in true time, so that a restart from an older save can say
 	// which release it lost (lostRelease).
 	releasedAt map[string]map[string]int64
+	// back holds, per server, the lease a lost release brought back there
+	// and not yet named by a refusal (cameBack).
+	back map[string]lostLease
+}
+
+// lostLease is a lease a server counts again after it lost its holder's
+// release.
+type lostLease struct {
+	holder string
+	until  int64
 }
 
 func newRedlockService(w *world) *redlockService {
@@ -199,6 +209,36 @@ func (s *redlockService) lostRelease(n *simNode, holder string) {
 	k := s.holders(w.lockName)[holder]
 	reason += fmt.Sprintf(" (%d of the %d servers %s %s's lease; a holder needs %d)", k, len(s.nodes), pluralWord(k, "counts", "count"), holder, s.majority())
 	w.emit(Event{Actor: n.name, Kind: KindReleaseForgotten, Holder: holder, LeaseUntil: until, Node: n.name, Reason: reason})
+	if s.back == nil {
+		s.back = map[string]lostLease{}
+	}
+	s.back[n.name] = lostLease{holder: holder, until: until}
+}
+
+// cameBack reports whether server i refused an acquire because of the
+// lease its lost release brought back (holder's, still its record), the
+// first time it does: a later refusal names the holder alone.
+func (s *redlockService) cameBack(i int, holder string) bool {
+	n := s.nodes[i]
+	l, ok := s.back[n.name]
+	if !ok || l.holder != holder {
+		return false
+	}
+	delete(s.back, n.name)
+	h, _, until, held := n.fsm.Entry(s.w.lockName)
+	return held && h == l.holder && until == l.until
+}
+
+// cameBackWords says which servers refused for a lease that a lost
+// release brought back: "; node-1 and node-2 count client-1's lease
+// again: they restarted from saves older than its release".
+func (s *redlockService) cameBackWords(servers []string) string {
+	if len(servers) == 0 {
+		return ""
+	}
+	holder, _, _, _ := s.node(servers[0]).fsm.Entry(s.w.lockName)
+	return fmt.Sprintf("; %s %s %s's lease again: %s from %s older than its release", listWords(servers, "and"),
+		pluralWord(len(servers), "counts", "count"), holder, pluralWord(len(servers), "it restarted", "they restarted"), pluralWord(len(servers), "a save", "saves"))
 }
 
 func (s *redlockService) close() error { return nil }

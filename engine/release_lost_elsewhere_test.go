@@ -13,8 +13,9 @@ import (
 // restart from their last save. A server whose save is older than the
 // release counts client-1's lease again: it says it forgot the release
 // (release_forgotten, no token: Redlock has none), how many servers now
-// count the lease and how many a holder needs, and the summary counts it.
-// A server whose save holds the release says nothing. Before, nothing was
+// count the lease and how many a holder needs, and the summary counts it;
+// client-2's first refusal by those servers says they count client-1's
+// lease again. A server whose save holds the release says nothing. Before, nothing was
 // said, and client-2 was refused with three servers counting a lease
 // already given back. Swept over the save period, the crash's time and
 // how many servers crash.
@@ -64,6 +65,25 @@ func TestARedlockServerSaysItForgotARelease(t *testing.T) {
 				}
 				if v := engine.Verdict(res.Summary); (want > 0) != strings.Contains(v, "the lock service forgot") {
 					t.Errorf("%s: verdict %q", name, v)
+				}
+				// client-2's first refusal by those servers says why they
+				// refused; the later ones name no cause again.
+				said := 0
+				for _, e := range res.Events {
+					if e.Kind != engine.KindAcquireRefused || e.Actor != "client-2" {
+						continue
+					}
+					w := engine.Describe(e)
+					if strings.Contains(w, "lease again") {
+						said++
+						servers := []string{"node-1", "node-1, node-2 and node-3"}[k/2]
+						if !strings.Contains(w, servers+" count") || !strings.Contains(w, "client-1's lease again") || !strings.Contains(w, "older than its release") {
+							t.Errorf("%s: at %dms %q", name, e.T, w)
+						}
+					}
+				}
+				if want > 0 && k == 3 && said != 1 || want == 0 && said != 0 {
+					t.Errorf("%s: %d refusals say servers count a lease again", name, said)
 				}
 			}
 		}
