@@ -122,6 +122,9 @@ func Describe(e Event) string {
 		return "finished its job"
 	case KindLeaseExpired:
 		if e.Token == 0 {
+			if e.Message != "" {
+				return fmt.Sprintf("%s's lease ran out on all but a minority of servers: %s", e.Holder, e.Message)
+			}
 			return fmt.Sprintf("%s's lease ran out on all but a minority of servers", e.Holder)
 		}
 		if e.Message != "" {

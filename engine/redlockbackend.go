@@ -57,6 +57,9 @@ type redlockService struct {
 	// back holds, per server, the lease a lost release brought back there
 	// and not yet named by a refusal (cameBack).
 	back map[string]lostLease
+	// backGen bumps each time a lost release brings a lease back to a
+	// majority, so that only the latest watch shows its end (watchBack).
+	backGen int
 }
 
 // lostLease is a lease a server counts again after it lost its holder's
@@ -213,6 +216,32 @@ func (s *redlockService) lostRelease(n *simNode, holder string) {
 		s.back = map[string]lostLease{}
 	}
 	s.back[n.name] = lostLease{holder: holder, until: until}
+	if k >= s.majority() {
+		s.backGen++
+		s.watchBack(holder, at, s.backGen)
+	}
+}
+
+// watchBack shows the end of a lease that lost releases brought back to a
+// majority of servers: nobody else can gather a majority before, so the
+// timeline says when, and that it was that lease. The end is not shown
+// when the holder took the lock again, or another restart moved it.
+func (s *redlockService) watchBack(holder string, releasedAt int64, gen int) {
+	w := s.w
+	w.s.at(s.majorityEnd(w.lockName, holder), func() {
+		if s.backGen != gen {
+			return
+		}
+		if g := w.ledger.latest(holder); g != nil && !g.released {
+			return // it holds the lock again: its own lease
+		}
+		if s.holders(w.lockName)[holder] >= s.majority() { // a clock moved back: not yet
+			s.watchBack(holder, releasedAt, gen)
+			return
+		}
+		w.emit(Event{Actor: w.backend.Actor, Kind: KindLeaseExpired, Holder: holder,
+			Message: fmt.Sprintf("it was the lease lost releases brought back to a majority of the servers; %s had given the lock back at %s", holder, FormatMS(releasedAt))})
+	})
 }
 
 // cameBack reports whether server i refused an acquire because of the

@@ -15,10 +15,11 @@ import (
 // (release_forgotten, no token: Redlock has none), how many servers now
 // count the lease and how many a holder needs, and the summary counts it;
 // client-2's first refusal by those servers says they count client-1's
-// lease again. A server whose save holds the release says nothing. Before, nothing was
-// said, and client-2 was refused with three servers counting a lease
-// already given back. Swept over the save period, the crash's time and
-// how many servers crash.
+// lease again, and when a majority counts it, its end is shown before
+// client-2 gets the lock. A server whose save holds the release says
+// nothing. Before, nothing was said, and client-2 was refused with three
+// servers counting a lease already given back. Swept over the save
+// period, the crash's time and how many servers crash.
 func TestARedlockServerSaysItForgotARelease(t *testing.T) {
 	lost, kept := 0, 0
 	for _, every := range []int64{500, 1000, 3000} {
@@ -68,8 +69,14 @@ func TestARedlockServerSaysItForgotARelease(t *testing.T) {
 				}
 				// client-2's first refusal by those servers says why they
 				// refused; the later ones name no cause again.
-				said := 0
+				said, ended := 0, false
 				for _, e := range res.Events {
+					if e.Kind == engine.KindLeaseExpired && strings.Contains(engine.Describe(e), "it was the lease lost releases brought back to a majority of the servers; client-1 had given the lock back at 2.05s") {
+						ended = true
+					}
+					if e.Kind == engine.KindGranted && e.Actor == "client-2" && want > 0 && k == 3 && !ended {
+						t.Errorf("%s: client-2 holds the lock at %dms, and the lease the lost releases brought back was never shown to end", name, e.T)
+					}
 					if e.Kind != engine.KindAcquireRefused || e.Actor != "client-2" {
 						continue
 					}
