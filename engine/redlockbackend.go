@@ -50,23 +50,8 @@ var redlockBackend = Backend{
 type redlockService struct {
 	w     *world
 	nodes []*simNode
-	// releasedAt holds when each server last applied each client's
-	// release, in true time, so that a restart from an older save can say
-	// which release it lost (lostRelease).
-	releasedAt map[string]map[string]int64
-	// back holds, per server, the lease a lost release brought back there
-	// and not yet named by a refusal (cameBack).
-	back map[string]lostLease
-	// backGen bumps each time a lost release brings a lease back to a
-	// majority, so that only the latest watch shows its end (watchBack).
-	backGen int
-}
-
-// lostLease is a lease a server counts again after it lost its holder's
-// release.
-type lostLease struct {
-	holder string
-	until  int64
+	// lost holds what lost releases brought back (redlocklostrelease.go).
+	lost lostReleases
 }
 
 func newRedlockService(w *world) *redlockService {
@@ -90,13 +75,7 @@ func (s *redlockService) serveNode(i int, cmd Command) (Reply, bool) {
 	cmd.Now = n.clock.at(s.w.s.now)
 	r := n.fsm.Apply(cmd)
 	if cmd.Op == OpRelease && r.OK {
-		if s.releasedAt == nil {
-			s.releasedAt = map[string]map[string]int64{}
-		}
-		if s.releasedAt[n.name] == nil {
-			s.releasedAt[n.name] = map[string]int64{}
-		}
-		s.releasedAt[n.name][cmd.Client] = s.w.s.now
+		s.lost.applied(n.name, cmd.Client, s.w.s.now)
 	}
 	return r, true
 }
@@ -187,87 +166,6 @@ func (s *redlockService) restart(n *simNode) {
 		}
 		s.w.ledger.rewatch(s.w)
 	}
-}
-
-// lostRelease shows that server n, restarted from a save older than
-// holder's release, counts holder's lease again, when that lease still
-// runs by its clock: the server is one vote of a majority, so the event
-// says how many servers now count it and how many a holder needs. The
-// summary counts it with the lost releases of other backends.
-func (s *redlockService) lostRelease(n *simNode, holder string) {
-	w := s.w
-	_, _, until, _ := n.fsm.Entry(w.lockName)
-	at, ok := s.releasedAt[n.name][holder]
-	if !ok || at < n.savedAt || n.clock.at(w.s.now) >= until {
-		return
-	}
-	how := fmt.Sprintf("%s restarted from the state it saved at %s, before %s's release reached it at %s", n.name, FormatMS(n.savedAt), holder, FormatMS(at))
-	if at == n.savedAt {
-		how = fmt.Sprintf("%s restarted from the state it saved at %s, just before %s's release reached it at that instant", n.name, FormatMS(at), holder)
-	}
-	reason := fmt.Sprintf("%s: by its record %s holds the lock again, until %s", how, holder, FormatMS(until))
-	if words := w.checkClockWords("", 0, n.name, until); words != "" {
-		reason += " " + words
-	}
-	k := s.holders(w.lockName)[holder]
-	reason += fmt.Sprintf(" (%d of the %d servers %s %s's lease; a holder needs %d)", k, len(s.nodes), pluralWord(k, "counts", "count"), holder, s.majority())
-	w.emit(Event{Actor: n.name, Kind: KindReleaseForgotten, Holder: holder, LeaseUntil: until, Node: n.name, Reason: reason})
-	if s.back == nil {
-		s.back = map[string]lostLease{}
-	}
-	s.back[n.name] = lostLease{holder: holder, until: until}
-	if k >= s.majority() {
-		s.backGen++
-		s.watchBack(holder, at, s.backGen)
-	}
-}
-
-// watchBack shows the end of a lease that lost releases brought back to a
-// majority of servers: nobody else can gather a majority before, so the
-// timeline says when, and that it was that lease. The end is not shown
-// when the holder took the lock again, or another restart moved it.
-func (s *redlockService) watchBack(holder string, releasedAt int64, gen int) {
-	w := s.w
-	w.s.at(s.majorityEnd(w.lockName, holder), func() {
-		if s.backGen != gen {
-			return
-		}
-		if g := w.ledger.latest(holder); g != nil && !g.released {
-			return // it holds the lock again: its own lease
-		}
-		if s.holders(w.lockName)[holder] >= s.majority() { // a clock moved back: not yet
-			s.watchBack(holder, releasedAt, gen)
-			return
-		}
-		w.emit(Event{Actor: w.backend.Actor, Kind: KindLeaseExpired, Holder: holder,
-			Message: fmt.Sprintf("it was the lease lost releases brought back to a majority of the servers; %s had given the lock back at %s", holder, FormatMS(releasedAt))})
-	})
-}
-
-// cameBack reports whether server i refused an acquire because of the
-// lease its lost release brought back (holder's, still its record), the
-// first time it does: a later refusal names the holder alone.
-func (s *redlockService) cameBack(i int, holder string) bool {
-	n := s.nodes[i]
-	l, ok := s.back[n.name]
-	if !ok || l.holder != holder {
-		return false
-	}
-	delete(s.back, n.name)
-	h, _, until, held := n.fsm.Entry(s.w.lockName)
-	return held && h == l.holder && until == l.until
-}
-
-// cameBackWords says which servers refused for a lease that a lost
-// release brought back: "; node-1 and node-2 count client-1's lease
-// again: they restarted from saves older than its release".
-func (s *redlockService) cameBackWords(servers []string) string {
-	if len(servers) == 0 {
-		return ""
-	}
-	holder, _, _, _ := s.node(servers[0]).fsm.Entry(s.w.lockName)
-	return fmt.Sprintf("; %s %s %s's lease again: %s from %s older than its release", listWords(servers, "and"),
-		pluralWord(len(servers), "counts", "count"), holder, pluralWord(len(servers), "it restarted", "they restarted"), pluralWord(len(servers), "a save", "saves"))
 }
 
 func (s *redlockService) close() error { return nil }
