@@ -79,6 +79,9 @@ func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	p := s.nodes[from]
 	cmd.Now = p.clock.at(s.w.s.now)
 	r := p.fsm.Apply(cmd)
+	if from == s.deposed && cmd.Op == OpRelease && r.OK {
+		s.releaseSplit(from, cmd)
+	}
 	// The copy leaves after the answer: if the primary dies or is cut off
 	// first, or the replica is down or out of reach when it arrives, it is
 	// lost.
@@ -221,3 +224,28 @@ func (s *asyncService) rejoin(n *simNode) {
 }
 
 func (s *asyncService) close() error { return nil }
+
+// releaseSplit shows a release that only the deposed primary (from)
+// applied, cut off from the primary promoted in its place: the primary's
+// record still holds the lock for the client that gave it back, so others
+// are refused until its lease runs out. It is said once the world counts
+// the release, after this answer.
+func (s *asyncService) releaseSplit(from int, cmd Command) {
+	if s.primary < 0 || s.primary == from {
+		return
+	}
+	h, tok, _, ok := s.nodes[s.primary].fsm.Entry(cmd.Lock)
+	if !ok || h != cmd.Client || tok != cmd.Token {
+		return
+	}
+	old, primary := s.nodes[from].name, s.nodes[s.primary].name
+	// Said after the client heard its answer, which is due at this instant
+	// behind the first hop.
+	s.w.s.at(s.w.s.now, func() {
+		s.w.s.at(s.w.s.now, func() {
+			s.w.releaseForgotten(func(holder string, at int64) string {
+				return fmt.Sprintf("%s, a deposed primary cut off from %s, applied %s's release at %s, and %s, the primary, never received it", old, primary, holder, FormatMS(at), primary)
+			})
+		})
+	})
+}

@@ -122,6 +122,9 @@ func Describe(e Event) string {
 		return "finished its job"
 	case KindLeaseExpired:
 		if e.Token == 0 {
+			if e.Message != "" {
+				return fmt.Sprintf("%s's lease ran out on all but a minority of servers: %s", e.Holder, e.Message)
+			}
 			return fmt.Sprintf("%s's lease ran out on all but a minority of servers", e.Holder)
 		}
 		if e.Message != "" {
@@ -139,6 +142,9 @@ func Describe(e Event) string {
 	case KindGrantForgotten:
 		return fmt.Sprintf("forgot %s's grant of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindReleaseForgotten:
+		if e.Token == 0 { // a backend with no token
+			return fmt.Sprintf("forgot %s's release: %s", e.Holder, e.Reason)
+		}
 		return fmt.Sprintf("forgot %s's release of token %d: %s", e.Holder, e.Token, e.Reason)
 	case KindFaultIgnored:
 		return fmt.Sprintf("fault %q did nothing: %s", e.Message, e.Reason)

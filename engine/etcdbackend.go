@@ -62,6 +62,11 @@ var etcdBackend = Backend{
 	},
 }
 
+// No release is lost here (releaseForgotten): etcd takes no lose_disk
+// fault and its nodes keep their log across a crash and a restart, so a
+// committed release, or the revoke that ends a lease, stays in every
+// majority's logs; a leader elected after a partition has it.
+
 // startEtcd takes a Raft group for the run and makes its state machines
 // etcd's store.
 func startEtcd(w *world, pool *RaftPool) (lockService, error) {

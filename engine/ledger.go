@@ -33,6 +33,7 @@ type grantRec struct {
 	releasedAt int64
 	back       string
 	backGen    int  // bumps each time the service brings it back
+	backSaid   int  // the backGen whose first refusal said how (cameBackWords)
 	accessed   bool // its holder read or wrote the storage under it
 	gen        int  // bumps on every change, so stale expiry timers do nothing
 	// unseen is set when the lease ran out while no node that could know
@@ -102,7 +103,7 @@ func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
 // ambiguous commit, ambiguous.go) holds the lease it was stamped with.
 func (l *ledger) grantFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
-		trueEnd: stamped + cmd.Lease}
+		trueEnd: stamped + cmd.Lease + heldBack(cmd, r)}
 	g.end = w.serviceEnd(g)
 	l.add(w, g)
 }
@@ -119,9 +120,20 @@ func (l *ledger) renewFrom(w *world, cmd Command, r Reply, node string, stamped 
 	}
 	g.node, g.leaseUntil = node, r.LeaseUntil
 	g.end = w.serviceEnd(g)
-	g.trueEnd = stamped + cmd.Lease
+	g.trueEnd = stamped + cmd.Lease + heldBack(cmd, r)
 	g.gen++
 	l.watch(w, g)
+}
+
+// heldBack is how far the state machine's time, by which it timed the
+// lease, ran ahead of the clock of the node that stamped cmd (cmd.Now): a
+// state machine's time never goes back, so after that clock jumped back
+// (or a leader with a slower clock took over) it times a lease from the
+// last command's time, and the lease lasts that much longer in true time
+// than its length. The service lets nobody else in until then: that is
+// the lease's true end.
+func heldBack(cmd Command, r Reply) int64 {
+	return max(r.Now-cmd.Now, 0)
 }
 
 func (l *ledger) release(w *world, client string, token int64) {

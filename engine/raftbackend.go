@@ -766,6 +766,14 @@ func (s *raftService) elect() {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
+	if s.wiped {
+		// A release a majority stored can be gone with a lost disk: the
+		// new leader's log may still have the lock held (releaseForgotten).
+		leader := s.nodes[want].name
+		s.w.releaseForgotten(func(holder string, at int64) string {
+			return fmt.Sprintf("a lost disk took a copy of %s's release, committed at %s, and %s was elected by nodes whose logs lack it", holder, FormatMS(at), leader)
+		})
+	}
 	s.settleOrphans(s.nodes[want])
 	for _, f := range s.hooks.elected {
 		f(s.nodes[want])

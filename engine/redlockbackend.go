@@ -50,6 +50,8 @@ var redlockBackend = Backend{
 type redlockService struct {
 	w     *world
 	nodes []*simNode
+	// lost holds what lost releases brought back (redlocklostrelease.go).
+	lost lostReleases
 }
 
 func newRedlockService(w *world) *redlockService {
@@ -71,7 +73,11 @@ func (s *redlockService) serveNode(i int, cmd Command) (Reply, bool) {
 		return Reply{}, false
 	}
 	cmd.Now = n.clock.at(s.w.s.now)
-	return n.fsm.Apply(cmd), true
+	r := n.fsm.Apply(cmd)
+	if cmd.Op == OpRelease && r.OK {
+		s.lost.applied(n.name, cmd.Client, s.w.s.now)
+	}
+	return r, true
 }
 
 // serve is not how Redlock clients talk (they ask every server in turn);
@@ -150,9 +156,14 @@ func (s *redlockService) crash(n *simNode) { n.down = true }
 func (s *redlockService) netChanged() {}
 
 // restart brings a server back with what it saved, when it saves; the
-// grants it forgot may leave a client short of its majority.
+// grants it forgot may leave a client short of its majority, and a
+// release it forgot counts the lease again (lostRelease).
 func (s *redlockService) restart(n *simNode) {
+	holder, token, _, held := n.fsm.Entry(s.w.lockName) // as it crashed
 	if n.restartFromSave(s.w.sc.Lock.PersistEvery.IsSet()) {
+		if h, tok, _, ok := n.fsm.Entry(s.w.lockName); ok && (!held || h != holder || tok != token) {
+			s.lostRelease(n, h)
+		}
 		s.w.ledger.rewatch(s.w)
 	}
 }

@@ -55,7 +55,7 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 	w := c.w
 	lease := w.sc.Lock.Lease.MS()
 	start := c.now()
-	var granted, answered []string
+	var granted, answered, cameBack []string
 	holder := ""
 	if len(c.nodeTokens) != len(rl.nodes) {
 		c.nodeTokens = make([]int64, len(rl.nodes))
@@ -80,6 +80,9 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 			}
 		case holder == "":
 			holder = r.Holder
+		}
+		if !r.OK && op == OpAcquire && rl.cameBack(i, r.Holder) {
+			cameBack = append(cameBack, n.name)
 		}
 		if op == OpRelease || (!r.OK && op != OpCheck) {
 			c.nodeTokens[i] = 0
@@ -131,6 +134,7 @@ func (c *client) quorum(a *actor, rl *redlockService, op Op) (Reply, string, boo
 	if len(granted) >= need {
 		r.Reason = fmt.Sprintf("a majority agreed, but too late: %s of the %s lease was left", FormatMS(max(validity, 0)), FormatMS(lease))
 	}
+	r.Reason += rl.cameBackWords(cameBack)
 	return r, "", len(answered) >= need, 0
 }
 

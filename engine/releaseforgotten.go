@@ -10,6 +10,18 @@ import "fmt"
 // release, given the holder and when the service applied it: "the server
 // restarted from the state it saved at 15s, before client-2's release
 // reached it at 16.15s".
+//
+// Where a release can be lost, the backend calls this: a single server
+// restarting from an older save (singleService.restart); an async replica
+// promoted, or a primary rejoining as a replica, without the release's
+// copy, or a deposed primary that alone applied it (asyncService.failover,
+// rejoin, releaseSplit); a Raft group electing a leader after a node lost
+// its disk (raftService.elect: the copies a majority stored may be gone).
+// A backend of independent servers says it of the one server that lost it.
+// A Raft group whose nodes keep their disks loses no committed release:
+// every majority's logs hold it, and a release whose commit is in doubt is
+// not one the world counts until it commits (ambiguous.go). A backend that
+// cannot lose one says why beside its entry.
 func (w *world) releaseForgotten(how func(holder string, releasedAt int64) string) {
 	if w.svc == nil {
 		return
@@ -65,11 +77,13 @@ func (w *world) watchBroughtBack(g *grantRec, gen int) {
 // with token, that holder had released it and the service lost that
 // release, when it did: "; the server restarted from the state it saved at
 // 15s, before client-2's release reached it at 16.15s, so the lock came
-// back".
+// back". It says so on the first refusal of each lease brought back; the
+// later ones, while that lease runs, name the holder alone.
 func (w *world) cameBackWords(holder string, token int64) string {
 	g := w.ledger.find(holder, token)
-	if g == nil || !g.released || g.back == "" {
+	if g == nil || !g.released || g.back == "" || g.backSaid == g.backGen {
 		return ""
 	}
+	g.backSaid = g.backGen
 	return "; " + g.back + ", so the lock came back"
 }

@@ -233,13 +233,17 @@ func (w *world) serve(cmd Command) (Reply, string, bool) {
 		return r, node, false
 	}
 	if w.flight == nil { // a command still to commit is kept when it does (ambiguous.go)
+		if clk, _, ok := w.clockSkew(node); ok {
+			cmd.Now = clk.at(w.s.now) // as the node stamped it
+		}
 		w.committed(cmd, r, node, w.s.now)
 	}
 	return r, node, true
 }
 
 // committed keeps the ledger of a command the lock service committed,
-// whose lease runs from the true time stamped.
+// whose lease runs from the true time stamped, when the node's clock read
+// cmd.Now.
 func (w *world) committed(cmd Command, r Reply, node string, stamped int64) {
 	switch {
 	case cmd.Op == OpAcquire && r.OK:
