@@ -234,3 +234,10 @@ func deviceCode(tb testing.TB, p *person) string {
 	a.decode(tb, &offer)
 	return offer.Code
 }
+
+// revealToClass presses the predictions chart's Reveal as the dashboard
+// does: the class's reveal of exercise ex.
+func revealToClass(tb testing.TB, owner *person, code, ex string) {
+	tb.Helper()
+	wantStatus(tb, owner.postJSON("/api/classes/"+code+"/reveal", `{"exercise":`+jsonString(ex)+`}`), http.StatusOK, "the class's reveal of "+ex)
+}

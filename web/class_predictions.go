@@ -46,7 +46,9 @@ type predictionsBody struct {
 // with the teacher key: the class's first answers to a predict or choice
 // exercise, grouped by what the checker read (the value, or the options),
 // most given first. A learner's later tries are left out: peer
-// instruction counts what each thought before discussing.
+// instruction counts what each thought before discussing. reveal=1 marks
+// the right answer and changes nothing: the class's reveal, which ends
+// the exercise's credit, is a POST (apiReveal).
 func (w *classWeb) apiPredictions(c echo.Context) error {
 	id := c.QueryParam("exercise")
 	if id == "" {
@@ -63,15 +65,6 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	default:
 		return badRequest("reveal", "must be 1 or 0 (got %s)", excerpt(c.QueryParam("reveal")))
 	}
-	if reveal {
-		// The reveal ends the exercise's credit for the class: a link on
-		// another site (a learner's, followed by the teacher) must not.
-		switch c.Request().Header.Get("Sec-Fetch-Site") {
-		case "cross-site", "same-site":
-			return &userError{Status: http.StatusForbidden, Field: "Sec-Fetch-Site",
-				Msg: "cross-site reveal refused: the reveal ends the exercise's credit for the class, so press Reveal on the dashboard"}
-		}
-	}
 	if w.s.cfg.Lessons == nil {
 		return badRequest("exercise", "this server has no lessons")
 	}
@@ -86,13 +79,39 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if reveal {
-		if err := w.revealToClass(c, ex.ID); err != nil {
-			return err
-		}
-	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return writeJSON(c, http.StatusOK, countFirst(ex, all, reveal))
+}
+
+// apiReveal: POST /api/classes/{code}/reveal {"exercise": ID} with the
+// teacher key: the teacher shows the class the right answer on the
+// predictions chart (revealToClass). A POST, refused cross-site like every
+// class write: a GET a link or a prefetch can send must not end a class's
+// credit.
+func (w *classWeb) apiReveal(c echo.Context) error {
+	var in struct {
+		Exercise string `json:"exercise"`
+	}
+	if err := w.s.readJSON(c, &in); err != nil {
+		return err
+	}
+	if in.Exercise == "" {
+		return badRequest("exercise", "is required: the id of a predict or choice exercise")
+	}
+	if len(in.Exercise) > classroom.MaxExerciseLen {
+		return badRequest("exercise", "must be at most %d characters (it has %d)", classroom.MaxExerciseLen, len(in.Exercise))
+	}
+	if w.s.cfg.Lessons == nil {
+		return badRequest("exercise", "this server has no lessons")
+	}
+	ex, err := w.s.cfg.Lessons.Exercise(in.Exercise)
+	if err != nil {
+		return badRequest("exercise", "%s is not an exercise of this course", excerpt(in.Exercise))
+	}
+	if err := w.revealToClass(c, ex.ID); err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, map[string]any{"exercise": ex.ID, "revealed": true})
 }
 
 // revealToClass records that the teacher showed the class the answer to

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -27,7 +26,7 @@ func TestClassRevealStandsForLearnersWhoNeverAnswered(t *testing.T) {
 		dee, _ := join(t, ts.URL, c.Code, "Dee")
 		const ex = "outlive-lease"
 		answerAs(t, ada, ex, "1")
-		wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex+"&reveal=1"), http.StatusOK, "the chart's reveal")
+		revealToClass(t, owner, c.Code, ex)
 		eve, _ := join(t, ts.URL, c.Code, "Eve")
 
 		d := readDashboard(t, owner, c.Code)
@@ -70,7 +69,7 @@ func TestClassRevealReachesTheCourse(t *testing.T) {
 		grace := newPerson(t, e.url)
 		a := e.launchAs(grace, ltitest.Teacher, "link-outlive", "exercise:"+ex, item)
 		code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
-		wantStatus(t, grace.get("/api/classes/"+code+"/predictions?exercise="+ex+"&reveal=1"), http.StatusOK, "the chart's reveal")
+		revealToClass(t, grace, code, ex)
 		if _, err := e.tool.Deliver(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"net/http"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ func TestE2EClassRevealToldLive(t *testing.T) {
 	if !run(b, lc, chromedp.Evaluate[bool](note(first.ID)+`.hidden`)) {
 		t.Fatal("the form says the answer was shown before the teacher showed it")
 	}
-	wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+first.ID+"&reveal=1"), http.StatusOK, "the chart's reveal")
+	revealToClass(t, owner, c.Code, first.ID)
 	b.waitUntil(lc, `!`+note(first.ID)+`.hidden`, "the form saying the answer was shown in class")
 	b.shots(lc, "class-reveal-form", "#exercise-"+first.ID)
 
@@ -51,7 +50,7 @@ func TestE2EClassRevealToldLive(t *testing.T) {
 	if run(b, lc, chromedp.Evaluate[string](item(second.ID)+`.dataset.state`)) != "" {
 		t.Fatalf("%s is not untried before its reveal", second.ID)
 	}
-	wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+second.ID+"&reveal=1"), http.StatusOK, "the second reveal")
+	revealToClass(t, owner, c.Code, second.ID)
 	b.waitUntil(lc, `!`+note(second.ID)+`.hidden`, "the learner's page saying the answer was shown in class")
 	got := run(b, lc, chromedp.Evaluate[[]string](fmt.Sprintf(`[%[1]s.dataset.state, %[1]s.querySelector('[data-testid=learner-exercise-words]').textContent, %[1]s.querySelector('.mark').textContent]`, item(second.ID))))
 	if fmt.Sprint(got) != "[revealed revealed · score 0 ↺]" {

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -61,7 +60,7 @@ func TestClassRevealToldBeforeAnswering(t *testing.T) {
 		if n := revealNotes(t, dee.get(lesson).body)[ex]; n[0] != "hidden" {
 			t.Fatalf("before the reveal the form's note is %q", n)
 		}
-		wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex+"&reveal=1"), http.StatusOK, "the chart's reveal")
+		revealToClass(t, owner, c.Code, ex)
 
 		const words = "Your teacher showed the answer in class: answers now earn nothing"
 		form := revealNotes(t, dee.get(lesson).body)

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 )
 
 // TestClassRevealEndsCredit: the teacher reveals the right answer on the
-// class's predictions chart (the dashboard's button, ?reveal=1), which the
+// class's predictions chart (the dashboard's button, POST .../reveal), which the
 // room sees on the projector. A learner who answers after it earns
 // nothing, and every view says revealed: the check, the grid, the
 // gradebook and the learner's own page. Before, Bo, who had not answered
@@ -30,11 +31,16 @@ func TestClassRevealEndsCredit(t *testing.T) {
 		answerAs(t, ada, ex, "1")
 		answerAs(t, cy, ex, expected(t, ex, classVariant(t, st, c, cyID)))
 
-		// A link on another site, followed by the teacher, reveals nothing.
-		chart := "/api/classes/" + c.Code + "/predictions?exercise=" + ex + "&reveal=1"
-		wantStatus(t, owner.do("GET", chart, "", "", "Sec-Fetch-Site", "cross-site", "Sec-Fetch-Mode", "navigate", "Sec-Fetch-Dest", "document"),
-			http.StatusForbidden, "a reveal from a link on another site")
-		wantStatus(t, owner.get(chart), http.StatusOK, "the chart's reveal")
+		// Reading the chart with the right answer marked, as a link or a
+		// prefetch can, reveals nothing; a reveal posted from another
+		// site is refused. Only the dashboard's POST is the reveal.
+		wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex+"&reveal=1"), http.StatusOK, "the chart read with its answer marked")
+		if res := answerAs(t, cy, ex, expected(t, ex, classVariant(t, st, c, cyID))); strings.Contains(fmt.Sprint(res["feedback"]), "after the answer was shown") {
+			t.Errorf("a GET of the marked chart ended the credit: Cy is told %q", res["feedback"])
+		}
+		wantStatus(t, owner.do("POST", "/api/classes/"+c.Code+"/reveal", "application/json", `{"exercise":"`+ex+`"}`, "Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site"),
+			http.StatusForbidden, "a reveal posted from another site")
+		revealToClass(t, owner, c.Code, ex)
 
 		for _, l := range []struct {
 			name string

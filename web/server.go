@@ -298,6 +298,7 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/api/classes/:code/progress-wide.csv", w.apiWideCSV)
 	class(get, "/api/classes/:code/answers.csv", w.apiAnswersCSV)
 	class(get, "/api/classes/:code/mistakes", w.apiMistakes)
+	class(post, "/api/classes/:code/reveal", w.apiReveal)
 	class(post, "/api/classes/:code/reviews", w.apiReview)
 	class(post, "/api/classes/:code/variants", w.apiVariants)
 	class(get, "/api/classes/:code/attempts.csv", w.apiAttemptsCSV)

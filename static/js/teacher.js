@@ -521,7 +521,13 @@ async function refreshPoll() {
   pollReveal.textContent = revealed ? 'Hide the answer' : 'Reveal the answer';
 }
 pollSelect.addEventListener('change', () => { revealed = false; act(refreshPoll); });
-pollReveal.addEventListener('click', () => { revealed = !revealed; act(refreshPoll); });
+pollReveal.addEventListener('click', () => act(async () => {
+  // Revealing is the class's (a POST: answers after it earn nothing);
+  // hiding again only hides the marks on the chart.
+  if (!revealed) await send('POST', api('/reveal'), { exercise: pollSelect.value });
+  revealed = !revealed;
+  await refreshPoll();
+}));
 
 // The Gradebook menu closes as a menu does: on a click or a tap anywhere
 // else, and on Escape (focus goes back to its button).
