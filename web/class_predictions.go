@@ -40,6 +40,10 @@ type predictionsBody struct {
 	// reads the chart knowing it. Nothing is scored by it.
 	RanFirst int  `json:"ran_first"`
 	Revealed bool `json:"revealed"`
+	// ClassRevealed is whether the teacher has revealed the exercise to
+	// the class (classroom.Settings.Revealed): its credit has ended, and
+	// the dashboard shows the answer again without asking.
+	ClassRevealed bool `json:"class_revealed"`
 }
 
 // apiPredictions: GET /api/classes/{code}/predictions?exercise=ID[&reveal=1]
@@ -48,7 +52,8 @@ type predictionsBody struct {
 // most given first. A learner's later tries are left out: peer
 // instruction counts what each thought before discussing. reveal=1 marks
 // the right answer and changes nothing: the class's reveal, which ends
-// the exercise's credit, is a POST (apiReveal).
+// the exercise's credit, is a POST (apiReveal). class_revealed says
+// whether that POST was made.
 func (w *classWeb) apiPredictions(c echo.Context) error {
 	id := c.QueryParam("exercise")
 	if id == "" {
@@ -75,12 +80,19 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	if ex.Kind != lessons.KindPredict && ex.Kind != lessons.KindChoice && ex.Kind != lessons.KindNumber {
 		return badRequest("exercise", "%s is a %s exercise: only predictions, choices and numbers are counted", ex.ID, ex.Kind)
 	}
-	all, err := w.store().Attempts(c.Request().Context(), c.Param("code"), teacherKey(c), ex.ID)
+	ctx := c.Request().Context()
+	all, err := w.store().Attempts(ctx, c.Param("code"), teacherKey(c), ex.ID)
 	if err != nil {
 		return err
 	}
+	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
+	if err != nil {
+		return err
+	}
+	body := countFirst(ex, all, reveal)
+	body.ClassRevealed = cl.Settings.RevealedToClass(ex.ID)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return writeJSON(c, http.StatusOK, countFirst(ex, all, reveal))
+	return writeJSON(c, http.StatusOK, body)
 }
 
 // apiReveal: POST /api/classes/{code}/reveal {"exercise": ID} with the

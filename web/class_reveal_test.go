@@ -34,7 +34,13 @@ func TestClassRevealEndsCredit(t *testing.T) {
 		// Reading the chart with the right answer marked, as a link or a
 		// prefetch can, reveals nothing; a reveal posted from another
 		// site is refused. Only the dashboard's POST is the reveal.
-		wantStatus(t, owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex+"&reveal=1"), http.StatusOK, "the chart read with its answer marked")
+		var marked struct {
+			ClassRevealed bool `json:"class_revealed"`
+		}
+		owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex+"&reveal=1").decode(t, &marked)
+		if marked.ClassRevealed {
+			t.Error("the chart read with its answer marked says the class has been shown it")
+		}
 		if res := answerAs(t, cy, ex, expected(t, ex, classVariant(t, st, c, cyID))); strings.Contains(fmt.Sprint(res["feedback"]), "after the answer was shown") {
 			t.Errorf("a GET of the marked chart ended the credit: Cy is told %q", res["feedback"])
 		}
@@ -55,10 +61,15 @@ func TestClassRevealEndsCredit(t *testing.T) {
 
 		// The chart counts what the class thought before it was shown:
 		// Bo's answer typed off the projector is not his prediction.
-		var counted struct{ Total int }
+		// It says the class has been shown the answer, so a dashboard
+		// opened later marks it again and asks nothing more.
+		var counted struct {
+			Total         int
+			ClassRevealed bool `json:"class_revealed"`
+		}
 		owner.get("/api/classes/"+c.Code+"/predictions?exercise="+ex).decode(t, &counted)
-		if counted.Total != 2 {
-			t.Errorf("the chart counts %d first answers, want 2 (Ada's and Cy's, from before the reveal)", counted.Total)
+		if counted.Total != 2 || !counted.ClassRevealed {
+			t.Errorf("the chart counts %d first answers, class revealed %v; want 2 (Ada's and Cy's, from before the reveal), true", counted.Total, counted.ClassRevealed)
 		}
 
 		d := readDashboard(t, owner, c.Code)

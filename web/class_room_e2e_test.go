@@ -143,9 +143,31 @@ func TestE2ERoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.waitUntil(tc, `[...document.querySelectorAll('[data-testid=poll-count]')].map(e => e.textContent).join(',') === '2,2'`, "the chart following a new prediction")
-	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
+	// The reveal ends the class's credit for good, so it is asked first:
+	// declined, nothing is revealed, even to a dashboard opened afresh.
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => false`), chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
+	reopenChart := func(why string) {
+		b.do(tc, chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("[data-testid=dashboard]")), choose("#poll-exercise", pred.ID))
+		b.waitUntil(tc, `document.querySelectorAll('[data-testid=poll-row]').length === 2`, why)
+	}
+	reopenChart("the chart after the reveal was declined")
+	if got := run(b, tc, chromedp.Evaluate[string](`document.querySelectorAll('[data-testid=poll-row][data-right=true]').length + '|' + document.getElementById('poll-state').textContent + '|' + document.getElementById('poll-reveal').textContent`)); got != "0||Reveal the answer" {
+		t.Errorf("after declining the reveal the chart reads %q (right marks|state|button)", got)
+	}
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => true`), chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
 	b.waitUntil(tc, `document.querySelector('[data-testid=poll-row][data-right=true]') !== null`, "the reveal")
 	b.roomShots(tc, "room-predictions-revealed", "#predictions")
+	// A dashboard opened afresh shows the class's reveal as it stands: the
+	// answer marked, the credit said to be over, nothing left to confirm.
+	reopenChart("the chart after the reveal, opened afresh")
+	b.waitUntil(tc, `document.querySelector('[data-testid=poll-row][data-right=true]') !== null`, "the revealed answer marked again")
+	if got := run(b, tc, chromedp.Evaluate[string](`document.getElementById('poll-state').textContent + '|' + document.getElementById('poll-reveal').textContent`)); got != "Revealed to the class: answers to this exercise now earn nothing.|Hide the answer" {
+		t.Errorf("the revealed chart opened afresh reads %q (state|button)", got)
+	}
+	b.do(tc, chromedp.Evaluate[chromedp.Void](`window.confirm = () => { throw new Error('asked again') }`), chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
+	b.waitUntil(tc, `document.getElementById('poll-reveal').textContent === 'Show the answer' && !document.querySelector('[data-testid=poll-row][data-right=true]')`, "Hide taking the marks off")
+	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
+	b.waitUntil(tc, `document.getElementById('poll-reveal').textContent === 'Hide the answer' && !!document.querySelector('[data-testid=poll-row][data-right=true]')`, "Show putting them back without asking")
 
 	// Three wrong tries on an exercise: that learner is flagged, at the top.
 	for range 3 {

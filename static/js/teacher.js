@@ -492,20 +492,32 @@ settingsForm.addEventListener('submit', (e) => {
 });
 
 // The predictions chart: the class's first answers as bars, redrawn on
-// every live update; which answer is right only after Reveal.
+// every live update; which answer is right only after Reveal. shown is
+// whether the marks are on the chart: null until the teacher chooses,
+// which follows the class (an exercise revealed before, on another day
+// or in another tab, shows its answer again).
 const pollSelect = document.getElementById('poll-exercise');
 const pollReveal = document.getElementById('poll-reveal');
-let revealed = false;
+const pollState = document.getElementById('poll-state');
+let shown = null;
+let classRevealed = false;
 async function refreshPoll() {
   const id = pollSelect.value;
   pollReveal.disabled = !id;
   if (!id) {
     document.getElementById('poll-bars').replaceChildren();
     document.getElementById('poll-total').textContent = '';
+    pollState.textContent = '';
     return;
   }
-  const p = await send('GET', api('/predictions?exercise=' + encodeURIComponent(id) + (revealed ? '&reveal=1' : '')));
+  let p = await send('GET', api('/predictions?exercise=' + encodeURIComponent(id) + (shown ? '&reveal=1' : '')));
   if (pollSelect.value !== id) return;
+  if (shown === null && p.class_revealed) {
+    shown = true;
+    p = await send('GET', api('/predictions?exercise=' + encodeURIComponent(id) + '&reveal=1'));
+    if (pollSelect.value !== id) return;
+  }
+  classRevealed = p.class_revealed;
   const most = Math.max(1, ...p.answers.map((a) => a.count));
   document.getElementById('poll-total').textContent = (p.total === 1 ? '1 learner answered' : p.total + ' learners answered') +
     (p.ran_first ? '; ' + (p.ran_first === p.total && p.total > 1 ? 'all' : p.ran_first) + ' had run this very scenario before predicting' : '');
@@ -518,14 +530,19 @@ async function refreshPoll() {
       el('span', { class: 'poll-track' }, bar),
       el('span', { class: 'poll-count', 'data-testid': 'poll-count', title: a.ran_first ? a.ran_first + ' of them had run the scenario first' : '' }, a.count));
   }));
-  pollReveal.textContent = revealed ? 'Hide the answer' : 'Reveal the answer';
+  pollReveal.textContent = shown ? 'Hide the answer' : classRevealed ? 'Show the answer' : 'Reveal the answer';
+  pollState.textContent = classRevealed ? 'Revealed to the class: answers to this exercise now earn nothing.' : '';
 }
-pollSelect.addEventListener('change', () => { revealed = false; act(refreshPoll); });
+pollSelect.addEventListener('change', () => { shown = null; act(refreshPoll); });
 pollReveal.addEventListener('click', () => act(async () => {
-  // Revealing is the class's (a POST: answers after it earn nothing);
-  // hiding again only hides the marks on the chart.
-  if (!revealed) await send('POST', api('/reveal'), { exercise: pollSelect.value });
-  revealed = !revealed;
+  // The first reveal is the class's (a POST: answers after it earn
+  // nothing, and it cannot be taken back), so it is asked first; hiding
+  // and showing again only move the marks on the chart.
+  if (!shown && !classRevealed) {
+    if (!window.confirm('Reveal the answer to the class? From now on, answers to this exercise earn nothing for anyone who has not solved it. What was earned before stands. This cannot be undone.')) return;
+    await send('POST', api('/reveal'), { exercise: pollSelect.value });
+  }
+  shown = !shown;
   await refreshPoll();
 }));
 
