@@ -69,7 +69,9 @@ type Store interface {
 	// given them as they stand when the change is written, so that two
 	// changes at once both count: change may run more than once, and
 	// its error is returned as it is. Its result is checked
-	// (CheckSettings).
+	// (CheckSettings). An exercise revealed anew (Settings.Revealed) to
+	// a class of a course is queued, in the same write, for the course's
+	// gradebook (LTIStore.ClaimLTIReveal).
 	UpdateSettings(ctx context.Context, code, key string, change func(Settings) (Settings, error)) (*Class, error)
 	// RotateCode gives the class a new join code; the old one stops
 	// working for joining and for teacher URLs, sessions keep working.

@@ -67,6 +67,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIStandingOvertaken", testLTIStandingOvertaken},
 		{"LTIStandingAtOnce", testLTIStandingAtOnce},
 		{"LTIStandingLocked", testLTIStandingLocked},
+		{"LTIRevealKept", testLTIRevealKept},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},

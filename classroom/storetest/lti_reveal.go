@@ -1,0 +1,144 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/lti"
+)
+
+// revealLineItem is the graded link's line item of the course in the
+// reveal tests.
+const revealLineItem = "https://lms.example.edu/li/num"
+
+// courseClass is a class made by launches from a course: its teacher's
+// key and the learners who came by a launch into a graded link that
+// opens the exercise "num", by name.
+type courseClass struct {
+	class    *classroom.Class
+	key      string
+	learners map[string]*classroom.Session
+}
+
+// launchCourse launches the teacher and the named learners (each their
+// own sub) into the course's graded link.
+func launchCourse(t *testing.T, ls classroom.LTIStore, platformID int64, names ...string) courseClass {
+	t.Helper()
+	ctx := context.Background()
+	link := classroom.LTILaunch{PlatformID: platformID, ContextID: "c", ResourceLinkID: "l", Target: "exercise:num", LineItemURL: revealLineItem}
+	teacher := link
+	teacher.Sub, teacher.Name, teacher.Instructor = "t1", "Teacher", true
+	rt, err := ls.LTILaunch(ctx, teacher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := courseClass{class: rt.Class, key: rt.TeacherKey, learners: map[string]*classroom.Session{}}
+	for _, name := range names {
+		cc.learners[name] = launchLearner(t, ls, platformID, name)
+	}
+	return cc
+}
+
+// launchLearner launches the learner of this name (sub "sub-NAME") into
+// the course's graded link.
+func launchLearner(t *testing.T, ls classroom.LTIStore, platformID int64, name string) *classroom.Session {
+	t.Helper()
+	r, err := ls.LTILaunch(context.Background(), classroom.LTILaunch{PlatformID: platformID, ContextID: "c", Sub: "sub-" + name, Name: name,
+		ResourceLinkID: "l", Target: "exercise:num", LineItemURL: revealLineItem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Session
+}
+
+// revealNum reveals the exercise "num" to the class, as the predictions
+// chart's Reveal does.
+func revealNum(t *testing.T, s classroom.Store, code, key string) {
+	t.Helper()
+	if _, err := s.UpdateSettings(context.Background(), code, key, func(cur classroom.Settings) (classroom.Settings, error) {
+		if !cur.RevealedToClass("num") {
+			cur.Revealed = append(cur.Revealed, "num")
+		}
+		return cur, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// queuedFor is the score the course is left with for a learner (by sub)
+// on the reveal tests' line item, and whether there is one.
+func queuedFor(t *testing.T, ls classroom.LTIStore, sub string) (classroom.LTIScoreJob, bool) {
+	t.Helper()
+	jobs, err := ls.LTIScoreJobs(context.Background(), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs { // newest first
+		if j.LineItemURL == revealLineItem && j.UserSub == sub && j.Outcome != "superseded" && j.Outcome != "failed" {
+			return j, true
+		}
+	}
+	return classroom.LTIScoreJob{}, false
+}
+
+// passOnReveals runs the score queue's worker over the reveals waiting,
+// as a server (of any replica) does, and returns how many it passed on.
+func passOnReveals(t *testing.T, ls classroom.LTIStore) int {
+	t.Helper()
+	tool := lti.New(lti.Config{Store: ls})
+	defer tool.Close()
+	n, err := tool.QueueReveals(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// testLTIRevealKept: a teacher's reveal to a class of a course is kept in
+// the database with the settings, until the queue's worker has queued
+// every launched learner's standing: after a restart in between, the
+// learners who had not solved the exercise are queued their 0 and the
+// one who had solved it keeps 1. It is passed on once; a class that came
+// from no course keeps nothing for the queue.
+func testLTIRevealKept(t *testing.T, h Harness) {
+	ctx := context.Background()
+	addr := h.New(t)
+	s := h.MustOpen(t, addr, classroom.Options{})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	cc := launchCourse(t, ls, p.ID, "Ada", "Bo", "Cy")
+	mustRecord(t, s, cc.learners["Ada"].Token, classroom.Attempt{Exercise: "num", Answer: "x", Graded: true})
+	mustRecord(t, s, cc.learners["Cy"].Token, classroom.Attempt{Exercise: "num", Answer: "y", Graded: true, Correct: true})
+	plain := mustCreate(t, s, "No course")
+	mustJoin(t, s, plain.Class.Code, "Dee")
+	revealNum(t, s, cc.class.Code, cc.key)
+	revealNum(t, s, plain.Class.Code, plain.TeacherKey)
+	if jobs, err := ls.LTIScoreJobs(ctx, 10); err != nil || len(jobs) != 0 {
+		t.Fatalf("the reveal itself queued %d scores (%v); want none before the worker runs", len(jobs), err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	s = h.MustOpen(t, addr, classroom.Options{}) // a restart
+	ls = ltiStore(t, s)
+	if n := passOnReveals(t, ls); n != 1 {
+		t.Errorf("the worker passed on %d reveals; want the course's class's 1", n)
+	}
+	for name, want := range map[string]float64{"Ada": 0, "Bo": 0, "Cy": 1} {
+		if j, ok := queuedFor(t, ls, "sub-"+name); !ok || j.Given != want || j.Maximum != 1 || j.Pending {
+			t.Errorf("%s's score for the course after the reveal: %+v (queued %v); want %v of 1", name, j, ok, want)
+		}
+	}
+	jobs, err := ls.LTIScoreJobs(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := passOnReveals(t, ls); n != 0 {
+		t.Errorf("the worker's next pass passed on %d reveals; want none", n)
+	}
+	if again, err := ls.LTIScoreJobs(ctx, 100); err != nil || len(again) != len(jobs) {
+		t.Errorf("the worker's next pass left %d scores queued, was %d (%v)", len(again), len(jobs), err)
+	}
+}
