@@ -13,3 +13,13 @@ CREATE TABLE IF NOT EXISTS lti_reveals (
 	claimed_until INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (class_id, learner_id, exercise)
 );
+-- Reveals made before this sent no 0s (migration 0012 stood the learners
+-- at revealed, and nothing told the course): each is passed on once. The
+-- queue sends only standings that changed.
+INSERT INTO lti_reveals (class_id, learner_id, exercise)
+SELECT c.id, 0, r.value
+FROM classes c
+JOIN lti_contexts x ON x.class_id = c.id
+JOIN json_each(CASE WHEN json_valid(c.settings) THEN c.settings ELSE '{}' END, '$.revealed') r
+WHERE r.type = 'text'
+ON CONFLICT (class_id, learner_id, exercise) DO NOTHING;
