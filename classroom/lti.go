@@ -73,7 +73,9 @@ type LTIStore interface {
 	// ClaimLTIReveal takes the next reveal to pass on to a course's
 	// gradebook for lease (so that one replica passes it on), or nil when
 	// none waits. A reveal is queued, in the same write, when the settings
-	// of a class of a course reveal an exercise anew (UpdateSettings).
+	// of a class of a course reveal an exercise anew (UpdateSettings), and
+	// for a learner who first launches into a class with exercises
+	// revealed (LTILaunch).
 	ClaimLTIReveal(ctx context.Context, now time.Time, lease time.Duration) (*LTIRevealJob, error)
 	// FinishLTIReveal forgets a reveal whose learners' standings are
 	// queued.

@@ -142,3 +142,27 @@ func testLTIRevealKept(t *testing.T, h Harness) {
 		t.Errorf("the worker's next pass left %d scores queued, was %d (%v)", len(again), len(jobs), err)
 	}
 }
+
+// testLTIRevealLaterLearner: a learner who first launches into a class
+// after the teacher revealed an exercise to it stands at revealed with 0
+// there, and the course is queued that 0 too (the gradebook export's
+// cell), not a blank until their next answer.
+func testLTIRevealLaterLearner(t *testing.T, h Harness) {
+	s := h.MustNew(t, classroom.Options{})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	cc := launchCourse(t, ls, p.ID, "Ada")
+	revealNum(t, s, cc.class.Code, cc.key)
+	passOnReveals(t, ls)
+	launchLearner(t, ls, p.ID, "Eve")
+	if n := passOnReveals(t, ls); n != 1 {
+		t.Errorf("the worker passed on %d reveals after Eve's first launch; want hers", n)
+	}
+	if j, ok := queuedFor(t, ls, "sub-Eve"); !ok || j.Given != 0 || j.Maximum != 1 {
+		t.Errorf("Eve, who came after the reveal, is queued %+v (queued %v); want 0 of 1", j, ok)
+	}
+	launchLearner(t, ls, p.ID, "Eve") // a later launch of hers is not a first
+	if n := passOnReveals(t, ls); n != 0 {
+		t.Errorf("Eve's second launch passed on %d reveals; want none", n)
+	}
+}

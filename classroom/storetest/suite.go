@@ -68,6 +68,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIStandingAtOnce", testLTIStandingAtOnce},
 		{"LTIStandingLocked", testLTIStandingLocked},
 		{"LTIRevealKept", testLTIRevealKept},
+		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
