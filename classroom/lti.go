@@ -157,13 +157,16 @@ type LTIScoreJob struct {
 	Maximum     float64     `json:"score_maximum"`
 	// Pending is a partial score waiting for the teacher's: sent as
 	// gradingProgress "PendingManual".
-	Pending   bool      `json:"pending,omitempty"`
-	ScoredAt  time.Time `json:"scored_at"`
-	Tries     int       `json:"tries"`
-	NextAt    time.Time `json:"next_at"`
-	DoneAt    time.Time `json:"done_at,omitzero"`
-	Outcome   string    `json:"outcome,omitempty"`
-	LastError string    `json:"last_error,omitempty"`
+	Pending  bool      `json:"pending,omitempty"`
+	ScoredAt time.Time `json:"scored_at"`
+	Tries    int       `json:"tries"`
+	NextAt   time.Time `json:"next_at"`
+	DoneAt   time.Time `json:"done_at,omitzero"`
+	// Outcome, once done: "sent"; "failed" (given up, LastError says
+	// why); "superseded" by a later score of the learner on the line item;
+	// "withdrawn" when the teacher removed the learner before it was sent.
+	Outcome   string `json:"outcome,omitempty"`
+	LastError string `json:"last_error,omitempty"`
 }
 
 // LTIRevealJob is a teacher's reveal of an exercise to a class of a

@@ -163,7 +163,9 @@ type Store interface {
 	ServerSecret(ctx context.Context, name string) ([]byte, error)
 
 	// RemoveLearner deletes a learner with their attempts and progress;
-	// their session stops working. ENOTFOUND if not in this class.
+	// their session stops working, and the scores of theirs the LTI queue
+	// had still to send are withdrawn (LTIScoreJob.Outcome). ENOTFOUND if
+	// not in this class.
 	RemoveLearner(ctx context.Context, code, key string, learnerID int64) error
 
 	// Subscribe returns a channel that receives a Change whenever the class

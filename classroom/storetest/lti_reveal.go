@@ -8,50 +8,6 @@ import (
 	"github.com/leaselab/playground/lti"
 )
 
-// revealLineItem is the graded link's line item of the course in the
-// reveal tests.
-const revealLineItem = "https://lms.example.edu/li/num"
-
-// courseClass is a class made by launches from a course: its teacher's
-// key and the learners who came by a launch into a graded link that
-// opens the exercise "num", by name.
-type courseClass struct {
-	class    *classroom.Class
-	key      string
-	learners map[string]*classroom.Session
-}
-
-// launchCourse launches the teacher and the named learners (each their
-// own sub) into the course's graded link.
-func launchCourse(t *testing.T, ls classroom.LTIStore, platformID int64, names ...string) courseClass {
-	t.Helper()
-	ctx := context.Background()
-	link := classroom.LTILaunch{PlatformID: platformID, ContextID: "c", ResourceLinkID: "l", Target: "exercise:num", LineItemURL: revealLineItem}
-	teacher := link
-	teacher.Sub, teacher.Name, teacher.Instructor = "t1", "Teacher", true
-	rt, err := ls.LTILaunch(ctx, teacher)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cc := courseClass{class: rt.Class, key: rt.TeacherKey, learners: map[string]*classroom.Session{}}
-	for _, name := range names {
-		cc.learners[name] = launchLearner(t, ls, platformID, name)
-	}
-	return cc
-}
-
-// launchLearner launches the learner of this name (sub "sub-NAME") into
-// the course's graded link.
-func launchLearner(t *testing.T, ls classroom.LTIStore, platformID int64, name string) *classroom.Session {
-	t.Helper()
-	r, err := ls.LTILaunch(context.Background(), classroom.LTILaunch{PlatformID: platformID, ContextID: "c", Sub: "sub-" + name, Name: name,
-		ResourceLinkID: "l", Target: "exercise:num", LineItemURL: revealLineItem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r.Session
-}
-
 // revealNum reveals the exercise "num" to the class, as the predictions
 // chart's Reveal does.
 func revealNum(t *testing.T, s classroom.Store, code, key string) {
@@ -64,22 +20,6 @@ func revealNum(t *testing.T, s classroom.Store, code, key string) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// queuedFor is the score the course is left with for a learner (by sub)
-// on the reveal tests' line item, and whether there is one.
-func queuedFor(t *testing.T, ls classroom.LTIStore, sub string) (classroom.LTIScoreJob, bool) {
-	t.Helper()
-	jobs, err := ls.LTIScoreJobs(context.Background(), 1000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, j := range jobs { // newest first
-		if j.LineItemURL == revealLineItem && j.UserSub == sub && j.Outcome != "superseded" && j.Outcome != "failed" {
-			return j, true
-		}
-	}
-	return classroom.LTIScoreJob{}, false
 }
 
 // passOnReveals runs the score queue's worker over the reveals waiting,

@@ -14,7 +14,7 @@ import (
 
 // lastQueued is the score the platform is left with on a line item: the
 // newest queued for it that no later one superseded and the queue did
-// not give up on.
+// not give up on or withdraw.
 func lastQueued(tb testing.TB, ls classroom.LTIStore, lineItem string) (classroom.LTIScoreJob, bool) {
 	tb.Helper()
 	jobs, err := ls.LTIScoreJobs(context.Background(), 1000)
@@ -22,7 +22,7 @@ func lastQueued(tb testing.TB, ls classroom.LTIStore, lineItem string) (classroo
 		tb.Fatal(err)
 	}
 	for _, j := range jobs { // newest first
-		if j.LineItemURL == lineItem && j.Outcome != "superseded" && j.Outcome != "failed" {
+		if j.LineItemURL == lineItem && j.Outcome != "superseded" && j.Outcome != "failed" && j.Outcome != "withdrawn" {
 			return j, true
 		}
 	}

@@ -69,6 +69,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIStandingLocked", testLTIStandingLocked},
 		{"LTIRevealKept", testLTIRevealKept},
 		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
+		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
