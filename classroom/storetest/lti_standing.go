@@ -158,8 +158,13 @@ func testLTIStandingLocked(t *testing.T, h Harness) {
 			default:
 			}
 			var waiting int
+			// Only this store's connections count: the server's other
+			// databases, and other tests' schemas (each its own
+			// application name, PostgresSchema), wait on locks of theirs.
 			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_stat_activity
-				WHERE pid <> pg_backend_pid() AND wait_event_type = 'Lock' AND query LIKE '%lti_users%'`).Scan(&waiting); err != nil {
+				WHERE pid <> pg_backend_pid() AND datname = current_database()
+				AND (current_setting('application_name') = '' OR application_name = current_setting('application_name'))
+				AND wait_event_type = 'Lock' AND query LIKE '%lti_users%'`).Scan(&waiting); err != nil {
 				t.Error(err)
 				return
 			}
