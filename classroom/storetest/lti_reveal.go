@@ -8,20 +8,6 @@ import (
 	"github.com/leaselab/playground/lti"
 )
 
-// revealNum reveals the exercise "num" to the class, as the predictions
-// chart's Reveal does.
-func revealNum(t *testing.T, s classroom.Store, code, key string) {
-	t.Helper()
-	if _, err := s.UpdateSettings(context.Background(), code, key, func(cur classroom.Settings) (classroom.Settings, error) {
-		if !cur.RevealedToClass("num") {
-			cur.Revealed = append(cur.Revealed, "num")
-		}
-		return cur, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // passOnReveals runs the score queue's worker over the reveals waiting,
 // as a server (of any replica) does, and returns how many it passed on.
 func passOnReveals(t *testing.T, ls classroom.LTIStore) int {
