@@ -70,6 +70,17 @@ type LTIStore interface {
 	// LTIScoreJobs lists the queue, newest first, at most limit.
 	LTIScoreJobs(ctx context.Context, limit int) ([]LTIScoreJob, error)
 
+	// ClaimLTIReveal takes the next reveal to pass on to a course's
+	// gradebook for lease (so that one replica passes it on), or nil when
+	// none waits. A reveal is queued, in the same write, when the settings
+	// of a class of a course reveal an exercise anew (UpdateSettings), and
+	// for a learner who first launches into a class with exercises
+	// revealed (LTILaunch).
+	ClaimLTIReveal(ctx context.Context, now time.Time, lease time.Duration) (*LTIRevealJob, error)
+	// FinishLTIReveal forgets a reveal whose learners' standings are
+	// queued.
+	FinishLTIReveal(ctx context.Context, id int64) error
+
 	// SaveLTIDeepLink keeps a deep-linking request until expires, under
 	// the hash of the token of its picker page.
 	SaveLTIDeepLink(ctx context.Context, tokenHash []byte, d LTIDeepLink, expires time.Time) error
@@ -146,13 +157,29 @@ type LTIScoreJob struct {
 	Maximum     float64     `json:"score_maximum"`
 	// Pending is a partial score waiting for the teacher's: sent as
 	// gradingProgress "PendingManual".
-	Pending   bool      `json:"pending,omitempty"`
-	ScoredAt  time.Time `json:"scored_at"`
-	Tries     int       `json:"tries"`
-	NextAt    time.Time `json:"next_at"`
-	DoneAt    time.Time `json:"done_at,omitzero"`
-	Outcome   string    `json:"outcome,omitempty"`
-	LastError string    `json:"last_error,omitempty"`
+	Pending  bool      `json:"pending,omitempty"`
+	ScoredAt time.Time `json:"scored_at"`
+	Tries    int       `json:"tries"`
+	NextAt   time.Time `json:"next_at"`
+	DoneAt   time.Time `json:"done_at,omitzero"`
+	// Outcome, once done: "sent"; "failed" (given up, LastError says
+	// why); "superseded" by a later score of the learner on the line item;
+	// "withdrawn" when the teacher removed the learner before it was sent.
+	Outcome   string `json:"outcome,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+// LTIRevealJob is a teacher's reveal of an exercise to a class of a
+// course, waiting for the standing on it of the class's launched
+// learners to be queued (a class's reveal stands each of them at 0 if
+// they had not solved it).
+type LTIRevealJob struct {
+	ID       int64
+	ClassID  int64
+	Exercise string
+	// LearnerID is the one learner to pass it on for (one who launched
+	// after the reveal), 0 for every learner of the class.
+	LearnerID int64
 }
 
 // LTIDeepLink is a platform's request to pick content, waiting for the

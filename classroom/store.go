@@ -69,7 +69,9 @@ type Store interface {
 	// given them as they stand when the change is written, so that two
 	// changes at once both count: change may run more than once, and
 	// its error is returned as it is. Its result is checked
-	// (CheckSettings).
+	// (CheckSettings). An exercise revealed anew (Settings.Revealed) to
+	// a class of a course is queued, in the same write, for the course's
+	// gradebook (LTIStore.ClaimLTIReveal).
 	UpdateSettings(ctx context.Context, code, key string, change func(Settings) (Settings, error)) (*Class, error)
 	// RotateCode gives the class a new join code; the old one stops
 	// working for joining and for teacher URLs, sessions keep working.
@@ -161,7 +163,9 @@ type Store interface {
 	ServerSecret(ctx context.Context, name string) ([]byte, error)
 
 	// RemoveLearner deletes a learner with their attempts and progress;
-	// their session stops working. ENOTFOUND if not in this class.
+	// their session stops working, and the scores of theirs the LTI queue
+	// had still to send are withdrawn (LTIScoreJob.Outcome). ENOTFOUND if
+	// not in this class.
 	RemoveLearner(ctx context.Context, code, key string, learnerID int64) error
 
 	// Subscribe returns a channel that receives a Change whenever the class

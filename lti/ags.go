@@ -96,8 +96,9 @@ func (t *Tool) LessonItem(slug string) (classroom.GradeItem, bool) {
 	return classroom.ItemOf(l.Slug, l.ExerciseIDs, cat.ExercisePoints), true
 }
 
-// Run sends queued scores until ctx ends: at once when one is queued
-// here, and every pollEvery for retries and other replicas' scores.
+// Run sends queued scores until ctx ends (Deliver): at once when one is
+// queued here (or Wake is called), and every pollEvery for retries and
+// other replicas' scores and reveals.
 func (t *Tool) Run(ctx context.Context) {
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
@@ -116,9 +117,14 @@ func (t *Tool) Run(ctx context.Context) {
 	}
 }
 
-// Deliver sends every score due now and returns how many were sent; a
-// failed send is scheduled again with backoff (by the tool's clock).
+// Deliver queues the scores of the reveals waiting (QueueReveals), then
+// sends every score due now and returns how many were sent; a failed send
+// is scheduled again with backoff (by the tool's clock).
 func (t *Tool) Deliver(ctx context.Context) (int, error) {
+	if _, err := t.QueueReveals(ctx); err != nil && ctx.Err() == nil {
+		// The scores already queued are still sent.
+		t.log.Warn("lti: reveals queue", "err", err)
+	}
 	sent := 0
 	for ctx.Err() == nil {
 		job, err := t.store.ClaimLTIScore(ctx, t.now(), claimLease)

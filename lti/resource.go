@@ -69,6 +69,11 @@ func (t *Tool) Accept(ctx context.Context, l *Launch, launchOrigin string) (*Out
 	if err != nil {
 		return nil, err
 	}
+	if res.Session != nil && len(res.Class.Settings.Revealed) > 0 {
+		// A new learner's standing on the exercises revealed before they
+		// came waits in the store for the queue (QueueReveals).
+		t.Wake()
+	}
 	out := &Outcome{Class: res.Class, TeacherKey: res.TeacherKey, Session: res.Session}
 	if in.Instructor {
 		out.Landing = "/class/" + url.PathEscape(res.Class.Code) + "/teacher"

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"sort"
@@ -148,25 +147,14 @@ func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
 	}); err != nil {
 		return err
 	}
-	w.revealedToLMS(ctx, cl, exercise)
+	// A class of a course: the store queued the reveal for its gradebook
+	// with the settings, and the queue's worker passes it on to every
+	// learner who came by a launch (lti.Tool.QueueReveals), so that the
+	// teacher does not wait for a whole course.
+	if w.s.cfg.LTI != nil {
+		w.s.cfg.LTI.Wake()
+	}
 	return nil
-}
-
-// revealedToLMS passes on to the course's gradebook the standing on a
-// revealed exercise of every learner who came by a launch: one who had
-// not answered it now stands at 0, as the gradebook export says, where
-// the course's cell was blank. The queue sends only what changed.
-func (w *classWeb) revealedToLMS(ctx context.Context, cl *classroom.Class, exercise string) {
-	if w.s.cfg.LTI == nil {
-		return
-	}
-	lc, err := w.s.cfg.LTI.Store().LTIContext(ctx, cl.ID)
-	if err != nil {
-		return // not a course's class
-	}
-	for _, learnerID := range lc.Subs {
-		w.s.ltiScored(ctx, classroom.ScoreChange{ClassID: cl.ID, ClassCode: cl.Code, LearnerID: learnerID, Exercise: exercise})
-	}
 }
 
 // countFirst counts each learner's first graded attempt by what the

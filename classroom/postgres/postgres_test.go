@@ -159,3 +159,13 @@ func TestUpgradeMarksClassReveals(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeClassReveal(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradePassesOnClassReveals(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIReveal(t, harness(), addr, db, postgres.Dialect("test"))
+}

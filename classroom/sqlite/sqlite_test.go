@@ -130,3 +130,13 @@ func TestUpgradeMarksClassReveals(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeClassReveal(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradePassesOnClassReveals(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIReveal(t, harness(), dir, db, sqlite.Dialect())
+}

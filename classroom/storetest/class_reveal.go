@@ -15,30 +15,16 @@ import (
 func testClassReveal(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.MustNew(t, classroom.Options{})
-	nc := mustCreate(t, s, "Class reveal")
-	code, key := nc.Class.Code, nc.TeacherKey
-	ada := mustJoin(t, s, code, "Ada") // wrong before the reveal, right after
-	bo := mustJoin(t, s, code, "Bo")   // first answers after the reveal
-	cy := mustJoin(t, s, code, "Cy")   // right before the reveal
-	num := func(correct bool) classroom.Attempt {
-		return classroom.Attempt{Exercise: "num", Answer: "x", Graded: true, Correct: correct, Rule: classroom.RuleDeclining}
-	}
-	mustRecord(t, s, ada.Token, num(false))
-	mustRecord(t, s, cy.Token, num(true))
-
-	if _, err := s.UpdateSettings(ctx, code, key, func(cur classroom.Settings) (classroom.Settings, error) {
-		cur.Revealed = append(cur.Revealed, "num")
-		return cur, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range []*classroom.Session{ada, bo, cy} {
-		if a := mustRecord(t, s, l.Token, num(true)); a.Score != 0 || !a.AfterReveal || a.BestChange != nil {
+	rc := newRevealClass(t, s, "Class reveal", "Bo") // Ada answers right after the reveal; Bo first answers after it
+	code, key := rc.code, rc.key
+	revealNum(t, s, code, key)
+	for _, l := range []*classroom.Session{rc.ada, rc.absent, rc.cy} {
+		if a := mustRecord(t, s, l.Token, numAttempt(true)); a.Score != 0 || !a.AfterReveal || a.BestChange != nil {
 			t.Errorf("%s's right answer after the class's reveal: score %v, after_reveal %v, best change %+v; want 0, true, none",
 				l.Learner.Name, a.Score, a.AfterReveal, a.BestChange)
 		}
 	}
-	if a := mustRecord(t, s, bo.Token, classroom.Attempt{Exercise: "other", Answer: "x", Graded: true, Correct: true, Rule: classroom.RuleDeclining}); a.Score != 1 {
+	if a := mustRecord(t, s, rc.absent.Token, classroom.Attempt{Exercise: "other", Answer: "x", Graded: true, Correct: true, Rule: classroom.RuleDeclining}); a.Score != 1 {
 		t.Errorf("a right first answer to an exercise not revealed: score %v, want 1", a.Score)
 	}
 
@@ -70,30 +56,11 @@ func testClassReveal(t *testing.T, h Harness) {
 func testClassRevealNeverAnswered(t *testing.T, h Harness) {
 	ctx := context.Background()
 	s := h.MustNew(t, classroom.Options{})
-	nc := mustCreate(t, s, "Class reveal, never answered")
-	code, key := nc.Class.Code, nc.TeacherKey
-	ada := mustJoin(t, s, code, "Ada") // wrong before the reveal
-	dee := mustJoin(t, s, code, "Dee") // answers only after the reveal
-	cy := mustJoin(t, s, code, "Cy")   // right before the reveal
-	num := func(correct bool) classroom.Attempt {
-		return classroom.Attempt{Exercise: "num", Answer: "x", Graded: true, Correct: correct, Rule: classroom.RuleDeclining}
-	}
-	mustRecord(t, s, ada.Token, num(false))
-	mustRecord(t, s, cy.Token, num(true))
-	reveal := func() {
-		t.Helper()
-		if _, err := s.UpdateSettings(ctx, code, key, func(cur classroom.Settings) (classroom.Settings, error) {
-			if !cur.RevealedToClass("num") {
-				cur.Revealed = append(cur.Revealed, "num")
-			}
-			return cur, nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reveal()
+	rc := newRevealClass(t, s, "Class reveal, never answered", "Dee") // Dee answers only after the reveal
+	code, key, dee := rc.code, rc.key, rc.absent
+	revealNum(t, s, code, key)
 	eve := mustJoin(t, s, code, "Eve") // joins after the reveal
-	reveal()                           // the chart's button pressed again changes nothing
+	revealNum(t, s, code, key)         // the chart's button pressed again changes nothing
 
 	d, err := s.Dashboard(ctx, code, key)
 	if err != nil {
@@ -129,7 +96,7 @@ func testClassRevealNeverAnswered(t *testing.T, h Harness) {
 
 	// Dee answers after all: her answer earns nothing, and the row
 	// takes its time.
-	if a := mustRecord(t, s, dee.Token, num(true)); a.Score != 0 || !a.AfterReveal {
+	if a := mustRecord(t, s, dee.Token, numAttempt(true)); a.Score != 0 || !a.AfterReveal {
 		t.Errorf("Dee's right answer after the reveal: score %v, after_reveal %v; want 0, true", a.Score, a.AfterReveal)
 	}
 	if d, err = s.Dashboard(ctx, code, key); err != nil {
@@ -152,5 +119,46 @@ func testClassRevealNeverAnswered(t *testing.T, h Harness) {
 		if sc, _ := classroom.BestScore(p); p.Exercise == "num" && p.LearnerName == "Eve" && (p.Status() != classroom.StatusRevealedScored || sc != 1) {
 			t.Errorf("Eve once the teacher scored her: %q %v, want %q 1", p.Status(), sc, classroom.StatusRevealedScored)
 		}
+	}
+}
+
+// revealClass is a class to reveal the exercise "num" to (revealNum):
+// before the reveal Ada answered it wrong, Cy right, and absent had not
+// answered.
+type revealClass struct {
+	id              int64
+	code, key       string
+	ada, absent, cy *classroom.Session
+}
+
+// newRevealClass makes the class, its three learners and their answers.
+func newRevealClass(t *testing.T, s classroom.Store, name, absent string) revealClass {
+	t.Helper()
+	nc := mustCreate(t, s, name)
+	rc := revealClass{id: nc.Class.ID, code: nc.Class.Code, key: nc.TeacherKey}
+	rc.ada = mustJoin(t, s, rc.code, "Ada")
+	rc.absent = mustJoin(t, s, rc.code, absent)
+	rc.cy = mustJoin(t, s, rc.code, "Cy")
+	mustRecord(t, s, rc.ada.Token, numAttempt(false))
+	mustRecord(t, s, rc.cy.Token, numAttempt(true))
+	return rc
+}
+
+// numAttempt is a checked answer to "num", scored by the declining rule.
+func numAttempt(correct bool) classroom.Attempt {
+	return classroom.Attempt{Exercise: "num", Answer: "x", Graded: true, Correct: correct, Rule: classroom.RuleDeclining}
+}
+
+// revealNum reveals the exercise "num" to the class, as the predictions
+// chart's Reveal does.
+func revealNum(t *testing.T, s classroom.Store, code, key string) {
+	t.Helper()
+	if _, err := s.UpdateSettings(context.Background(), code, key, func(cur classroom.Settings) (classroom.Settings, error) {
+		if !cur.RevealedToClass("num") {
+			cur.Revealed = append(cur.Revealed, "num")
+		}
+		return cur, nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

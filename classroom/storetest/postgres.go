@@ -31,6 +31,8 @@ func PostgresURL(tb testing.TB) string {
 // PostgresSchema creates an empty schema, named prefix plus random hex, in
 // the test database, drops it when tb ends, and returns a URL whose
 // connections use it: tests in parallel never see one another's tables.
+// The connections are named after the schema (application_name), so a
+// test that reads pg_stat_activity can tell its own from others'.
 func PostgresSchema(tb testing.TB, prefix string) string {
 	tb.Helper()
 	base := PostgresURL(tb)
@@ -57,6 +59,7 @@ func PostgresSchema(tb testing.TB, prefix string) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	q.Set("application_name", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
 }

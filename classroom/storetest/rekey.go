@@ -31,18 +31,9 @@ func Rekey(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect
 	if _, err := sqlstore.Migrate(ctx, db, &old); err != nil {
 		t.Fatalf("migrate to schema 1: %v", err)
 	}
-	q := func(s string) string {
-		if !d.Dollar {
-			return s
-		}
-		for i := 1; strings.Contains(s, "?"); i++ {
-			s = strings.Replace(s, "?", fmt.Sprintf("$%d", i), 1)
-		}
-		return s
-	}
 	key := classroom.NewSecret()
 	var classID int64
-	if err := db.QueryRowContext(ctx, q(`INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at)
+	if err := db.QueryRowContext(ctx, rebind(d, `INSERT INTO classes (code, name, teacher_key_hash, join_open, created_at)
 		VALUES ('PASTKY', 'Before', ?, TRUE, 1600000000000) RETURNING id`), classroom.HashSecret(key)).Scan(&classID); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +43,7 @@ func Rekey(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect
 	for _, name := range []string{"Tim", "Tirn", "Ana"} {
 		tokens[name] = classroom.NewSecret()
 		var id int64
-		if err := db.QueryRowContext(ctx, q(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at)
+		if err := db.QueryRowContext(ctx, rebind(d, `INSERT INTO learners (class_id, name, name_key, session_hash, joined_at)
 			VALUES (?, ?, ?, ?, 1600000000000) RETURNING id`), classID, name, strings.ToLower(name), classroom.HashSecret(tokens[name])).Scan(&id); err != nil {
 			t.Fatal(err)
 		}

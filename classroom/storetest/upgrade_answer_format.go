@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
-	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -49,19 +48,10 @@ func migrateTo(t *testing.T, db *sql.DB, d *sqlstore.Dialect, last int) {
 func UpgradeAnswerFormat(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect) {
 	ctx := context.Background()
 	migrateTo(t, db, d, 7)
-	q := func(s string) string {
-		if !d.Dollar {
-			return s
-		}
-		for i := 1; strings.Contains(s, "?"); i++ {
-			s = strings.Replace(s, "?", fmt.Sprintf("$%d", i), 1)
-		}
-		return s
-	}
 	insert := func(query string, args ...any) int64 {
 		t.Helper()
 		var id int64
-		if err := db.QueryRowContext(ctx, q(query+` RETURNING id`), args...).Scan(&id); err != nil {
+		if err := db.QueryRowContext(ctx, rebind(d, query+` RETURNING id`), args...).Scan(&id); err != nil {
 			t.Fatalf("%s: %v", query, err)
 		}
 		return id
@@ -73,7 +63,7 @@ func UpgradeAnswerFormat(t *testing.T, h Harness, addr string, db *sql.DB, d *sq
 		VALUES ('LETTER', 'Before', ?, TRUE, ?, ?)`, classroom.HashSecret(key), now, now)
 	adaID := insert(`INSERT INTO learners (class_id, name, name_key, session_hash, joined_at) VALUES (?, 'Ada', ?, ?, 1600000000000)`,
 		classID, classroom.NameKey("Ada"), classroom.HashSecret(classroom.NewSecret()))
-	if _, err := db.ExecContext(ctx, q(`INSERT INTO progress (learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at)
+	if _, err := db.ExecContext(ctx, rebind(d, `INSERT INTO progress (learner_id, exercise, class_id, tries, correct, tries_to_correct, last_variant, first_at, last_at)
 		VALUES (?, 'pick', ?, 1, FALSE, 0, 3, 1000, 1000)`), adaID, classID); err != nil {
 		t.Fatal(err)
 	}

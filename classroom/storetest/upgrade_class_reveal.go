@@ -3,7 +3,6 @@ package storetest
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/classroom"
@@ -19,25 +18,11 @@ import (
 func UpgradeClassReveal(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect) {
 	ctx := context.Background()
 	s := h.MustOpen(t, addr, classroom.Options{})
-	nc := mustCreate(t, s, "Revealed before")
-	code, key := nc.Class.Code, nc.TeacherKey
-	ada := mustJoin(t, s, code, "Ada") // wrong before the reveal
-	mustJoin(t, s, code, "Dee")        // never answered
-	cy := mustJoin(t, s, code, "Cy")   // right before the reveal
-	num := func(correct bool) classroom.Attempt {
-		return classroom.Attempt{Exercise: "num", Answer: "x", Graded: true, Correct: correct, Rule: classroom.RuleDeclining}
-	}
-	mustRecord(t, s, ada.Token, num(false))
-	mustRecord(t, s, cy.Token, num(true))
+	rc := newRevealClass(t, s, "Revealed before", "Dee") // Dee never answered
+	code, key := rc.code, rc.key
 	// The reveal as the store wrote it before: the settings alone.
-	q := func(s string) string {
-		if !d.Dollar {
-			return s
-		}
-		return strings.Replace(strings.Replace(s, "?", "$1", 1), "?", "$2", 1)
-	}
-	if _, err := db.ExecContext(ctx, q(`UPDATE classes SET settings = ? WHERE id = ?`),
-		`{"show_me":true,"open_lessons":[],"revealed":["num"]}`, nc.Class.ID); err != nil {
+	if _, err := db.ExecContext(ctx, rebind(d, `UPDATE classes SET settings = ? WHERE id = ?`),
+		`{"show_me":true,"open_lessons":[],"revealed":["num"]}`, rc.id); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version = 12`); err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -34,25 +33,16 @@ func UpgradeCredit(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore
 	if _, err := sqlstore.Migrate(ctx, db, &old); err != nil {
 		t.Fatalf("migrate to schema 3: %v", err)
 	}
-	q := func(s string) string {
-		if !d.Dollar {
-			return s
-		}
-		for i := 1; strings.Contains(s, "?"); i++ {
-			s = strings.Replace(s, "?", fmt.Sprintf("$%d", i), 1)
-		}
-		return s
-	}
 	exec := func(query string, args ...any) {
 		t.Helper()
-		if _, err := db.ExecContext(ctx, q(query), args...); err != nil {
+		if _, err := db.ExecContext(ctx, rebind(d, query), args...); err != nil {
 			t.Fatalf("%s: %v", query, err)
 		}
 	}
 	insert := func(query string, args ...any) int64 {
 		t.Helper()
 		var id int64
-		if err := db.QueryRowContext(ctx, q(query+` RETURNING id`), args...).Scan(&id); err != nil {
+		if err := db.QueryRowContext(ctx, rebind(d, query+` RETURNING id`), args...).Scan(&id); err != nil {
 			t.Fatalf("%s: %v", query, err)
 		}
 		return id

@@ -311,7 +311,11 @@ func (s *DB) UpdateSettings(ctx context.Context, code, key string, change func(c
 		if _, err = tx.ExecContext(ctx, s.d.q(`UPDATE classes SET settings = ? WHERE id = ?`), text, c.ID); err != nil {
 			return err
 		}
-		return s.markRevealedToClass(ctx, tx, c.ID, 0, newlyRevealed(cur.Revealed, set.Revealed), now)
+		revealed := newlyRevealed(cur.Revealed, set.Revealed)
+		if err := s.markRevealedToClass(ctx, tx, c.ID, 0, revealed, now); err != nil {
+			return err
+		}
+		return s.queueReveals(ctx, tx, c.ID, 0, revealed)
 	})
 	if changeErr != nil {
 		return nil, changeErr // the change's own error, as it made it

@@ -218,6 +218,10 @@ func (s *DB) ltiLearner(ctx context.Context, tx *sql.Tx, c *classroom.Class, l c
 	if err := s.markRevealedToClass(ctx, tx, c.ID, lr.ID, c.Settings.Revealed, now); err != nil {
 		return nil, err
 	}
+	// The course is told their 0 on what was revealed before they came.
+	if err := s.queueReveals(ctx, tx, c.ID, lr.ID, c.Settings.Revealed); err != nil {
+		return nil, err
+	}
 	return &classroom.Session{Learner: lr, Class: c, Token: token}, s.touch(ctx, tx, c.ID, now, 0)
 }
 

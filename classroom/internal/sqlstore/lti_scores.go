@@ -83,9 +83,9 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 			var last float64
 			var lastPending bool
 			// The last score the platform has or will get: one the queue
-			// gave up on never reached it.
+			// gave up on, or withdrew with its learner, never reached it.
 			err := tx.QueryRowContext(ctx, s.d.q(`SELECT score_given / score_max, pending FROM lti_scores
-				WHERE lineitem_url = ? AND user_sub = ? AND outcome NOT IN ('superseded', 'failed') ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last, &lastPending)
+				WHERE lineitem_url = ? AND user_sub = ? AND outcome NOT IN ('superseded', 'failed', 'withdrawn') ORDER BY id DESC LIMIT 1`), it.url, sub).Scan(&last, &lastPending)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
 			case err != nil:
@@ -195,6 +195,26 @@ func (s *DB) LTIScoreJobs(ctx context.Context, limit int) ([]classroom.LTIScoreJ
 		out = append(out, *j)
 	}
 	return out, wrap("list the scores", rows.Err())
+}
+
+// withdrawScores gives up, for good, the scores still to be sent to the
+// class's line items for a learner the teacher removes ("withdrawn"): a
+// learner no longer in the class is sent nothing more. Their launch row
+// is locked first (on PostgreSQL), so a queuing for them that started
+// before has committed, and one after finds them gone. A score on its
+// way is not stopped, but is not tried again. Nothing for a learner who
+// did not come by a launch.
+func (s *DB) withdrawScores(ctx context.Context, tx *sql.Tx, classID, learnerID int64) error {
+	var sub string
+	err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`+s.d.LockRow), classID, learnerID).Scan(&sub)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'withdrawn'
+		WHERE user_sub = ? AND done_at = 0 AND lineitem_url IN (SELECT lineitem_url FROM lti_links WHERE class_id = ?)`), s.nowMS(), sub, classID)
+	return err
 }
 
 // cameByLaunch reports whether the learner came to the class by a launch.

@@ -1,0 +1,66 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// testLTIRemovedLearner: the scores the queue had still to send for a
+// learner the teacher removes are never sent: their course's gradebook
+// is not written for someone no longer in the class. A classmate's
+// still are. If they come back by a launch, their standing is sent as
+// for anyone new: the withdrawn score is not one the course has.
+func testLTIRemovedLearner(t *testing.T, h Harness) {
+	ctx := context.Background()
+	clk := NewClock()
+	s := h.MustNew(t, classroom.Options{Now: clk.Now})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	cc := launchCourse(t, ls, p.ID, "Ada", "Bo")
+	item := classroom.ItemOf("num", []string{"num"}, func(string) float64 { return 1 })
+	answerRight := func(sess *classroom.Session) int {
+		t.Helper()
+		mustRecord(t, s, sess.Token, classroom.Attempt{Exercise: "num", Answer: "y", Graded: true, Correct: true})
+		n, err := ls.EnqueueLTIItemScore(ctx, cc.class.ID, sess.Learner.ID, "exercise:num", item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	answerRight(cc.learners["Ada"])
+	answerRight(cc.learners["Bo"])
+	if err := s.RemoveLearner(ctx, cc.class.Code, cc.key, cc.learners["Ada"].Learner.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	var sent []string
+	for {
+		job, err := ls.ClaimLTIScore(ctx, clk.Now(), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job == nil {
+			break
+		}
+		sent = append(sent, job.UserSub)
+		if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(sent) != 1 || sent[0] != "sub-Bo" {
+		t.Errorf("the queue sent scores of %q after Ada was removed; want Bo's alone", sent)
+	}
+	if j, ok := queuedFor(t, ls, "sub-Ada"); ok {
+		t.Errorf("the course is left to get %+v for Ada, removed; want nothing", j)
+	}
+
+	// Ada comes back by a launch, and is right again: the course has
+	// nothing of hers, so her 1 is queued.
+	ada := launchLearner(t, ls, p.ID, "Ada")
+	if n := answerRight(ada); n != 1 {
+		t.Errorf("Ada's standing after she came back queued %d scores; want 1: the withdrawn one never reached the course", n)
+	}
+}

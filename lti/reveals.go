@@ -1,0 +1,68 @@
+package lti
+
+import (
+	"context"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// Wake has the queue look for work now (Run): a reveal the store queued
+// with a class's settings, which the tool did not see queued.
+func (t *Tool) Wake() {
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+// QueueReveals passes on to the courses' gradebooks the reveals the store
+// holds (classroom.LTIStore.ClaimLTIReveal): for each, the standing on
+// the exercise of every learner of the class who came by a launch (or of
+// the one learner it names) is queued (EnqueueStanding), which for one
+// who had not solved it is the 0 every export shows. A reveal whose
+// queuing fails for some learner is still queued for the others, and
+// tried again, whole, once its claim ends; the queue sends only what
+// changed. It returns how many reveals were passed on.
+func (t *Tool) QueueReveals(ctx context.Context) (int, error) {
+	done := 0
+	for ctx.Err() == nil {
+		job, err := t.store.ClaimLTIReveal(ctx, t.now(), claimLease)
+		if err != nil || job == nil {
+			return done, err
+		}
+		if err := t.queueReveal(ctx, job); err != nil {
+			t.log.Warn("lti: could not queue a reveal's scores; tried again later", "class", job.ClassID, "exercise", job.Exercise, "err", err)
+			continue
+		}
+		if err := t.store.FinishLTIReveal(ctx, job.ID); err != nil {
+			return done, err
+		}
+		done++
+	}
+	return done, ctx.Err()
+}
+
+// queueReveal queues the standing on a revealed exercise of the learners
+// a reveal is for, and returns the first failure.
+func (t *Tool) queueReveal(ctx context.Context, job *classroom.LTIRevealJob) error {
+	learners := []int64{job.LearnerID}
+	if job.LearnerID == 0 {
+		lc, err := t.store.LTIContext(ctx, job.ClassID)
+		if classroom.ErrorCode(err) == classroom.ENOTFOUND {
+			return nil // the class is no course's now
+		} else if err != nil {
+			return err
+		}
+		learners = learners[:0]
+		for _, id := range lc.Subs {
+			learners = append(learners, id)
+		}
+	}
+	var first error
+	for _, id := range learners {
+		if err := t.EnqueueStanding(ctx, job.ClassID, id, job.Exercise); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
