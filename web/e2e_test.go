@@ -69,12 +69,41 @@ func startBrowserWith(t *testing.T, cfg web.Config) *browser {
 	if err != nil {
 		t.Fatalf("starting chromium: %v", err)
 	}
-	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx); err != nil {
+	ctx, err := openBrowserContext(t, root)
+	if err != nil {
 		t.Fatalf("opening a browser context: %v", err)
 	}
 	return &browser{t: t, base: ts.URL, ctx: ctx, srv: srv}
+}
+
+// contextHang is how long opening a browser context may go unanswered
+// before it is given up and tried once more. It takes milliseconds; on a
+// loaded machine Chromium has once left the very first one unanswered
+// for good, and the package then hung until its timeout.
+const contextHang = 2 * time.Minute
+
+// openBrowserContext opens a browser context of its own in root's
+// Chromium, trying a second time if the first goes unanswered.
+func openBrowserContext(t *testing.T, root context.Context) (context.Context, error) {
+	t.Helper()
+	var err error
+	for try := 1; try <= 2; try++ {
+		ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+		done := make(chan error, 1)
+		go func() { done <- chromedp.Do(ctx) }()
+		select {
+		case err = <-done:
+		case <-time.After(contextHang):
+			err = fmt.Errorf("no answer from Chromium in %v", contextHang)
+		}
+		if err == nil {
+			t.Cleanup(cancel)
+			return ctx, nil
+		}
+		cancel()
+		t.Logf("opening a browser context (try %d): %v", try, err)
+	}
+	return nil, err
 }
 
 // chromium is the package's one browser, started by the first browser
