@@ -164,6 +164,17 @@ export function buildModel(sc, events, now, states = [], cast = events) {
         if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'forgotten by the lock service', e.reason || 'the lock service forgot it');
         break;
       }
+      case 'release_forgotten': {
+        // The service lost a release: by its record the released lease
+        // runs again, to its lease_until, until it expires or is replaced.
+        const h = C[e.holder];
+        if (!h || (h.lease && h.lease.token === e.token)) break;
+        closeLease(h, e.t, 'replaced');
+        const gave = [...h.leases].reverse().find(s => s.how === 'released' && s.token === e.token);
+        h.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [], servers: h.servers || [],
+          back: e.reason || 'the lock service forgot its release', released: gave ? gave.to : null };
+        break;
+      }
       case 'lease_expired': {
         const h = C[e.holder];
         if (h && h.lease && (h.lease.token === e.token || holds)) {
