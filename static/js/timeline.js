@@ -229,7 +229,8 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   }
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
-    const began = s.back ? `given back${s.released != null ? ' at ' + fmt(s.released) : ''}, came back at ${fmt(s.from)}` : `granted at ${fmt(s.from)}`;
+    const began = s.back ? `given back${s.released != null ? ' at ' + fmt(s.released) : ''}, came back at ${fmt(s.from)}`
+      : `granted at ${fmt(s.from)}${s.heard != null ? `, its answer lost (${c.name} heard of it at ${fmt(s.heard)})` : s.unheard ? ', its answer lost' : ''}`;
     out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}${s.back ? ' back' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: ${began}, lease until ${fmt(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
     // Under the bar, pointing at it: a tick inside would cut its words.
     for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h + 6}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${fmt(r)}</title></path>`);
