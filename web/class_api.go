@@ -22,7 +22,12 @@ type classWeb struct {
 	// (class_device.go).
 	deviceCodes *ipLimiter
 	checks      *flowLimiter // per issued session, then per address (flowlimit.go)
-	feeds       *dashFeeds   // live dashboards, one feed per class
+	// reads: the store reads a learner's cookie sets off, per learner then
+	// per address; lookups: the cookies looked up to tell whose
+	// (learner_reads.go).
+	reads   *flowLimiter
+	lookups *ipLimiter
+	feeds   *dashFeeds // live dashboards, one feed per class
 	// learnerFeeds: learners' live class streams, one feed per class.
 	learnerFeeds *learnerFeeds
 }
@@ -41,6 +46,9 @@ func (s *Server) newClassWeb() *classWeb {
 		deviceCodes: newIPLimiter("device codes", DefaultDeviceCodeRate, cc.Clock),
 		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
 			cc.Clock),
+		reads: newFlowLimiter("learner reads", DefaultLearnerReadRate, learnerReadRate(cc.Live.Poll), DefaultSessionBucketsPerAddress,
+			cc.Clock),
+		lookups: newIPLimiter("learner lookups", DefaultLearnerLookupRate, cc.Clock),
 	}
 	w.joins.what = "joins (joining a class, or going on in another browser with a device code)"
 	w.guesses = newGuessGate(w.wrongCodes, w.m.guessesWaiting)

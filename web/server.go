@@ -235,7 +235,7 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
-	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch)
+	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch, w.learnerReads(false))
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	if !s.cfg.SeparateMetrics {
@@ -246,7 +246,7 @@ func (s *Server) routes() *echo.Echo {
 	// elsewhere must not spend them with its visitors' browsers.
 	e.POST("/api/run", s.apiRun, s.sameOrigin)
 	e.POST("/api/chaos", s.apiChaos, s.sameOrigin)
-	e.GET("/api/history", s.apiHistory, s.noCrossSiteFetch)
+	e.GET("/api/history", s.apiHistory, s.noCrossSiteFetch, w.learnerReads(false))
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	s.ltiRoutes(e, w)
@@ -281,7 +281,7 @@ func (s *Server) routes() *echo.Echo {
 
 	class(post, "/api/classes", w.apiCreate, create)
 	class(post, "/api/classes/:code/join", w.apiJoin, join)
-	class(get, "/api/me", w.apiMe)
+	class(get, "/api/me", w.apiMe, w.learnerReads(true))
 	class(post, "/api/me/device-code", w.apiDeviceCode)
 	class(post, "/api/classes/continue", w.apiContinue, join)
 	class(get, "/api/me/events", w.apiMeEvents)

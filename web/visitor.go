@@ -163,6 +163,18 @@ type learnerEntry struct {
 // forgotten and read again.
 const learnerCacheSize = 10000
 
+// peek returns the id of the learner whose session token this is, when
+// it was resolved within the last minute, without reading the store.
+func (lc *learnerCache) peek(token string) (int64, bool) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	e, ok := lc.entries[token]
+	if !ok || !time.Now().Before(e.until) {
+		return 0, false
+	}
+	return e.id, true
+}
+
 // resolve returns the id of the learner whose session token this is.
 func (lc *learnerCache) resolve(ctx context.Context, s *Server, token string) (int64, bool) {
 	if token == "" || s.cfg.Classroom == nil || len(token) > 256 {

@@ -1,0 +1,116 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/leaselab/playground/classroom"
+	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web"
+)
+
+// learnerReadingStore counts the store's reads of a learner by cookie.
+type learnerReadingStore struct {
+	classroom.Store
+	reads atomic.Int64
+}
+
+func (s *learnerReadingStore) Learner(ctx context.Context, token string) (*classroom.Learner, *classroom.Class, error) {
+	s.reads.Add(1)
+	return s.Store.Learner(ctx, token)
+}
+
+// TestLearnerReadsAreBoundedPerLearner: GET /api/me and a run's history
+// read the store for the learner whose cookie they carry. One learner (a
+// script with her cookie) gets her own bucket, then her address's, and
+// then waits (429 naming the limit, with Retry-After) without a read of
+// the store, while a classmate behind the same address is still served;
+// a made-up cookie reads the store only while the address's lookups
+// last; a history without a cookie is not held; a minute later Ada is
+// served again.
+func TestLearnerReadsAreBoundedPerLearner(t *testing.T) {
+	st := &learnerReadingStore{Store: openSQLite(t)}
+	clk := newTestClock()
+	ts, _ := startServer(t, web.Config{Classroom: st, Class: web.ClassConfig{Clock: clk.Now}})
+	base := ts.URL
+	c := createClass(t, base, "Reads")
+	ada, _ := join(t, base, c.Code, "Ada")
+	bo, _ := join(t, base, c.Code, "Bo")
+	p, _ := engine.LoadPreset("baseline")
+	share, err := web.EncodeShare(p.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Ada reads, by both routes, until she is refused.
+	const most = 5000
+	n := 0
+	var refused struct {
+		status       int
+		body, header string
+	}
+	for ; n < most; n++ {
+		path := "/api/me"
+		if n%2 == 1 {
+			path = "/api/history?s=" + share
+		}
+		a := ada.get(path)
+		if a.status == http.StatusOK {
+			continue
+		}
+		refused.status, refused.body, refused.header = a.status, a.body, a.header.Get("Retry-After")
+		break
+	}
+	if n == most {
+		t.Fatalf("Ada read %d times and was never refused", most)
+	}
+	if refused.status != http.StatusTooManyRequests || refused.header == "" || !strings.Contains(refused.body, "too many learner reads") || !strings.Contains(refused.body, "a minute") {
+		t.Fatalf("Ada's read %d: %d %q (Retry-After %q)", n+1, refused.status, refused.body, refused.header)
+	}
+	// Her own bucket, then her address's: no more, and a poll a tab of
+	// hers makes every 5 s for minutes before that.
+	own := web.LearnerReadRate(web.DefaultLearnerPoll).Burst
+	if want := own + web.DefaultLearnerReadRate.Burst; n != want || own < 12 {
+		t.Errorf("Ada read %d times before a refusal, want %d (her own %d, then her address's)", n, want, own)
+	}
+	before := st.reads.Load()
+	for i := range 200 {
+		path := "/api/me"
+		if i%2 == 1 {
+			path = "/api/history?s=" + share
+		}
+		wantStatus(t, ada.get(path), http.StatusTooManyRequests, fmt.Sprint("Ada's refused read ", i+1))
+	}
+	if d := st.reads.Load() - before; d != 0 {
+		t.Errorf("200 refused reads read the store %d times", d)
+	}
+
+	// Bo, at the same address, has his own bucket.
+	wantStatus(t, bo.get("/api/me"), http.StatusOK, "Bo's read")
+	wantStatus(t, bo.get("/api/history?s="+share), http.StatusOK, "Bo's history")
+	// A history without a cookie reads nothing of a learner.
+	wantStatus(t, newPerson(t, base).get("/api/history?s="+share), http.StatusOK, "a history without a cookie")
+
+	// A made-up cookie: the store is asked at most as often as the
+	// address's lookups allow.
+	madeUp := newPerson(t, base)
+	madeUp.header.Set("Cookie", web.LearnerCookie+"=made-up-session")
+	before = st.reads.Load()
+	const tries = 800
+	for range tries {
+		if a := madeUp.get("/api/history?s=" + share); a.status != http.StatusOK && a.status != http.StatusTooManyRequests {
+			t.Fatalf("a history with a made-up cookie: %d %s", a.status, a.body)
+		}
+	}
+	if d := st.reads.Load() - before; d >= tries || d > int64(web.DefaultLearnerLookupRate.Burst) {
+		t.Errorf("%d reads with a made-up cookie read the store %d times", tries, d)
+	}
+
+	clk.Advance(time.Minute)
+	wantStatus(t, ada.get("/api/me"), http.StatusOK, "Ada's read a minute later")
+}
