@@ -23,11 +23,9 @@ type classWeb struct {
 	deviceCodes *ipLimiter
 	checks      *flowLimiter // per issued session, then per address (flowlimit.go)
 	// reads: the store reads a learner's cookie sets off, per learner then
-	// per address; lookups: the cookies looked up to tell whose
-	// (learner_reads.go).
-	reads   *flowLimiter
-	lookups *ipLimiter
-	feeds   *dashFeeds // live dashboards, one feed per class
+	// per address (learner_reads.go).
+	reads *flowLimiter
+	feeds *dashFeeds // live dashboards, one feed per class
 	// learnerFeeds: learners' live class streams, one feed per class.
 	learnerFeeds *learnerFeeds
 }
@@ -48,7 +46,6 @@ func (s *Server) newClassWeb() *classWeb {
 			cc.Clock),
 		reads: newFlowLimiter("learner reads", DefaultLearnerReadRate, learnerReadRate(cc.Live.Poll), DefaultSessionBucketsPerAddress,
 			cc.Clock),
-		lookups: newIPLimiter("learner lookups", DefaultLearnerLookupRate, cc.Clock),
 	}
 	w.joins.what = "joins (joining a class, or going on in another browser with a device code)"
 	w.guesses = newGuessGate(w.wrongCodes, w.m.guessesWaiting)

@@ -32,25 +32,33 @@ func learnerReadRate(poll time.Duration) Rate {
 	return Rate{PerMinute: per, Burst: int(per / 2)}
 }
 
-// readSession names the learner whose bucket a read spends: one the
-// server knows lately without a store read, else the cookie looked up in
-// the store while the address's lookups last; "" (the address's bucket)
-// for a made-up cookie, or none.
+// readSession names the learner whose bucket a read spends
+// (knownLearner), or "" (the address's bucket) for a made-up cookie, or
+// none.
 func (w *classWeb) readSession(c echo.Context) string {
-	token := learnerToken(c)
-	if token == "" {
-		return ""
-	}
-	if id, ok := w.s.learners.peek(token); ok {
-		return "l:" + strconv.FormatInt(id, 10)
-	}
-	if ok, _ := w.lookups.take(clientAddress(c)); !ok {
-		return ""
-	}
-	if id, ok := w.s.learners.resolve(c.Request().Context(), w.s, token); ok {
+	if id, ok := w.s.knownLearner(c); ok {
 		return "l:" + strconv.FormatInt(id, 10)
 	}
 	return ""
+}
+
+// knownLearner is the learner whose session cookie the request carries:
+// one the server resolved within the last minute, without a store read,
+// else the cookie looked up in the store while the address's lookups
+// last (DefaultLearnerLookupRate). A made-up cookie is looked up only so
+// often, whatever route it is sent to: past the lookups it is no one's.
+func (s *Server) knownLearner(c echo.Context) (int64, bool) {
+	token := learnerToken(c)
+	if token == "" || s.cfg.Classroom == nil {
+		return 0, false
+	}
+	if id, ok := s.learners.peek(token); ok {
+		return id, true
+	}
+	if ok, _ := s.learnerLookups.take(clientAddress(c)); !ok {
+		return 0, false
+	}
+	return s.learners.resolve(c.Request().Context(), s, token)
 }
 
 // learnerReads limits a route's requests that carry a learner's cookie

@@ -114,3 +114,25 @@ func TestLearnerReadsAreBoundedPerLearner(t *testing.T) {
 	clk.Advance(time.Minute)
 	wantStatus(t, ada.get("/api/me"), http.StatusOK, "Ada's read a minute later")
 }
+
+// TestAMadeUpCookieIsLookedUpOnlySoOften: an exercise check tells whose
+// bucket it spends by the learner cookie it carries; a made-up one, sent
+// a thousand times from one address, is looked up in the store only
+// while the address's lookups last, not once per request.
+func TestAMadeUpCookieIsLookedUpOnlySoOften(t *testing.T) {
+	st := &learnerReadingStore{Store: openSQLite(t)}
+	clk := newTestClock()
+	ts, _ := startServer(t, web.Config{Classroom: st, Class: web.ClassConfig{Clock: clk.Now}})
+	madeUp := newPerson(t, ts.URL)
+	madeUp.header.Set("Cookie", web.LearnerCookie+"=made-up-session")
+	const tries = 1000
+	for range tries {
+		if a := madeUp.postJSON("/api/exercises/outlive-lease/check", `{"answer":"50"}`); a.status != http.StatusUnauthorized && a.status != http.StatusTooManyRequests {
+			t.Fatalf("a check with a made-up cookie: %d %s", a.status, a.body)
+		}
+	}
+	lookups, checks := web.DefaultLearnerLookupRate.Burst, web.DefaultCheckRate.Burst
+	if n := st.reads.Load(); n > int64(lookups+checks) {
+		t.Errorf("%d checks with a made-up cookie read the store %d times, want at most %d (the lookups, then the checks let through)", tries, n, lookups+checks)
+	}
+}

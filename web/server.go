@@ -65,6 +65,9 @@ type Server struct {
 	visitor    visitorKeys
 	visitorIDs *ipLimiter
 	learners   learnerCache
+	// learnerLookups bounds, per address, the session tokens looked up in
+	// the store to tell whose they are (learner_reads.go).
+	learnerLookups *ipLimiter
 	// storeHealth is the classroom store's state as /healthz last saw it.
 	storeHealth storeHealth
 
@@ -120,6 +123,7 @@ func NewServer(cfg Config) (*Server, error) {
 	vr := visitorRate
 	vr.Burst = max(vr.Burst, cfg.SessionsPerAddress)
 	s.visitorIDs = newIPLimiter("visitor ids", vr, cfg.Class.Clock)
+	s.learnerLookups = newIPLimiter("learner lookups", DefaultLearnerLookupRate, cfg.Class.Clock)
 	s.metrics = newMetrics(s)
 	s.echo = s.routes()
 	return s, nil

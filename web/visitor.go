@@ -134,7 +134,7 @@ func (s *Server) requester(c echo.Context) admission.Who {
 // else "". Nothing is issued here.
 func (s *Server) issuedSession(c echo.Context) string {
 	ctx := c.Request().Context()
-	if id, ok := s.learners.resolve(ctx, s, learnerToken(c)); ok {
+	if id, ok := s.knownLearner(c); ok {
 		return "l:" + strconv.FormatInt(id, 10)
 	}
 	if key := s.visitorKey(ctx); key != nil {
