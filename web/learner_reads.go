@@ -16,14 +16,15 @@ import (
 // address's, DefaultLearnerReadRate (flowLimiter).
 var DefaultLearnerReadRate = Rate{PerMinute: 4000, Burst: 400}
 
-// DefaultLearnerLookupRate bounds, per address, the cookies looked up in
-// the store to find whose bucket a read spends: a hall of 500 arriving at
-// once, then each of them again when the server's memory of it (a
-// minute) runs out. A cookie not looked up spends the address's bucket.
+// DefaultLearnerLookupRate bounds, per address, the learner cookies looked
+// up in the store to tell whose session a read, a run or a check is
+// (knownLearner): a hall of 500 arriving at once, then each of them again
+// when the server's memory of it (a minute) runs out. A cookie not looked
+// up is no one's session and spends the address's buckets.
 var DefaultLearnerLookupRate = Rate{PerMinute: 1000, Burst: 500}
 
 // learnerReadRate is each learner's own bucket: four tabs polling /api/me
-// every poll, and never under 120 a minute, with a minute's burst.
+// every poll, and never under 120 a minute, with half a minute's burst.
 func learnerReadRate(poll time.Duration) Rate {
 	per := 120.0
 	if poll > 0 {
