@@ -9,8 +9,9 @@ import (
 
 // Reads of the classroom store a learner's cookie sets off: GET /api/me
 // (the learner's class and progress, polled by a page without a stream),
-// and the history of a run (/api/history, /playground/history), which
-// notes a prediction's run for the learner. Each learner has a bucket of
+// its stream (/api/me/events) and page (/class/me), a device code's
+// request, and the history of a run (/api/history, /playground/history),
+// which notes a prediction's run for the learner. Each learner has a bucket of
 // its own, sized for the pages' polls (learnerReadRate), and requests
 // without a learner the server knows (a made-up cookie) share the
 // address's, DefaultLearnerReadRate (flowLimiter).

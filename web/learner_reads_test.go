@@ -136,3 +136,32 @@ func TestAMadeUpCookieIsLookedUpOnlySoOften(t *testing.T) {
 		t.Errorf("%d checks with a made-up cookie read the store %d times, want at most %d (the lookups, then the checks let through)", tries, n, lookups+checks)
 	}
 }
+
+// TestAMadeUpCookieReadsTheStoreOnlySoOften: the learner's stream, page
+// and device code read the store for the cookie they carry; a made-up
+// one sent a thousand times to each is refused (401, then 429 naming the
+// limit) with the store read only as often as the address's lookups and
+// its learner reads allow, not once per request.
+func TestAMadeUpCookieReadsTheStoreOnlySoOften(t *testing.T) {
+	st := &learnerReadingStore{Store: openSQLite(t)}
+	clk := newTestClock()
+	ts, _ := startServer(t, web.Config{Classroom: st, Class: web.ClassConfig{Clock: clk.Now}})
+	madeUp := newPerson(t, ts.URL)
+	madeUp.header.Set("Cookie", web.LearnerCookie+"=made-up-session")
+	const tries = 1000
+	limited := 0
+	for i := range tries {
+		for _, a := range []answer{madeUp.get("/api/me/events"), madeUp.get("/class/me"), madeUp.postJSON("/api/me/device-code", "")} {
+			switch {
+			case a.status == http.StatusTooManyRequests && strings.Contains(a.body, "learner reads") && a.header.Get("Retry-After") != "":
+				limited++
+			case a.status != http.StatusUnauthorized && a.status != http.StatusOK && a.status != http.StatusSeeOther && a.status != http.StatusFound:
+				t.Fatalf("request %d with a made-up cookie: %d %.200s", i+1, a.status, a.body)
+			}
+		}
+	}
+	most := web.DefaultLearnerLookupRate.Burst + web.DefaultLearnerReadRate.Burst
+	if n := st.reads.Load(); n > int64(most) || limited == 0 {
+		t.Errorf("%d requests with a made-up cookie read the store %d times (want at most %d), %d refused by the limit", 3*tries, n, most, limited)
+	}
+}
