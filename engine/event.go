@@ -135,13 +135,17 @@ type Summary struct {
 	// service counted as its holder (their events name it as holder): a
 	// token handed out again, lower than one the storage had seen, not a
 	// stale writer. Absent when none.
-	HolderWritesRefused int   `json:"holder_writes_refused,omitempty"`
-	StaleWritesAccepted int   `json:"stale_writes_accepted"`
-	StaleReads          int   `json:"stale_reads"`
-	OverlapMS           int64 `json:"overlap_ms"`
-	DoubleGrants        int   `json:"double_grants"`
-	DuplicateTokens     int   `json:"duplicate_tokens"`
-	UnavailableMS       int64 `json:"unavailable_ms"`
+	HolderWritesRefused int `json:"holder_writes_refused,omitempty"`
+	StaleWritesAccepted int `json:"stale_writes_accepted"`
+	StaleReads          int `json:"stale_reads"`
+	// OverlapMS is the time during which two or more clients believed
+	// they held the lock: a length, so beliefs that begin and end at one
+	// instant add nothing, even two at once under a broken lock (that
+	// second grant is a DoubleGrants).
+	OverlapMS       int64 `json:"overlap_ms"`
+	DoubleGrants    int   `json:"double_grants"`
+	DuplicateTokens int   `json:"duplicate_tokens"`
+	UnavailableMS   int64 `json:"unavailable_ms"`
 	// CutOffMS is the part of UnavailableMS during which the lock service
 	// could serve (a server up, a leader with a majority) but a partition
 	// cut every client off from it. Absent when none.

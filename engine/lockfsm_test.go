@@ -80,6 +80,9 @@ func TestOverlap(t *testing.T) {
 		{[][]span{{{0, 10}}, {{10, 20}}}, 0},
 		{[][]span{{{0, 10}}, {{5, 20}}, {{8, 30}}}, 15},
 		{[][]span{{{0, 10}, {20, 30}}, {{5, 25}}}, 10},
+		// Beliefs of one instant cover no time, even two at once.
+		{[][]span{{{5, 5}}, {{5, 5}}}, 0},
+		{[][]span{{{5, 5}}, {{0, 10}}}, 0},
 	}
 	for _, tc := range cases {
 		if got := overlap(tc.spans); got != tc.want {

@@ -22,7 +22,10 @@ type classWeb struct {
 	// (class_device.go).
 	deviceCodes *ipLimiter
 	checks      *flowLimiter // per issued session, then per address (flowlimit.go)
-	feeds       *dashFeeds   // live dashboards, one feed per class
+	// reads: the store reads a learner's cookie sets off, per learner then
+	// per address (learner_reads.go).
+	reads *flowLimiter
+	feeds *dashFeeds // live dashboards, one feed per class
 	// learnerFeeds: learners' live class streams, one feed per class.
 	learnerFeeds *learnerFeeds
 }
@@ -40,6 +43,8 @@ func (s *Server) newClassWeb() *classWeb {
 		creates:     newIPLimiter("classes created", cc.CreateRate, cc.Clock),
 		deviceCodes: newIPLimiter("device codes", DefaultDeviceCodeRate, cc.Clock),
 		checks: newFlowLimiter("checks", DefaultCheckRate, DefaultSessionCheckRate, DefaultSessionBucketsPerAddress,
+			cc.Clock),
+		reads: newFlowLimiter("learner reads", DefaultLearnerReadRate, learnerReadRate(cc.Live.Poll), DefaultSessionBucketsPerAddress,
 			cc.Clock),
 	}
 	w.joins.what = "joins (joining a class, or going on in another browser with a device code)"

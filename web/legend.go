@@ -25,6 +25,7 @@ var legendMarks = []LegendMark{
 	{ID: "lease", Label: "lease held (token · end)", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/>`},
 	{ID: "renewal", Label: "renewal", Icon: `<rect x="1" y="3" width="22" height="8" rx="2" class="lease"/><path d="M8 11l4 -5l4 5z" class="renew-tick"/>`},
 	{ID: "lease-early", Label: "lease ended early (says why)", Icon: `<rect x="1" y="3" width="14" height="8" rx="2" class="lease"/><path d="M15 1v12" class="early-end"/>`},
+	{ID: "lease-back", Label: "lease given back came back (says why)", Icon: `<path d="M9 1v12" class="back-start"/><rect x="9" y="3" width="14" height="8" rx="2" class="lease back"/>`},
 	{ID: "belief", Label: "still believes it holds the lock", Icon: `<rect x="1" y="3" width="22" height="8" class="belief"/>`},
 	{ID: "pause", Label: "paused (frozen)", Icon: `<rect x="1" y="2" width="22" height="10" class="pause"/>`},
 	{ID: "write-sent", Label: "write sent", Icon: `<path d="M7 2L17 7L7 12z" class="m-sent"/>`},

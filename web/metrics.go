@@ -110,7 +110,7 @@ func newMetrics(s *Server) *metrics {
 	// Series that exist from the start, so a dashboard or an alert sees
 	// a zero rather than nothing.
 	m.checks.WithLabelValues("200")
-	for _, name := range []string{"joins", "classes created", "checks", "wrong class codes", "device codes"} {
+	for _, name := range []string{"joins", "classes created", "checks", "wrong class codes", "device codes", "learner reads"} {
 		m.limited.WithLabelValues(name)
 	}
 	m.storeErrors.WithLabelValues("record")

@@ -65,6 +65,9 @@ type Server struct {
 	visitor    visitorKeys
 	visitorIDs *ipLimiter
 	learners   learnerCache
+	// learnerLookups bounds, per address, the session tokens looked up in
+	// the store to tell whose they are (learner_reads.go).
+	learnerLookups *ipLimiter
 	// storeHealth is the classroom store's state as /healthz last saw it.
 	storeHealth storeHealth
 
@@ -120,6 +123,7 @@ func NewServer(cfg Config) (*Server, error) {
 	vr := visitorRate
 	vr.Burst = max(vr.Burst, cfg.SessionsPerAddress)
 	s.visitorIDs = newIPLimiter("visitor ids", vr, cfg.Class.Clock)
+	s.learnerLookups = newIPLimiter("learner lookups", DefaultLearnerLookupRate, cfg.Class.Clock)
 	s.metrics = newMetrics(s)
 	s.echo = s.routes()
 	return s, nil
@@ -235,7 +239,7 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/", s.home)
 	e.GET("/playground", s.playground)
-	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch)
+	e.GET("/playground/history", s.historyPage, s.noCrossSiteFetch, w.learnerReads(false))
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
 	if !s.cfg.SeparateMetrics {
@@ -246,7 +250,7 @@ func (s *Server) routes() *echo.Echo {
 	// elsewhere must not spend them with its visitors' browsers.
 	e.POST("/api/run", s.apiRun, s.sameOrigin)
 	e.POST("/api/chaos", s.apiChaos, s.sameOrigin)
-	e.GET("/api/history", s.apiHistory, s.noCrossSiteFetch)
+	e.GET("/api/history", s.apiHistory, s.noCrossSiteFetch, w.learnerReads(false))
 	e.GET("/ws/run", s.wsRun)
 	s.lessonRoutes(e)
 	s.ltiRoutes(e, w)
@@ -272,8 +276,8 @@ func (s *Server) routes() *echo.Echo {
 	class(get, "/class", w.classHome)
 	class(post, "/class/new", w.pageCreate, s.boundForm, create)
 	class(post, "/class/join", w.pageJoin, s.boundForm, join)
-	class(get, "/class/me", w.learnerPage)
-	class(post, "/class/me/device", w.pageDeviceCode, s.boundForm)
+	class(get, "/class/me", w.learnerPage, w.learnerReads(false))
+	class(post, "/class/me/device", w.pageDeviceCode, s.boundForm, w.learnerReads(false))
 	class(get, "/class/continue", w.continuePage)
 	class(post, "/class/continue", w.pageContinue, s.boundForm, join)
 	class(get, "/class/teacher", w.teacherLinkPage)
@@ -281,10 +285,10 @@ func (s *Server) routes() *echo.Echo {
 
 	class(post, "/api/classes", w.apiCreate, create)
 	class(post, "/api/classes/:code/join", w.apiJoin, join)
-	class(get, "/api/me", w.apiMe)
-	class(post, "/api/me/device-code", w.apiDeviceCode)
+	class(get, "/api/me", w.apiMe, w.learnerReads(true))
+	class(post, "/api/me/device-code", w.apiDeviceCode, w.learnerReads(false))
 	class(post, "/api/classes/continue", w.apiContinue, join)
-	class(get, "/api/me/events", w.apiMeEvents)
+	class(get, "/api/me/events", w.apiMeEvents, w.learnerReads(false))
 	class(post, "/api/teacher/session", w.apiTeacherSession)
 	class(get, "/api/classes/:code/dashboard", w.apiDashboard)
 	class(get, "/api/classes/:code/events", w.apiEvents)

@@ -158,8 +158,22 @@ func (s *State) Apply(e engine.Event) bool {
 			st.Owner = e.Client
 		}
 		st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Client, e.Kind
+	default:
+		// A backend's own kind that moves its holder's lease (etcd's new
+		// leader giving the lease it inherits its full TTL again).
+		if s.movesLease(e.Kind) && s.Lock.Holder == e.Holder && s.Lock.Token == e.Token && e.LeaseUntil != 0 {
+			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
+		}
 	}
 	return !s.equal(before)
+}
+
+// movesLease reports whether the backend's registry entry declares kind
+// as one that moves its holder's lease end (EventKind.Lease), as the
+// timeline's model reads it from the catalog.
+func (s *State) movesLease(kind string) bool {
+	b, ok := engine.LookupBackend(s.Backend)
+	return ok && slices.ContainsFunc(b.Kinds, func(k engine.EventKind) bool { return k.Kind == kind && k.Lease })
 }
 
 func (s *State) node(name string) *NodeState {

@@ -134,7 +134,7 @@ func (s *Server) requester(c echo.Context) admission.Who {
 // else "". Nothing is issued here.
 func (s *Server) issuedSession(c echo.Context) string {
 	ctx := c.Request().Context()
-	if id, ok := s.learners.resolve(ctx, s, learnerToken(c)); ok {
+	if id, ok := s.knownLearner(c); ok {
 		return "l:" + strconv.FormatInt(id, 10)
 	}
 	if key := s.visitorKey(ctx); key != nil {
@@ -162,6 +162,18 @@ type learnerEntry struct {
 // learnerCacheSize bounds the tokens remembered; past it they are all
 // forgotten and read again.
 const learnerCacheSize = 10000
+
+// peek returns the id of the learner whose session token this is, when
+// it was resolved within the last minute, without reading the store.
+func (lc *learnerCache) peek(token string) (int64, bool) {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	e, ok := lc.entries[token]
+	if !ok || !time.Now().Before(e.until) {
+		return 0, false
+	}
+	return e.id, true
+}
 
 // resolve returns the id of the learner whose session token this is.
 func (lc *learnerCache) resolve(ctx context.Context, s *Server, token string) (int64, bool) {

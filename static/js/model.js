@@ -130,8 +130,16 @@ export function buildModel(sc, events, now, states = [], cast = events) {
     switch (e.kind) {
       case 'granted': {
         if (!c) break;
-        closeLease(c, e.t, 'replaced');
-        c.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [] };
+        if (c.lease && c.lease.unheard && c.lease.token === e.token) {
+          // The grant whose answer was lost, given back to its client.
+          c.lease.unheard = false;
+          c.lease.heard = e.t;
+          c.lease.until = e.lease_until;
+          c.lease.node = e.node;
+        } else {
+          closeLease(c, e.t, 'replaced');
+          c.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [] };
+        }
         if (!c.belief) c.belief = { from: e.t, token: e.token };
         c.belief.token = e.token;
         const servers = holds ? granters(e) : [];
@@ -162,6 +170,17 @@ export function buildModel(sc, events, now, states = [], cast = events) {
         // The service lost the grant: as far as it knows, the lease is over.
         const h = C[e.holder];
         if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'forgotten by the lock service', e.reason || 'the lock service forgot it');
+        break;
+      }
+      case 'release_forgotten': {
+        // The service lost a release: by its record the released lease
+        // runs again, to its lease_until, until it expires or is replaced.
+        const h = C[e.holder];
+        if (!h || (h.lease && h.lease.token === e.token)) break;
+        closeLease(h, e.t, 'replaced');
+        const gave = [...h.leases].reverse().find(s => s.how === 'released' && s.token === e.token);
+        h.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [], servers: h.servers || [],
+          back: e.reason || 'the lock service forgot its release', released: gave ? gave.to : null };
         break;
       }
       case 'lease_expired': {
@@ -213,9 +232,18 @@ export function buildModel(sc, events, now, states = [], cast = events) {
       case 'disk_lost':
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: e.kind, message: e.message });
         break;
-      case 'answer_lost':
+      case 'answer_lost': {
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
+        // A new leader committed an acquire its predecessor never
+        // answered (it says the lease): the service holds the grant from
+        // now, unknown to the client until it asks again.
+        const h = C[e.client];
+        if (h && e.message === 'acquire' && e.token && e.lease_until && !(h.lease && h.lease.token === e.token)) {
+          closeLease(h, e.t, 'replaced');
+          h.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node || e.actor, renewals: [], unheard: true };
+        }
         break;
+      }
       case 'write_accepted': case 'write_refused': case 'claim_won': case 'claim_lost': {
         const stale = !!e.stale;
         storage.push({ t: e.t, kind: e.kind, client: e.client, token: e.token, value: e.value, fence: e.fence, reason: e.reason || '', stale });

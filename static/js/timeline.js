@@ -229,13 +229,22 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   }
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
-    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: granted at ${fmt(s.from)}, lease until ${fmt(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
+    const began = s.back ? `given back${s.released != null ? ' at ' + fmt(s.released) : ''}, came back at ${fmt(s.from)}`
+      : `granted at ${fmt(s.from)}${s.heard != null ? `, its answer lost (${c.name} heard of it at ${fmt(s.heard)})` : s.unheard ? ', its answer lost' : ''}`;
+    out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}${s.back ? ' back' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: ${began}, lease until ${fmt(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
     // Under the bar, pointing at it: a tick inside would cut its words.
     for (const r of s.renewals) out.push(`<path d="M${x(r) - 4} ${top + h + 6}l4 -6l4 6z" class="renew-tick" data-mark="renewal"><title>renewed at ${fmt(r)}</title></path>`);
     const lx = lay.clear(x(s.from) + 5, top + 14), fits = t => !compact && x(s.from) + w - lx > textWidth(t, 600, 11) + 4;
     const whole = `${tok(s.token)} · until ${fmt(s.until)}`, inside = fits(whole) ? whole : s.token && fits(String(s.token)) ? s.token : '';
     if (inside) out.push(`<text x="${lx}" y="${top + 14}" class="lease-label">${inside}</text>`);
     else label(x(s.from), s.token ? tok(s.token) : whole, [rows[0]], 'lease-label-out', 4);
+    if (s.back) {
+      // The service forgot the release: the lease given back runs again.
+      out.push(`<path d="M${x(s.from)} ${top - 4}v${h + 8}" class="back-start" data-mark="lease-back" data-testid="lease-back"><title>${tok(s.token)} came back at ${fmt(s.from)}, until ${fmt(s.until)}: ${esc(s.back)}</title></path>`);
+      // Its words: how the release was lost, the reason's first clause
+      // (the rest, who holds it until when, is the bar's own).
+      label(x(s.from), `came back: ${s.back.split(': ')[0]}`, rows, 'mark-label early-label label-strong', 2);
+    }
     if (s.early) {
       out.push(`<path d="M${x(s.to)} ${top - 4}v${h + 8}" class="early-end" data-mark="lease-early" data-testid="lease-early"><title>${tok(s.token)} ended at ${fmt(s.to)}, before ${fmt(s.until)}: ${esc(s.early)}</title></path>`);
       label(x(s.to), `ended early: ${s.early}`, rows, 'mark-label early-label label-strong', 2);
