@@ -159,8 +159,8 @@ func (s *State) Apply(e engine.Event) bool {
 		}
 		st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Client, e.Kind
 	default:
-		// A backend's own kind that moves its holder's lease (etcd's new
-		// leader giving the lease it inherits its full TTL again).
+		// A backend's own kind that moves its holder's lease (a new leader
+		// giving the lease it inherits its full TTL again).
 		if s.movesLease(e.Kind) && s.Lock.Holder == e.Holder && s.Lock.Token == e.Token && e.LeaseUntil != 0 {
 			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
 		}
