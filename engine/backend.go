@@ -144,8 +144,16 @@ func findNode(nodes []*simNode, name string) *simNode {
 
 // forgetLost ends, in the world's record, every open grant that the
 // service no longer has after it lost state (a restart from an old save, a
-// promoted replica that never got the copy).
+// promoted replica that never got the copy, a Raft leader elected after a
+// lost disk took the grant's copies).
 func (w *world) forgetLost(st fsmState, reason string) {
+	w.forgetLostBy(st, func(*grantRec) string { return reason })
+}
+
+// forgetLostBy is forgetLost with words for each grant: how says how the
+// service lost g (a Raft leader elected after a lost disk names when g
+// was committed).
+func (w *world) forgetLostBy(st fsmState, how func(g *grantRec) string) {
 	for _, g := range w.ledger.grants {
 		if g.released || w.s.now >= g.end {
 			continue
@@ -155,7 +163,7 @@ func (w *world) forgetLost(st fsmState, reason string) {
 			g.end = w.s.now
 			g.forgotten = true
 			g.gen++
-			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
+			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: how(g)})
 		}
 	}
 }

@@ -153,7 +153,8 @@ type Summary struct {
 	Grants               int   `json:"grants"`
 	// ForgottenGrants counts the grants the lock service lost while their
 	// lease ran (a restart from an older save, a promoted replica that
-	// never got the copy): the holder's next renewal or release is
+	// never got the copy, a leader elected after a lost disk took the
+	// grant's copies): the holder's next renewal or release is
 	// refused as if it held nothing, so the service's history is not a
 	// lock's even when nobody else got the lock. Absent when none.
 	ForgottenGrants int `json:"forgotten_grants,omitempty"`
