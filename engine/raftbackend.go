@@ -749,7 +749,7 @@ func (s *raftService) elect() {
 		s.fail(err)
 		return
 	}
-	stale := s.staleNodes()
+	stale, empty := s.staleNodes()
 	s.leader = want
 	s.term++
 	s.appended() // the entry that opens its term
@@ -764,6 +764,10 @@ func (s *raftService) elect() {
 	}
 	if len(stale) > 0 {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
+	}
+	if len(empty) > 0 {
+		msg += fmt.Sprintf(" (%s could not win: %s lost and %s empty)", strings.Join(empty, " and "),
+			pluralWord(len(empty), "its disk was", "their disks were"), pluralWord(len(empty), "its log is", "their logs are"))
 	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	if s.wiped {

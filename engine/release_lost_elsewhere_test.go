@@ -145,7 +145,8 @@ func TestARedlockServerSaysItForgotARelease(t *testing.T) {
 // TestALostDiskSaysItTookARelease: on Raft and ZooKeeper, node-3 is cut
 // off while client-1 releases at 2s, so only node-1 and node-2 store the
 // release; then the leader node-1 crashes and node-2 loses its disk. The
-// leader elected from node-2 and node-3 has client-1 holding the lock
+// leader elected from node-2 and node-3 (node-3: node-2 knows no group
+// until a leader reaches it) has client-1 holding the lock
 // again: it says a lost disk took the release (release_forgotten), the
 // summary counts it, client-2's first refusal says how the lock came
 // back, and the end of that lease is shown. When the disk is lost after
@@ -168,7 +169,7 @@ func TestALostDiskSaysItTookARelease(t *testing.T) {
 						{"at":"%dms","do":"crash","target":"node-1"},{"at":"%dms","do":"lose_disk","target":"node-2"}]}`,
 						backend, heal-1500, crash, crash),
 					lost:  heal > 2000 && crash < heal, // node-3 never got the release before the disk was lost
-					says:  "a lost disk took a copy of client-1's release, committed at 2s, and node-2 was elected by nodes whose logs lack it",
+					says:  "a lost disk took a copy of client-1's release, committed at 2s, and node-3 was elected by nodes whose logs lack it",
 					ended: "a lost release brought back",
 				}
 				if backend == "raft" { // ZooKeeper's client waits on a watch instead of being refused
