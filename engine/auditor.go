@@ -15,6 +15,7 @@ type auditor struct {
 	writesAccepted, writesRefused, stale int
 	holderRefused                        int
 	forgotten, releasesForgotten         int
+	forgottenEnded                       int
 	staleReads                           int
 	claimsWon, claimsLost                int
 	expected                             int64
@@ -50,7 +51,11 @@ func (a *auditor) observe(e Event) {
 			a.holderRefused++
 		}
 	case KindGrantForgotten:
-		a.forgotten++
+		if e.Ended {
+			a.forgottenEnded++
+		} else {
+			a.forgotten++
+		}
 	case KindReleaseForgotten:
 		a.releasesForgotten++
 	case KindCheckOK, KindCheckFailed:
@@ -107,21 +112,22 @@ func beliefChange(e Event) belief {
 // summary condenses the run, which ended at end with the record's value.
 func (a *auditor) summary(end, final int64, truncated bool) Summary {
 	s := Summary{
-		FinalValue:          final,
-		ExpectedValue:       a.expected,
-		WritesAccepted:      a.writesAccepted,
-		WritesRefused:       a.writesRefused,
-		HolderWritesRefused: a.holderRefused,
-		ForgottenGrants:     a.forgotten,
-		ForgottenReleases:   a.releasesForgotten,
-		StaleWritesAccepted: a.stale,
-		StaleReads:          a.staleReads,
-		ClaimsWon:           a.claimsWon,
-		ClaimsLost:          a.claimsLost,
-		UnavailableMS:       a.w.unavail.until(end),
-		CutOffMS:            a.w.unavail.cutUntil(end),
-		EndMS:               end,
-		Truncated:           truncated,
+		FinalValue:           final,
+		ExpectedValue:        a.expected,
+		WritesAccepted:       a.writesAccepted,
+		WritesRefused:        a.writesRefused,
+		HolderWritesRefused:  a.holderRefused,
+		ForgottenGrants:      a.forgotten,
+		ForgottenEndedGrants: a.forgottenEnded,
+		ForgottenReleases:    a.releasesForgotten,
+		StaleWritesAccepted:  a.stale,
+		StaleReads:           a.staleReads,
+		ClaimsWon:            a.claimsWon,
+		ClaimsLost:           a.claimsLost,
+		UnavailableMS:        a.w.unavail.until(end),
+		CutOffMS:             a.w.unavail.cutUntil(end),
+		EndMS:                end,
+		Truncated:            truncated,
 	}
 	s.LostUpdate = s.FinalValue != s.ExpectedValue
 	for _, n := range a.sent {

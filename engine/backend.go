@@ -144,10 +144,31 @@ func findNode(nodes []*simNode, name string) *simNode {
 
 // forgetLost ends, in the world's record, every open grant that the
 // service no longer has after it lost state (a restart from an old save, a
-// promoted replica that never got the copy).
+// promoted replica that never got the copy, a Raft leader elected after a
+// lost disk took the grant's copies). A grant whose lease had already
+// ended (it ran out, or was released) is said forgotten too when the
+// state lost its token: its holder loses nothing, but the token counter
+// went back with it, so the token can be handed out again.
 func (w *world) forgetLost(st fsmState, reason string) {
+	w.forgetLostBy(st, func(*grantRec) string { return reason })
+}
+
+// forgetLostBy is forgetLost with words for each grant: how says how the
+// service lost g (a Raft leader elected after a lost disk names when g
+// was committed).
+func (w *world) forgetLostBy(st fsmState, how func(g *grantRec) string) {
 	for _, g := range w.ledger.grants {
+		if g.forgotten {
+			continue
+		}
 		if g.released || w.s.now >= g.end {
+			if g.token == 0 || g.token < st.Next {
+				continue // the state still counts the token as handed out
+			}
+			g.forgotten = true
+			g.gen++
+			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Ended: true,
+				Reason: how(g) + w.endedWords(g)})
 			continue
 		}
 		e, ok := st.Locks[w.lockName]
@@ -155,9 +176,21 @@ func (w *world) forgetLost(st fsmState, reason string) {
 			g.end = w.s.now
 			g.forgotten = true
 			g.gen++
-			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
+			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: how(g)})
 		}
 	}
+}
+
+// endedWords says, of a grant forgotten after its lease ended, when it
+// ended and what forgetting it costs: "; its lease had already run out at
+// 2.9s and client-1 lost nothing, but the token went with it: token 33 can
+// be handed out again".
+func (w *world) endedWords(g *grantRec) string {
+	ended := fmt.Sprintf("its lease had already run out at %s and %s lost nothing", FormatMS(g.end), g.client)
+	if g.released {
+		ended = fmt.Sprintf("%s had already released it at %s and lost nothing", g.client, FormatMS(g.releasedAt))
+	}
+	return fmt.Sprintf("; %s, but the token went with it: token %d can be handed out again", ended, g.token)
 }
 
 // persistLoop saves a single server's state every period while it is up.

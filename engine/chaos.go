@@ -94,11 +94,13 @@ type ChaosReport struct {
 	IllegalByClock int `json:"illegal_by_clock"`
 	// IllegalForgotten counts, among the histories found not linearizable
 	// and not by a clock, those whose lock service forgot a grant while
-	// its lease ran (Summary.ForgottenGrants) or forgot a release while
-	// the released lease still ran (Summary.ForgottenReleases): the
-	// holder was refused as if it held nothing, or others were refused a
-	// lock already given back, which no lock does, even where nobody else
-	// got the lock and no finding is counted.
+	// its lease ran (Summary.ForgottenGrants), a release while the
+	// released lease still ran (Summary.ForgottenReleases), or a grant
+	// with its token after its lease ended (Summary.ForgottenEndedGrants):
+	// the holder was refused as if it held nothing, others were refused a
+	// lock already given back, or a token was handed out again, which no
+	// lock does, even where nobody else got the lock and no finding is
+	// counted.
 	IllegalForgotten int `json:"illegal_forgotten"`
 	// Linearizability counts the runs whose lock history the checker found
 	// linearizable, not linearizable, or could not decide in time.
@@ -454,7 +456,7 @@ func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
 	}
 	h := res.History()
 	o := outcome{kinds: Violations(res.Summary), lin: h.Check(DefaultCheckTimeout), faulted: struck(res.Events),
-		forgot: res.Summary.ForgottenGrants > 0 || res.Summary.ForgottenReleases > 0}
+		forgot: res.Summary.ForgottenGrants > 0 || res.Summary.ForgottenReleases > 0 || res.Summary.ForgottenEndedGrants > 0}
 	if o.lin == LinearizableIllegal {
 		o.byClock = h.ClockNote(DefaultCheckTimeout) != ""
 	}

@@ -199,6 +199,10 @@ func Verdict(s Summary) string {
 	if s.ForgottenReleases > 0 {
 		parts = append(parts, "the lock service forgot "+counted(s.ForgottenReleases, "release", "releases")+", so a lock already given back came back")
 	}
+	if n := s.ForgottenEndedGrants; n > 0 {
+		parts = append(parts, "the lock service forgot "+counted(n, "grant", "grants")+" after "+pluralWord(n, "its lease", "their leases")+" ended, and with "+
+			pluralWord(n, "it the token", "them the tokens")+" it had handed out")
+	}
 	if down := s.UnavailableMS - s.CutOffMS; down > 0 {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(down)))
 	}

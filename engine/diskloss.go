@@ -73,6 +73,11 @@ func (s *raftService) wipe(n *simNode) {
 		if err := raft.BootstrapCluster(raftConfig(nd.name, raftTimers), nd.log, nd.store, nd.snaps, nd.trans, conf); err != nil {
 			s.fail(fmt.Errorf("raft bootstrap %s after its disk was lost: %w", nd.name, err))
 		}
+	} else if i := s.index(nd); s.logs.end != nil && i >= 0 {
+		// Its log is empty: it votes for any candidate (every log is as
+		// up to date as none), and it cannot be elected until a leader
+		// reached it, knowing no group to campaign in (eligible).
+		s.logs.end[i] = logEnd{}
 	}
 	s.mu.Lock()
 	delete(s.views, nd.name)

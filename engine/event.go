@@ -35,6 +35,11 @@ type Event struct {
 	Stale bool `json:"stale,omitempty"`
 	// Rate is what a drifting clock reads per true second (clock_drift).
 	Rate float64 `json:"rate,omitempty"`
+	// Ended marks a grant_forgotten whose grant's lease had already ended
+	// (it ran out, or was released): its holder lost nothing, but the
+	// service forgot the token with it, which it can hand out again. The
+	// summary's forgotten_ended_grants counts these events.
+	Ended bool `json:"ended,omitempty"`
 }
 
 // Actors that are neither clients nor lock nodes (node-1, node-2 ...).
@@ -157,10 +162,16 @@ type Summary struct {
 	Grants               int   `json:"grants"`
 	// ForgottenGrants counts the grants the lock service lost while their
 	// lease ran (a restart from an older save, a promoted replica that
-	// never got the copy): the holder's next renewal or release is
+	// never got the copy, a leader elected after a lost disk took the
+	// grant's copies): the holder's next renewal or release is
 	// refused as if it held nothing, so the service's history is not a
 	// lock's even when nobody else got the lock. Absent when none.
 	ForgottenGrants int `json:"forgotten_grants,omitempty"`
+	// ForgottenEndedGrants counts the grants the lock service lost after
+	// their lease ended (ran out or was released), with their token: the
+	// holder lost nothing, but the token counter went back, so a token
+	// already handed out can be handed out again. Absent when none.
+	ForgottenEndedGrants int `json:"forgotten_ended_grants,omitempty"`
 	// ForgottenReleases counts the releases the lock service lost (a
 	// restart from a save older than the release, a promoted replica that
 	// never got it) while the released lease still ran by its record: the

@@ -749,7 +749,7 @@ func (s *raftService) elect() {
 		s.fail(err)
 		return
 	}
-	stale := s.staleNodes()
+	stale, empty := s.staleNodes()
 	s.leader = want
 	s.term++
 	s.appended() // the entry that opens its term
@@ -765,11 +765,20 @@ func (s *raftService) elect() {
 	if len(stale) > 0 {
 		msg += fmt.Sprintf(" (%s could not win: %s log lacks entries a majority stored)", strings.Join(stale, " and "), pluralWord(len(stale), "its", "their"))
 	}
+	if len(empty) > 0 {
+		msg += fmt.Sprintf(" (%s could not win: %s lost and %s empty)", strings.Join(empty, " and "),
+			pluralWord(len(empty), "its disk was", "their disks were"), pluralWord(len(empty), "its log is", "their logs are"))
+	}
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	if s.wiped {
-		// A release a majority stored can be gone with a lost disk: the
-		// new leader's log may still have the lock held (releaseForgotten).
+		// What a majority stored can be gone with a lost disk: the new
+		// leader's log may lack a grant whose lease still runs
+		// (forgetLost), or still have the lock held by a holder that
+		// released it (releaseForgotten).
 		leader := s.nodes[want].name
+		s.w.forgetLostBy(s.nodes[want].simNode.fsm.state(), func(g *grantRec) string {
+			return fmt.Sprintf("a lost disk took a copy of this grant, committed at %s, and %s was elected by nodes whose logs lack it", FormatMS(g.start), leader)
+		})
 		s.w.releaseForgotten(func(holder string, at int64) string {
 			return fmt.Sprintf("a lost disk took a copy of %s's release, committed at %s, and %s was elected by nodes whose logs lack it", holder, FormatMS(at), leader)
 		})

@@ -517,10 +517,12 @@ func (s *raftService) replicated() {
 
 // eligible reports whether node i can win an election now: it runs and
 // a majority of the group (itself included) runs, is reachable from it,
-// and holds a log no more up to date than its own.
+// and holds a log no more up to date than its own. A node whose log is
+// empty (it lost its disk, and no leader reached it since) cannot: it
+// knows no group to campaign in.
 func (s *raftService) eligible(i int) bool {
 	nd := s.nodes[i]
-	if !nd.up() || s.logs.end == nil {
+	if !nd.up() || s.logs.end == nil || s.emptyLog(i) {
 		return false
 	}
 	votes := 0
@@ -532,17 +534,27 @@ func (s *raftService) eligible(i int) bool {
 	return votes > len(s.nodes)/2
 }
 
+// emptyLog reports whether node i's log is empty in the simulation's
+// account: it lost its disk and no leader has reached it since.
+func (s *raftService) emptyLog(i int) bool {
+	return s.logs.end != nil && s.logs.end[i] == logEnd{}
+}
+
 // staleNodes names the nodes that reach a majority but cannot win because
-// their logs lack entries that a majority holds, for the leader event's
-// words.
-func (s *raftService) staleNodes() []string {
-	var out []string
+// their logs lack entries that a majority holds, and apart the ones that
+// cannot because their logs are empty (a lost disk), for the leader
+// event's words.
+func (s *raftService) staleNodes() (stale, empty []string) {
 	for i, nd := range s.nodes {
-		if s.majorityWith(i) && !s.eligible(i) {
-			out = append(out, nd.name)
+		switch {
+		case !s.majorityWith(i) || s.eligible(i):
+		case s.emptyLog(i):
+			empty = append(empty, nd.name)
+		default:
+			stale = append(stale, nd.name)
 		}
 	}
-	return out
+	return stale, empty
 }
 
 // pluralWord picks the word for one or for many.
