@@ -44,6 +44,11 @@ type asyncService struct {
 	deposed int
 	gen     []int  // per node: bumps when it goes down, cancelling copies in flight to or from it
 	missed  []bool // per node: a copy to it was lost because it was out of reach
+	// The monitor's failover: lost is the primary it replaces; due is set
+	// while its choice waits for lock.election; stuck is set when it found
+	// no node to promote, until a node comes back or a partition changes.
+	lost       int
+	due, stuck bool
 }
 
 func newAsyncService(w *world) *asyncService {
@@ -148,14 +153,22 @@ func (s *asyncService) crash(n *simNode) {
 
 // netChanged reacts to a partition beginning or healing. A primary the
 // monitor cannot reach is replaced, if the replica can be reached; a
-// deposed primary, or a replica that missed copies, that reaches the
-// primary again rejoins as its replica.
+// failover that found no node to promote tries again once the monitor
+// reaches one; a deposed primary, or a replica that missed copies, that
+// reaches the primary again rejoins as its replica.
 func (s *asyncService) netChanged() {
 	if p := s.primary; p >= 0 && s.nodes[p].up() && !s.monitored(p) && s.monitored(s.other(p)) {
 		s.deposed = p
 		s.failover(p)
 		return
 	}
+	s.retry()
+	s.catchUp()
+}
+
+// catchUp brings up to date each node that reaches the primary and needs
+// it: a deposed primary, or a replica that missed copies.
+func (s *asyncService) catchUp() {
 	for i := range s.nodes {
 		if s.primary < 0 || i == s.primary || !s.linked(i, s.primary) || (i != s.deposed && !s.missed[i]) {
 			continue
@@ -167,43 +180,94 @@ func (s *asyncService) netChanged() {
 	}
 }
 
+// failover replaces primary old: the monitor chooses lock.election later.
 func (s *asyncService) failover(old int) {
-	w := s.w
 	s.primary = -1
-	w.s.at(w.s.now+w.sc.Lock.Election.MS(), func() {
-		if s.primary >= 0 {
-			return
+	s.lost = old
+	s.stuck = false
+	s.chooseLater()
+}
+
+// retry has a failover that found no node to promote try again, as a
+// Sentinel-style monitor does, once it reaches a node: one came back, or
+// a partition that cut it off healed.
+func (s *asyncService) retry() {
+	if s.stuck && s.primary < 0 && (s.monitored(0) || s.monitored(1)) {
+		s.stuck = false
+		s.chooseLater()
+	}
+}
+
+// chooseLater has the monitor choose a primary lock.election from now,
+// unless a choice is already due: it judges the nodes as they are then.
+func (s *asyncService) chooseLater() {
+	if s.due {
+		return
+	}
+	s.due = true
+	s.w.s.at(s.w.s.now+s.w.sc.Lock.Election.MS(), func() {
+		s.due = false
+		if s.primary < 0 {
+			s.choose()
 		}
-		// The lock service is available again from the promotion on, not
-		// from the next request, and judges leases by the new primary's
-		// clock.
-		defer w.leaderChanged()
-		to := s.other(old)
-		if s.monitored(old) {
-			// It came back before the failover: it serves again.
-			s.primary = old
-			s.deposed = -1
-			w.nodeEvent(s.nodes[old].name, KindLeader, "serves again as primary")
-			return
-		}
-		if !s.monitored(to) {
-			w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: neither is up and reachable"})
-			return
-		}
-		s.primary = to
-		w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary with the copies it had received (next token %d)", s.nodes[to].fsm.NextToken()))
-		w.forgetLost(s.nodes[to].fsm.state(), "the promoted replica never received this grant")
-		w.releaseForgotten(func(holder string, at int64) string {
-			return fmt.Sprintf("the promoted replica never received %s's release, which the old primary applied at %s", holder, FormatMS(at))
-		})
 	})
 }
 
+// choose makes a primary of the node the monitor reaches: the primary it
+// lost, which then serves again with all it had, or else the other node,
+// promoted with what it has (the copies a replica received, or what a
+// deposed primary granted alone); the grants and releases it never got
+// are forgotten. With neither reachable, the monitor waits (retry).
+func (s *asyncService) choose() {
+	w := s.w
+	// The lock service is available again from the promotion on, not
+	// from the next request, and judges leases by the new primary's
+	// clock.
+	defer w.leaderChanged()
+	old := s.lost
+	to := s.other(old)
+	if s.monitored(old) {
+		// It came back before another could be promoted: it serves again,
+		// and a deposed primary that reaches it rejoins as its replica.
+		s.primary = old
+		if s.deposed == old {
+			s.deposed = -1
+		}
+		w.nodeEvent(s.nodes[old].name, KindLeader, "serves again as primary")
+		s.catchUp()
+		return
+	}
+	if !s.monitored(to) {
+		s.stuck = true
+		w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: neither is up and reachable; the monitor tries again when it reaches one"})
+		return
+	}
+	s.primary = to
+	promoted, had, applier := "the promoted replica", "with the copies it had received", "the old primary"
+	if to == s.deposed {
+		// The primary the monitor replaced: it granted alone while cut
+		// off, and never heard what its successor did.
+		s.deposed = -1
+		promoted = "the deposed primary made primary again"
+		had = fmt.Sprintf("again with its own record: %s was cut off while %s served, and never received what %s did", s.nodes[to].name, s.nodes[old].name, s.nodes[old].name)
+		applier = s.nodes[old].name
+	}
+	w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary %s (next token %d)", had, s.nodes[to].fsm.NextToken()))
+	w.forgetLost(s.nodes[to].fsm.state(), promoted+" never received this grant")
+	w.releaseForgotten(func(holder string, at int64) string {
+		return fmt.Sprintf("%s never received %s's release, which %s applied at %s", promoted, holder, applier, FormatMS(at))
+	})
+	s.catchUp()
+}
+
 // restart brings a node back as the replica of whoever is primary,
-// starting from a copy of the primary's state; with no primary, it serves.
+// starting from a copy of the primary's state. With no primary, it keeps
+// the state it had, and a failover that found nobody to promote tries
+// again.
 func (s *asyncService) restart(n *simNode) {
 	n.down = false
 	s.rejoin(n)
+	s.retry()
 }
 
 func (s *asyncService) rejoin(n *simNode) {

@@ -1,0 +1,149 @@
+package engine_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// asyncOutScenario: on async-replica, the replica is out from out for
+// outFor (cut off from the monitor and everyone, or down and restarted
+// then), and the primary crashes at crash, and restarts at restart when it
+// is not 0. client-1 holds the lock from 0 s and renews; client-2 asks
+// from 1 s; client-3 asks at 45 s, after every fault is over.
+func asyncOutScenario(cut bool, out, outFor, crash, restart int64) engine.Scenario {
+	sc := engine.Scenario{
+		Title: "the replica is out when the primary crashes", Seed: 1, Fencing: true, Until: engine.Sec(70),
+		Lock: engine.Lock{Backend: engine.BackendAsyncReplica, Lease: engine.Sec(10), Election: engine.Sec(1),
+			ReplicationLag: engine.Ms(500)},
+		Storage: engine.Storage{Initial: 1000},
+		Clients: []engine.Client{
+			{Name: "client-1", RenewEvery: engine.Sec(3), Steps: []engine.Step{
+				{Do: "acquire"}, {Do: "read"}, {Do: "work", For: engine.Sec(12)}, {Do: "write", Add: ptr(int64(100))}, {Do: "release"}}},
+			{Name: "client-2", Start: engine.Sec(1), RetryEvery: engine.Sec(1), RenewEvery: engine.Sec(3), Steps: []engine.Step{
+				{Do: "acquire"}, {Do: "read"}, {Do: "work", For: engine.Sec(4)}, {Do: "write", Add: ptr(int64(200))}, {Do: "release"}}},
+			{Name: "client-3", Start: engine.Sec(45), RetryEvery: engine.Sec(1), Steps: []engine.Step{
+				{Do: "acquire"}, {Do: "read"}, {Do: "write", Add: ptr(int64(300))}, {Do: "release"}}},
+		},
+	}
+	if cut {
+		sc.Faults = append(sc.Faults, engine.Fault{At: engine.Ms(out), Do: "partition", Side: []string{"node-2"}, For: engine.Ms(outFor)})
+	} else {
+		sc.Faults = append(sc.Faults, engine.Fault{At: engine.Ms(out), Do: "crash", Target: "node-2"},
+			engine.Fault{At: engine.Ms(out + outFor), Do: "restart", Target: "node-2"})
+	}
+	sc.Faults = append(sc.Faults, engine.Fault{At: engine.Ms(crash), Do: "crash", Target: "node-1"})
+	if restart > 0 {
+		sc.Faults = append(sc.Faults, engine.Fault{At: engine.Ms(restart), Do: "restart", Target: "node-1"})
+	}
+	return sc
+}
+
+// TestAsyncFailoverTriesAgain: wherever the primary's crash falls while
+// the replica is out of the monitor's reach (cut off, or down), and however
+// long it stays out, the lock service serves again once a node is back:
+// the failover that found nobody to promote tries again when the partition
+// heals or a node restarts, promoting the replica with what it has, or
+// letting the old primary serve again when it is the one that came back.
+// Every grant the service lost on the way is named by a grant_forgotten
+// event before anyone is told otherwise. Before, the monitor said "no node
+// can be promoted" once and never tried again: nobody was granted the lock
+// for the rest of the run.
+func TestAsyncFailoverTriesAgain(t *testing.T) {
+	stuck, forgot := 0, 0
+	for _, cut := range []bool{true, false} {
+		for _, out := range []int64{2000, 5000, 9000} {
+			for _, outFor := range []int64{1500, 4000, 9000, 20000} {
+				for _, after := range []int64{-1000, 0, 300, 1200, 3500, 8000} {
+					for _, restartIn := range []int64{0, 2500} {
+						crash := out + after
+						restart := int64(0)
+						if restartIn > 0 {
+							restart = crash + restartIn
+						}
+						sc := asyncOutScenario(cut, out, outFor, crash, restart)
+						name := fmt.Sprintf("cut=%v/out=%d+%d/crash=%d/restart=%d", cut, out, outFor, crash, restart)
+						res := mustRun(t, sc)
+						for _, e := range find(res, "", engine.KindNoLeader) {
+							if e.T < out+outFor {
+								stuck++
+							}
+						}
+						checkServesAgain(t, name, res)
+						checkLostGrantsNamed(t, name, res)
+						forgot += res.Summary.ForgottenGrants
+					}
+				}
+			}
+		}
+	}
+	if stuck == 0 {
+		t.Fatal("no case left the monitor without a node to promote: the sweep tests nothing")
+	}
+	if forgot == 0 {
+		t.Fatal("no case lost a grant: the sweep tests none of their names")
+	}
+}
+
+// checkServesAgain: client-3, asking after every fault is over, is granted
+// the lock and writes.
+func checkServesAgain(t *testing.T, name string, res *engine.Result) {
+	t.Helper()
+	if g := find(res, "client-3", engine.KindGranted); len(g) == 0 {
+		var leaders []string
+		for _, e := range res.Events {
+			if e.Kind == engine.KindLeader || e.Kind == engine.KindNoLeader {
+				leaders = append(leaders, fmt.Sprintf("%s %s %s%s", engine.FormatMS(e.T), e.Actor, e.Message, e.Reason))
+			}
+		}
+		t.Errorf("%s: client-3 asks at 45 s, after every fault, and is never granted the lock; primaries: %q", name, leaders)
+		return
+	}
+	if w := writes(res, "client-3"); len(w) != 1 || w[0].Kind != engine.KindWriteAccepted {
+		t.Errorf("%s: client-3's write should be accepted: %v", name, w)
+	}
+}
+
+// checkLostGrantsNamed: a grant the lock service lost while the lease it
+// granted ran (its holder told it holds nothing, or another client granted
+// the lock) was named by a grant_forgotten event first, and the summary
+// counts them. A renewal the promoted replica never received is not a
+// grant: the lease it granted is what the replica judges by.
+func checkLostGrantsNamed(t *testing.T, name string, res *engine.Result) {
+	t.Helper()
+	type key struct {
+		client string
+		token  int64
+	}
+	until := map[key]int64{} // the lease each grant not given back granted
+	forgotten := map[key]bool{}
+	lost := func(k key, now int64, why string) {
+		if end, ok := until[k]; ok && now < end && !forgotten[k] {
+			t.Errorf("%s: at %s %s, while %s's lease of token %d ran until %s, and no grant_forgotten said the service lost it",
+				name, engine.FormatMS(now), why, k.client, k.token, engine.FormatMS(end))
+		}
+	}
+	for _, e := range res.Events {
+		switch e.Kind {
+		case engine.KindGranted:
+			for k := range until {
+				if k.client != e.Actor {
+					lost(k, e.T, e.Actor+" was granted the lock")
+				}
+			}
+			if _, again := until[key{e.Actor, e.Token}]; !again {
+				until[key{e.Actor, e.Token}] = e.LeaseUntil
+			}
+		case engine.KindReleased:
+			delete(until, key{e.Actor, e.Token})
+		case engine.KindRenewRefused, engine.KindCheckFailed, engine.KindReleaseRefused:
+			lost(key{e.Actor, e.Token}, e.T, e.Actor+" was told "+e.Reason)
+		case engine.KindGrantForgotten:
+			forgotten[key{e.Holder, e.Token}] = true
+		}
+	}
+	if n := len(find(res, "", engine.KindGrantForgotten)); res.Summary.ForgottenGrants != n {
+		t.Errorf("%s: %d grant_forgotten events, the summary counts %d", name, n, res.Summary.ForgottenGrants)
+	}
+}
