@@ -76,6 +76,22 @@ func (s *asyncService) serverFor(client string) int {
 
 func (s *asyncService) answers(client string) bool { return s.serverFor(client) >= 0 }
 
+// primaryBeside names the other of two primaries serving at once, the one
+// the monitor promoted and a deposed one cut off from it, when node is
+// one of them; "" otherwise.
+func (s *asyncService) primaryBeside(node string) string {
+	if s.primary < 0 || s.deposed < 0 || !s.nodes[s.primary].up() || !s.nodes[s.deposed].up() {
+		return ""
+	}
+	switch node {
+	case s.nodes[s.primary].name:
+		return s.nodes[s.deposed].name
+	case s.nodes[s.deposed].name:
+		return s.nodes[s.primary].name
+	}
+	return ""
+}
+
 func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	from := s.serverFor(cmd.Client)
 	if from < 0 {

@@ -140,8 +140,14 @@ type Summary struct {
 	StaleReads          int   `json:"stale_reads"`
 	OverlapMS           int64 `json:"overlap_ms"`
 	DoubleGrants        int   `json:"double_grants"`
-	DuplicateTokens     int   `json:"duplicate_tokens"`
-	UnavailableMS       int64 `json:"unavailable_ms"`
+	// SplitBrainGrants counts the double grants two primaries made, each
+	// serving its own side of a partition: one granted the lock while the
+	// lease it overlaps was granted or last renewed by the other (an
+	// async-replica primary the monitor replaced, which goes on answering
+	// the clients it reaches). Absent when none.
+	SplitBrainGrants int   `json:"split_brain_grants,omitempty"`
+	DuplicateTokens  int   `json:"duplicate_tokens"`
+	UnavailableMS    int64 `json:"unavailable_ms"`
 	// CutOffMS is the part of UnavailableMS during which the lock service
 	// could serve (a server up, a leader with a majority) but a partition
 	// cut every client off from it. Absent when none.
