@@ -147,3 +147,45 @@ func checkLostGrantsNamed(t *testing.T, name string, res *engine.Result) {
 		t.Errorf("%s: %d grant_forgotten events, the summary counts %d", name, n, res.Summary.ForgottenGrants)
 	}
 }
+
+// TestAsyncDeposedCrashForgetsItsGrants: a primary cut off with client-2
+// is replaced, and grants client-2 the lock alone; wherever it then
+// crashes inside the partition, and whenever the partition heals, the
+// grant it made alone is gone with it, and a grant_forgotten says so
+// before client-2 is told it holds nothing. Before, node-2 refused
+// client-2's renewals and release ("token 33 is not held") with nothing
+// said of the grant it never had.
+func TestAsyncDeposedCrashForgetsItsGrants(t *testing.T) {
+	forgot := 0
+	for _, crash := range []int64{3500, 4500, 6500, 9000} {
+		for _, heal := range []int64{7500, 9500, 14000, 20000} {
+			if heal <= crash {
+				continue
+			}
+			sc := engine.Scenario{
+				Title: "a deposed primary crashes", Seed: 1, Fencing: true, Until: engine.Sec(60),
+				Lock:    engine.Lock{Backend: engine.BackendAsyncReplica, Lease: engine.Sec(10), Election: engine.Sec(1)},
+				Storage: engine.Storage{Initial: 1000},
+				Clients: []engine.Client{
+					{Name: "client-1", RetryEvery: engine.Sec(1), Steps: []engine.Step{{Do: "acquire"}, {Do: "release"}}},
+					{Name: "client-2", Start: engine.Sec(3), RenewEvery: engine.Sec(2), RetryEvery: engine.Sec(1), Steps: []engine.Step{
+						{Do: "acquire"}, {Do: "read"}, {Do: "work", For: engine.Sec(20)}, {Do: "write", Add: ptr(int64(100))}, {Do: "release"}}},
+				},
+				Faults: []engine.Fault{
+					{At: engine.Sec(1), Do: "partition", Side: []string{"node-1", "client-2"}, For: engine.Ms(heal - 1000)},
+					{At: engine.Ms(crash), Do: "crash", Target: "node-1"},
+				},
+			}
+			res := mustRun(t, sc)
+			name := fmt.Sprintf("crash at %dms, heal at %dms", crash, heal)
+			if g := find(res, "client-2", engine.KindGranted); len(g) == 0 || g[0].Node != "node-1" {
+				t.Fatalf("%s: the deposed node-1 grants client-2 the lock alone: %v", name, g)
+			}
+			checkLostGrantsNamed(t, name, res)
+			forgot += res.Summary.ForgottenGrants
+		}
+	}
+	if forgot == 0 {
+		t.Fatal("no crash made the service lose the deposed primary's grant: the sweep tests nothing")
+	}
+}

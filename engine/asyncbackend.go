@@ -154,13 +154,18 @@ func (s *asyncService) index(n *simNode) int {
 }
 
 // crash stops a node. When it is the primary, the replica is promoted after
-// lock.election, if it is still up then.
+// lock.election, if it is still up then; when it is a deposed primary, the
+// grants it made alone are forgotten.
 func (s *asyncService) crash(n *simNode) {
 	i := s.index(n)
 	n.down = true
 	s.gen[i]++
 	if i == s.deposed {
+		// What it granted alone, cut off from the primary, is gone with it.
 		s.deposed = -1
+		if p := s.primary; p >= 0 {
+			s.w.forgetLost(s.nodes[p].fsm.state(), n.name+", a deposed primary cut off from "+s.nodes[p].name+", stopped: the grants it made alone are gone")
+		}
 	}
 	if i == s.primary {
 		s.failover(i)
