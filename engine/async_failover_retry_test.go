@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/leaselab/playground/engine"
@@ -105,18 +106,18 @@ func checkServesAgain(t *testing.T, name string, res *engine.Result) {
 	}
 }
 
-// checkLostGrantsNamed: a grant the lock service lost while the lease it
-// granted ran (its holder told it holds nothing, or another client granted
-// the lock) was named by a grant_forgotten event first, and the summary
-// counts them. A renewal the promoted replica never received is not a
-// grant: the lease it granted is what the replica judges by.
+// checkLostGrantsNamed: a grant the lock service lost while its lease ran,
+// as granted or renewed (its holder told it holds nothing, or another
+// client granted the lock), was named by a grant_forgotten event first,
+// or, when the service kept the grant without the renewals that held it,
+// by a lease_expired that says so; the summary counts the forgotten ones.
 func checkLostGrantsNamed(t *testing.T, name string, res *engine.Result) {
 	t.Helper()
 	type key struct {
 		client string
 		token  int64
 	}
-	until := map[key]int64{} // the lease each grant not given back granted
+	until := map[key]int64{} // the lease of each grant not given back
 	forgotten := map[key]bool{}
 	lost := func(k key, now int64, why string) {
 		if end, ok := until[k]; ok && now < end && !forgotten[k] {
@@ -132,15 +133,21 @@ func checkLostGrantsNamed(t *testing.T, name string, res *engine.Result) {
 					lost(k, e.T, e.Actor+" was granted the lock")
 				}
 			}
-			if _, again := until[key{e.Actor, e.Token}]; !again {
-				until[key{e.Actor, e.Token}] = e.LeaseUntil
-			}
+			until[key{e.Actor, e.Token}] = e.LeaseUntil
+		case engine.KindRenewed:
+			until[key{e.Actor, e.Token}] = e.LeaseUntil
 		case engine.KindReleased:
 			delete(until, key{e.Actor, e.Token})
 		case engine.KindRenewRefused, engine.KindCheckFailed, engine.KindReleaseRefused:
 			lost(key{e.Actor, e.Token}, e.T, e.Actor+" was told "+e.Reason)
 		case engine.KindGrantForgotten:
 			forgotten[key{e.Holder, e.Token}] = true
+		case engine.KindLeaseExpired:
+			// A lease the service holds to an earlier end, its renewals
+			// lost, ends saying so.
+			if strings.Contains(e.Message, "renewals") {
+				forgotten[key{e.Holder, e.Token}] = true
+			}
 		}
 	}
 	if n := len(find(res, "", engine.KindGrantForgotten)); res.Summary.ForgottenGrants != n {

@@ -164,7 +164,8 @@ func (s *asyncService) crash(n *simNode) {
 		// What it granted alone, cut off from the primary, is gone with it.
 		s.deposed = -1
 		if p := s.primary; p >= 0 {
-			s.w.forgetLost(s.nodes[p].fsm.state(), n.name+", a deposed primary cut off from "+s.nodes[p].name+", stopped: the grants it made alone are gone")
+			who := n.name + ", a deposed primary cut off from " + s.nodes[p].name + ", stopped"
+			s.w.forgetLost(s.nodes[p].fsm.state(), who+": the grants it made alone are gone", who+": the renewals it made alone are gone")
 		}
 	}
 	if i == s.primary {
@@ -274,7 +275,7 @@ func (s *asyncService) choose() {
 		applier = s.nodes[old].name
 	}
 	w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary %s (next token %d)", had, s.nodes[to].fsm.NextToken()))
-	w.forgetLost(s.nodes[to].fsm.state(), promoted+" never received this grant")
+	w.forgetLost(s.nodes[to].fsm.state(), promoted+" never received this grant", promoted+" never received the renewals that kept this lease")
 	w.releaseForgotten(func(holder string, at int64) string {
 		return fmt.Sprintf("%s never received %s's release, which %s applied at %s", promoted, holder, applier, FormatMS(at))
 	})
@@ -301,7 +302,8 @@ func (s *asyncService) rejoin(n *simNode) {
 	if s.primary >= 0 && s.primary != i && s.linked(i, s.primary) {
 		n.fsm.restore(s.nodes[s.primary].fsm.state())
 		s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
-		s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone")
+		s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone",
+			n.name+" rejoined as replica: the renewals it made alone are gone")
 		s.w.releaseForgotten(func(holder string, at int64) string {
 			return fmt.Sprintf("%s rejoined as replica of %s, which never received %s's release, applied at %s", n.name, s.nodes[s.primary].name, holder, FormatMS(at))
 		})

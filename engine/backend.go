@@ -144,20 +144,48 @@ func findNode(nodes []*simNode, name string) *simNode {
 
 // forgetLost ends, in the world's record, every open grant that the
 // service no longer has after it lost state (a restart from an old save, a
-// promoted replica that never got the copy).
-func (w *world) forgetLost(st fsmState, reason string) {
+// promoted replica that never got the copy), saying why (grant). A grant
+// it still has, without the renewals that kept it, is cut back to the
+// lease it has; when that ran out already, the grant is lost as well,
+// saying why (renewal).
+func (w *world) forgetLost(st fsmState, grant, renewal string) {
 	for _, g := range w.ledger.grants {
 		if g.released || w.s.now >= g.end {
 			continue
 		}
 		e, ok := st.Locks[w.lockName]
-		if !ok || e.Holder != g.client || e.Token != g.token {
-			g.end = w.s.now
-			g.forgotten = true
-			g.gen++
-			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
+		if ok && e.Holder == g.client && e.Token == g.token {
+			if e.LeaseUntil < g.leaseUntil {
+				w.renewalsLost(g, e.LeaseUntil, renewal)
+			}
+			continue
 		}
+		w.forget(g, grant)
 	}
+}
+
+// renewalsLost cuts grant g back to the lease until that the service's
+// record has, its later renewals lost: its lease_expired will say why. A
+// lease that ran out by the record's clock is a grant the service lost
+// while its lease ran.
+func (w *world) renewalsLost(g *grantRec, until int64, why string) {
+	_, _, clk := w.svc.record(w.lockName)
+	if clk == nil || clk.at(w.s.now) >= until {
+		w.forget(g, fmt.Sprintf("%s; by the service's record the lease ran out at %s, not %s", why, FormatMS(until), FormatMS(g.leaseUntil)))
+		return
+	}
+	g.leaseUntil, g.cutBack = until, why
+	g.end = w.serviceEnd(g)
+	g.gen++
+	w.ledger.watch(w, g)
+}
+
+// forget ends grant g now: the service lost it while its lease ran.
+func (w *world) forget(g *grantRec, reason string) {
+	g.end = w.s.now
+	g.forgotten = true
+	g.gen++
+	w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
 }
 
 // persistLoop saves a single server's state every period while it is up.

@@ -48,6 +48,10 @@ type grantRec struct {
 	// was kept by that other primary: two primaries, each granting.
 	beside     string
 	splitBrain bool
+	// cutBack says why the service's record holds this lease to an
+	// earlier end than its last renewal did: the renewals that kept it
+	// were lost (world.renewalsLost).
+	cutBack string
 }
 
 func (g *grantRec) open(now int64) bool { return !g.released && !g.forgotten && now < g.end }
@@ -124,7 +128,7 @@ func (l *ledger) renewFrom(w *world, cmd Command, r Reply, node string, stamped 
 	if g == nil || g.forgotten {
 		return
 	}
-	g.node, g.leaseUntil, g.beside = node, r.LeaseUntil, w.primaryBeside(node)
+	g.node, g.leaseUntil, g.beside, g.cutBack = node, r.LeaseUntil, w.primaryBeside(node), ""
 	g.end = w.serviceEnd(g)
 	g.trueEnd = stamped + cmd.Lease + heldBack(cmd, r)
 	g.gen++
@@ -236,6 +240,8 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 	// is right.
 	set := g.leaseUntil - g.trueEnd
 	switch {
+	case g.cutBack != "" && g.end < g.trueEnd:
+		words = fmt.Sprintf("%s: in true time it was to last until %s", g.cutBack, FormatMS(g.trueEnd))
 	case skew > 0 && g.end < g.trueEnd:
 		words = fmt.Sprintf("the lock service's clock, %s ahead of true time, ended it early: in true time it was to last until %s", FormatMS(skew), FormatMS(g.trueEnd))
 	case g.end < g.trueEnd && set < 0 && g.leaseUntil > 0:
