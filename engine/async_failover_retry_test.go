@@ -196,3 +196,45 @@ func TestAsyncDeposedCrashForgetsItsGrants(t *testing.T) {
 		t.Fatal("no crash made the service lose the deposed primary's grant: the sweep tests nothing")
 	}
 }
+
+// TestAsyncReplicaRestartedOutOfReachCatchesUp: the replica is down when
+// the primary grants client-1 token 33, and restarts cut off from the
+// primary; wherever the restart and the heal fall, it is brought up to
+// date once it reaches the primary, so when the primary crashes a second
+// after the heal the promoted replica has the grant: token 33 is not handed
+// out again and nothing is forgotten. Before, a replica that restarted
+// out of reach never caught up unless a copy to it failed after its
+// restart, and was promoted without the grant.
+func TestAsyncReplicaRestartedOutOfReachCatchesUp(t *testing.T) {
+	for _, restart := range []int64{3500, 5000, 8000} {
+		for _, heal := range []int64{9000, 10000} {
+			sc := engine.Scenario{
+				Title: "a replica restarts out of reach", Seed: 1, Fencing: true, Until: engine.Sec(40),
+				Lock: engine.Lock{Backend: engine.BackendAsyncReplica, Lease: engine.Sec(10), Election: engine.Sec(1),
+					ReplicationLag: engine.Ms(500)},
+				Storage: engine.Storage{Initial: 1000},
+				Clients: []engine.Client{
+					{Name: "client-1", Start: engine.Ms(2200), Steps: []engine.Step{
+						{Do: "acquire"}, {Do: "read"}, {Do: "work", For: engine.Sec(9)}, {Do: "write", Add: ptr(int64(100))}, {Do: "release"}}},
+					{Name: "client-2", Start: engine.Ms(heal + 1500), RetryEvery: engine.Sec(1), Steps: []engine.Step{
+						{Do: "acquire"}, {Do: "read"}, {Do: "write", Add: ptr(int64(200))}, {Do: "release"}}},
+				},
+				Faults: []engine.Fault{
+					{At: engine.Sec(2), Do: "crash", Target: "node-2"},
+					{At: engine.Sec(3), Do: "partition", Side: []string{"node-2"}, For: engine.Ms(heal - 3000)},
+					{At: engine.Ms(restart), Do: "restart", Target: "node-2"},
+					{At: engine.Ms(heal + 1000), Do: "crash", Target: "node-1"},
+				},
+			}
+			res := mustRun(t, sc)
+			name := fmt.Sprintf("restart at %dms, heal at %dms", restart, heal)
+			if j := find(res, "node-2", engine.KindRejoined); len(j) != 1 || j[0].T != heal {
+				t.Errorf("%s: node-2 catches up when it reaches node-1 again: %v", name, j)
+			}
+			if s := res.Summary; s.DuplicateTokens != 0 || s.ForgottenGrants != 0 {
+				t.Errorf("%s: the promoted replica had client-1's grant: %+v", name, s)
+			}
+			checkLostGrantsNamed(t, name, res)
+		}
+	}
+}

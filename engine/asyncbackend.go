@@ -251,7 +251,7 @@ func (s *asyncService) choose() {
 	if s.monitored(old) {
 		// It came back before another could be promoted: it serves again,
 		// and a deposed primary that reaches it rejoins as its replica.
-		s.primary = old
+		s.primary, s.missed[old] = old, false
 		if s.deposed == old {
 			s.deposed = -1
 		}
@@ -264,7 +264,7 @@ func (s *asyncService) choose() {
 		w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: neither is up and reachable; the monitor tries again when it reaches one"})
 		return
 	}
-	s.primary = to
+	s.primary, s.missed[to] = to, false
 	promoted, had, applier := "the promoted replica", "with the copies it had received", "the old primary"
 	if to == s.deposed {
 		// The primary the monitor replaced: it granted alone while cut
@@ -299,15 +299,22 @@ func (s *asyncService) rejoin(n *simNode) {
 	if !n.up() {
 		return
 	}
-	if s.primary >= 0 && s.primary != i && s.linked(i, s.primary) {
-		n.fsm.restore(s.nodes[s.primary].fsm.state())
-		s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
-		s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone",
-			n.name+" rejoined as replica: the renewals it made alone are gone")
-		s.w.releaseForgotten(func(holder string, at int64) string {
-			return fmt.Sprintf("%s rejoined as replica of %s, which never received %s's release, applied at %s", n.name, s.nodes[s.primary].name, holder, FormatMS(at))
-		})
+	if s.primary == i {
+		return
 	}
+	if s.primary < 0 || !s.linked(i, s.primary) {
+		// Out of the primary's reach (or with none serving), it is
+		// brought up to date once it reaches one (catchUp).
+		s.missed[i] = true
+		return
+	}
+	n.fsm.restore(s.nodes[s.primary].fsm.state())
+	s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
+	s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone",
+		n.name+" rejoined as replica: the renewals it made alone are gone")
+	s.w.releaseForgotten(func(holder string, at int64) string {
+		return fmt.Sprintf("%s rejoined as replica of %s, which never received %s's release, applied at %s", n.name, s.nodes[s.primary].name, holder, FormatMS(at))
+	})
 }
 
 func (s *asyncService) close() error { return nil }
