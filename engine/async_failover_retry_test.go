@@ -238,3 +238,37 @@ func TestAsyncReplicaRestartedOutOfReachCatchesUp(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncLeaseEndToldByANodeThatKnewIt: node-2, promoted while node-1
+// was cut off, grants client-1 the lock and crashes; the lease runs out
+// while the monitor reaches no node, and node-1, made primary again after
+// the heal, never received the grant. Wherever the heal falls, node-1 does
+// not tell the end of a lease it never knew of. Before, it said "the lease
+// of client-1 (token 33) ran out: it ran out at 8s, while no node that
+// knew of it served".
+func TestAsyncLeaseEndToldByANodeThatKnewIt(t *testing.T) {
+	for _, heal := range []int64{9000, 12000, 20000} {
+		sc := engine.Scenario{
+			Title: "a lease only a crashed primary knew of", Seed: 1, Fencing: true, Until: engine.Sec(40),
+			Lock:    engine.Lock{Backend: engine.BackendAsyncReplica, Lease: engine.Sec(5), Election: engine.Sec(1)},
+			Storage: engine.Storage{Initial: 1000},
+			Clients: []engine.Client{
+				{Name: "client-1", Start: engine.Sec(3), Steps: []engine.Step{{Do: "acquire"}, {Do: "read"}, {Do: "work", For: engine.Sec(2)}}},
+			},
+			Faults: []engine.Fault{
+				{At: engine.Sec(1), Do: "partition", Side: []string{"node-1"}, For: engine.Ms(heal - 1000)},
+				{At: engine.Sec(4), Do: "crash", Target: "node-2"},
+			},
+		}
+		res := mustRun(t, sc)
+		if g := find(res, "client-1", engine.KindGranted); len(g) != 1 || g[0].Node != "node-2" {
+			t.Fatalf("heal at %dms: node-2 grants client-1 the lock: %v", heal, g)
+		}
+		if l := find(res, "node-1", engine.KindLeader); len(l) == 0 {
+			t.Errorf("heal at %dms: node-1 is made primary again after the heal", heal)
+		}
+		if e := find(res, "node-1", engine.KindLeaseExpired); len(e) != 0 {
+			t.Errorf("heal at %dms: node-1 never received client-1's grant, and tells its end: %v", heal, e)
+		}
+	}
+}

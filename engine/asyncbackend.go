@@ -11,6 +11,7 @@ var asyncBackend = Backend{
 	Tokens: true, Leader: true, Follower: "replica",
 	Options:   []BackendOption{replicationLag, lockDelay},
 	start:     func(w *world, _ *RaftPool) (lockService, error) { return newAsyncService(w), nil },
+	witness:   func(w *world, g *grantRec) string { return w.svc.(*asyncService).witness(g) },
 	restarted: "starts again",
 	chaos: func(pick func(lo, hi int64) int64, _ intn, l *Lock) {
 		l.ReplicationLag = Ms(pick(1, 10) * 100)
@@ -127,6 +128,23 @@ func (s *asyncService) linked(a, b int) bool {
 }
 
 func (s *asyncService) nodeNames() []string { return names(s.nodes) }
+
+// witness names the node that can tell that grant g's lease ran out: a
+// running node whose record holds it, the one that granted or last
+// renewed it first, else the primary; "" when none does (a primary
+// promoted without the grant never knew of it).
+func (s *asyncService) witness(g *grantRec) string {
+	for _, name := range []string{g.node, s.serving()} {
+		n := s.node(name)
+		if n == nil || !n.up() {
+			continue
+		}
+		if h, tok, _, ok := n.fsm.Entry(s.w.lockName); ok && h == g.client && tok == g.token {
+			return name
+		}
+	}
+	return ""
+}
 
 func (s *asyncService) serving() string {
 	if s.primary < 0 || !s.nodes[s.primary].up() {
