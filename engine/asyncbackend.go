@@ -11,6 +11,7 @@ var asyncBackend = Backend{
 	Tokens: true, Leader: true, Follower: "replica",
 	Options:   []BackendOption{replicationLag, lockDelay},
 	start:     func(w *world, _ *RaftPool) (lockService, error) { return newAsyncService(w), nil },
+	witness:   func(w *world, g *grantRec) string { return w.svc.(*asyncService).witness(g) },
 	restarted: "starts again",
 	chaos: func(pick func(lo, hi int64) int64, _ intn, l *Lock) {
 		l.ReplicationLag = Ms(pick(1, 10) * 100)
@@ -44,6 +45,11 @@ type asyncService struct {
 	deposed int
 	gen     []int  // per node: bumps when it goes down, cancelling copies in flight to or from it
 	missed  []bool // per node: a copy to it was lost because it was out of reach
+	// The monitor's failover: lost is the primary it replaces; due is set
+	// while its choice waits for lock.election; stuck is set when it found
+	// no node to promote, until a node comes back or a partition changes.
+	lost       int
+	due, stuck bool
 }
 
 func newAsyncService(w *world) *asyncService {
@@ -70,6 +76,22 @@ func (s *asyncService) serverFor(client string) int {
 }
 
 func (s *asyncService) answers(client string) bool { return s.serverFor(client) >= 0 }
+
+// primaryBeside names the other of two primaries serving at once, the one
+// the monitor promoted and a deposed one cut off from it, when node is
+// one of them; "" otherwise.
+func (s *asyncService) primaryBeside(node string) string {
+	if s.primary < 0 || s.deposed < 0 || !s.nodes[s.primary].up() || !s.nodes[s.deposed].up() {
+		return ""
+	}
+	switch node {
+	case s.nodes[s.primary].name:
+		return s.nodes[s.deposed].name
+	case s.nodes[s.deposed].name:
+		return s.nodes[s.primary].name
+	}
+	return ""
+}
 
 func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	from := s.serverFor(cmd.Client)
@@ -107,6 +129,23 @@ func (s *asyncService) linked(a, b int) bool {
 
 func (s *asyncService) nodeNames() []string { return names(s.nodes) }
 
+// witness names the node that can tell that grant g's lease ran out: a
+// running node whose record holds it, the one that granted or last
+// renewed it first, else the primary; "" when none does (a primary
+// promoted without the grant never knew of it).
+func (s *asyncService) witness(g *grantRec) string {
+	for _, name := range []string{g.node, s.serving()} {
+		n := s.node(name)
+		if n == nil || !n.up() {
+			continue
+		}
+		if h, tok, _, ok := n.fsm.Entry(s.w.lockName); ok && h == g.client && tok == g.token {
+			return name
+		}
+	}
+	return ""
+}
+
 func (s *asyncService) serving() string {
 	if s.primary < 0 || !s.nodes[s.primary].up() {
 		return ""
@@ -133,13 +172,19 @@ func (s *asyncService) index(n *simNode) int {
 }
 
 // crash stops a node. When it is the primary, the replica is promoted after
-// lock.election, if it is still up then.
+// lock.election, if it is still up then; when it is a deposed primary, the
+// grants it made alone are forgotten.
 func (s *asyncService) crash(n *simNode) {
 	i := s.index(n)
 	n.down = true
 	s.gen[i]++
 	if i == s.deposed {
+		// What it granted alone, cut off from the primary, is gone with it.
 		s.deposed = -1
+		if p := s.primary; p >= 0 {
+			who := n.name + ", a deposed primary cut off from " + s.nodes[p].name + ", stopped"
+			s.w.forgetLost(s.nodes[p].fsm.state(), who+": the grants it made alone are gone", who+": the renewals it made alone are gone")
+		}
 	}
 	if i == s.primary {
 		s.failover(i)
@@ -148,62 +193,27 @@ func (s *asyncService) crash(n *simNode) {
 
 // netChanged reacts to a partition beginning or healing. A primary the
 // monitor cannot reach is replaced, if the replica can be reached; a
-// deposed primary, or a replica that missed copies, that reaches the
-// primary again rejoins as its replica.
+// failover that found no node to promote tries again once the monitor
+// reaches one; a deposed primary, or a replica that missed copies, that
+// reaches the primary again rejoins as its replica.
 func (s *asyncService) netChanged() {
 	if p := s.primary; p >= 0 && s.nodes[p].up() && !s.monitored(p) && s.monitored(s.other(p)) {
 		s.deposed = p
 		s.failover(p)
 		return
 	}
-	for i := range s.nodes {
-		if s.primary < 0 || i == s.primary || !s.linked(i, s.primary) || (i != s.deposed && !s.missed[i]) {
-			continue
-		}
-		if i == s.deposed {
-			s.deposed = -1
-		}
-		s.rejoin(s.nodes[i])
-	}
-}
-
-func (s *asyncService) failover(old int) {
-	w := s.w
-	s.primary = -1
-	w.s.at(w.s.now+w.sc.Lock.Election.MS(), func() {
-		if s.primary >= 0 {
-			return
-		}
-		// The lock service is available again from the promotion on, not
-		// from the next request, and judges leases by the new primary's
-		// clock.
-		defer w.leaderChanged()
-		to := s.other(old)
-		if s.monitored(old) {
-			// It came back before the failover: it serves again.
-			s.primary = old
-			s.deposed = -1
-			w.nodeEvent(s.nodes[old].name, KindLeader, "serves again as primary")
-			return
-		}
-		if !s.monitored(to) {
-			w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: neither is up and reachable"})
-			return
-		}
-		s.primary = to
-		w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary with the copies it had received (next token %d)", s.nodes[to].fsm.NextToken()))
-		w.forgetLost(s.nodes[to].fsm.state(), "the promoted replica never received this grant")
-		w.releaseForgotten(func(holder string, at int64) string {
-			return fmt.Sprintf("the promoted replica never received %s's release, which the old primary applied at %s", holder, FormatMS(at))
-		})
-	})
+	s.retry()
+	s.catchUp()
 }
 
 // restart brings a node back as the replica of whoever is primary,
-// starting from a copy of the primary's state; with no primary, it serves.
+// starting from a copy of the primary's state. With no primary, it keeps
+// the state it had, and a failover that found nobody to promote tries
+// again.
 func (s *asyncService) restart(n *simNode) {
 	n.down = false
 	s.rejoin(n)
+	s.retry()
 }
 
 func (s *asyncService) rejoin(n *simNode) {
@@ -213,14 +223,22 @@ func (s *asyncService) rejoin(n *simNode) {
 	if !n.up() {
 		return
 	}
-	if s.primary >= 0 && s.primary != i && s.linked(i, s.primary) {
-		n.fsm.restore(s.nodes[s.primary].fsm.state())
-		s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
-		s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone")
-		s.w.releaseForgotten(func(holder string, at int64) string {
-			return fmt.Sprintf("%s rejoined as replica of %s, which never received %s's release, applied at %s", n.name, s.nodes[s.primary].name, holder, FormatMS(at))
-		})
+	if s.primary == i {
+		return
 	}
+	if s.primary < 0 || !s.linked(i, s.primary) {
+		// Out of the primary's reach (or with none serving), it is
+		// brought up to date once it reaches one (catchUp).
+		s.missed[i] = true
+		return
+	}
+	n.fsm.restore(s.nodes[s.primary].fsm.state())
+	s.w.nodeEvent(n.name, KindRejoined, "rejoins as replica with a copy of the primary's state")
+	s.w.forgetLost(s.nodes[s.primary].fsm.state(), n.name+" rejoined as replica: the grants it made alone are gone",
+		n.name+" rejoined as replica: the renewals it made alone are gone")
+	s.w.releaseForgotten(func(holder string, at int64) string {
+		return fmt.Sprintf("%s rejoined as replica of %s, which never received %s's release, applied at %s", n.name, s.nodes[s.primary].name, holder, FormatMS(at))
+	})
 }
 
 func (s *asyncService) close() error { return nil }

@@ -139,6 +139,9 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		if g.double {
 			s.DoubleGrants++
 		}
+		if g.splitBrain {
+			s.SplitBrainGrants++
+		}
 		if g.dupToken {
 			s.DuplicateTokens++
 		}

@@ -145,18 +145,22 @@ func findNode(nodes []*simNode, name string) *simNode {
 // forgetLost ends, in the world's record, every open grant that the
 // service no longer has after it lost state (a restart from an old save, a
 // promoted replica that never got the copy, a Raft leader elected after a
-// lost disk took the grant's copies). A grant whose lease had already
-// ended (it ran out, or was released) is said forgotten too when the
-// state lost its token: its holder loses nothing, but the token counter
-// went back with it, so the token can be handed out again.
-func (w *world) forgetLost(st fsmState, reason string) {
-	w.forgetLostBy(st, func(*grantRec) string { return reason })
+// lost disk took the grant's copies), saying why (grant). A grant it still
+// has, without the renewals that kept it, is cut back to the lease it
+// has; when that ran out already, the grant is lost as well, saying why
+// (renewal). A grant whose lease had already ended (it ran out, or was
+// released) is said forgotten too when the state lost its token: its
+// holder loses nothing, but the token counter went back with it, so the
+// token can be handed out again.
+func (w *world) forgetLost(st fsmState, grant, renewal string) {
+	w.forgetLostBy(st, func(*grantRec) string { return grant }, renewal)
 }
 
 // forgetLostBy is forgetLost with words for each grant: how says how the
 // service lost g (a Raft leader elected after a lost disk names when g
-// was committed).
-func (w *world) forgetLostBy(st fsmState, how func(g *grantRec) string) {
+// was committed). With renewal "", a grant the state still has is left as
+// it is.
+func (w *world) forgetLostBy(st fsmState, how func(g *grantRec) string, renewal string) {
 	for _, g := range w.ledger.grants {
 		if g.forgotten {
 			continue
@@ -172,12 +176,13 @@ func (w *world) forgetLostBy(st fsmState, how func(g *grantRec) string) {
 			continue
 		}
 		e, ok := st.Locks[w.lockName]
-		if !ok || e.Holder != g.client || e.Token != g.token {
-			g.end = w.s.now
-			g.forgotten = true
-			g.gen++
-			w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: how(g)})
+		if ok && e.Holder == g.client && e.Token == g.token {
+			if renewal != "" && e.LeaseUntil < g.leaseUntil {
+				w.renewalsLost(g, e.LeaseUntil, renewal)
+			}
+			continue
 		}
+		w.forget(g, how(g))
 	}
 }
 
@@ -191,6 +196,30 @@ func (w *world) endedWords(g *grantRec) string {
 		ended = fmt.Sprintf("%s had already released it at %s and lost nothing", g.client, FormatMS(g.releasedAt))
 	}
 	return fmt.Sprintf("; %s, but the token went with it: token %d can be handed out again", ended, g.token)
+}
+
+// renewalsLost cuts grant g back to the lease until that the service's
+// record has, its later renewals lost: its lease_expired will say why. A
+// lease that ran out by the record's clock is a grant the service lost
+// while its lease ran.
+func (w *world) renewalsLost(g *grantRec, until int64, why string) {
+	_, _, clk := w.svc.record(w.lockName)
+	if clk == nil || clk.at(w.s.now) >= until {
+		w.forget(g, fmt.Sprintf("%s; by the service's record the lease ran out at %s, not %s", why, FormatMS(until), FormatMS(g.leaseUntil)))
+		return
+	}
+	g.leaseUntil, g.cutBack = until, why
+	g.end = w.serviceEnd(g)
+	g.gen++
+	w.ledger.watch(w, g)
+}
+
+// forget ends grant g now: the service lost it while its lease ran.
+func (w *world) forget(g *grantRec, reason string) {
+	g.end = w.s.now
+	g.forgotten = true
+	g.gen++
+	w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
 }
 
 // persistLoop saves a single server's state every period while it is up.

@@ -102,6 +102,13 @@ type ChaosReport struct {
 	// lock does, even where nobody else got the lock and no finding is
 	// counted.
 	IllegalForgotten int `json:"illegal_forgotten"`
+	// IllegalSplitBrain counts, among the rest of the histories found not
+	// linearizable, those in which two primaries served at once, each on
+	// its own side of a partition, and one granted the lock while the
+	// other kept another client's lease (Summary.SplitBrainGrants): a
+	// primary the monitor replaced went on answering the clients it
+	// reached.
+	IllegalSplitBrain int `json:"illegal_split_brain"`
 	// Linearizability counts the runs whose lock history the checker found
 	// linearizable, not linearizable, or could not decide in time.
 	Linearizability LinearizabilityCounts `json:"linearizability"`
@@ -281,6 +288,7 @@ type outcome struct {
 	lin           Linearizability
 	byClock       bool
 	forgot        bool // the service forgot a grant or a release
+	splitBrain    bool // two primaries, each granting
 	faulted       bool
 	misconfigured bool
 	sc            *Scenario
@@ -376,6 +384,8 @@ feed:
 			rep.IllegalByClock++
 		} else if o.lin == LinearizableIllegal && o.forgot {
 			rep.IllegalForgotten++
+		} else if o.lin == LinearizableIllegal && o.splitBrain {
+			rep.IllegalSplitBrain++
 		}
 		if !o.faulted {
 			rep.RunsWithoutFaults++
@@ -456,7 +466,8 @@ func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
 	}
 	h := res.History()
 	o := outcome{kinds: Violations(res.Summary), lin: h.Check(DefaultCheckTimeout), faulted: struck(res.Events),
-		forgot: res.Summary.ForgottenGrants > 0 || res.Summary.ForgottenReleases > 0 || res.Summary.ForgottenEndedGrants > 0}
+		forgot:     res.Summary.ForgottenGrants > 0 || res.Summary.ForgottenReleases > 0 || res.Summary.ForgottenEndedGrants > 0,
+		splitBrain: res.Summary.SplitBrainGrants > 0}
 	if o.lin == LinearizableIllegal {
 		o.byClock = h.ClockNote(DefaultCheckTimeout) != ""
 	}

@@ -185,7 +185,7 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("no stale write; final %s as expected", num(s.FinalValue)))
 	}
 	if s.DoubleGrants > 0 {
-		parts = append(parts, "the lock was granted twice at once "+counted(s.DoubleGrants, "time", "times"))
+		parts = append(parts, "the lock was granted twice at once "+counted(s.DoubleGrants, "time", "times")+splitBrainWords(s))
 	}
 	if s.DuplicateTokens > 0 {
 		parts = append(parts, counted(s.DuplicateTokens, "token", "tokens")+" handed out twice: fencing cannot tell those holders apart")

@@ -147,10 +147,16 @@ type Summary struct {
 	// they held the lock: a length, so beliefs that begin and end at one
 	// instant add nothing, even two at once under a broken lock (that
 	// second grant is a DoubleGrants).
-	OverlapMS       int64 `json:"overlap_ms"`
-	DoubleGrants    int   `json:"double_grants"`
-	DuplicateTokens int   `json:"duplicate_tokens"`
-	UnavailableMS   int64 `json:"unavailable_ms"`
+	OverlapMS    int64 `json:"overlap_ms"`
+	DoubleGrants int   `json:"double_grants"`
+	// SplitBrainGrants counts the double grants two primaries made, each
+	// serving its own side of a partition: one granted the lock while the
+	// lease it overlaps was granted or last renewed by the other (an
+	// async-replica primary the monitor replaced, which goes on answering
+	// the clients it reaches). Absent when none.
+	SplitBrainGrants int   `json:"split_brain_grants,omitempty"`
+	DuplicateTokens  int   `json:"duplicate_tokens"`
+	UnavailableMS    int64 `json:"unavailable_ms"`
 	// CutOffMS is the part of UnavailableMS during which the lock service
 	// could serve (a server up, a leader with a majority) but a partition
 	// cut every client off from it. Absent when none.

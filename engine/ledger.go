@@ -42,6 +42,16 @@ type grantRec struct {
 	// double: made while another client's grant was still unexpired in
 	// true time; dupToken: its token had been handed to another client.
 	double, dupToken bool
+	// beside names the other primary that served at once, on its own
+	// side of a partition, when node made or last renewed this grant ("":
+	// none did); splitBrain marks a double grant whose overlapping lease
+	// was kept by that other primary: two primaries, each granting.
+	beside     string
+	splitBrain bool
+	// cutBack says why the service's record holds this lease to an
+	// earlier end than its last renewal did: the renewals that kept it
+	// were lost (world.renewalsLost).
+	cutBack string
 }
 
 func (g *grantRec) open(now int64) bool { return !g.released && !g.forgotten && now < g.end }
@@ -63,7 +73,7 @@ func (l *ledger) add(w *world, g *grantRec) {
 		// The holder asked again and got its own grant back; where any
 		// request starts the lease again, so did this one.
 		if w.backend.touches {
-			old.node, old.leaseUntil, old.trueEnd = g.node, g.leaseUntil, max(old.trueEnd, g.trueEnd)
+			old.node, old.leaseUntil, old.trueEnd, old.beside = g.node, g.leaseUntil, max(old.trueEnd, g.trueEnd), g.beside
 			old.end = w.serviceEnd(old)
 			old.gen++
 			l.watch(w, old)
@@ -85,7 +95,7 @@ func (l *ledger) add(w *world, g *grantRec) {
 	for _, h := range l.grants {
 		if h.client != g.client && h.start <= now && now < h.trueEnd {
 			g.double = true
-			break
+			g.splitBrain = g.splitBrain || (h.beside != "" && h.beside == g.node && g.beside == h.node)
 		}
 	}
 	g.start = now
@@ -103,7 +113,7 @@ func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
 // ambiguous commit, ambiguous.go) holds the lease it was stamped with.
 func (l *ledger) grantFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
-		trueEnd: stamped + cmd.Lease + heldBack(cmd, r)}
+		trueEnd: stamped + cmd.Lease + heldBack(cmd, r), beside: w.primaryBeside(node)}
 	g.end = w.serviceEnd(g)
 	l.add(w, g)
 }
@@ -118,7 +128,7 @@ func (l *ledger) renewFrom(w *world, cmd Command, r Reply, node string, stamped 
 	if g == nil || g.forgotten {
 		return
 	}
-	g.node, g.leaseUntil = node, r.LeaseUntil
+	g.node, g.leaseUntil, g.beside, g.cutBack = node, r.LeaseUntil, w.primaryBeside(node), ""
 	g.end = w.serviceEnd(g)
 	g.trueEnd = stamped + cmd.Lease + heldBack(cmd, r)
 	g.gen++
@@ -230,6 +240,8 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 	// is right.
 	set := g.leaseUntil - g.trueEnd
 	switch {
+	case g.cutBack != "" && g.end < g.trueEnd:
+		words = fmt.Sprintf("%s: in true time it was to last until %s", g.cutBack, FormatMS(g.trueEnd))
 	case skew > 0 && g.end < g.trueEnd:
 		words = fmt.Sprintf("the lock service's clock, %s ahead of true time, ended it early: in true time it was to last until %s", FormatMS(skew), FormatMS(g.trueEnd))
 	case g.end < g.trueEnd && set < 0 && g.leaseUntil > 0:

@@ -772,13 +772,13 @@ func (s *raftService) elect() {
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	if s.wiped {
 		// What a majority stored can be gone with a lost disk: the new
-		// leader's log may lack a grant whose lease still runs
-		// (forgetLost), or still have the lock held by a holder that
-		// released it (releaseForgotten).
+		// leader's log may lack a grant whose lease still runs, or its
+		// latest renewals (forgetLost), or still have the lock held by a
+		// holder that released it (releaseForgotten).
 		leader := s.nodes[want].name
 		s.w.forgetLostBy(s.nodes[want].simNode.fsm.state(), func(g *grantRec) string {
 			return fmt.Sprintf("a lost disk took a copy of this grant, committed at %s, and %s was elected by nodes whose logs lack it", FormatMS(g.start), leader)
-		})
+		}, fmt.Sprintf("a lost disk took the copies of the renewals that kept this lease, and %s was elected by nodes whose logs lack them", leader))
 		s.w.releaseForgotten(func(holder string, at int64) string {
 			return fmt.Sprintf("a lost disk took a copy of %s's release, committed at %s, and %s was elected by nodes whose logs lack it", holder, FormatMS(at), leader)
 		})

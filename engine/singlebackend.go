@@ -82,7 +82,8 @@ func (s *singleService) netChanged()      {}
 // restart brings the server back with what it saved, when it saves.
 func (s *singleService) restart(n *simNode) {
 	if n.restartFromSave(s.w.sc.Lock.PersistEvery.IsSet()) {
-		s.w.forgetLost(n.saved, "the server restarted from the state it saved at "+FormatMS(n.savedAt)+" and forgot this grant")
+		from := "the server restarted from the state it saved at " + FormatMS(n.savedAt)
+		s.w.forgetLost(n.saved, from+" and forgot this grant", from+", before the renewals that kept this lease")
 		s.w.releaseForgotten(func(holder string, at int64) string {
 			if at == n.savedAt { // the save came first at that instant
 				return fmt.Sprintf("the server restarted from the state it saved at %s, just before %s's release reached it at that instant", FormatMS(at), holder)
