@@ -167,9 +167,9 @@ export function buildModel(sc, events, now, states = [], cast = events) {
         if (c && holds) for (const s of c.servers || []) if (N[s] && N[s].open[e.actor]) N[s].open[e.actor].until = e.t + lease;
         break;
       case 'grant_forgotten': {
-        // The service lost the grant: as far as it knows, the lease is over.
+        // The service lost the grant: its lease is over (ended: it had run out).
         const h = C[e.holder];
-        if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, 'forgotten by the lock service', e.reason || 'the lock service forgot it');
+        if (h && h.lease && h.lease.token === e.token) closeLease(h, e.t, e.ended ? 'expired' : 'forgotten by the lock service', e.ended ? null : e.reason || 'the lock service forgot it');
         break;
       }
       case 'release_forgotten': {
