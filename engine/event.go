@@ -85,9 +85,11 @@ const (
 	KindLeader         = "leader"        // a node serves as leader or primary; term (Raft)
 	KindLeaseExpired   = "lease_expired" // node: holder, token
 	// KindAnswerLost: node: client, token, message (the command), reason:
-	// applied, but the answer never reached the client. When a new leader
-	// committed, in its own term, an entry its predecessor appended and
-	// never answered (ambiguous.go), it carries term and lease_until too.
+	// applied, but the answer never reached the client; lease_until: the
+	// lease an acquire or renew granted, which the service holds unheard.
+	// When a new leader committed, in its own term, an entry its
+	// predecessor appended and never answered (ambiguous.go), it carries
+	// term too.
 	KindAnswerLost = "answer_lost"
 	// KindEntryLost: an entry its leader appended and never committed, which
 	// the next leader (the actor) never had: node, term, client, message

@@ -220,10 +220,12 @@ func (w *world) answerLost(cmd Command, r Reply, node string, by served, callAt 
 func (w *world) lostAnswerEvent(cmd Command, r Reply, node string) {
 	token := cmd.Token
 	outcome := "refused: " + r.Reason
+	var until int64 // the lease the service holds for the client, unheard
 	if r.OK {
 		outcome = "applied"
 		if cmd.Op == OpAcquire || cmd.Op == OpRenew {
 			outcome = "granted until " + FormatMS(r.LeaseUntil)
+			until = r.LeaseUntil
 		}
 		if cmd.Op == OpAcquire {
 			token = r.Token
@@ -237,5 +239,5 @@ func (w *world) lostAnswerEvent(cmd Command, r Reply, node string) {
 			reason += "; " + node + " had applied it, then stopped before its answer went out"
 		}
 	}
-	w.emit(Event{Actor: node, Kind: KindAnswerLost, Node: node, Client: cmd.Client, Token: token, Message: cmd.Op.String(), Reason: reason})
+	w.emit(Event{Actor: node, Kind: KindAnswerLost, Node: node, Client: cmd.Client, Token: token, LeaseUntil: until, Message: cmd.Op.String(), Reason: reason})
 }
