@@ -70,6 +70,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealKept", testLTIRevealKept},
 		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
+		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
 		{"LTIIdentifiersAreThePlatforms", testLTIIdentifiersAreThePlatforms},
 		{"NoteRun", testNoteRun},
