@@ -2,6 +2,7 @@ package lti
 
 import (
 	"context"
+	"time"
 
 	"github.com/leaselab/playground/classroom"
 )
@@ -21,8 +22,11 @@ func (t *Tool) Wake() {
 // the one learner it names) is queued (EnqueueStanding), which for one
 // who had not solved it is the 0 every export shows. A reveal whose
 // queuing fails for some learner is still queued for the others, and
-// tried again, whole, once its claim ends; the queue sends only what
-// changed. It returns how many reveals were passed on.
+// tried again, whole, with the scores' backoff (Backoff, by the tool's
+// clock); after maxTries it is given up, as a score is: logged at warning
+// level and kept in the store, failed, until the teacher acts on the
+// class again (FailLTIReveal). The queue sends only what changed. It
+// returns how many reveals were passed on.
 func (t *Tool) QueueReveals(ctx context.Context) (int, error) {
 	done := 0
 	for ctx.Err() == nil {
@@ -31,7 +35,16 @@ func (t *Tool) QueueReveals(ctx context.Context) (int, error) {
 			return done, err
 		}
 		if err := t.queueReveal(ctx, job); err != nil {
-			t.log.Warn("lti: could not queue a reveal's scores; tried again later", "class", job.ClassID, "exercise", job.Exercise, "err", err)
+			retryAt := t.now().Add(Backoff(job.Tries))
+			if job.Tries >= maxTries {
+				t.log.Warn("lti: gave up queuing a reveal's scores", "class", job.ClassID, "exercise", job.Exercise, "tries", job.Tries, "err", err)
+				retryAt = time.Time{}
+			} else {
+				t.log.Warn("lti: could not queue a reveal's scores; tried again later", "class", job.ClassID, "exercise", job.Exercise, "tries", job.Tries, "err", err)
+			}
+			if err := t.store.FailLTIReveal(ctx, job.ID, err.Error(), retryAt); err != nil {
+				return done, err
+			}
 			continue
 		}
 		if err := t.store.FinishLTIReveal(ctx, job.ID); err != nil {

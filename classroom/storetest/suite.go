@@ -69,6 +69,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIStandingLocked", testLTIStandingLocked},
 		{"LTIRevealKept", testLTIRevealKept},
 		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
+		{"LTIRevealGivenUp", testLTIRevealGivenUp},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
