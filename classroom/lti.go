@@ -77,6 +77,11 @@ type LTIStore interface {
 	// for a learner who first launches into a class with exercises
 	// revealed (LTILaunch).
 	ClaimLTIReveal(ctx context.Context, now time.Time, lease time.Duration) (*LTIRevealJob, error)
+	// RenewLTIReveal extends job's claim to lease from now, so that no
+	// other replica takes a reveal still being worked on, when the claim
+	// is still job's (job.ClaimedUntil, which it then moves on); false
+	// when it is not: it ran out, and another replica may have it.
+	RenewLTIReveal(ctx context.Context, job *LTIRevealJob, now time.Time, lease time.Duration) (bool, error)
 	// FinishLTIReveal forgets a reveal whose learners' standings are
 	// queued.
 	FinishLTIReveal(ctx context.Context, id int64) error

@@ -71,6 +71,32 @@ func (s *DB) ClaimLTIReveal(ctx context.Context, now time.Time, lease time.Durat
 	return job, nil
 }
 
+// RenewLTIReveal implements classroom.LTIStore: the claim is extended
+// only while it is still the one job holds, so a replica whose claim
+// ran out and was taken by another learns so and stops.
+func (s *DB) RenewLTIReveal(ctx context.Context, job *classroom.LTIRevealJob, now time.Time, lease time.Duration) (bool, error) {
+	renewed := false
+	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+		renewed = false
+		until := now.UnixMilli() + lease.Milliseconds()
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET claimed_until = ? WHERE id = ? AND claimed_until = ?`),
+			until, job.ID, job.ClaimedUntil.UnixMilli())
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil || n == 0 {
+			return err
+		}
+		job.ClaimedUntil, renewed = fromMS(until), true
+		return nil
+	})
+	if err != nil {
+		return false, wrap("renew the claim on a reveal", err)
+	}
+	return renewed, nil
+}
+
 // FailLTIReveal implements classroom.LTIStore.
 func (s *DB) FailLTIReveal(ctx context.Context, id int64, lastError string, retryAt time.Time) error {
 	if len(lastError) > 500 {
