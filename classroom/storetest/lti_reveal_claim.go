@@ -76,3 +76,34 @@ func testLTIRevealClaimRenewed(t *testing.T, h Harness) {
 		t.Errorf("the reveal was passed on again: %d", n)
 	}
 }
+
+// testLTIRevealClaimLost: a worker whose claim ran out all the same (one
+// learner's standing took longer than the whole claim) and was taken by
+// another replica stops at its next learner, and leaves the reveal to
+// that replica: it neither queues the rest of the course a second time
+// nor finishes the reveal under the other's feet.
+func testLTIRevealClaimLost(t *testing.T, h Harness) {
+	ctx := context.Background()
+	clk := NewClock()
+	s := h.MustNew(t, classroom.Options{Now: clk.Now})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	cc := launchCourse(t, ls, p.ID, "Ada", "Bo", "Cy")
+	revealNum(t, s, cc.class.Code, cc.key)
+
+	slow := &slowRevealStore{LTIStore: ls, clk: clk, per: 3 * time.Minute}
+	tool := lti.New(lti.Config{Store: slow, Now: clk.Now})
+	defer tool.Close()
+	n, err := tool.QueueReveals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(slow.taken) != 1 || n != 0 || slow.calls != 1 {
+		t.Errorf("with its claim taken during the first standing, the worker passed on %d reveals after %d standings, the other replica took %q; want 0 after 1, and the reveal taken once",
+			n, slow.calls, slow.taken)
+	}
+	// The other replica's claim stands: the reveal is theirs to finish.
+	if j, err := ls.ClaimLTIReveal(ctx, clk.Now(), time.Minute); err != nil || j != nil {
+		t.Errorf("the reveal could be claimed again while the other replica held it: %+v (%v)", j, err)
+	}
+}

@@ -71,6 +71,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
 		{"LTIRevealGivenUp", testLTIRevealGivenUp},
 		{"LTIRevealClaimRenewed", testLTIRevealClaimRenewed},
+		{"LTIRevealClaimLost", testLTIRevealClaimLost},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
