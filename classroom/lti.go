@@ -77,9 +77,20 @@ type LTIStore interface {
 	// for a learner who first launches into a class with exercises
 	// revealed (LTILaunch).
 	ClaimLTIReveal(ctx context.Context, now time.Time, lease time.Duration) (*LTIRevealJob, error)
+	// RenewLTIReveal extends job's claim to lease from now, so that no
+	// other replica takes a reveal still being worked on, when the claim
+	// is still job's (job.ClaimedUntil, which it then moves on); false
+	// when it is not: it ran out, and another replica may have it.
+	RenewLTIReveal(ctx context.Context, job *LTIRevealJob, now time.Time, lease time.Duration) (bool, error)
 	// FinishLTIReveal forgets a reveal whose learners' standings are
 	// queued.
 	FinishLTIReveal(ctx context.Context, id int64) error
+	// FailLTIReveal records a reveal whose learners' standings could not
+	// all be queued: to be claimed again from retryAt, or given up for
+	// good when retryAt is zero (kept, with lastError, and claimed no
+	// more until the teacher changes the class's settings or reveals an
+	// exercise to it again, which queues it anew).
+	FailLTIReveal(ctx context.Context, id int64, lastError string, retryAt time.Time) error
 
 	// SaveLTIDeepLink keeps a deep-linking request until expires, under
 	// the hash of the token of its picker page.
@@ -180,6 +191,11 @@ type LTIRevealJob struct {
 	// LearnerID is the one learner to pass it on for (one who launched
 	// after the reveal), 0 for every learner of the class.
 	LearnerID int64
+	// Tries counts the claims of it, this one included.
+	Tries int
+	// ClaimedUntil is when this claim ends, and another replica may
+	// take the reveal.
+	ClaimedUntil time.Time
 }
 
 // LTIDeepLink is a platform's request to pick content, waiting for the

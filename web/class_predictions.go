@@ -129,14 +129,16 @@ func (w *classWeb) apiReveal(c echo.Context) error {
 // an exercise (classroom.Settings.Revealed): the chart on the projector
 // says which answer is right, so an answer given after it earns nothing,
 // as after "show me". An archived or expired class takes no answers, and
-// records nothing.
+// records nothing. Revealing again an exercise already revealed changes
+// nothing, but for a class of a course it goes through the settings'
+// write, which has the reveals the score queue gave up on tried anew.
 func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
 	ctx := c.Request().Context()
 	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
 	if err != nil {
 		return err
 	}
-	if cl.Settings.RevealedToClass(exercise) || cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
+	if cl.Settings.RevealedToClass(exercise) && w.s.cfg.LTI == nil || cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
 		return nil
 	}
 	if _, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {

@@ -54,7 +54,7 @@ func (s *Server) knownLearner(c echo.Context) (int64, bool) {
 	if token == "" || s.cfg.Classroom == nil {
 		return 0, false
 	}
-	if id, ok := s.learners.peek(token); ok {
+	if id, ok := s.learners.peek(token, s.cfg.Class.Clock()); ok {
 		return id, true
 	}
 	if ok, _ := s.learnerLookups.take(clientAddress(c)); !ok {

@@ -146,8 +146,9 @@ func (s *Server) issuedSession(c echo.Context) string {
 }
 
 // learnerCache remembers which session tokens the store knows, and whose
-// they are, for a minute: a run's admission need not read the store every
-// time, and a removed learner stops counting as a flow within a minute.
+// they are, for a minute of the class clock (Config.Class.Clock): a run's
+// admission need not read the store every time, and a removed learner
+// stops counting as a flow within a minute.
 // Unknown tokens are not remembered, so made-up ones cannot fill it.
 type learnerCache struct {
 	mu      sync.Mutex
@@ -164,23 +165,25 @@ type learnerEntry struct {
 const learnerCacheSize = 10000
 
 // peek returns the id of the learner whose session token this is, when
-// it was resolved within the last minute, without reading the store.
-func (lc *learnerCache) peek(token string) (int64, bool) {
+// it was resolved within the minute before now (the class clock,
+// Config.Class.Clock), without reading the store.
+func (lc *learnerCache) peek(token string, now time.Time) (int64, bool) {
 	lc.mu.Lock()
 	defer lc.mu.Unlock()
 	e, ok := lc.entries[token]
-	if !ok || !time.Now().Before(e.until) {
+	if !ok || !now.Before(e.until) {
 		return 0, false
 	}
 	return e.id, true
 }
 
-// resolve returns the id of the learner whose session token this is.
+// resolve returns the id of the learner whose session token this is,
+// remembered for a minute of the class clock (Config.Class.Clock).
 func (lc *learnerCache) resolve(ctx context.Context, s *Server, token string) (int64, bool) {
 	if token == "" || s.cfg.Classroom == nil || len(token) > 256 {
 		return 0, false
 	}
-	now := time.Now()
+	now := s.cfg.Class.Clock()
 	lc.mu.Lock()
 	e, ok := lc.entries[token]
 	lc.mu.Unlock()

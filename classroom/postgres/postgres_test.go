@@ -169,3 +169,13 @@ func TestUpgradePassesOnClassReveals(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeLTIReveal(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradeNamesQueuedScoresOwners(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIScoreOwner(t, harness(), addr, db, postgres.Dialect("test"))
+}

@@ -140,3 +140,13 @@ func TestUpgradePassesOnClassReveals(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeLTIReveal(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradeNamesQueuedScoresOwners(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIScoreOwner(t, harness(), dir, db, sqlite.Dialect())
+}

@@ -64,3 +64,55 @@ func testLTIRemovedLearner(t *testing.T, h Harness) {
 		t.Errorf("Ada's standing after she came back queued %d scores; want 1: the withdrawn one never reached the course", n)
 	}
 }
+
+// courseLineItem2 is the line item the course's graded link is
+// re-pointed to in the tests of a link's column moved.
+const courseLineItem2 = "https://lms.example.edu/li/num-2"
+
+// testLTIRemovedLearnerRepointed: a learner's scores still to be sent on
+// a line item the class's link named when they were queued, and no
+// longer does (the course re-pointed the link to another column), are
+// withdrawn too when the teacher removes the learner: nothing more
+// reaches the course for someone no longer in the class. A classmate's
+// score on it is still sent.
+func testLTIRemovedLearnerRepointed(t *testing.T, h Harness) {
+	ctx := context.Background()
+	clk := NewClock()
+	s := h.MustNew(t, classroom.Options{Now: clk.Now})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	cc := launchCourse(t, ls, p.ID, "Ada", "Bo")
+	item := classroom.ItemOf("num", []string{"num"}, func(string) float64 { return 1 })
+	for _, name := range []string{"Ada", "Bo"} {
+		sess := cc.learners[name]
+		mustRecord(t, s, sess.Token, classroom.Attempt{Exercise: "num", Answer: "y", Graded: true, Correct: true})
+		if n, err := ls.EnqueueLTIItemScore(ctx, cc.class.ID, sess.Learner.ID, "exercise:num", item); err != nil || n != 1 {
+			t.Fatalf("%s's score queued %d (%v), want 1", name, n, err)
+		}
+	}
+	// The teacher's next launch of the link names another line item.
+	if _, err := ls.LTILaunch(ctx, classroom.LTILaunch{PlatformID: p.ID, ContextID: "c", Sub: "t1", Name: "Teacher", Instructor: true,
+		ResourceLinkID: "l", Target: "exercise:num", LineItemURL: courseLineItem2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveLearner(ctx, cc.class.Code, cc.key, cc.learners["Ada"].Learner.ID); err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	for {
+		job, err := ls.ClaimLTIScore(ctx, clk.Now(), time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job == nil {
+			break
+		}
+		sent = append(sent, job.UserSub+" on "+job.LineItemURL)
+		if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := "sub-Bo on " + courseLineItem; len(sent) != 1 || sent[0] != want {
+		t.Errorf("after the link was re-pointed and Ada removed, the queue sent %q; want Bo's alone (%q)", sent, want)
+	}
+}

@@ -315,6 +315,9 @@ func (s *DB) UpdateSettings(ctx context.Context, code, key string, change func(c
 		if err := s.markRevealedToClass(ctx, tx, c.ID, 0, revealed, now); err != nil {
 			return err
 		}
+		if err := s.retryReveals(ctx, tx, c.ID); err != nil {
+			return err
+		}
 		return s.queueReveals(ctx, tx, c.ID, 0, revealed)
 	})
 	if changeErr != nil {

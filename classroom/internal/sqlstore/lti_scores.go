@@ -97,8 +97,8 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 				WHERE lineitem_url = ? AND user_sub = ? AND done_at = 0 AND claimed_until <= ?`), now, it.url, sub, now); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_scores (platform_id, lineitem_url, user_sub, score_given, score_max, scored_at, next_at, pending)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`), it.platform, it.url, sub, given, maximum, now, now, pending); err != nil {
+			if _, err := tx.ExecContext(ctx, s.d.q(`INSERT INTO lti_scores (platform_id, lineitem_url, user_sub, score_given, score_max, scored_at, next_at, pending, class_id, learner_id)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), it.platform, it.url, sub, given, maximum, now, now, pending, classID, learnerID); err != nil {
 				return err
 			}
 			queued++
@@ -197,13 +197,16 @@ func (s *DB) LTIScoreJobs(ctx context.Context, limit int) ([]classroom.LTIScoreJ
 	return out, wrap("list the scores", rows.Err())
 }
 
-// withdrawScores gives up, for good, the scores still to be sent to the
-// class's line items for a learner the teacher removes ("withdrawn"): a
-// learner no longer in the class is sent nothing more. Their launch row
-// is locked first (on PostgreSQL), so a queuing for them that started
-// before has committed, and one after finds them gone. A score on its
-// way is not stopped, but is not tried again. Nothing for a learner who
-// did not come by a launch.
+// withdrawScores gives up, for good, the scores still to be sent for a
+// learner the teacher removes ("withdrawn"), whatever line item they were
+// queued for (one a link named then, re-pointed since, too): a learner no
+// longer in the class is sent nothing more. A score queued before scores
+// named their learner (migration 0014), whose learner could not be told,
+// is withdrawn when it is the learner's on a line item of the class.
+// Their launch row is locked first (on PostgreSQL), so a queuing for them
+// that started before has committed, and one after finds them gone. A
+// score on its way is not stopped, but is not tried again. Nothing for a
+// learner who did not come by a launch.
 func (s *DB) withdrawScores(ctx context.Context, tx *sql.Tx, classID, learnerID int64) error {
 	var sub string
 	err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`+s.d.LockRow), classID, learnerID).Scan(&sub)
@@ -213,7 +216,9 @@ func (s *DB) withdrawScores(ctx context.Context, tx *sql.Tx, classID, learnerID 
 		return err
 	}
 	_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'withdrawn'
-		WHERE user_sub = ? AND done_at = 0 AND lineitem_url IN (SELECT lineitem_url FROM lti_links WHERE class_id = ?)`), s.nowMS(), sub, classID)
+		WHERE done_at = 0 AND (class_id = ? AND learner_id = ?
+			OR learner_id = 0 AND user_sub = ? AND lineitem_url IN (SELECT lineitem_url FROM lti_links WHERE class_id = ?))`),
+		s.nowMS(), classID, learnerID, sub, classID)
 	return err
 }
 
