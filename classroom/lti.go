@@ -83,14 +83,16 @@ type LTIStore interface {
 	// when it is not: it ran out, and another replica may have it.
 	RenewLTIReveal(ctx context.Context, job *LTIRevealJob, now time.Time, lease time.Duration) (bool, error)
 	// FinishLTIReveal forgets a reveal whose learners' standings are
-	// queued.
-	FinishLTIReveal(ctx context.Context, id int64) error
+	// queued, while job's claim stands (else it changes nothing: the
+	// reveal is another replica's now).
+	FinishLTIReveal(ctx context.Context, job *LTIRevealJob) error
 	// FailLTIReveal records a reveal whose learners' standings could not
 	// all be queued: to be claimed again from retryAt, or given up for
 	// good when retryAt is zero (kept, with lastError, and claimed no
 	// more until the teacher changes the class's settings or reveals an
-	// exercise to it again, which queues it anew).
-	FailLTIReveal(ctx context.Context, id int64, lastError string, retryAt time.Time) error
+	// exercise to it again, which queues it anew); while job's claim
+	// stands, as FinishLTIReveal.
+	FailLTIReveal(ctx context.Context, job *LTIRevealJob, lastError string, retryAt time.Time) error
 
 	// SaveLTIDeepLink keeps a deep-linking request until expires, under
 	// the hash of the token of its picker page.

@@ -49,12 +49,12 @@ func (t *Tool) QueueReveals(ctx context.Context) (int, error) {
 			} else {
 				t.log.Warn("lti: could not queue a reveal's scores; tried again later", "class", job.ClassID, "exercise", job.Exercise, "tries", job.Tries, "err", err)
 			}
-			if err := t.store.FailLTIReveal(ctx, job.ID, err.Error(), retryAt); err != nil {
+			if err := t.store.FailLTIReveal(ctx, job, err.Error(), retryAt); err != nil {
 				return done, err
 			}
 			continue
 		}
-		if err := t.store.FinishLTIReveal(ctx, job.ID); err != nil {
+		if err := t.store.FinishLTIReveal(ctx, job); err != nil {
 			return done, err
 		}
 		done++

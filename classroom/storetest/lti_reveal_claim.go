@@ -107,3 +107,49 @@ func testLTIRevealClaimLost(t *testing.T, h Harness) {
 		t.Errorf("the reveal could be claimed again while the other replica held it: %+v (%v)", j, err)
 	}
 }
+
+// testLTIRevealStaleClaimCannotEnd: a worker whose claim on a reveal ran
+// out, and was taken by another replica, can neither finish the reveal
+// nor count it failed: the replica holding it passes it on, and the
+// reveal is not given up or forgotten under it.
+func testLTIRevealStaleClaimCannotEnd(t *testing.T, h Harness) {
+	ctx := context.Background()
+	clk := NewClock()
+	s := h.MustNew(t, classroom.Options{Now: clk.Now})
+	ls := ltiStore(t, s)
+	p := mustPlatform(t, ls)
+	cc := launchCourse(t, ls, p.ID, "Ada")
+	revealNum(t, s, cc.class.Code, cc.key)
+
+	stale, err := ls.ClaimLTIReveal(ctx, clk.Now(), time.Minute)
+	if err != nil || stale == nil {
+		t.Fatalf("claiming the reveal: %+v (%v)", stale, err)
+	}
+	clk.Advance(2 * time.Minute)
+	holder, err := ls.ClaimLTIReveal(ctx, clk.Now(), time.Minute)
+	if err != nil || holder == nil {
+		t.Fatalf("another replica claiming the reveal after the first claim ran out: %+v (%v)", holder, err)
+	}
+	if err := ls.FailLTIReveal(ctx, stale, "slow", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ls.FinishLTIReveal(ctx, stale); err != nil {
+		t.Fatal(err)
+	}
+	// The holder's claim stands: nobody else can claim it, and the holder
+	// can renew it and finish it.
+	clk.Advance(30 * time.Second)
+	if j, err := ls.ClaimLTIReveal(ctx, clk.Now(), time.Minute); err != nil || j != nil {
+		t.Errorf("after the stale worker ended it, the reveal could be claimed again while the other replica held it: %+v (%v)", j, err)
+	}
+	if ok, err := ls.RenewLTIReveal(ctx, holder, clk.Now(), time.Minute); err != nil || !ok {
+		t.Fatalf("the replica holding the reveal could not renew its claim after the stale worker ended it: %v (%v)", ok, err)
+	}
+	if err := ls.FinishLTIReveal(ctx, holder); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	if j, err := ls.ClaimLTIReveal(ctx, clk.Now(), time.Minute); err != nil || j != nil {
+		t.Errorf("the reveal its holder finished is still there: %+v (%v)", j, err)
+	}
+}

@@ -72,6 +72,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealGivenUp", testLTIRevealGivenUp},
 		{"LTIRevealClaimRenewed", testLTIRevealClaimRenewed},
 		{"LTIRevealClaimLost", testLTIRevealClaimLost},
+		{"LTIRevealStaleClaimCannotEnd", testLTIRevealStaleClaimCannotEnd},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},

@@ -97,28 +97,32 @@ func (s *DB) RenewLTIReveal(ctx context.Context, job *classroom.LTIRevealJob, no
 	return renewed, nil
 }
 
-// FailLTIReveal implements classroom.LTIStore.
-func (s *DB) FailLTIReveal(ctx context.Context, id int64, lastError string, retryAt time.Time) error {
+// FailLTIReveal implements classroom.LTIStore: only while job's claim
+// stands, so a worker whose claim ran out and was taken cannot count the
+// other replica's try as failed.
+func (s *DB) FailLTIReveal(ctx context.Context, job *classroom.LTIRevealJob, lastError string, retryAt time.Time) error {
 	if len(lastError) > 500 {
 		lastError = lastError[:500]
 	}
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
 		if retryAt.IsZero() {
-			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET failed_at = ?, last_error = ?, claimed_until = 0 WHERE id = ?`),
-				s.nowMS(), lastError, id)
+			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET failed_at = ?, last_error = ?, claimed_until = 0 WHERE id = ? AND claimed_until = ?`),
+				s.nowMS(), lastError, job.ID, job.ClaimedUntil.UnixMilli())
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET next_at = ?, last_error = ?, claimed_until = 0 WHERE id = ?`),
-			retryAt.UnixMilli(), lastError, id)
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET next_at = ?, last_error = ?, claimed_until = 0 WHERE id = ? AND claimed_until = ?`),
+			retryAt.UnixMilli(), lastError, job.ID, job.ClaimedUntil.UnixMilli())
 		return err
 	})
 	return wrap("record the reveal's failure", err)
 }
 
-// FinishLTIReveal implements classroom.LTIStore.
-func (s *DB) FinishLTIReveal(ctx context.Context, id int64) error {
+// FinishLTIReveal implements classroom.LTIStore: only while job's claim
+// stands, so a worker whose claim ran out and was taken cannot take the
+// reveal from the replica now passing it on.
+func (s *DB) FinishLTIReveal(ctx context.Context, job *classroom.LTIRevealJob) error {
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM lti_reveals WHERE id = ?`), id)
+		_, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM lti_reveals WHERE id = ? AND claimed_until = ?`), job.ID, job.ClaimedUntil.UnixMilli())
 		return err
 	})
 	return wrap("record the reveal passed on", err)
