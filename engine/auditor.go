@@ -15,6 +15,7 @@ type auditor struct {
 	writesAccepted, writesRefused, stale int
 	holderRefused                        int
 	forgotten, releasesForgotten         int
+	renewalsLost                         int
 	forgottenEnded                       int
 	staleReads                           int
 	claimsWon, claimsLost                int
@@ -58,6 +59,10 @@ func (a *auditor) observe(e Event) {
 		}
 	case KindReleaseForgotten:
 		a.releasesForgotten++
+	case KindLeaseExpired:
+		if e.RenewalsLost {
+			a.renewalsLost++
+		}
 	case KindCheckOK, KindCheckFailed:
 		if e.Stale {
 			a.staleReads++
@@ -120,6 +125,7 @@ func (a *auditor) summary(end, final int64, truncated bool) Summary {
 		ForgottenGrants:      a.forgotten,
 		ForgottenEndedGrants: a.forgottenEnded,
 		ForgottenReleases:    a.releasesForgotten,
+		LostRenewals:         a.renewalsLost,
 		StaleWritesAccepted:  a.stale,
 		StaleReads:           a.staleReads,
 		ClaimsWon:            a.claimsWon,

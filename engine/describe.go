@@ -203,6 +203,9 @@ func Verdict(s Summary) string {
 		parts = append(parts, "the lock service forgot "+counted(n, "grant", "grants")+" after "+pluralWord(n, "its lease", "their leases")+" ended, and with "+
 			pluralWord(n, "it the token", "them the tokens")+" it had handed out")
 	}
+	if n := s.LostRenewals; n > 0 {
+		parts = append(parts, "the lock service lost the renewals that kept "+counted(n, "lease", "leases")+", and ended "+pluralWord(n, "it", "them")+" early")
+	}
 	if down := s.UnavailableMS - s.CutOffMS; down > 0 {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(down)))
 	}
