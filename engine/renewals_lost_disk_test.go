@@ -127,3 +127,34 @@ func TestALostDiskSaysItTookRenewals(t *testing.T) {
 		t.Fatalf("runs with a lease cut back: %d, a grant forgotten: %d, nothing lost: %d: the sweep proves too little", cut, forgot, kept)
 	}
 }
+
+// TestALostDiskSaysItTookHeartbeats: on ZooKeeper, the leader elected
+// without client-1's heartbeats closes its session by the grant's first
+// lease. Its session_expired blames the log the lost disk left, not a
+// clock: before, it said "by its clock, client-1's session timeout has
+// passed; in true time it heard from client-1 at 4s", though every clock
+// read true time and the leader never heard it.
+func TestALostDiskSaysItTookHeartbeats(t *testing.T) {
+	said := 0
+	renewalsLostDiskRuns(t, func(name string, res *engine.Result) {
+		lost := len(find(res, "", engine.KindGrantForgotten)) + res.Summary.LostRenewals
+		for _, e := range find(res, "", engine.KindSessionExpired) {
+			if e.Holder != "client-1" {
+				continue
+			}
+			w := engine.Describe(e)
+			if strings.Contains(w, "by its clock") {
+				t.Errorf("%s: %s says %q: no clock was off", name, e.Actor, w)
+			}
+			if lost > 0 {
+				said++
+				if !strings.Contains(w, "its log lacks client-1's latest heartbeats: a lost disk took the copies of the renewals") {
+					t.Errorf("%s: %s says %q, not that its log lacks the heartbeats", name, e.Actor, w)
+				}
+			}
+		}
+	})
+	if said == 0 {
+		t.Fatal("no session closed for heartbeats a lost disk took: the sweep proves nothing")
+	}
+}
