@@ -171,6 +171,9 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("stale write accepted: %s landed from a client whose lease had ended", counted(s.StaleWritesAccepted, "write", "writes")))
 	case s.LostUpdate:
 		parts = append(parts, fmt.Sprintf("update lost: final %s, expected %s", num(s.FinalValue), num(s.ExpectedValue)))
+	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused && s.SplitBrainWritesRefused == s.HolderWritesRefused:
+		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): another primary, serving the other side of a partition, had granted a higher token; final %s as expected",
+			s.WritesRefused, num(s.FinalValue)))
 	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused:
 		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): its token was handed out again, lower than one the storage had seen; final %s as expected",
 			s.WritesRefused, num(s.FinalValue)))

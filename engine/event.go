@@ -147,8 +147,13 @@ type Summary struct {
 	// token handed out again, lower than one the storage had seen, not a
 	// stale writer. Absent when none.
 	HolderWritesRefused int `json:"holder_writes_refused,omitempty"`
-	StaleWritesAccepted int `json:"stale_writes_accepted"`
-	StaleReads          int `json:"stale_reads"`
+	// SplitBrainWritesRefused counts, among HolderWritesRefused, those whose
+	// higher token another primary granted, serving the other side of a
+	// partition: no token was handed out again, two primaries each
+	// granted the lock (their events' reason says so). Absent when none.
+	SplitBrainWritesRefused int `json:"split_brain_writes_refused,omitempty"`
+	StaleWritesAccepted     int `json:"stale_writes_accepted"`
+	StaleReads              int `json:"stale_reads"`
 	// OverlapMS is the time during which two or more clients believed
 	// they held the lock: a length, so beliefs that begin and end at one
 	// instant add nothing, even two at once under a broken lock (that

@@ -16,8 +16,11 @@ import (
 // its. The refusal says what
 // happened: two primaries granted the lock at once, naming both, the
 // other grant and its token, though the promoted node then crashed
-// (leaving no primary, and node-1's record the service's). Before, it said "token 33 was handed out
-// again, lower than one the storage had seen": no token was handed out
+// (leaving no primary, and node-1's record the service's); the summary
+// counts the write so refused, and the verdict says another primary had
+// granted a higher token. Before, it said "token 33 was handed out
+// again, lower than one the storage had seen", and the verdict that
+// the holder's token was handed out again: no token was handed out
 // twice. Swept over when the partition begins, when client-2 writes, and
 // the crash, and whether client-2 writes or reads.
 func TestSplitPrimariesFenceWords(t *testing.T) {
@@ -63,6 +66,12 @@ func TestSplitPrimariesFenceWords(t *testing.T) {
 					}
 					if refused != 1 {
 						t.Errorf("%s: client-2's %ss refused: %d, want 1", name, step, refused)
+					}
+					v := engine.Verdict(res.Summary)
+					if step == "write" && (res.Summary.SplitBrainWritesRefused != 1 ||
+						!strings.Contains(v, "the lock holder's own write was refused (1 refused): another primary, serving the other side of a partition, had granted a higher token") ||
+						strings.Contains(v, "handed out again")) {
+						t.Errorf("%s: %d refused writes counted split, verdict %q", name, res.Summary.SplitBrainWritesRefused, v)
 					}
 					said += refused
 				}
