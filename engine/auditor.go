@@ -13,8 +13,9 @@ type auditor struct {
 	w *world
 
 	writesAccepted, writesRefused, stale int
-	holderRefused                        int
+	holderRefused, holderSplit           int
 	forgotten, releasesForgotten         int
+	renewalsLost                         int
 	forgottenEnded                       int
 	staleReads                           int
 	claimsWon, claimsLost                int
@@ -49,6 +50,9 @@ func (a *auditor) observe(e Event) {
 		a.writesRefused++
 		if e.Holder != "" && e.Holder == e.Client {
 			a.holderRefused++
+			if e.Fence != nil && a.w.splitFenceWords(e.Client, e.Token, *e.Fence) != "" {
+				a.holderSplit++
+			}
 		}
 	case KindGrantForgotten:
 		if e.Ended {
@@ -58,6 +62,10 @@ func (a *auditor) observe(e Event) {
 		}
 	case KindReleaseForgotten:
 		a.releasesForgotten++
+	case KindLeaseExpired:
+		if e.RenewalsLost {
+			a.renewalsLost++
+		}
 	case KindCheckOK, KindCheckFailed:
 		if e.Stale {
 			a.staleReads++
@@ -112,22 +120,24 @@ func beliefChange(e Event) belief {
 // summary condenses the run, which ended at end with the record's value.
 func (a *auditor) summary(end, final int64, truncated bool) Summary {
 	s := Summary{
-		FinalValue:           final,
-		ExpectedValue:        a.expected,
-		WritesAccepted:       a.writesAccepted,
-		WritesRefused:        a.writesRefused,
-		HolderWritesRefused:  a.holderRefused,
-		ForgottenGrants:      a.forgotten,
-		ForgottenEndedGrants: a.forgottenEnded,
-		ForgottenReleases:    a.releasesForgotten,
-		StaleWritesAccepted:  a.stale,
-		StaleReads:           a.staleReads,
-		ClaimsWon:            a.claimsWon,
-		ClaimsLost:           a.claimsLost,
-		UnavailableMS:        a.w.unavail.until(end),
-		CutOffMS:             a.w.unavail.cutUntil(end),
-		EndMS:                end,
-		Truncated:            truncated,
+		FinalValue:              final,
+		ExpectedValue:           a.expected,
+		WritesAccepted:          a.writesAccepted,
+		WritesRefused:           a.writesRefused,
+		HolderWritesRefused:     a.holderRefused,
+		SplitBrainWritesRefused: a.holderSplit,
+		ForgottenGrants:         a.forgotten,
+		ForgottenEndedGrants:    a.forgottenEnded,
+		ForgottenReleases:       a.releasesForgotten,
+		LostRenewals:            a.renewalsLost,
+		StaleWritesAccepted:     a.stale,
+		StaleReads:              a.staleReads,
+		ClaimsWon:               a.claimsWon,
+		ClaimsLost:              a.claimsLost,
+		UnavailableMS:           a.w.unavail.until(end),
+		CutOffMS:                a.w.unavail.cutUntil(end),
+		EndMS:                   end,
+		Truncated:               truncated,
 	}
 	s.LostUpdate = s.FinalValue != s.ExpectedValue
 	for _, n := range a.sent {

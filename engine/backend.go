@@ -205,6 +205,7 @@ func (w *world) endedWords(g *grantRec) string {
 func (w *world) renewalsLost(g *grantRec, until int64, why string) {
 	_, _, clk := w.svc.record(w.lockName)
 	if clk == nil || clk.at(w.s.now) >= until {
+		g.cutBack = why
 		w.forget(g, fmt.Sprintf("%s; by the service's record the lease ran out at %s, not %s", why, FormatMS(until), FormatMS(g.leaseUntil)))
 		return
 	}

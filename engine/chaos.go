@@ -96,11 +96,13 @@ type ChaosReport struct {
 	// and not by a clock, those whose lock service forgot a grant while
 	// its lease ran (Summary.ForgottenGrants), a release while the
 	// released lease still ran (Summary.ForgottenReleases), or a grant
-	// with its token after its lease ended (Summary.ForgottenEndedGrants):
-	// the holder was refused as if it held nothing, others were refused a
-	// lock already given back, or a token was handed out again, which no
-	// lock does, even where nobody else got the lock and no finding is
-	// counted.
+	// with its token after its lease ended (Summary.ForgottenEndedGrants),
+	// or the renewals that kept a lease, ending it early
+	// (Summary.LostRenewals): the holder was refused as if it held nothing,
+	// others were refused a lock already given back, a token was handed
+	// out again, or another client was let in while the renewed lease ran,
+	// which no lock does, even where nobody else got the lock and no
+	// finding is counted.
 	IllegalForgotten int `json:"illegal_forgotten"`
 	// IllegalSplitBrain counts, among the rest of the histories found not
 	// linearizable, those in which two primaries served at once, each on
@@ -466,7 +468,8 @@ func runOne(ctx context.Context, seed int64, opt ChaosOptions) outcome {
 	}
 	h := res.History()
 	o := outcome{kinds: Violations(res.Summary), lin: h.Check(DefaultCheckTimeout), faulted: struck(res.Events),
-		forgot:     res.Summary.ForgottenGrants > 0 || res.Summary.ForgottenReleases > 0 || res.Summary.ForgottenEndedGrants > 0,
+		forgot: res.Summary.ForgottenGrants > 0 || res.Summary.ForgottenReleases > 0 || res.Summary.ForgottenEndedGrants > 0 ||
+			res.Summary.LostRenewals > 0,
 		splitBrain: res.Summary.SplitBrainGrants > 0}
 	if o.lin == LinearizableIllegal {
 		o.byClock = h.ClockNote(DefaultCheckTimeout) != ""

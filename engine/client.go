@@ -520,6 +520,9 @@ func (c *client) read(a *actor) {
 			// The service counts this client as its holder: no newer one
 			// began; its token was handed out again, lower.
 			why = "the storage has seen a higher token, though the lock service counts " + c.cfg.Name + " as its holder: its token was handed out again, lower"
+			if split := w.splitFenceWords(c.cfg.Name, c.token, r.Fence); split != "" {
+				why = split
+			}
 		}
 		c.emit(Event{Kind: KindReadRefused, Token: c.token, Fence: ptr(r.Fence), SQL: query, Rows: ptr(rows),
 			Reason: fmt.Sprintf("token %d < %d: %s", c.token, r.Fence, why)})

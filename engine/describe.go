@@ -171,6 +171,9 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("stale write accepted: %s landed from a client whose lease had ended", counted(s.StaleWritesAccepted, "write", "writes")))
 	case s.LostUpdate:
 		parts = append(parts, fmt.Sprintf("update lost: final %s, expected %s", num(s.FinalValue), num(s.ExpectedValue)))
+	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused && s.SplitBrainWritesRefused == s.HolderWritesRefused:
+		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): another primary, serving the other side of a partition, had granted a higher token; final %s as expected",
+			s.WritesRefused, num(s.FinalValue)))
 	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused:
 		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): its token was handed out again, lower than one the storage had seen; final %s as expected",
 			s.WritesRefused, num(s.FinalValue)))
@@ -202,6 +205,9 @@ func Verdict(s Summary) string {
 	if n := s.ForgottenEndedGrants; n > 0 {
 		parts = append(parts, "the lock service forgot "+counted(n, "grant", "grants")+" after "+pluralWord(n, "its lease", "their leases")+" ended, and with "+
 			pluralWord(n, "it the token", "them the tokens")+" it had handed out")
+	}
+	if n := s.LostRenewals; n > 0 {
+		parts = append(parts, "the lock service lost the renewals that kept "+counted(n, "lease", "leases")+", and ended "+pluralWord(n, "it", "them")+" early")
 	}
 	if down := s.UnavailableMS - s.CutOffMS; down > 0 {
 		parts = append(parts, fmt.Sprintf("no lock server answered for %s", FormatMS(down)))

@@ -40,6 +40,12 @@ type Event struct {
 	// service forgot the token with it, which it can hand out again. The
 	// summary's forgotten_ended_grants counts these events.
 	Ended bool `json:"ended,omitempty"`
+	// RenewalsLost marks a lease_expired that ended a lease early: the
+	// lock service kept the grant without the renewals that held it (an
+	// old save, a replica or a leader whose log lacks their copies), so it
+	// let others in before the lease its holder was last granted ran out.
+	// The summary's lost_renewals counts these events.
+	RenewalsLost bool `json:"renewals_lost,omitempty"`
 }
 
 // Actors that are neither clients nor lock nodes (node-1, node-2 ...).
@@ -143,8 +149,13 @@ type Summary struct {
 	// token handed out again, lower than one the storage had seen, not a
 	// stale writer. Absent when none.
 	HolderWritesRefused int `json:"holder_writes_refused,omitempty"`
-	StaleWritesAccepted int `json:"stale_writes_accepted"`
-	StaleReads          int `json:"stale_reads"`
+	// SplitBrainWritesRefused counts, among HolderWritesRefused, those whose
+	// higher token another primary granted, serving the other side of a
+	// partition: no token was handed out again, two primaries each
+	// granted the lock (their events' reason says so). Absent when none.
+	SplitBrainWritesRefused int `json:"split_brain_writes_refused,omitempty"`
+	StaleWritesAccepted     int `json:"stale_writes_accepted"`
+	StaleReads              int `json:"stale_reads"`
 	// OverlapMS is the time during which two or more clients believed
 	// they held the lock: a length, so beliefs that begin and end at one
 	// instant add nothing, even two at once under a broken lock (that
@@ -185,10 +196,16 @@ type Summary struct {
 	// never got it) while the released lease still ran by its record: the
 	// lock came back to a holder that had given it up, and others were
 	// refused as though it held it. Absent when none.
-	ForgottenReleases int   `json:"forgotten_releases,omitempty"`
-	EndMS             int64 `json:"end_ms"`
-	Truncated         bool  `json:"truncated"`
-	Safe              bool  `json:"safe"`
+	ForgottenReleases int `json:"forgotten_releases,omitempty"`
+	// LostRenewals counts the leases the lock service ended early because
+	// it lost the renewals that kept them (lease_expired events with
+	// renewals_lost): it kept the grant, but by an older lease, and let
+	// others in while the lease its holder was last granted still ran.
+	// Absent when none.
+	LostRenewals int   `json:"lost_renewals,omitempty"`
+	EndMS        int64 `json:"end_ms"`
+	Truncated    bool  `json:"truncated"`
+	Safe         bool  `json:"safe"`
 	// LockSafe: no double grant and no duplicate token, the lock kept its
 	// promise. Safe with LockSafe false is never headed "SAFE".
 	LockSafe bool `json:"lock_safe"`

@@ -199,6 +199,7 @@ func (l *ledger) expired(w *world, g *grantRec) {
 		e.Node = "" // no one node tells it
 	}
 	e.Message = w.expiryWords(g, told)
+	e.RenewalsLost = g.cutBack != "" && g.end < g.trueEnd
 	if w.backend.expired != nil {
 		e.Message = joinWords(e.Message, w.backend.expired(w, g))
 	}
@@ -214,10 +215,19 @@ func (l *ledger) expired(w *world, g *grantRec) {
 // read true time needs no words.
 func (w *world) leaseClockWords(client string, token, until int64) string {
 	g := w.ledger.find(client, token)
-	if g == nil || g.released || g.leaseUntil != until || g.trueEnd == until || g.node == "" {
+	if g == nil || g.released || g.leaseUntil != until || g.node == "" {
 		return ""
 	}
-	return fmt.Sprintf("by %s's clock; in true time it runs until %s", g.node, FormatMS(g.trueEnd))
+	node, end := g.node, g.trueEnd
+	if g.cutBack != "" {
+		// The service holds the lease by an older record, its renewals
+		// lost: it ends when the serving node's clock reads until.
+		node, end = w.svc.serving(), g.end
+	}
+	if end == until || node == "" {
+		return ""
+	}
+	return fmt.Sprintf("by %s's clock; in true time it runs until %s", node, FormatMS(end))
 }
 
 // expiryWords says why a lease ended when it did, judged by true time:

@@ -35,3 +35,24 @@ func splitBrainWords(s Summary) string {
 	}
 	return fmt.Sprintf(" (%d of them by two primaries at once, each serving its own side of a partition)", s.SplitBrainGrants)
 }
+
+// splitFenceWords says why the storage refused client's token though the
+// lock service counts client as its holder, having seen fence, a higher
+// token, when another primary, serving the other side of a partition,
+// granted fence to another client: two primaries granted the lock at
+// once, "node-1, cut off from node-2 by a partition, counts
+// client-2 as its holder of token 34, while node-2, primary on the other
+// side, granted client-1 token 35 at 23.8s: two primaries granted the lock
+// at once, each on its own side". "" when none did: the token was handed
+// out again, lower than one the storage had seen.
+func (w *world) splitFenceWords(client string, token, fence int64) string {
+	if g := w.ledger.find(client, token); g != nil && g.node != "" {
+		for _, h := range w.ledger.grants {
+			if h.token == fence && h.client != client && h.node != "" && h.node != g.node && (h.beside == g.node || g.beside == h.node) {
+				return fmt.Sprintf("%s, cut off from %s by a partition, counts %s as its holder of token %d, while %s, primary on the other side, granted %s token %d at %s: two primaries granted the lock at once, each on its own side",
+					g.node, h.node, client, token, h.node, h.client, fence, FormatMS(h.start))
+			}
+		}
+	}
+	return ""
+}

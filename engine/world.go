@@ -192,9 +192,14 @@ func (w *world) judge(e *Event) {
 	if e.Kind == KindWriteRefused && w.holds(e.Client, e.Token) {
 		// Refused, though the service counts the writer as its holder:
 		// its token was handed out again, lower than one the storage had
-		// seen. Not a stale write, and the verdict must not call it one.
+		// seen, or another primary granted a higher one. Not a stale
+		// write, and the verdict must not call it one.
 		e.Holder = e.Client
-		e.Reason += "; the lock service counts " + e.Client + " as its holder: token " + fmt.Sprint(e.Token) + " was handed out again, lower than one the storage had seen"
+		why := w.splitFenceWords(e.Client, e.Token, deref(e.Fence))
+		if why == "" {
+			why = "the lock service counts " + e.Client + " as its holder: token " + fmt.Sprint(e.Token) + " was handed out again, lower than one the storage had seen"
+		}
+		e.Reason += "; " + why
 	}
 	switch beliefChange(*e) {
 	case beliefBegins:

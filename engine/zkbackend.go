@@ -229,7 +229,7 @@ func (s *zkService) expire() {
 			for _, n := range before.Nodes {
 				if n.Owner == client {
 					w.emit(Event{Actor: nd.name, Kind: KindSessionExpired, Node: nd.name, Holder: client, Token: n.Czxid, Message: n.Name,
-						Reason: fmt.Sprintf("%s: it closes the session and deletes its ephemeral node %s (czxid %d)", s.unheard(nd, client), n.Name, n.Czxid)})
+						Reason: fmt.Sprintf("%s: it closes the session and deletes its ephemeral node %s (czxid %d)", s.unheard(nd, client, n.Czxid), n.Name, n.Czxid)})
 				}
 			}
 		}
@@ -241,8 +241,10 @@ func (s *zkService) expire() {
 // time: its timeout passed with nothing heard from the client, or, when
 // the ensemble heard from it less than a timeout ago in true time, which
 // clock says otherwise: the leader's, running ahead, or the one that set
-// the session's deadline, behind true time (an earlier leader's).
-func (s *zkService) unheard(nd *raftNode, client string) string {
+// the session's deadline, behind true time (an earlier leader's), or
+// that the leader's log lacks the heartbeats that kept the session of the
+// lock node czxid (a lost disk took their copies: world.renewalsLost).
+func (s *zkService) unheard(nd *raftNode, client string, czxid int64) string {
 	w := s.w
 	h, ok := s.heard[client]
 	trueEnd := h.at + w.sc.Lock.Lease.MS()
@@ -250,6 +252,9 @@ func (s *zkService) unheard(nd *raftNode, client string) string {
 		return fmt.Sprintf("the leader has not heard from %s within its session timeout", client)
 	}
 	inTrue := fmt.Sprintf("in true time it heard from %s at %s, and the session was to last until %s", client, FormatMS(h.at), FormatMS(trueEnd))
+	if g := w.ledger.find(client, czxid); g != nil && g.cutBack != "" {
+		return fmt.Sprintf("its log lacks %s's latest heartbeats: %s; %s", client, g.cutBack, strings.Replace(inTrue, "it heard", "the ensemble heard", 1))
+	}
 	if skew := nd.clock.at(w.s.now) - w.s.now; skew > 0 {
 		return fmt.Sprintf("by its clock, %s ahead of true time, the leader has not heard from %s within its session timeout; %s", FormatMS(skew), client, inTrue)
 	}

@@ -201,6 +201,15 @@ func TestChaosCommand(t *testing.T) {
 			t.Errorf("the text report lacks %q:\n%s", want, text)
 		}
 	}
+	// A history broken only by renewals a lost disk took is counted among
+	// what the service forgot, and the words say renewals can be.
+	text, _, err = runCLI(t, "chaos", "--runs", "1", "--seed", "262", "--backend", "zookeeper", "--lose-disk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 with a grant, release or renewals the lock service forgot"; !strings.Contains(text, want) {
+		t.Errorf("the text report lacks %q:\n%s", want, text)
+	}
 	for _, bad := range [][]string{
 		{"chaos", "--runs", "0"},
 		{"chaos", "--seed", "-1"},

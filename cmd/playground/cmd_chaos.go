@@ -121,7 +121,7 @@ func writeChaosText(w io.Writer, rep engine.ChaosReport, save string) {
 		k.StaleWrite, k.LostUpdate, k.DoubleGrant, k.DuplicateToken, k.DuplicateSideEffect)
 	l := rep.Linearizability
 	fmt.Fprintf(w, "misconfigured (still violate with every fault removed; not counted above): %d (%s)\n", rep.Misconfigured, pct(rep.Misconfigured))
-	fmt.Fprintf(w, "lock histories: %d linearizable, %d not linearizable (%d of them legal by the nodes' own clocks, %d with a grant or release the lock service forgot, %d with two primaries granting at once), %d undecided (the check ran out of time)\n",
+	fmt.Fprintf(w, "lock histories: %d linearizable, %d not linearizable (%d of them legal by the nodes' own clocks, %d with a grant, release or renewals the lock service forgot, %d with two primaries granting at once), %d undecided (the check ran out of time)\n",
 		l.OK, l.Illegal, rep.IllegalByClock, rep.IllegalForgotten, rep.IllegalSplitBrain, l.Unknown)
 	fmt.Fprintf(w, "runs in which no fault struck: %d (%s)\n", rep.RunsWithoutFaults, pct(rep.RunsWithoutFaults))
 	for _, ex := range rep.Examples {
