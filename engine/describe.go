@@ -171,15 +171,12 @@ func Verdict(s Summary) string {
 		parts = append(parts, fmt.Sprintf("stale write accepted: %s landed from a client whose lease had ended", counted(s.StaleWritesAccepted, "write", "writes")))
 	case s.LostUpdate:
 		parts = append(parts, fmt.Sprintf("update lost: final %s, expected %s", num(s.FinalValue), num(s.ExpectedValue)))
-	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused && s.SplitBrainWritesRefused == s.HolderWritesRefused:
-		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): another primary, serving the other side of a partition, had granted a higher token; final %s as expected",
-			s.WritesRefused, num(s.FinalValue)))
 	case s.WritesRefused > 0 && s.HolderWritesRefused == s.WritesRefused:
-		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): its token was handed out again, lower than one the storage had seen; final %s as expected",
-			s.WritesRefused, num(s.FinalValue)))
+		parts = append(parts, fmt.Sprintf("the lock holder's own write was refused (%d refused): %s; final %s as expected",
+			s.WritesRefused, holderRefusedWhy(s, "its token was handed out again, lower than one the storage had seen"), num(s.FinalValue)))
 	case s.HolderWritesRefused > 0:
-		parts = append(parts, fmt.Sprintf("every stale write was refused, and the lock holder's own %s (%d refused in all): a token handed out again, lower than one the storage had seen; final %s as expected",
-			counted(s.HolderWritesRefused, "write too", "writes too"), s.WritesRefused, num(s.FinalValue)))
+		parts = append(parts, fmt.Sprintf("every stale write was refused, and the lock holder's own %s (%d refused in all): %s; final %s as expected",
+			counted(s.HolderWritesRefused, "write too", "writes too"), s.WritesRefused, holderRefusedWhy(s, "a token handed out again, lower than one the storage had seen"), num(s.FinalValue)))
 	case s.WritesRefused > 0:
 		parts = append(parts, fmt.Sprintf("every stale write was refused (%d refused); final %s as expected", s.WritesRefused, num(s.FinalValue)))
 	case s.ClaimsWon > 0:
@@ -289,4 +286,19 @@ func num(v int64) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// holderRefusedWhy says why the lock holder's own writes were refused:
+// its token handed out again (handedOut, the words for it), a higher
+// token another primary granted on the other side of a partition
+// (SplitBrainWritesRefused), or some of each.
+func holderRefusedWhy(s Summary, handedOut string) string {
+	split := "another primary, serving the other side of a partition, had granted a higher token"
+	switch s.SplitBrainWritesRefused {
+	case 0:
+		return handedOut
+	case s.HolderWritesRefused:
+		return split
+	}
+	return fmt.Sprintf("%s (%d), or %s (%d)", handedOut, s.HolderWritesRefused-s.SplitBrainWritesRefused, split, s.SplitBrainWritesRefused)
 }
