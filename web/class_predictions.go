@@ -54,13 +54,6 @@ type predictionsBody struct {
 // the exercise's credit, is a POST (apiReveal). class_revealed says
 // whether that POST was made.
 func (w *classWeb) apiPredictions(c echo.Context) error {
-	id := c.QueryParam("exercise")
-	if id == "" {
-		return badRequest("exercise", "is required: the id of a predict or choice exercise")
-	}
-	if len(id) > classroom.MaxExerciseLen {
-		return badRequest("exercise", "must be at most %d characters (it has %d)", classroom.MaxExerciseLen, len(id))
-	}
 	reveal := false
 	switch c.QueryParam("reveal") {
 	case "", "0":
@@ -69,15 +62,9 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 	default:
 		return badRequest("reveal", "must be 1 or 0 (got %s)", excerpt(c.QueryParam("reveal")))
 	}
-	if w.s.cfg.Lessons == nil {
-		return badRequest("exercise", "this server has no lessons")
-	}
-	ex, err := w.s.cfg.Lessons.Exercise(id)
+	ex, err := w.chartExercise(c.QueryParam("exercise"))
 	if err != nil {
-		return badRequest("exercise", "%s is not an exercise of this course", excerpt(id))
-	}
-	if ex.Kind != lessons.KindPredict && ex.Kind != lessons.KindChoice && ex.Kind != lessons.KindNumber {
-		return badRequest("exercise", "%s is a %s exercise: only predictions, choices and numbers are counted", ex.ID, ex.Kind)
+		return err
 	}
 	ctx := c.Request().Context()
 	all, err := w.store().Attempts(ctx, c.Param("code"), teacherKey(c), ex.ID)
@@ -106,23 +93,38 @@ func (w *classWeb) apiReveal(c echo.Context) error {
 	if err := w.s.readJSON(c, &in); err != nil {
 		return err
 	}
-	if in.Exercise == "" {
-		return badRequest("exercise", "is required: the id of a predict or choice exercise")
-	}
-	if len(in.Exercise) > classroom.MaxExerciseLen {
-		return badRequest("exercise", "must be at most %d characters (it has %d)", classroom.MaxExerciseLen, len(in.Exercise))
-	}
-	if w.s.cfg.Lessons == nil {
-		return badRequest("exercise", "this server has no lessons")
-	}
-	ex, err := w.s.cfg.Lessons.Exercise(in.Exercise)
+	ex, err := w.chartExercise(in.Exercise)
 	if err != nil {
-		return badRequest("exercise", "%s is not an exercise of this course", excerpt(in.Exercise))
+		return err
 	}
 	if err := w.revealToClass(c, ex.ID); err != nil {
 		return err
 	}
 	return writeJSON(c, http.StatusOK, map[string]any{"exercise": ex.ID, "revealed": true})
+}
+
+// chartExercise is the exercise the predictions chart counts and the
+// class's reveal ends the credit of, by its id: a prediction, a choice or
+// a number. Any other kind has no answer the chart can show, so it can be
+// neither counted nor revealed (400, naming the field).
+func (w *classWeb) chartExercise(id string) (*lessons.Exercise, error) {
+	if id == "" {
+		return nil, badRequest("exercise", "is required: the id of a predict, choice or number exercise")
+	}
+	if len(id) > classroom.MaxExerciseLen {
+		return nil, badRequest("exercise", "must be at most %d characters (it has %d)", classroom.MaxExerciseLen, len(id))
+	}
+	if w.s.cfg.Lessons == nil {
+		return nil, badRequest("exercise", "this server has no lessons")
+	}
+	ex, err := w.s.cfg.Lessons.Exercise(id)
+	if err != nil {
+		return nil, badRequest("exercise", "%s is not an exercise of this course", excerpt(id))
+	}
+	if ex.Kind != lessons.KindPredict && ex.Kind != lessons.KindChoice && ex.Kind != lessons.KindNumber {
+		return nil, badRequest("exercise", "%s is a %s exercise: only predictions, choices and numbers are counted and revealed", ex.ID, ex.Kind)
+	}
+	return ex, nil
 }
 
 // revealToClass records that the teacher showed the class the answer to

@@ -46,6 +46,21 @@ func TestClassRevealEndsCredit(t *testing.T) {
 		}
 		wantStatus(t, owner.do("POST", "/api/classes/"+c.Code+"/reveal", "application/json", `{"exercise":"`+ex+`"}`, "Origin", "https://elsewhere.example", "Sec-Fetch-Site", "cross-site"),
 			http.StatusForbidden, "a reveal posted from another site")
+		// Only what the chart counts can be revealed: an open answer has
+		// no right answer to show, and its credit is not the chart's to end.
+		for _, other := range []string{"fencing-token-definition", "long-job-config"} {
+			wantStatus(t, owner.do("POST", "/api/classes/"+c.Code+"/reveal", "application/json", `{"exercise":"`+other+`"}`),
+				http.StatusBadRequest, "a reveal of "+other+", which the chart does not count")
+		}
+		var dash struct {
+			Class struct {
+				Settings struct{ Revealed []string }
+			}
+		}
+		owner.get("/api/classes/"+c.Code+"/dashboard").decode(t, &dash)
+		if len(dash.Class.Settings.Revealed) != 0 {
+			t.Errorf("refused reveals left the class revealed %q", dash.Class.Settings.Revealed)
+		}
 		revealToClass(t, owner, c.Code, ex)
 
 		for _, l := range []struct {

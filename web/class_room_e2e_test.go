@@ -168,6 +168,12 @@ func TestE2ERoom(t *testing.T) {
 	b.waitUntil(tc, `document.getElementById('poll-reveal').textContent === 'Show the answer' && !document.querySelector('[data-testid=poll-row][data-right=true]')`, "Hide taking the marks off")
 	b.do(tc, chromedp.Click(chromedp.CSS("[data-testid=poll-reveal]")))
 	b.waitUntil(tc, `document.getElementById('poll-reveal').textContent === 'Hide the answer' && !!document.querySelector('[data-testid=poll-row][data-right=true]')`, "Show putting them back without asking")
+	// After those clicks the button still answers the keyboard: Enter on
+	// it hides the marks and Enter again shows them, never asking.
+	b.do(tc, chromedp.Focus(chromedp.CSS("[data-testid=poll-reveal]")), chromedp.KeyEvent(kb.Enter))
+	b.waitUntil(tc, `document.getElementById('poll-reveal').textContent === 'Show the answer' && !document.querySelector('[data-testid=poll-row][data-right=true]')`, "Enter hiding the marks")
+	b.do(tc, chromedp.KeyEvent(kb.Enter))
+	b.waitUntil(tc, `document.getElementById('poll-reveal').textContent === 'Hide the answer' && !!document.querySelector('[data-testid=poll-row][data-right=true]')`, "Enter showing them again")
 
 	// Three wrong tries on an exercise: that learner is flagged, at the top.
 	for range 3 {
