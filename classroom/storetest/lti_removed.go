@@ -36,20 +36,7 @@ func testLTIRemovedLearner(t *testing.T, h Harness) {
 		t.Fatal(err)
 	}
 
-	var sent []string
-	for {
-		job, err := ls.ClaimLTIScore(ctx, clk.Now(), time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if job == nil {
-			break
-		}
-		sent = append(sent, job.UserSub)
-		if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sent := sendQueued(t, ls, clk, false)
 	if len(sent) != 1 || sent[0] != "sub-Bo" {
 		t.Errorf("the queue sent scores of %q after Ada was removed; want Bo's alone", sent)
 	}
@@ -98,6 +85,18 @@ func testLTIRemovedLearnerRepointed(t *testing.T, h Harness) {
 	if err := s.RemoveLearner(ctx, cc.class.Code, cc.key, cc.learners["Ada"].Learner.ID); err != nil {
 		t.Fatal(err)
 	}
+	sent := sendQueued(t, ls, clk, true)
+	if want := "sub-Bo on " + courseLineItem; len(sent) != 1 || sent[0] != want {
+		t.Errorf("after the link was re-pointed and Ada removed, the queue sent %q; want Bo's alone (%q)", sent, want)
+	}
+}
+
+// sendQueued claims and marks sent every score the queue holds now, as
+// the LTI queue's worker would, and returns whose each was (the user's
+// ID, with " on " and its line item when withItem is set), in order.
+func sendQueued(t *testing.T, ls classroom.LTIStore, clk *Clock, withItem bool) []string {
+	t.Helper()
+	ctx := context.Background()
 	var sent []string
 	for {
 		job, err := ls.ClaimLTIScore(ctx, clk.Now(), time.Minute)
@@ -105,14 +104,15 @@ func testLTIRemovedLearnerRepointed(t *testing.T, h Harness) {
 			t.Fatal(err)
 		}
 		if job == nil {
-			break
+			return sent
 		}
-		sent = append(sent, job.UserSub+" on "+job.LineItemURL)
+		who := job.UserSub
+		if withItem {
+			who += " on " + job.LineItemURL
+		}
+		sent = append(sent, who)
 		if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if want := "sub-Bo on " + courseLineItem; len(sent) != 1 || sent[0] != want {
-		t.Errorf("after the link was re-pointed and Ada removed, the queue sent %q; want Bo's alone (%q)", sent, want)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/internal/sqlstore"
@@ -50,20 +49,7 @@ func UpgradeLTIScoreOwner(t *testing.T, h Harness, addr string, db *sql.DB, d *s
 	if err := s.RemoveLearner(ctx, cc.class.Code, cc.key, cc.learners["Ada"].Learner.ID); err != nil {
 		t.Fatal(err)
 	}
-	var sent []string
-	for {
-		job, err := ls.ClaimLTIScore(ctx, clk.Now(), time.Minute)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if job == nil {
-			break
-		}
-		sent = append(sent, job.UserSub+" on "+job.LineItemURL)
-		if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	sent := sendQueued(t, ls, clk, true)
 	if want := "sub-Bo on " + courseLineItem; len(sent) != 1 || sent[0] != want {
 		t.Errorf("Ada removed after the upgrade, the queue sent %q; want Bo's alone (%q)", sent, want)
 	}
