@@ -93,6 +93,17 @@ func (s *asyncService) primaryBeside(node string) string {
 	return ""
 }
 
+// besideRecord is the deposed primary's record, while it serves beside
+// the promoted one, and its clock.
+func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, bool) {
+	if s.primaryBeside(s.serving()) == "" {
+		return lockEntry{}, false, nil, false
+	}
+	d := s.nodes[s.deposed]
+	h, tok, until, ok := d.fsm.Entry(lock)
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &d.clock, true
+}
+
 func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	from := s.serverFor(cmd.Client)
 	if from < 0 {

@@ -12,6 +12,11 @@ type splitter interface {
 	// primaryBeside names the node that serves as primary now beside
 	// node, itself serving as one, or "" when node serves alone.
 	primaryBeside(node string) string
+	// besideRecord returns the lock's entry as the other primary records
+	// it, the one serving beside the node whose record is the service's
+	// (lockService.record), with the clock that judges it; ok is false
+	// when no other primary serves.
+	besideRecord(lock string) (e lockEntry, held bool, clock *nodeClock, ok bool)
 }
 
 // primaryBeside names the primary that serves now beside node, on the
