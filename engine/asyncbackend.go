@@ -50,6 +50,10 @@ type asyncService struct {
 	// no node to promote, until a node comes back or a partition changes.
 	lost       int
 	due, stuck bool
+	// last is the node that served last: the one that answered a request
+	// last, or was made primary last. While no primary serves, its record
+	// is the service's.
+	last int
 }
 
 func newAsyncService(w *world) *asyncService {
@@ -93,10 +97,11 @@ func (s *asyncService) primaryBeside(node string) string {
 	return ""
 }
 
-// besideRecord is the deposed primary's record, while it serves beside
-// the promoted one, and its clock.
+// besideRecord is the deposed primary's record, while it is up beside the
+// node whose record is the service's (the promoted primary, or the node
+// that served last), and its clock.
 func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, bool) {
-	if s.primaryBeside(s.serving()) == "" {
+	if s.deposed < 0 || s.deposed == s.recordNode() || !s.nodes[s.deposed].up() {
 		return lockEntry{}, false, nil, false
 	}
 	d := s.nodes[s.deposed]
@@ -110,6 +115,7 @@ func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 		return Reply{}, "", false
 	}
 	p := s.nodes[from]
+	s.last = from
 	cmd.Now = p.clock.at(s.w.s.now)
 	r := p.fsm.Apply(cmd)
 	if from == s.deposed && cmd.Op == OpRelease && r.OK {
@@ -167,10 +173,23 @@ func (s *asyncService) serving() string {
 // currentTerm is 0: the primary is promoted by the fault, not elected.
 func (s *asyncService) currentTerm() int64 { return 0 }
 
+// record reads the lock as the primary records it, judged by its clock;
+// while none serves (the monitor has yet to promote one, or found none
+// to promote), as the node that served last records it, by its clock: a
+// deposed primary still answering its side, or the primary that was lost.
 func (s *asyncService) record(lock string) (lockEntry, bool, *nodeClock) {
-	i := max(s.primary, 0)
+	i := s.recordNode()
 	h, tok, until, ok := s.nodes[i].fsm.Entry(lock)
 	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &s.nodes[i].clock
+}
+
+// recordNode is the node whose record is the service's: the primary, or
+// while none serves, the node that served last.
+func (s *asyncService) recordNode() int {
+	if s.primary >= 0 {
+		return s.primary
+	}
+	return s.last
 }
 
 func (s *asyncService) node(name string) *simNode { return findNode(s.nodes, name) }
