@@ -100,13 +100,13 @@ func (s *asyncService) primaryBeside(node string) string {
 // besideRecord is the deposed primary's record, while it is up beside the
 // node whose record is the service's (the promoted primary, or the node
 // that served last), and its clock.
-func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, bool) {
+func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, string) {
 	if s.deposed < 0 || s.deposed == s.recordNode() || !s.nodes[s.deposed].up() {
-		return lockEntry{}, false, nil, false
+		return lockEntry{}, false, nil, ""
 	}
 	d := s.nodes[s.deposed]
 	h, tok, until, ok := d.fsm.Entry(lock)
-	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &d.clock, true
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &d.clock, d.name
 }
 
 func (s *asyncService) serve(cmd Command) (Reply, string, bool) {

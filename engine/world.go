@@ -283,7 +283,7 @@ func (w *world) holds(client string, token int64) bool {
 		return true
 	}
 	if sp, ok := w.svc.(splitter); ok {
-		if e, held, clk, ok := sp.besideRecord(w.lockName); ok && counts(e, held, clk) {
+		if e, held, clk, node := sp.besideRecord(w.lockName); node != "" && counts(e, held, clk) {
 			return true
 		}
 	}
