@@ -50,10 +50,6 @@ type asyncService struct {
 	// no node to promote, until a node comes back or a partition changes.
 	lost       int
 	due, stuck bool
-	// last is the node that served last: the one that answered a request
-	// last, or was made primary last. While no primary serves, its record
-	// is the service's.
-	last int
 }
 
 func newAsyncService(w *world) *asyncService {
@@ -98,8 +94,8 @@ func (s *asyncService) primaryBeside(node string) string {
 }
 
 // besideRecord is the deposed primary's record, while it is up beside the
-// node whose record is the service's (the promoted primary, or the node
-// that served last), and its clock.
+// node whose record is the service's (the promoted primary, or the
+// primary lost last), and its clock.
 func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, string) {
 	if s.deposed < 0 || s.deposed == s.recordNode() || !s.nodes[s.deposed].up() {
 		return lockEntry{}, false, nil, ""
@@ -115,7 +111,6 @@ func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 		return Reply{}, "", false
 	}
 	p := s.nodes[from]
-	s.last = from
 	cmd.Now = p.clock.at(s.w.s.now)
 	r := p.fsm.Apply(cmd)
 	if from == s.deposed && cmd.Op == OpRelease && r.OK {
@@ -175,8 +170,10 @@ func (s *asyncService) currentTerm() int64 { return 0 }
 
 // record reads the lock as the primary records it, judged by its clock;
 // while none serves (the monitor has yet to promote one, or found none
-// to promote), as the node that served last records it, by its clock: a
-// deposed primary still answering its side, or the primary that was lost.
+// to promote), as the primary lost last left it, by its clock: the node
+// that served last as primary, whatever node-1 is. A deposed primary
+// still answering its side keeps its own record beside it
+// (besideRecord).
 func (s *asyncService) record(lock string) (lockEntry, bool, *nodeClock) {
 	i := s.recordNode()
 	h, tok, until, ok := s.nodes[i].fsm.Entry(lock)
@@ -184,12 +181,12 @@ func (s *asyncService) record(lock string) (lockEntry, bool, *nodeClock) {
 }
 
 // recordNode is the node whose record is the service's: the primary, or
-// while none serves, the node that served last.
+// while none serves, the primary the monitor lost last.
 func (s *asyncService) recordNode() int {
 	if s.primary >= 0 {
 		return s.primary
 	}
-	return s.last
+	return s.lost
 }
 
 func (s *asyncService) node(name string) *simNode { return findNode(s.nodes, name) }

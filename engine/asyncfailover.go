@@ -56,7 +56,7 @@ func (s *asyncService) choose() {
 	if s.monitored(old) {
 		// It came back before another could be promoted: it serves again,
 		// and a deposed primary that reaches it rejoins as its replica.
-		s.primary, s.missed[old], s.last = old, false, old
+		s.primary, s.missed[old] = old, false
 		if s.deposed == old {
 			s.deposed = -1
 		}
@@ -69,7 +69,7 @@ func (s *asyncService) choose() {
 		w.emit(Event{Actor: s.nodes[to].name, Kind: KindNoLeader, Reason: "no node can be promoted: neither is up and reachable; the monitor tries again when it reaches one"})
 		return
 	}
-	s.primary, s.missed[to], s.last = to, false, to
+	s.primary, s.missed[to] = to, false
 	promoted, had, applier := "the promoted replica", "with the copies it had received", "the old primary"
 	if to == s.deposed {
 		// The primary the monitor replaced: it granted alone while cut

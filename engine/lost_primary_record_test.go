@@ -171,3 +171,77 @@ func TestNoPrimaryJudgesLeasesByTheLastOnesClock(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPrimaryAfterSplitJudgesByTheLostPrimary: a deposed async primary,
+// cut off with client-2, keeps renewing its lease, its clock jumped ahead;
+// the promoted one grants client-1 and crashes, and the monitor, reaching
+// neither node, promotes the deposed one once the partition heals. Until
+// then client-1's lease is judged by the clock of the primary that granted
+// it and was lost, not by the deposed one's (which answered client-2 last,
+// and, as node-1, was read before): taken over before the lease's true
+// end, client-1's grant is forgotten while its lease ran; after, it had
+// run out at its true end. Before, with node-1 deposed, its clock ended
+// client-1's lease early and the grant was said forgotten after its lease
+// had run out, when it had not. Swept over which node is deposed, the
+// lease and when the partition heals.
+func TestNoPrimaryAfterSplitJudgesByTheLostPrimary(t *testing.T) {
+	const jump = 3500
+	for _, deposed := range []string{"node-1", "node-2"} {
+		promoted := map[string]string{"node-1": "node-2", "node-2": "node-1"}[deposed]
+		for _, lease := range []int64{5000, 8000} {
+			for _, before := range []bool{true, false} {
+				base := int64(0)
+				var faults []engine.Fault
+				if deposed == "node-2" {
+					base = 2000
+					faults = []engine.Fault{{At: engine.Ms(200), Do: "crash", Target: "node-1"}, {At: engine.Ms(1500), Do: "restart", Target: "node-1"}}
+				}
+				// client-1 is granted when the promoted node's copy of
+				// client-2's lease, last renewed at base+1s, runs out; the
+				// deposed node is promoted a second after the partition
+				// heals.
+				grant := base + 1000 + lease
+				end := grant + lease
+				heal := end + 5000
+				if before {
+					heal = end - 1200
+				}
+				faults = append(faults,
+					engine.Fault{At: engine.Ms(base + 1500), Do: "partition", Side: []string{deposed, "client-2"}, For: engine.Ms(heal - base - 1500)},
+					engine.Fault{At: engine.Ms(grant + 1500), Do: "clock_jump", Target: deposed, By: engine.Ms(jump)},
+					engine.Fault{At: engine.Ms(grant + 2000), Do: "crash", Target: promoted})
+				sc := engine.Scenario{
+					Title: "no primary after a split", Seed: 1, Fencing: true, Until: engine.Sec(60),
+					Lock:    engine.Lock{Backend: engine.BackendAsyncReplica, Lease: engine.Ms(lease), Election: engine.Sec(1)},
+					Storage: engine.Storage{Initial: 1000},
+					Clients: []engine.Client{
+						{Name: "client-1", Start: engine.Ms(base + 1000), RetryEvery: engine.Ms(500), Steps: []engine.Step{
+							{Do: "acquire"}, {Do: "work", For: engine.Sec(30)}}},
+						{Name: "client-2", Start: engine.Ms(base), RenewEvery: engine.Sec(1), Steps: []engine.Step{
+							{Do: "acquire"}, {Do: "work", For: engine.Sec(30)}}},
+					},
+					Faults: faults,
+				}
+				res := mustRun(t, sc)
+				name := fmt.Sprintf("%s deposed, lease %dms, healed at %dms", deposed, lease, heal)
+				g1 := find(res, "client-1", engine.KindGranted)
+				if len(g1) != 1 || g1[0].Node != promoted || g1[0].T != grant {
+					t.Fatalf("%s: client-1 granted %v: not the run meant", name, g1)
+				}
+				var f []engine.Event
+				for _, e := range find(res, "", engine.KindGrantForgotten) {
+					if e.Holder == "client-1" {
+						f = append(f, e)
+					}
+				}
+				if len(f) != 1 || f[0].Actor != deposed || f[0].T != heal+1000 {
+					t.Fatalf("%s: client-1's grant forgotten %v, want once by %s at %s", name, f, deposed, engine.FormatMS(heal+1000))
+				}
+				says := fmt.Sprintf("its lease had already run out at %s", engine.FormatMS(end))
+				if f[0].Ended == before || !before && !strings.Contains(f[0].Reason, says) || before && strings.Contains(f[0].Reason, "run out") {
+					t.Errorf("%s: client-1's grant forgotten at %s: %q (ended %v); its lease runs until %s", name, engine.FormatMS(f[0].T), f[0].Reason, f[0].Ended, engine.FormatMS(end))
+				}
+			}
+		}
+	}
+}
