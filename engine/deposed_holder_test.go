@@ -12,10 +12,10 @@ import (
 // which it granted, while client-1 waits on the other side for the
 // primary the monitor promotes in its place. When deposed is node-2,
 // node-1 first crashes and comes back as its replica. client-2, granted
-// at the start, is cut off cut later with its primary, works until 15s
-// past its grant and then writes (or, fenced, reads); it renews every
-// second when renew is set. The partition outlasts the run's work.
-func deposedScenario(deposed, last string, lease, cut int64, renew bool) engine.Scenario {
+// at the start, is cut off cut later with its primary for length, works
+// until 15s past its grant and then writes (or, fenced, reads); it
+// renews every second when renew is set.
+func deposedScenario(deposed, last string, lease, cut, length int64, renew bool) engine.Scenario {
 	base := int64(0)
 	var faults []engine.Fault
 	if deposed == "node-2" {
@@ -40,7 +40,7 @@ func deposedScenario(deposed, last string, lease, cut int64, renew bool) engine.
 				{Do: "acquire"}, {Do: "read"}, {Do: "write", Add: ptr(int64(100))}, {Do: "release"}}},
 			c2,
 		},
-		Faults: append(faults, engine.Fault{At: engine.Ms(base + cut), Do: "partition", Side: []string{deposed, "client-2"}, For: engine.Sec(60)}),
+		Faults: append(faults, engine.Fault{At: engine.Ms(base + cut), Do: "partition", Side: []string{deposed, "client-2"}, For: engine.Ms(length)}),
 	}
 }
 
@@ -57,8 +57,10 @@ func deposedScenario(deposed, last string, lease, cut int64, renew bool) engine.
 // stale one refused ("every stale write was refused") and the read said
 // "a newer holder has begun". A client-2 that does not renew has no
 // lease left on its primary by then: it is no holder, and its refusal is
-// a stale writer's. Swept over which node is deposed, when the partition
-// begins, the lease, renewing or not, and a write or a fenced read.
+// a stale writer's, and so is one whose partition healed first: its
+// primary rejoined as the other's replica, which never counted it. Swept
+// over which node is deposed, when the partition begins and how long it
+// lasts, the lease, renewing or not, and a write or a fenced read.
 func TestDeposedPrimaryHolderWrites(t *testing.T) {
 	said := 0
 	for _, deposed := range []string{"node-1", "node-2"} {
@@ -66,57 +68,63 @@ func TestDeposedPrimaryHolderWrites(t *testing.T) {
 		for _, last := range []string{"write", "read"} {
 			for _, lease := range []int64{3000, 5000, 8000} {
 				for _, cut := range []int64{500, 1500} {
-					for _, renew := range []bool{true, false} {
-						res := mustRun(t, deposedScenario(deposed, last, lease, cut, renew))
-						name := fmt.Sprintf("%s deposed, cut at +%dms, lease %dms, renew %v, client-2 %ss", deposed, cut, lease, renew, last)
-						g2, g1 := find(res, "client-2", engine.KindGranted), find(res, "client-1", engine.KindGranted)
-						if len(g2) != 1 || g2[0].Node != deposed || len(g1) != 1 || g1[0].Node != promoted {
-							t.Fatalf("%s: client-2 granted %v, client-1 %v: not the run meant", name, g2, g1)
-						}
-						says := fmt.Sprintf("%s, cut off from %s by a partition, counts client-2 as its holder of token %d, while %s, primary on the other side, granted client-1 token %d at %s: two primaries granted the lock at once, each on its own side",
-							deposed, promoted, g2[0].Token, promoted, g1[0].Token, engine.FormatMS(g1[0].T))
-						var refused []engine.Event
-						for _, e := range append(writes(res, "client-2"), find(res, "client-2", engine.KindReadRefused)...) {
-							if e.Kind != engine.KindWriteAccepted {
-								refused = append(refused, e)
+					for _, length := range []int64{11000, 60000} {
+						for _, renew := range []bool{true, false} {
+							res := mustRun(t, deposedScenario(deposed, last, lease, cut, length, renew))
+							name := fmt.Sprintf("%s deposed, cut at +%dms for %dms, lease %dms, renew %v, client-2 %ss", deposed, cut, length, lease, renew, last)
+							// client-2 holds the lock by its primary's record
+							// at 15s if it renews and the partition still
+							// stands.
+							holds := renew && cut+length > 15000
+							g2, g1 := find(res, "client-2", engine.KindGranted), find(res, "client-1", engine.KindGranted)
+							if len(g2) != 1 || g2[0].Node != deposed || len(g1) != 1 || g1[0].Node != promoted {
+								t.Fatalf("%s: client-2 granted %v, client-1 %v: not the run meant", name, g2, g1)
 							}
-						}
-						if len(refused) != 1 {
-							t.Fatalf("%s: client-2's %s refused %d times, want once: %v", name, last, len(refused), refused)
-						}
-						e := refused[0]
-						holder := e.Kind == engine.KindWriteRefused && e.Holder == "client-2"
-						if split := strings.Contains(e.Reason, says); split != renew || (e.Kind == engine.KindWriteRefused && holder != renew) {
-							t.Errorf("%s: %s says %q (holder %q); want the two primaries named: %v", name, e.Kind, e.Reason, e.Holder, renew)
-						}
-						if strings.Contains(e.Reason, "handed out again") || renew && strings.Contains(e.Reason, "a newer holder has begun") {
-							t.Errorf("%s: %s blames what did not happen: %q", name, e.Kind, e.Reason)
-						}
-						s, v := res.Summary, engine.Verdict(res.Summary)
-						if last == "read" {
-							continue
-						}
-						// The summary counts what the events say.
-						holders, splits := 0, 0
-						for _, e := range find(res, engine.ActorStorage, engine.KindWriteRefused) {
-							if e.Holder != "" && e.Holder == e.Client {
-								holders++
-								if strings.Contains(e.Reason, "two primaries granted the lock at once") {
-									splits++
+							says := fmt.Sprintf("%s, cut off from %s by a partition, counts client-2 as its holder of token %d, while %s, primary on the other side, granted client-1 token %d at %s: two primaries granted the lock at once, each on its own side",
+								deposed, promoted, g2[0].Token, promoted, g1[0].Token, engine.FormatMS(g1[0].T))
+							var refused []engine.Event
+							for _, e := range append(writes(res, "client-2"), find(res, "client-2", engine.KindReadRefused)...) {
+								if e.Kind != engine.KindWriteAccepted {
+									refused = append(refused, e)
 								}
 							}
-						}
-						if s.HolderWritesRefused != holders || s.SplitBrainWritesRefused != splits || s.WritesRefused != 1 {
-							t.Errorf("%s: summary counts %d refused, %d the holder's, %d by two primaries; the events %d and %d",
-								name, s.WritesRefused, s.HolderWritesRefused, s.SplitBrainWritesRefused, holders, splits)
-						}
-						want, not := "every stale write was refused (1 refused)", "holder"
-						if renew {
-							want, not = "the lock holder's own write was refused (1 refused): another primary, serving the other side of a partition, had granted a higher token", "stale"
-							said++
-						}
-						if !strings.Contains(v, want) || strings.Contains(v, not) {
-							t.Errorf("%s: the verdict %q does not say %q", name, v, want)
+							if len(refused) != 1 {
+								t.Fatalf("%s: client-2's %s refused %d times, want once: %v", name, last, len(refused), refused)
+							}
+							e := refused[0]
+							holder := e.Kind == engine.KindWriteRefused && e.Holder == "client-2"
+							if split := strings.Contains(e.Reason, says); split != holds || (e.Kind == engine.KindWriteRefused && holder != holds) {
+								t.Errorf("%s: %s says %q (holder %q); want the two primaries named: %v", name, e.Kind, e.Reason, e.Holder, holds)
+							}
+							if strings.Contains(e.Reason, "handed out again") || holds && strings.Contains(e.Reason, "a newer holder has begun") {
+								t.Errorf("%s: %s blames what did not happen: %q", name, e.Kind, e.Reason)
+							}
+							s, v := res.Summary, engine.Verdict(res.Summary)
+							if last == "read" {
+								continue
+							}
+							// The summary counts what the events say.
+							holders, splits := 0, 0
+							for _, e := range find(res, engine.ActorStorage, engine.KindWriteRefused) {
+								if e.Holder != "" && e.Holder == e.Client {
+									holders++
+									if strings.Contains(e.Reason, "two primaries granted the lock at once") {
+										splits++
+									}
+								}
+							}
+							if s.HolderWritesRefused != holders || s.SplitBrainWritesRefused != splits || s.WritesRefused != 1 {
+								t.Errorf("%s: summary counts %d refused, %d the holder's, %d by two primaries; the events %d and %d",
+									name, s.WritesRefused, s.HolderWritesRefused, s.SplitBrainWritesRefused, holders, splits)
+							}
+							want, not := "every stale write was refused (1 refused)", "holder"
+							if holds {
+								want, not = "the lock holder's own write was refused (1 refused): another primary, serving the other side of a partition, had granted a higher token", "stale"
+								said++
+							}
+							if !strings.Contains(v, want) || strings.Contains(v, not) {
+								t.Errorf("%s: the verdict %q does not say %q", name, v, want)
+							}
 						}
 					}
 				}
@@ -142,7 +150,7 @@ func TestDeposedPrimaryHolderWritesUnfenced(t *testing.T) {
 		for _, lease := range []int64{3000, 5000, 8000} {
 			for _, cut := range []int64{500, 1500} {
 				for _, renew := range []bool{true, false} {
-					sc := deposedScenario(deposed, "write", lease, cut, renew)
+					sc := deposedScenario(deposed, "write", lease, cut, 60000, renew)
 					sc.Fencing = false
 					res := mustRun(t, sc)
 					name := fmt.Sprintf("%s deposed, cut at +%dms, lease %dms, renew %v", deposed, cut, lease, renew)

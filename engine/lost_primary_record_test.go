@@ -47,7 +47,7 @@ func lostPrimaryScenario(first string, lag, lease, promotedCrash int64, refused 
 }
 
 // TestNoPrimaryReadsTheLastOnesRecord: while no async primary serves,
-// the service's record is that of the node that served last, not
+// the service's record is the one the primary lost last left, not
 // node-1's. The first primary grants client-1 and crashes before the
 // copy leaves; the promoted replica, without the grant, gives the lock
 // to client-2, who uses it and gives it back, and then crashes too.
@@ -107,7 +107,7 @@ func TestNoPrimaryReadsTheLastOnesRecord(t *testing.T) {
 }
 
 // TestNoPrimaryJudgesLeasesByTheLastOnesClock: while no async primary
-// serves, leases are judged by the clock of the node that served last,
+// serves, leases are judged by the clock of the primary lost last,
 // not node-1's. The primary, its clock jumped, grants client-1 and
 // crashes with its replica already down; the monitor finds no node to
 // promote, and promotes the replica, without the grant, once it is back.
