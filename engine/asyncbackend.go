@@ -93,6 +93,18 @@ func (s *asyncService) primaryBeside(node string) string {
 	return ""
 }
 
+// besideRecord is the deposed primary's record, while it is up beside the
+// node whose record is the service's (the promoted primary, or the
+// primary lost last), and its clock.
+func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, string) {
+	if s.deposed < 0 || s.deposed == s.recordNode() || !s.nodes[s.deposed].up() {
+		return lockEntry{}, false, nil, ""
+	}
+	d := s.nodes[s.deposed]
+	h, tok, until, ok := d.fsm.Entry(lock)
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &d.clock, d.name
+}
+
 func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	from := s.serverFor(cmd.Client)
 	if from < 0 {
@@ -156,10 +168,25 @@ func (s *asyncService) serving() string {
 // currentTerm is 0: the primary is promoted by the fault, not elected.
 func (s *asyncService) currentTerm() int64 { return 0 }
 
+// record reads the lock as the primary records it, judged by its clock;
+// while none serves (the monitor has yet to promote one, or found none
+// to promote), as the primary lost last left it, by its clock: the node
+// that served last as primary, whatever node-1 is. A deposed primary
+// still answering its side keeps its own record beside it
+// (besideRecord).
 func (s *asyncService) record(lock string) (lockEntry, bool, *nodeClock) {
-	i := max(s.primary, 0)
+	i := s.recordNode()
 	h, tok, until, ok := s.nodes[i].fsm.Entry(lock)
 	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &s.nodes[i].clock
+}
+
+// recordNode is the node whose record is the service's: the primary, or
+// while none serves, the primary the monitor lost last.
+func (s *asyncService) recordNode() int {
+	if s.primary >= 0 {
+		return s.primary
+	}
+	return s.lost
 }
 
 func (s *asyncService) node(name string) *simNode { return findNode(s.nodes, name) }

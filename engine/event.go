@@ -145,9 +145,10 @@ type Summary struct {
 	WritesAccepted int   `json:"writes_accepted"`
 	WritesRefused  int   `json:"writes_refused"`
 	// HolderWritesRefused counts the refused writes whose writer the lock
-	// service counted as its holder (their events name it as holder): a
-	// token handed out again, lower than one the storage had seen, not a
-	// stale writer. Absent when none.
+	// service counted as its holder (their events name it as holder; while
+	// two primaries serve at once, by either one's record): a token handed
+	// out again, lower than one the storage had seen, or a higher one the
+	// other primary granted, not a stale writer. Absent when none.
 	HolderWritesRefused int `json:"holder_writes_refused,omitempty"`
 	// SplitBrainWritesRefused counts, among HolderWritesRefused, those whose
 	// higher token another primary granted, serving the other side of a

@@ -240,7 +240,7 @@ func (w *world) expiryWords(g *grantRec, told bool) string {
 	var words string
 	skew := int64(0)
 	if w.svc != nil {
-		if _, _, clk := w.svc.record(w.lockName); clk != nil {
+		if clk := w.leaseClock(g); clk != nil {
 			skew = clk.at(w.s.now) - w.s.now
 		}
 	}
@@ -281,7 +281,7 @@ func (w *world) lockDelayEvent(actor string, g *grantRec) {
 	if d <= 0 {
 		return
 	}
-	_, _, clk := w.svc.record(w.lockName)
+	clk := w.leaseClock(g)
 	from := clk.at(w.s.now)
 	if g.leaseUntil > 0 && !w.keysStand() {
 		from = min(from, g.leaseUntil)

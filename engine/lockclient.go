@@ -33,8 +33,7 @@ func (serviceClient) renew(c *client, l *renewLoop) { c.renewAtService(l) }
 func (serviceClient) ownLease() bool { return false }
 
 // grantEnd: the service's record ends the lease when its own clock reads
-// the lease's end.
+// the lease's end (a deposed primary's, by its own clock: leaseClock).
 func (serviceClient) grantEnd(w *world, g *grantRec) int64 {
-	_, _, clk := w.svc.record(w.lockName)
-	return clk.trueAt(g.leaseUntil)
+	return w.leaseClock(g).trueAt(g.leaseUntil)
 }

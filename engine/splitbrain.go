@@ -12,6 +12,11 @@ type splitter interface {
 	// primaryBeside names the node that serves as primary now beside
 	// node, itself serving as one, or "" when node serves alone.
 	primaryBeside(node string) string
+	// besideRecord returns the lock's entry as the other primary records
+	// it, the one serving beside the node whose record is the service's
+	// (lockService.record), with the clock that judges it, and names that
+	// primary; node is "" when no other primary serves.
+	besideRecord(lock string) (e lockEntry, held bool, clock *nodeClock, node string)
 }
 
 // primaryBeside names the primary that serves now beside node, on the
@@ -55,4 +60,22 @@ func (w *world) splitFenceWords(client string, token, fence int64) string {
 		}
 	}
 	return ""
+}
+
+// leaseClock is the clock that ends grant g's lease: the service record's,
+// or, while the node that granted or last renewed g serves as a primary
+// beside the one whose record is the service's and its record holds the
+// lease g ends by, that node's own: it keeps the lease, and ends it when
+// its clock reads the lease's end. (A lease the service's record holds
+// to an earlier end, its renewals lost there, ends by that record's
+// clock.)
+func (w *world) leaseClock(g *grantRec) *nodeClock {
+	if sp, ok := w.svc.(splitter); ok && g.node != "" {
+		e, held, clk, node := sp.besideRecord(w.lockName)
+		if node == g.node && held && e.Holder == g.client && e.Token == g.token && e.LeaseUntil == g.leaseUntil {
+			return clk
+		}
+	}
+	_, _, clk := w.svc.record(w.lockName)
+	return clk
 }

@@ -267,13 +267,27 @@ func (w *world) committed(cmd Command, r Reply, node string, stamped int64) {
 func (w *world) serviceEnd(g *grantRec) int64 { return w.backend.client.grantEnd(w, g) }
 
 // holds reports whether the service's own record counts client as the
-// holder now (with token, when it has one).
+// holder now (with token, when it has one). Where two primaries serve at
+// once, each on its own side of a partition, the other's record counts
+// too: a client the deposed primary granted, whose lease by that
+// primary's record and clock still runs, holds the lock (split brain is
+// two holders).
 func (w *world) holds(client string, token int64) bool {
 	if w.svc == nil {
 		return false
 	}
-	e, held, clk := w.svc.record(w.lockName)
-	return held && e.Holder == client && (token == 0 || e.Token == token) && clk.at(w.s.now) < e.LeaseUntil
+	counts := func(e lockEntry, held bool, clk *nodeClock) bool {
+		return held && e.Holder == client && (token == 0 || e.Token == token) && clk.at(w.s.now) < e.LeaseUntil
+	}
+	if counts(w.svc.record(w.lockName)) {
+		return true
+	}
+	if sp, ok := w.svc.(splitter); ok {
+		if e, held, clk, node := sp.besideRecord(w.lockName); node != "" && counts(e, held, clk) {
+			return true
+		}
+	}
+	return false
 }
 
 // leaderChanged re-judges open leases by the new leader's clock.
