@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// TestALostDiskNamesTheRealTerm: on Raft groups of 3 and 5 with lost
-// disks, every leader event of a chaos run names the node the real
+// TestALostDiskNamesTheRealTerm: on Raft and ZooKeeper groups of 3 and 5
+// with lost disks, every leader event of a chaos run names the node the real
 // hashicorp/raft group elected, in the term it really leads in. A lost
 // disk takes a node's term with its log: a group whose only nodes that
 // knew the latest term are down, cut off or wiped really elects its next
@@ -21,14 +21,14 @@ import (
 func TestALostDiskNamesTheRealTerm(t *testing.T) {
 	const runs = 200
 	elections, reused := 0, 0
-	for _, nodes := range []int{3, 5} {
-		opt := ChaosOptions{Backend: BackendRaft, Nodes: nodes, Fencing: true, LoseDisk: true}
+	for _, opt := range []ChaosOptions{{Backend: BackendRaft, Nodes: 3}, {Backend: BackendRaft, Nodes: 5}, {Backend: BackendZooKeeper, Nodes: 3}, {Backend: BackendZooKeeper, Nodes: 5}} {
+		opt.Fencing, opt.LoseDisk = true, true
 		for seed := int64(100); seed < int64(100+runs); seed++ {
 			sc, err := GenerateScenario(context.Background(), seed, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := fmt.Sprintf("%d nodes, seed %d", nodes, seed)
+			name := fmt.Sprintf("%s on %d nodes, seed %d", opt.Backend, opt.Nodes, seed)
 			probe := &raftProbe{}
 			res := probedRun(t, sc, probe, nil)
 			for _, p := range probe.problems {
