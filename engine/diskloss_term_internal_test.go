@@ -1,11 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/raft"
 )
 
 // TestALostDiskNamesTheRealTerm: on Raft and ZooKeeper groups of 3 and 5
@@ -120,5 +123,62 @@ func TestALaterTermDeposesTheLeader(t *testing.T) {
 			t.Errorf("election %d: the timeline says %s in term %d; the real group has %s leading in term %d (detour: %v)",
 				i, probe.leaders[i][0], tt[0], probe.leaders[i][1], tt[1], probe.detoured[i])
 		}
+	}
+}
+
+// TestATermWithTwoLeadersSaysWhatTheLogsKeep: node-2 leads in term 3
+// while node-1 and node-5 are cut off, and grants client-1 the lock; then
+// node-2 crashes and node-3 loses its disk. node-1 is elected in term 3
+// again, by node-3 and node-5, and node-4 still holds node-2's grant in
+// term 3: Raft compares entries by index and term, so node-1's entries
+// at those indexes do not replace it, and node-4's log really differs
+// from node-1's there. The leader event says so.
+func TestATermWithTwoLeadersSaysWhatTheLogsKeep(t *testing.T) {
+	sc, err := DecodeScenario([]byte(`{"title":"two leaders in a term","seed":1,"until":"8s",
+		"lock":{"backend":"raft","nodes":5,"lease":"10s","election":"500ms"},
+		"storage":{"key":"account-42","initial":0},
+		"clients":[{"name":"client-1","start":"2s","steps":[{"do":"acquire"},{"do":"read"},{"do":"write","add":1}]},
+		{"name":"client-2","start":"5s","steps":[{"do":"acquire"},{"do":"read"},{"do":"write","add":1},{"do":"release"}]}],
+		"faults":[{"at":"1s","do":"partition","side":["node-1","node-5"],"for":"3s"},
+		{"at":"3s","do":"crash","target":"node-2"},{"at":"3s","do":"lose_disk","target":"node-3"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	probe := &raftProbe{atClose: func(s *raftService) {
+		lead, kept := s.nodes[0], s.nodes[3]
+		last, _ := kept.log.LastIndex()
+		for i := uint64(1); i <= last; i++ {
+			var a, b raft.Log
+			if kept.log.GetLog(i, &a) == nil && lead.log.GetLog(i, &b) == nil && a.Term == 3 && b.Term == 3 && !bytes.Equal(a.Data, b.Data) {
+				differ++
+			}
+		}
+	}}
+	res := probedRun(t, sc, probe, nil)
+	for _, p := range probe.problems {
+		t.Error(p)
+	}
+	var leaders []Event
+	for _, e := range res.Events {
+		if e.Kind == KindLeader {
+			leaders = append(leaders, e)
+		}
+	}
+	if len(leaders) != 3 {
+		t.Fatalf("leader events %+v, want 3", leaders)
+	}
+	e := leaders[2]
+	want := "node-2 led in term 3 before: a lost disk took that term from the voters, and the term has two leaders; node-4 keeps node-2's commands of term 3"
+	if e.Node != "node-1" || e.Term != 3 || !strings.Contains(e.Message, want) {
+		t.Errorf("%s in term %d: %q, want node-1 in term 3 saying %q", e.Node, e.Term, e.Message, want)
+	}
+	for i, tt := range probe.terms {
+		if tt[0] != tt[1] || probe.leaders[i][0] != probe.leaders[i][1] {
+			t.Errorf("election %d: the timeline says %s in term %d; the real group has %s leading in term %d", i, probe.leaders[i][0], tt[0], probe.leaders[i][1], tt[1])
+		}
+	}
+	if differ == 0 {
+		t.Error("node-4's log holds the same commands as node-1's in term 3: the scenario shows no two leaders' entries")
 	}
 }

@@ -196,6 +196,9 @@ type raftService struct {
 	// ledTerms is the node each term's election made leader, to say so of
 	// a term elected again after a lost disk took it from the voters.
 	ledTerms map[int64]int
+	// ledFrom is where each term's leader's entries began in the
+	// simulation's account (simLogs.seq of the entry that opened it).
+	ledFrom map[int64]int64
 	// realTerm is the real term of the simulation's leader when it was last
 	// made (or proved) the real leader.
 	realTerm uint64
@@ -335,7 +338,7 @@ func (s *raftService) attach(w *world) {
 	s.hooks = raftHooks{}
 	s.deposed, s.views, s.wiped = -1, nil, false
 	s.flights, s.withheld = nil, false
-	s.ledTerms = map[int64]int{bootTerm: 0}
+	s.ledTerms, s.ledFrom = map[int64]int{bootTerm: 0}, map[int64]int64{}
 	for i, sn := range w.simNodes(len(s.nodes)) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -773,6 +776,7 @@ func (s *raftService) elect() {
 	// it started, and would campaign the moment its timer came back.
 	s.holdElections(false)
 	stale, empty := s.staleNodes()
+	kept := s.keptEntries(want, term)
 	s.leader = want
 	s.term = term
 	s.campaigned(want, term)
@@ -795,8 +799,13 @@ func (s *raftService) elect() {
 	}
 	if prev, ok := s.ledTerms[term]; ok && prev != want {
 		msg += fmt.Sprintf("; %s led in term %d before: a lost disk took that term from the voters, and the term has two leaders", s.nodes[prev].name, term)
+		if len(kept) > 0 {
+			msg += fmt.Sprintf("; %s %s %s's commands of term %d: Raft tells entries apart by index and term alone, so %s's own do not replace them, and the logs differ where both leaders wrote",
+				strings.Join(kept, " and "), pluralWord(len(kept), "keeps", "keep"), s.nodes[prev].name, term, s.nodes[want].name)
+		}
 	}
 	s.ledTerms[term] = want
+	s.ledFrom[term] = s.logs.seq
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	if s.wiped {
 		// What a majority stored can be gone with a lost disk: the new

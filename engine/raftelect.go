@@ -546,6 +546,26 @@ func (s *raftService) campaigned(want int, term int64) {
 	}
 }
 
+// keptEntries names the running nodes want reaches whose logs end with
+// commands an earlier leader of term appended: elected in that term
+// again, want appends its own entries at the same indexes in the same
+// term, and a follower, which tells entries apart by index and term
+// alone, keeps the earlier leader's (its state machine applies them once
+// want commits those indexes).
+func (s *raftService) keptEntries(want int, term int64) []string {
+	from, ok := s.ledFrom[term]
+	if !ok || s.logs.end == nil {
+		return nil
+	}
+	var kept []string
+	for j, nd := range s.nodes {
+		if end := s.logs.end[j]; j != want && nd.up() && s.connected(s.nodes[want].name, nd.name) && end.term == term && end.seq > from {
+			kept = append(kept, nd.name)
+		}
+	}
+	return kept
+}
+
 // laterTerm is a running node the leader reaches that heard of a later
 // term than the leader's (it was elsewhere while a leader was elected in
 // it, and a lost disk took that term from the nodes that elected this

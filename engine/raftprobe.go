@@ -31,6 +31,9 @@ type raftProbe struct {
 	// disturbAt, when set, does so once, after that step alone.
 	disturbAt int
 	disturbed int
+	// atClose, when set, is given the group as it closes, its nodes'
+	// logs as they hold them.
+	atClose func(*raftService)
 }
 
 // elected records the simulation's term and the real one of its leader.
@@ -123,6 +126,9 @@ func (p *raftProbe) afterStep(w *world) {
 // simulation's leader, or the most up-to-date running node when none
 // leads) before the group shuts down.
 func (p *raftProbe) closing(s *raftService) {
+	if p.atClose != nil {
+		p.atClose(s)
+	}
 	from := s.leader
 	if from < 0 {
 		var bt, bi uint64
