@@ -8,7 +8,9 @@ import "fmt"
 // drift), the answer says whose clock it is and what the end is in true
 // time, as a grant does (leaseClockWords). A clock that reads true time
 // needs no words, so the answers of runs without clock faults stay as they
-// are.
+// are. A granted check is judged by the clock as it reads when the answer
+// arrives (the lease end it quotes is then read on it); a refusal by the
+// clock as it read when the node served it, which judged it.
 
 // clockSkew is how far node's clock reads from true time now; ok is false
 // when the node is unknown.
@@ -65,8 +67,15 @@ func (w *world) skewedCheckWords(client string, token int64, node string, skew, 
 // ran out at 22s" is read, when that clock is off true time: "by node-1's
 // clock, 9s ahead of true time; in true time it was to last until 22s",
 // trueEnd being the end the lease was granted or renewed for (0: unknown).
-func (w *world) ranOutClockWords(node string, trueEnd int64) string {
-	_, skew, ok := w.clockSkew(node)
+// The skew is the one the node's clock had when it served the refusal
+// (r, as world.serve read it), which judged it: a jump while the answer
+// travels back changed nothing in it. A refusal served otherwise is
+// judged by the clock as it reads now.
+func (w *world) ranOutClockWords(r Reply, node string, trueEnd int64) string {
+	skew, ok := r.skew, r.skewed
+	if !ok {
+		_, skew, ok = w.clockSkew(node)
+	}
 	if !ok || skew == 0 {
 		return ""
 	}
@@ -91,16 +100,17 @@ func ranOutWords(token, until int64) string {
 	return fmt.Sprintf("the lease of token %d ran out at %s", token, FormatMS(until))
 }
 
-// refusalClockWords adds to the lock service's refusal of the client's
+// refusalClockWords adds to the lock service's refusal r of the client's
 // renew or check the clock words of the lease end it quotes, when that end
-// is the client's own latest grant's and the answering node's clock is off
-// true time.
-func (c *client) refusalClockWords(reason string, token int64, node string) string {
+// is the client's own latest grant's and the answering node's clock was
+// off true time when it served the refusal.
+func (c *client) refusalClockWords(r Reply, token int64, node string) string {
+	reason := r.Reason
 	g := c.w.ledger.find(c.cfg.Name, token)
 	if g == nil || token == 0 || reason != ranOutWords(token, g.leaseUntil) {
 		return reason
 	}
-	if words := c.w.ranOutClockWords(node, g.trueEnd); words != "" {
+	if words := c.w.ranOutClockWords(r, node, g.trueEnd); words != "" {
 		return reason + " " + words
 	}
 	return reason

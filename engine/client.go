@@ -214,7 +214,7 @@ func (c *client) step(a *actor, st Step) {
 			}
 			c.emit(e)
 		default:
-			reason := c.refusalClockWords(r.Reason, token, node)
+			reason := c.refusalClockWords(r, token, node)
 			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: reason})
 			c.loseLock("the lock service says it no longer holds the lock: " + reason)
 		}

@@ -78,6 +78,7 @@ func (s *raftService) wipe(n *simNode) {
 		// up to date as none), and it cannot be elected until a leader
 		// reached it, knowing no group to campaign in (eligible).
 		s.logs.end[i] = logEnd{}
+		s.logs.terms[i] = 0
 	}
 	s.mu.Lock()
 	delete(s.views, nd.name)

@@ -185,11 +185,20 @@ type raftService struct {
 	changed chan raft.Observation
 
 	leader int // index of the node the simulation treats as leader, -1 while none serves
-	// term is the simulation's Raft term: the bootstrap is term 1, node-1's
-	// first election term 2, and every election the simulation holds adds
-	// one. It is what leader events carry; the real group is made to hold
-	// the same elections, so its term matches unless its own timers fired.
+	// term is the simulation's leader's Raft term: the bootstrap is term 1,
+	// node-1's first election term 2, and every election the simulation
+	// holds is won in the term after the latest its winner and the voters
+	// it reaches heard of (electionTerm): one more than the last, unless a
+	// lost disk took the latest terms. It is what leader events carry; the
+	// real group is made to hold the same elections, so its term matches
+	// unless its own timers fired.
 	term int64
+	// ledTerms is the node each term's election made leader, to say so of
+	// a term elected again after a lost disk took it from the voters.
+	ledTerms map[int64]int
+	// ledFrom is where each term's leader's entries began in the
+	// simulation's account (simLogs.seq of the entry that opened it).
+	ledFrom map[int64]int64
 	// realTerm is the real term of the simulation's leader when it was last
 	// made (or proved) the real leader.
 	realTerm uint64
@@ -329,6 +338,7 @@ func (s *raftService) attach(w *world) {
 	s.hooks = raftHooks{}
 	s.deposed, s.views, s.wiped = -1, nil, false
 	s.flights, s.withheld = nil, false
+	s.ledTerms, s.ledFrom = map[int64]int{bootTerm: 0}, map[int64]int64{}
 	for i, sn := range w.simNodes(len(s.nodes)) {
 		nd := s.nodes[i]
 		nd.simNode = sn
@@ -708,6 +718,18 @@ func (s *raftService) netChanged() {
 // reaches a majority again.
 func (s *raftService) afterChange() {
 	w := s.w
+	if j := s.laterTerm(); j >= 0 && s.available() {
+		// A node that heard of a later term refuses the leader's entries,
+		// and the leader, learning that term, steps down; the next
+		// election is held as after a crash.
+		old := s.nodes[s.leader]
+		w.nodeEvent(old.name, KindSteppedDown, fmt.Sprintf("hears of term %d from %s, later than its own term %d: it steps down, and the group elects again",
+			s.logs.terms[j], s.nodes[j].name, s.term))
+		s.logs.terms[s.leader] = s.logs.terms[j]
+		s.orphan(s.leader)
+		s.leader = -1
+		s.holdElections(true)
+	}
 	if s.leader >= 0 && !s.available() {
 		old := s.nodes[s.leader]
 		_, cut := s.side(s.leader)
@@ -743,15 +765,21 @@ func (s *raftService) elect() {
 	if s.leader >= 0 || want < 0 {
 		return
 	}
-	s.holdElections(false)
 	s.logs.detours = 0
-	if err := s.settle(want, s.term+1); err != nil {
+	term := s.electionTerm(want)
+	if err := s.settle(want, term); err != nil {
 		s.fail(err)
 		return
 	}
+	// Raft's own timers come back once the leader reached its followers:
+	// a follower restarted while none led has heard from no leader since
+	// it started, and would campaign the moment its timer came back.
+	s.holdElections(false)
 	stale, empty := s.staleNodes()
+	kept := s.keptEntries(want, term)
 	s.leader = want
-	s.term++
+	s.term = term
+	s.campaigned(want, term)
 	s.appended() // the entry that opens its term
 	s.msgs().replicate(s, fmt.Sprintf("the entry that opens term %d", s.term), nil)
 	if s.probe != nil {
@@ -769,6 +797,15 @@ func (s *raftService) elect() {
 		msg += fmt.Sprintf(" (%s could not win: %s lost and %s empty)", strings.Join(empty, " and "),
 			pluralWord(len(empty), "its disk was", "their disks were"), pluralWord(len(empty), "its log is", "their logs are"))
 	}
+	if prev, ok := s.ledTerms[term]; ok && prev != want {
+		msg += fmt.Sprintf("; %s led in term %d before: a lost disk took that term from the voters, and the term has two leaders", s.nodes[prev].name, term)
+		if len(kept) > 0 {
+			msg += fmt.Sprintf("; %s %s %s's commands of term %d: Raft tells entries apart by index and term alone, so %s's own do not replace them, and the logs differ where both leaders wrote",
+				strings.Join(kept, " and "), pluralWord(len(kept), "keeps", "keep"), s.nodes[prev].name, term, s.nodes[want].name)
+		}
+	}
+	s.ledTerms[term] = want
+	s.ledFrom[term] = s.logs.seq
 	s.w.emit(Event{Actor: s.nodes[want].name, Kind: KindLeader, Node: s.nodes[want].name, Term: s.term, Message: msg})
 	if s.wiped {
 		// What a majority stored can be gone with a lost disk: the new

@@ -274,8 +274,11 @@ func (s *raftService) level(patience time.Duration, done <-chan struct{}) (end u
 }
 
 // campaign starts the election that should make want the leader: want's
-// own if its log is as up to date as every reachable node's, otherwise
-// (with no leader to catch it up) the most up-to-date node's. A node that
+// own if its log is as up to date as every reachable node's, or if a
+// majority's logs are no more up to date than its own (it wins their
+// votes, as the simulation counts, eligible: after a lost disk, a node
+// that missed entries a lone voter still holds), otherwise (with no
+// leader to catch it up) the most up-to-date node's. A node that
 // already campaigns is left to finish, and a leader left to lead, unless
 // the group went with no change for a while (stuck):
 //
@@ -293,6 +296,8 @@ func (s *raftService) level(patience time.Duration, done <-chan struct{}) (end u
 //     campaign at once, which Raft ignores while it is a candidate.
 func (s *raftService) campaign(want int, stuck time.Duration) {
 	best, bestTerm, bestIndex := want, uint64(0), uint64(0)
+	wt, wi := s.nodes[want].lastLog()
+	votes := 0 // the voters whose logs are no more up to date than want's
 	for i, nd := range s.nodes {
 		if !s.canVote(want, i) {
 			continue
@@ -301,8 +306,16 @@ func (s *raftService) campaign(want int, stuck time.Duration) {
 		if term > bestTerm || (term == bestTerm && index > bestIndex) {
 			best, bestTerm, bestIndex = i, term, index
 		}
+		if term < wt || (term == wt && index <= wi) {
+			votes++
+		}
 	}
-	if wt, wi := s.nodes[want].lastLog(); wt == bestTerm && wi == bestIndex {
+	if votes > len(s.nodes)/2 {
+		// want wins without the more up-to-date voters, as the simulation
+		// counts (eligible): electing one of them first would hold an
+		// election real Raft does not, in a term it does not use.
+		best, bestTerm, bestIndex = want, wt, wi
+	} else if wt == bestTerm && wi == bestIndex {
 		best = want
 	} else {
 		s.logs.detour(s, want)
@@ -464,6 +477,11 @@ func (a logEnd) before(b logEnd) bool {
 type simLogs struct {
 	end []logEnd
 	seq int64
+	// terms is each node's current term as Raft keeps it in its stable
+	// store: the latest term it heard of, from a candidate that asked for
+	// its vote or a leader that reached it. A lost disk takes it back to
+	// 0 (electionTerm).
+	terms []int64
 	// detours counts what made the real group's election differ from the
 	// one the simulation holds (another node asked to campaign first, a
 	// wait with no change, a stale leader deposed); the probe reads it.
@@ -484,10 +502,86 @@ func (l *simLogs) detour(s *raftService, want int) {
 // resetLogs starts the account for a group whose every node holds the
 // bootstrap and node-1's first election.
 func (s *raftService) resetLogs() {
-	s.logs = simLogs{end: make([]logEnd, len(s.nodes)), detours: s.logs.detours}
+	s.logs = simLogs{end: make([]logEnd, len(s.nodes)), terms: make([]int64, len(s.nodes)), detours: s.logs.detours}
 	for i := range s.logs.end {
 		s.logs.end[i] = logEnd{term: bootTerm}
+		s.logs.terms[i] = bootTerm
 	}
+}
+
+// electionTerm is the term in which node want wins the election the
+// simulation holds, as real Raft elects it: want campaigns in the term
+// after its own, and wins it unless a voter it reaches already heard of a
+// later one; then want learns that term from the voter's refusal and wins
+// the term after it. A voter in want's own next term refuses (it voted in
+// it) without holding want back. So once a lost disk took the latest term
+// from every node that reaches want, want is elected in a term the group
+// used before.
+func (s *raftService) electionTerm(want int) int64 {
+	if s.logs.terms == nil {
+		return s.term + 1
+	}
+	next, heard := s.logs.terms[want]+1, int64(0)
+	for j, nd := range s.nodes {
+		if j != want && nd.up() && s.connected(s.nodes[want].name, nd.name) {
+			heard = max(heard, s.logs.terms[j])
+		}
+	}
+	if heard > next {
+		return heard + 1
+	}
+	return next
+}
+
+// campaigned records the election of want in term: every running node it
+// reaches heard of the term when it was asked for its vote.
+func (s *raftService) campaigned(want int, term int64) {
+	if s.logs.terms == nil {
+		return
+	}
+	for j, nd := range s.nodes {
+		if nd.up() && (j == want || s.connected(s.nodes[want].name, nd.name)) {
+			s.logs.terms[j] = max(s.logs.terms[j], term)
+		}
+	}
+}
+
+// keptEntries names the running nodes want reaches whose logs end with
+// commands an earlier leader of term appended: elected in that term
+// again, want appends its own entries at the same indexes in the same
+// term, and a follower, which tells entries apart by index and term
+// alone, keeps the earlier leader's (its state machine applies them once
+// want commits those indexes).
+func (s *raftService) keptEntries(want int, term int64) []string {
+	from, ok := s.ledFrom[term]
+	if !ok || s.logs.end == nil {
+		return nil
+	}
+	var kept []string
+	for j, nd := range s.nodes {
+		if end := s.logs.end[j]; j != want && nd.up() && s.connected(s.nodes[want].name, nd.name) && end.term == term && end.seq > from {
+			kept = append(kept, nd.name)
+		}
+	}
+	return kept
+}
+
+// laterTerm is a running node the leader reaches that heard of a later
+// term than the leader's (it was elsewhere while a leader was elected in
+// it, and a lost disk took that term from the nodes that elected this
+// one), or -1. Real Raft's leader learns that term from the node's
+// refusal of its entries, and steps down.
+func (s *raftService) laterTerm() int {
+	if s.leader < 0 || s.logs.terms == nil {
+		return -1
+	}
+	lead := s.nodes[s.leader]
+	for j, nd := range s.nodes {
+		if j != s.leader && nd.up() && lead.up() && s.connected(lead.name, nd.name) && s.logs.terms[j] > s.term {
+			return j
+		}
+	}
+	return -1
 }
 
 // appended records an entry the simulation's leader appended in its term:
@@ -509,8 +603,9 @@ func (s *raftService) replicated() {
 	}
 	lead := s.nodes[s.leader]
 	for j, nd := range s.nodes {
-		if j != s.leader && nd.up() && lead.up() && s.connected(lead.name, nd.name) {
+		if j != s.leader && nd.up() && lead.up() && s.connected(lead.name, nd.name) && s.logs.terms[j] <= s.term {
 			s.logs.end[j] = s.logs.end[s.leader]
+			s.logs.terms[j] = s.term
 		}
 	}
 }

@@ -31,6 +31,9 @@ type raftProbe struct {
 	// disturbAt, when set, does so once, after that step alone.
 	disturbAt int
 	disturbed int
+	// atClose, when set, is given the group as it closes, its nodes'
+	// logs as they hold them.
+	atClose func(*raftService)
 }
 
 // elected records the simulation's term and the real one of its leader.
@@ -98,12 +101,21 @@ func (p *raftProbe) afterStep(w *world) {
 		newer = func(term uint64) bool { return term >= s.nodes[s.leader].r.CurrentTerm() }
 	}
 	for i, nd := range s.nodes {
-		if !nd.up() || nd.r == nil || nd.r.State() != raft.Leader || !s.majorityWith(i) {
+		if !nd.up() || nd.r == nil {
+			continue
+		}
+		// The term is read before the role: a leader that hears of a
+		// later term becomes a follower first, then takes the term, so a
+		// leader read after its term is one that led in that term (read
+		// the other way round, a stale leader stepping down that moment
+		// would seem to lead in the later term).
+		term := nd.r.CurrentTerm()
+		if nd.r.State() != raft.Leader || !s.majorityWith(i) {
 			continue // down, following, or cut off with a minority: it can commit nothing
 		}
-		if i != s.leader && newer(nd.r.CurrentTerm()) {
+		if i != s.leader && newer(term) {
 			p.problems = append(p.problems, fmt.Sprintf("at %s %s really leads (term %d), but the simulation's leader is %s",
-				FormatMS(w.s.now), nd.name, nd.r.CurrentTerm(), s.serving()))
+				FormatMS(w.s.now), nd.name, term, s.serving()))
 			continue
 		}
 		p.led++
@@ -114,6 +126,9 @@ func (p *raftProbe) afterStep(w *world) {
 // simulation's leader, or the most up-to-date running node when none
 // leads) before the group shuts down.
 func (p *raftProbe) closing(s *raftService) {
+	if p.atClose != nil {
+		p.atClose(s)
+	}
 	from := s.leader
 	if from < 0 {
 		var bt, bi uint64

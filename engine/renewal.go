@@ -157,7 +157,7 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 		c.emit(e)
 		return
 	}
-	reason := c.refusalClockWords(r.Reason, l.token, node)
+	reason := c.refusalClockWords(r, l.token, node)
 	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: reason})
 	c.stopRenewing(l, false, "the lock service refused a renewal: "+reason)
 }

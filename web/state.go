@@ -130,11 +130,16 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindGranted:
 		s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Actor, e.Token, e.LeaseUntil, e.Node
 	case engine.KindAnswerLost:
-		// A new leader committed an acquire its predecessor never
-		// answered (it says the lease): the service's record holds the
-		// grant, unknown to the client until it asks again.
-		if e.Message == "acquire" && e.Token != 0 && e.LeaseUntil != 0 {
+		// An acquire or renew the service applied and never answered (it
+		// says the lease): the service's record holds the grant, or the
+		// lease the renewal extended, unknown to the client until it
+		// asks again.
+		switch {
+		case e.LeaseUntil == 0 || e.Token == 0:
+		case e.Message == "acquire":
 			s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Client, e.Token, e.LeaseUntil, e.Node
+		case e.Message == "renew" && s.Lock.Holder == e.Client && s.Lock.Token == e.Token:
+			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
 		}
 	case engine.KindRenewed:
 		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {

@@ -45,3 +45,40 @@ func TestFoldHoldsAGrantWhoseAnswerDiedWithItsNode(t *testing.T) {
 		t.Fatal("no crash time lost an applied acquire's answer: the sweep tests nothing")
 	}
 }
+
+// TestFoldExtendsALeaseWhoseRenewalsAnswerWasLost: wherever node-1's
+// crash falls across client-1's renewal in renew-answer-lost (applied at
+// 1.25 s, answered at 1.4 s), once the renewal's answer_lost is told the
+// lock panel shows client-1's lease until the end the renewal gave it,
+// 4.25 s, not 3.05 s, where the grant left it: meanwhile client-2 is
+// refused "held by client-1 until 4.25s".
+func TestFoldExtendsALeaseWhoseRenewalsAnswerWasLost(t *testing.T) {
+	base := goldenScenarios(t)["renew-answer-lost"]
+	extended := 0
+	for at := int64(1250); at <= 1400; at += 10 {
+		sc := base
+		sc.Faults = []engine.Fault{{At: engine.Ms(at), Do: engine.FaultCrash, Target: "node-1"}}
+		pr, err := engine.Prepare(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := engine.Execute(t.Context(), pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := web.NewState(sc)
+		for _, e := range res.Events {
+			s.Apply(e)
+			if e.Kind != engine.KindAnswerLost || e.Message != "renew" || e.LeaseUntil == 0 {
+				continue
+			}
+			extended++
+			if s.Lock.Holder != e.Client || s.Lock.Token != e.Token || s.Lock.LeaseUntil != e.LeaseUntil {
+				t.Errorf("crash at %dms: after %s's answer_lost (%q) the lock panel shows %+v", at, e.Actor, e.Reason, s.Lock)
+			}
+		}
+	}
+	if extended == 0 {
+		t.Fatal("no crash time lost an applied renewal's answer: the sweep tests nothing")
+	}
+}

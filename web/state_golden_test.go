@@ -76,6 +76,15 @@ func goldenScenarios(t *testing.T) map[string]engine.Scenario {
 		{At: engine.Ms(6700), Do: engine.FaultRestart, Target: "node-1"},
 	}
 	out["restart-forgets-release"] = r.Scenario
+	// node-1 applies client-1's renewal and crashes before its answer
+	// goes out: the service holds the lease until 4.25 s, not 3.05 s.
+	a, _ := engine.LoadPreset("ambiguous-commit")
+	a.Scenario.Lock.Lease = engine.Ms(3000)
+	a.Scenario.Clients[0].RenewEvery = engine.Ms(1000)
+	a.Scenario.Clients[0].Steps[2].For = engine.Ms(5000)
+	a.Scenario.Clients[1].RetryEvery = engine.Ms(500)
+	a.Scenario.Faults = []engine.Fault{{At: engine.Ms(1380), Do: engine.FaultCrash, Target: "node-1"}}
+	out["renew-answer-lost"] = a.Scenario
 	return out
 }
 
@@ -125,7 +134,7 @@ func writeGolden(t *testing.T) {
 	t.Helper()
 	scs := goldenScenarios(t)
 	var cases []goldenCase
-	names := append(engine.PresetNames(), "partition-drift-restart", "paused-holder-fenced", "restart-forgets-release")
+	names := append(engine.PresetNames(), "partition-drift-restart", "paused-holder-fenced", "restart-forgets-release", "renew-answer-lost")
 	for _, name := range names {
 		p, err := engine.Prepare(scs[name])
 		if err != nil {

@@ -47,8 +47,7 @@ export function buildModel(sc, events, now, states = [], cast = events) {
   const initial = states.length ? states[0].state.nodes : [];
   const nodeNames = initial.map(n => n.name);
   for (const e of cast) {
-    if (isNode(e.actor) && !nodeNames.includes(e.actor)) nodeNames.push(e.actor);
-    if (e.node && isNode(e.node) && !nodeNames.includes(e.node)) nodeNames.push(e.node);
+    for (const a of [e.actor, e.node]) if (isNode(a) && !nodeNames.includes(a)) nodeNames.push(a);
   }
   // Actors that are neither clients, lock servers nor the storage (the SMS
   // provider, and whatever the engine adds) get a lane of their own. The
@@ -64,11 +63,7 @@ export function buildModel(sc, events, now, states = [], cast = events) {
   const C = Object.fromEntries(clientNames.map(n => [n, { ...actor(), leases: [], beliefs: [], pauses: [], cuts: [], lease: null, belief: null }]));
   const N = Object.fromEntries(nodeNames.map(n => [n, { ...actor(), roles: [], role: null, holds: [], open: {}, term: 0 }]));
   for (const n of initial) N[n.name].role = { role: n.role, from: 0, to: null };
-  const storage = [];
-  const delays = [];
-  const writes = [];
-  const violations = [];
-  const sent = {};
+  const storage = [], delays = [], writes = [], violations = [], sent = {};
 
   // The service's record in true time, for double grants: who was
   // granted until when, by the lease's length and not by any clock.
@@ -94,8 +89,7 @@ export function buildModel(sc, events, now, states = [], cast = events) {
     if (!n) return;
     if (n.role && t > n.role.from) { n.role.to = t; n.roles.push(n.role); }
     n.role = role ? { role, from: t, to: null } : null;
-    if (n.role && role === 'leader' && e && e.kind === 'leader' && e.actor === name && e.term) n.role.term = e.term;
-    else if (n.role && role === 'leader') n.role.term = n.term || undefined;
+    if (n.role && role === 'leader') n.role.term = (e?.kind === 'leader' && e.actor === name && e.term) || n.term || undefined;
   };
   // A node's own record of who holds the lock on it.
   const closeHold = (name, client, t, how) => {
@@ -234,11 +228,13 @@ export function buildModel(sc, events, now, states = [], cast = events) {
         break;
       case 'answer_lost': {
         if (N[e.actor]) N[e.actor].marks.push({ t: e.t, kind: 'answer_lost', client: e.client, token: e.token, message: e.message, reason: e.reason });
-        // A new leader committed an acquire its predecessor never
-        // answered (it says the lease): the service holds the grant from
-        // now, unknown to the client until it asks again.
-        const h = C[e.client];
-        if (h && e.message === 'acquire' && e.token && e.lease_until && !(h.lease && h.lease.token === e.token)) {
+        // An acquire or renew applied and never answered (it says the
+        // lease): the service holds the grant, or the lease the renewal
+        // extended, from now, unknown to the client until it asks again.
+        const h = C[e.client], l = h?.lease, same = l?.token === e.token;
+        if (!h || !e.token || !e.lease_until) break;
+        if (e.message === 'renew' && same) l.until = e.lease_until;
+        if (e.message === 'acquire' && !same) {
           closeLease(h, e.t, 'replaced');
           h.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node || e.actor, renewals: [], unheard: true };
         }
