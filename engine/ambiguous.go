@@ -462,19 +462,16 @@ func (s *raftService) settleOrphans(nd *raftNode) {
 			return
 		}
 		f.committed = true
-		token := f.cmd.Token
-		if f.cmd.Op == OpAcquire && r.OK {
-			token = r.Token
-		}
+		token, until := lostAnswerLease(f.cmd, r)
 		what := "refused: " + r.Reason
 		if r.OK {
 			what = "applied"
-			if f.cmd.Op == OpAcquire || f.cmd.Op == OpRenew {
-				what = fmt.Sprintf("token %d, lease until %s", token, FormatMS(r.LeaseUntil))
+			if until != 0 {
+				what = fmt.Sprintf("token %d, lease until %s", token, FormatMS(until))
 			}
 		}
 		w.emit(Event{Actor: nd.name, Kind: KindAnswerLost, Node: nd.name, Term: s.term, Client: f.cmd.Client, Token: token,
-			LeaseUntil: r.LeaseUntil, Message: op,
+			LeaseUntil: until, Message: op,
 			Reason: fmt.Sprintf("%s's %s, appended by %s in term %d and stored by %s, commits in term %d with %s's first entry (%s); %s was never told",
 				f.cmd.Client, op, f.leader.name, f.term, strings.Join(f.reached, " and "), s.term, nd.name, what, f.cmd.Client)})
 		w.committed(f.cmd, r, nd.name, f.stamped)

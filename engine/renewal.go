@@ -216,19 +216,34 @@ func (w *world) answerLost(cmd Command, r Reply, node string, by served, callAt 
 	w.lostAnswerEvent(cmd, r, node)
 }
 
+// lostAnswerLease is what an answer_lost says of cmd, which a node
+// applied with the answer r that never reached its client: the token it
+// concerns (the one granted, for an acquire), and the lease the service
+// now holds for a client that never heard of it, 0 unless an acquire or a
+// renewal was granted. A refusal's LeaseUntil is the holder's lease, not
+// the client's, and is never said.
+func lostAnswerLease(cmd Command, r Reply) (token, until int64) {
+	token = cmd.Token
+	if !r.OK {
+		return token, 0
+	}
+	if cmd.Op == OpAcquire {
+		token = r.Token
+	}
+	if cmd.Op == OpAcquire || cmd.Op == OpRenew {
+		until = r.LeaseUntil
+	}
+	return token, until
+}
+
 // lostAnswerEvent shows that node applied cmd and its answer was lost.
 func (w *world) lostAnswerEvent(cmd Command, r Reply, node string) {
-	token := cmd.Token
+	token, until := lostAnswerLease(cmd, r)
 	outcome := "refused: " + r.Reason
-	var until int64 // the lease the service holds for the client, unheard
 	if r.OK {
 		outcome = "applied"
-		if cmd.Op == OpAcquire || cmd.Op == OpRenew {
-			outcome = "granted until " + FormatMS(r.LeaseUntil)
-			until = r.LeaseUntil
-		}
-		if cmd.Op == OpAcquire {
-			token = r.Token
+		if until != 0 {
+			outcome = "granted until " + FormatMS(until)
 		}
 	}
 	reason := fmt.Sprintf("%s %s, but %s never got the answer", cmd.Op, outcome, cmd.Client)
