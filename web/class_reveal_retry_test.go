@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,8 @@ func (refusingStandings) EnqueueLTIItemScore(context.Context, int64, int64, stri
 // queue gave up passing on to the course (its learners' standings failed
 // to queue for a day) is not queued again by the teacher posting the
 // reveal once more: a repeat reveal writes nothing and queues nothing.
+// The dashboard's "Send again" does, and the learner who had not
+// answered is sent their 0.
 func TestClassRevealGivenUpIsNotQueuedByARepeat(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		ctx := context.Background()
@@ -66,6 +69,24 @@ func TestClassRevealGivenUpIsNotQueuedByARepeat(t *testing.T) {
 		}
 		if got := sentTo(); got != nil {
 			t.Errorf("the reveal posted again queued the given-up reveal: the learner was sent %+v", got)
+		}
+
+		// The dashboard's "Send again" has it tried anew: the learner who
+		// had not answered is sent their 0.
+		var r struct {
+			Reveals int `json:"reveals"`
+		}
+		a = grace.postJSON("/api/classes/"+code+"/lti/grades/retry", `{}`)
+		wantStatus(t, a, http.StatusOK, "Send again")
+		a.decode(t, &r)
+		if r.Reveals != 1 {
+			t.Errorf("Send again answered %s; want the given-up reveal re-armed", a.body)
+		}
+		if _, err := e.tool.Deliver(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := sentTo(); got == nil || !got.Given || got.ScoreGiven != 0 || got.Grading != "FullyGraded" {
+			t.Errorf("after Send again the learner was sent %+v; want a final 0", got)
 		}
 	})
 }
