@@ -1484,7 +1484,7 @@ func DashboardPage(p Page, v *dashView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.grades != nil {
-				templ_7745c5c3_Err = gradesCard(p, v.Class.Code, v.grades).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = gradesCard(p, v.grades).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
