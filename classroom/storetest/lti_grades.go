@@ -125,4 +125,16 @@ func testLTIGrades(t *testing.T, h Harness) {
 	if g2, err := ls.LTIGrades(ctx, fay.Learner.ClassID, clk.Now()); err != nil || g2.GivenUp != 1 || g2.Waiting != 1 {
 		t.Errorf("after a Send again bounded to 1: %+v, %v; want 1 given up, 1 waiting", g2, err)
 	}
+	// The course's link now grades into another column: the failure on
+	// the old one is no longer the course's to get, nor sent again.
+	if _, err := ls.LTILaunch(ctx, classroom.LTILaunch{PlatformID: p.ID, ContextID: "c2", ContextTitle: "Course two", Sub: "sub2-Fay", Name: "Fay",
+		ResourceLinkID: "l2", Target: "exercise:num", LineItemURL: "https://lms.example.edu/li/num-3"}); err != nil {
+		t.Fatal(err)
+	}
+	if g2, err := ls.LTIGrades(ctx, fay.Learner.ClassID, clk.Now()); err != nil || g2.GivenUp != 0 {
+		t.Errorf("after the link moved to another column: %+v, %v; want nothing given up on the old one", g2, err)
+	}
+	if scores, _, err := ls.RetryLTIGrades(ctx, fay.Learner.ClassID, clk.Now(), 100); err != nil || scores != 0 {
+		t.Errorf("Send again after the link moved re-armed %d scores (%v); want none for the old column", scores, err)
+	}
 }
