@@ -94,6 +94,20 @@ type LTIStore interface {
 	// stands, as FinishLTIReveal.
 	FailLTIReveal(ctx context.Context, job *LTIRevealJob, lastError string, retryAt time.Time) error
 
+	// LTIGrades sums up how the class's grades are reaching its course
+	// at now: the scores sent, those waiting and the reveals waiting (with
+	// the next try), and those given up (with the last error); ENOTFOUND
+	// for a class that came from no course.
+	LTIGrades(ctx context.Context, classID int64, now time.Time) (*LTIGrades, error)
+	// RetryLTIGrades re-arms, to be tried from now, the class's scores
+	// and reveals the queue gave up on (as LTIGrades counts them), at
+	// most limit of each, and returns how many of each it re-armed. A
+	// score is re-armed only while it is the last one queued for its
+	// learner on its line item, its learner is still in the class and
+	// its line item still linked: an older score never goes after a
+	// newer one, and a removed learner is sent nothing more.
+	RetryLTIGrades(ctx context.Context, classID int64, now time.Time, limit int) (scores, reveals int, err error)
+
 	// SaveLTIDeepLink keeps a deep-linking request until expires, under
 	// the hash of the token of its picker page.
 	SaveLTIDeepLink(ctx context.Context, tokenHash []byte, d LTIDeepLink, expires time.Time) error
@@ -198,6 +212,34 @@ type LTIRevealJob struct {
 	// ClaimedUntil is when this claim ends, and another replica may
 	// take the reveal.
 	ClaimedUntil time.Time
+}
+
+// LTIGrades is how a class's grades are reaching its course
+// (LTIStore.LTIGrades).
+type LTIGrades struct {
+	// Course is the course's title, as its platform named it.
+	Course string `json:"course"`
+	// Sent counts the scores the course acknowledged.
+	Sent int `json:"sent"`
+	// Waiting counts the scores still to be sent (being sent, or to be
+	// tried again), RevealsWaiting the reveals whose scores are still to
+	// be queued; NextAt is the earliest next try of any of them (zero
+	// when none waits; at or before now when one is due or on its way).
+	Waiting        int       `json:"waiting"`
+	RevealsWaiting int       `json:"reveals_waiting"`
+	NextAt         time.Time `json:"next_at,omitzero"`
+	// RetryError is the last failure of a score still waiting, "" when
+	// none has failed yet.
+	RetryError string `json:"retry_error,omitempty"`
+	// GivenUp counts the scores the queue gave up on after its last try
+	// that still stand for their learner (the last queued on the line
+	// item, the learner still in the class, the line item still linked),
+	// RevealsGivenUp the reveals given up; LastError is the error of the
+	// one given up last, and GivenUpAt when.
+	GivenUp        int       `json:"given_up"`
+	RevealsGivenUp int       `json:"reveals_given_up"`
+	LastError      string    `json:"last_error,omitempty"`
+	GivenUpAt      time.Time `json:"given_up_at,omitzero"`
 }
 
 // LTIDeepLink is a platform's request to pick content, waiting for the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,13 +15,22 @@ import (
 )
 
 // Queue timing: a claimed score is another replica's to send after
-// claimLease; a failed send is tried again after retryBase, doubling up
+// ClaimLease; a failed send is tried again after retryBase, doubling up
 // to retryMax, and given up after maxTries.
 const (
-	claimLease = 2 * time.Minute
-	retryBase  = 30 * time.Second
-	retryMax   = time.Hour
-	maxTries   = 12
+	// ClaimLease is how long a replica holds a score (or a reveal) it
+	// claimed: after it, another may take it.
+	ClaimLease = 2 * time.Minute
+	// SendTimeout bounds one send whole, the token and the score, by the
+	// tool's clock, whatever the HTTP client's own timeout (Config.Client
+	// may have none): a quarter of the claim, so that a send to a platform
+	// that hangs has been given up, and its try written, well before
+	// another replica may claim the score and send it too, with room left
+	// for a slow database and for replicas' clocks that differ.
+	SendTimeout = ClaimLease / 4
+	retryBase   = 30 * time.Second
+	retryMax    = time.Hour
+	maxTries    = 12
 	// pollEvery is how often the queue looks for scores due, when no
 	// new score wakes it: retries, and scores queued by other replicas.
 	pollEvery = 10 * time.Second
@@ -127,11 +137,12 @@ func (t *Tool) Deliver(ctx context.Context) (int, error) {
 	}
 	sent := 0
 	for ctx.Err() == nil {
-		job, err := t.store.ClaimLTIScore(ctx, t.now(), claimLease)
+		claimed := t.now()
+		job, err := t.store.ClaimLTIScore(ctx, claimed, ClaimLease)
 		if err != nil || job == nil {
 			return sent, err
 		}
-		err = t.postScore(ctx, job)
+		err = t.sendBounded(ctx, job, claimed)
 		switch {
 		case err == nil:
 			sent++
@@ -147,6 +158,31 @@ func (t *Tool) Deliver(ctx context.Context) (int, error) {
 		}
 	}
 	return sent, ctx.Err()
+}
+
+// errSendTimeout ends a send that reached its bound (SendTimeout).
+var errSendTimeout = fmt.Errorf("the course %s %s", sendTimeoutWords, SendTimeout)
+
+// sendBounded sends a score claimed at claimed, and gives up on it once
+// SendTimeout has passed since, by the tool's clock (Config.AfterFunc):
+// the claim, four times as long, is then still the tool's, so no other
+// replica has the score on its way at the same time.
+func (t *Tool) sendBounded(ctx context.Context, job *classroom.LTIScoreJob, claimed time.Time) error {
+	left := SendTimeout - t.now().Sub(claimed)
+	if left <= 0 {
+		return errSendTimeout // the claim itself took the whole bound
+	}
+	sctx, cancel := context.WithCancelCause(ctx)
+	stop := t.afterFunc(left, func() { cancel(errSendTimeout) })
+	defer func() {
+		stop()
+		cancel(nil)
+	}()
+	err := t.postScore(sctx, job)
+	if err != nil && errors.Is(context.Cause(sctx), errSendTimeout) {
+		return errSendTimeout
+	}
+	return err
 }
 
 // Backoff is the wait before the next try after tries failed ones.

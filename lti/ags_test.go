@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -14,16 +15,54 @@ import (
 	"github.com/leaselab/playground/lti/ltitest"
 )
 
+// clock is the tests' clock: it moves only when told, and runs the
+// functions set to run after a while (AfterFunc) as it passes their time.
 type clock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu     sync.Mutex
+	t      time.Time
+	timers []*clockTimer
+}
+
+type clockTimer struct {
+	at   time.Time
+	f    func()
+	done bool // fired or stopped
 }
 
 func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+// Advance moves the clock on by d, and runs, in the order of their time,
+// the functions whose time it passed.
 func (c *clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	c.t = c.t.Add(d)
+	var due []*clockTimer
+	for _, tm := range c.timers {
+		if !tm.done && !tm.at.After(c.t) {
+			tm.done = true
+			due = append(due, tm)
+		}
+	}
 	c.mu.Unlock()
+	slices.SortStableFunc(due, func(a, b *clockTimer) int { return a.at.Compare(b.at) })
+	for _, tm := range due {
+		tm.f()
+	}
+}
+
+// AfterFunc is time.AfterFunc on the clock (lti.Config.AfterFunc).
+func (c *clock) AfterFunc(d time.Duration, f func()) func() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tm := &clockTimer{at: c.t.Add(d), f: f}
+	c.timers = append(c.timers, tm)
+	return func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		was := !tm.done
+		tm.done = true
+		return was
+	}
 }
 
 // queueEnv is a tool on a SQLite store with a test platform registered
@@ -50,7 +89,7 @@ func newQueueEnv(t *testing.T) *queueEnv {
 	}
 	t.Cleanup(func() { s.Close() })
 	var st classroomStore = s
-	tool := lti.New(lti.Config{Store: st, Now: clk.Now})
+	tool := lti.New(lti.Config{Store: st, Now: clk.Now, AfterFunc: clk.AfterFunc})
 	t.Cleanup(tool.Close)
 	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := tool.JWKS(r.Context())

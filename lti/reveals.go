@@ -31,7 +31,7 @@ func (t *Tool) Wake() {
 func (t *Tool) QueueReveals(ctx context.Context) (int, error) {
 	done := 0
 	for ctx.Err() == nil {
-		job, err := t.store.ClaimLTIReveal(ctx, t.now(), claimLease)
+		job, err := t.store.ClaimLTIReveal(ctx, t.now(), ClaimLease)
 		if err != nil || job == nil {
 			return done, err
 		}
@@ -88,8 +88,8 @@ func (t *Tool) queueReveal(ctx context.Context, job *classroom.LTIRevealJob) err
 	}
 	var first error
 	for _, id := range learners {
-		if !t.now().Add(claimLease / 2).Before(job.ClaimedUntil) {
-			ok, err := t.store.RenewLTIReveal(ctx, job, t.now(), claimLease)
+		if !t.now().Add(ClaimLease / 2).Before(job.ClaimedUntil) {
+			ok, err := t.store.RenewLTIReveal(ctx, job, t.now(), ClaimLease)
 			if err != nil {
 				return err
 			}

@@ -20,11 +20,18 @@ type Config struct {
 	// Store keeps platforms, keys, logins, nonces and the score queue.
 	Store classroom.LTIStore
 	// Client makes the tool's requests to platforms (JWKS, tokens,
-	// scores, rosters); nil uses one with a 15-second timeout.
+	// scores, rosters); nil uses one with a 15-second timeout. A send of
+	// a score (its token and its post) is bounded by SendTimeout as well,
+	// whatever this client's timeout, even none.
 	Client *http.Client
 	// Now is the clock of token lifetimes, logins and the queue's
 	// backoff; nil means time.Now.
 	Now func() time.Time
+	// AfterFunc runs f once d has passed by the clock of Now, unless
+	// stop is called first (as time.AfterFunc): it ends a send at its
+	// bound (SendTimeout). nil means time.AfterFunc, with Now; a test
+	// that moves Now by hand gives one that fires as it moves it.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// Logger receives the queue's failures; nil discards them.
 	Logger *slog.Logger
 	// Lessons is the catalog a link's lessons and exercises come from.
@@ -38,7 +45,9 @@ type Tool struct {
 	store  classroom.LTIStore
 	client *http.Client
 	now    func() time.Time
-	log    *slog.Logger
+	// afterFunc is Config.AfterFunc.
+	afterFunc func(d time.Duration, f func()) (stop func() bool)
+	log       *slog.Logger
 
 	ctx    context.Context // ends the key sets' refreshes
 	cancel context.CancelFunc
@@ -72,6 +81,10 @@ func New(cfg Config) *Tool {
 	}
 	if t.now == nil {
 		t.now = time.Now
+	}
+	t.afterFunc = cfg.AfterFunc
+	if t.afterFunc == nil {
+		t.afterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	if t.log == nil {
 		t.log = slog.New(slog.NewTextHandler(io.Discard, nil))

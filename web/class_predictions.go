@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"sort"
@@ -85,7 +86,8 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 // teacher key: the teacher shows the class the right answer on the
 // predictions chart (revealToClass). A POST, refused cross-site like every
 // class write: a GET a link or a prefetch can send must not end a class's
-// credit.
+// credit. Posting it again for an exercise already revealed answers
+// "already": true and changes nothing.
 func (w *classWeb) apiReveal(c echo.Context) error {
 	var in struct {
 		Exercise string `json:"exercise"`
@@ -97,10 +99,16 @@ func (w *classWeb) apiReveal(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := w.revealToClass(c, ex.ID); err != nil {
+	already, err := w.revealToClass(c, ex.ID)
+	if err != nil {
 		return err
 	}
-	return writeJSON(c, http.StatusOK, map[string]any{"exercise": ex.ID, "revealed": true})
+	body := map[string]any{"exercise": ex.ID, "revealed": true}
+	if already {
+		body["already"] = true
+		body["message"] = "already revealed to the class: nothing changed"
+	}
+	return writeJSON(c, http.StatusOK, body)
 }
 
 // chartExercise is the exercise the predictions chart counts and the
@@ -131,25 +139,35 @@ func (w *classWeb) chartExercise(id string) (*lessons.Exercise, error) {
 // an exercise (classroom.Settings.Revealed): the chart on the projector
 // says which answer is right, so an answer given after it earns nothing,
 // as after "show me". An archived or expired class takes no answers, and
-// records nothing. Revealing again an exercise already revealed changes
-// nothing, but for a class of a course it goes through the settings'
-// write, which has the reveals the score queue gave up on tried anew.
-func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
+// records nothing. Revealing again an exercise already revealed writes
+// nothing and queues nothing, and says so (already): a reveal the score
+// queue gave up passing on to a course is sent again by the teacher's
+// "Send again" (apiGradesRetry), not by a second reveal.
+func (w *classWeb) revealToClass(c echo.Context, exercise string) (already bool, err error) {
 	ctx := c.Request().Context()
 	cl, err := w.store().Teacher(ctx, c.Param("code"), teacherKey(c))
 	if err != nil {
-		return err
+		return false, err
 	}
-	if cl.Settings.RevealedToClass(exercise) && w.s.cfg.LTI == nil || cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
-		return nil
+	if cl.Settings.RevealedToClass(exercise) {
+		return true, nil
 	}
+	if cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
+		return false, nil
+	}
+	was := false
 	if _, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {
-		if !cur.RevealedToClass(exercise) {
-			cur.Revealed = append(slices.Clone(cur.Revealed), exercise)
+		if cur.RevealedToClass(exercise) {
+			// Revealed meanwhile (another tab): nothing to write.
+			was = true
+			return cur, errRevealedMeanwhile
 		}
+		cur.Revealed = append(slices.Clone(cur.Revealed), exercise)
 		return cur, nil
-	}); err != nil {
-		return err
+	}); was {
+		return true, nil
+	} else if err != nil {
+		return false, err
 	}
 	// A class of a course: the store queued the reveal for its gradebook
 	// with the settings, and the queue's worker passes it on to every
@@ -158,8 +176,12 @@ func (w *classWeb) revealToClass(c echo.Context, exercise string) error {
 	if w.s.cfg.LTI != nil {
 		w.s.cfg.LTI.Wake()
 	}
-	return nil
+	return false, nil
 }
+
+// errRevealedMeanwhile stops the settings' write of a reveal another
+// request made first: the write would change nothing.
+var errRevealedMeanwhile = errors.New("revealed meanwhile")
 
 // countFirst counts each learner's first graded attempt by what the
 // checker read, unless it came after the answer was shown to them.

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -20,11 +21,13 @@ func (refusingStandings) EnqueueLTIItemScore(context.Context, int64, int64, stri
 	return 0, errors.New("the database refused the score")
 }
 
-// TestClassRevealGivenUpIsTriedAgain: a class's reveal the score queue
-// gave up passing on to the course (its learners' standings failed to
-// queue for a day) is tried anew when the teacher reveals the exercise
-// again, and the learner who had not answered is sent their 0.
-func TestClassRevealGivenUpIsTriedAgain(t *testing.T) {
+// TestClassRevealGivenUpIsNotQueuedByARepeat: a class's reveal the score
+// queue gave up passing on to the course (its learners' standings failed
+// to queue for a day) is not queued again by the teacher posting the
+// reveal once more: a repeat reveal writes nothing and queues nothing.
+// The dashboard's "Send again" does, and the learner who had not
+// answered is sent their 0.
+func TestClassRevealGivenUpIsNotQueuedByARepeat(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		ctx := context.Background()
 		e := startLTI(t, kind)
@@ -64,8 +67,26 @@ func TestClassRevealGivenUpIsTriedAgain(t *testing.T) {
 		if _, err := e.tool.Deliver(ctx); err != nil {
 			t.Fatal(err)
 		}
+		if got := sentTo(); got != nil {
+			t.Errorf("the reveal posted again queued the given-up reveal: the learner was sent %+v", got)
+		}
+
+		// The dashboard's "Send again" has it tried anew: the learner who
+		// had not answered is sent their 0.
+		var r struct {
+			Reveals int `json:"reveals"`
+		}
+		a = grace.postJSON("/api/classes/"+code+"/lti/grades/retry", `{}`)
+		wantStatus(t, a, http.StatusOK, "Send again")
+		a.decode(t, &r)
+		if r.Reveals != 1 {
+			t.Errorf("Send again answered %s; want the given-up reveal re-armed", a.body)
+		}
+		if _, err := e.tool.Deliver(ctx); err != nil {
+			t.Fatal(err)
+		}
 		if got := sentTo(); got == nil || !got.Given || got.ScoreGiven != 0 || got.Grading != "FullyGraded" {
-			t.Errorf("after the teacher revealed again the learner was sent %+v; want a final 0", got)
+			t.Errorf("after Send again the learner was sent %+v; want a final 0", got)
 		}
 	})
 }

@@ -222,6 +222,7 @@ func (w *classWeb) dashboardPage(c echo.Context) error {
 	if err == nil {
 		v.Class.JoinLink = origin(c) + v.Class.JoinLink
 		v.Class.Roster = w.s.rosterLink(c, v.Class.Code, key)
+		v.grades = w.s.gradesPanel(c, v.Class.Code, key)
 		return w.s.render(c, http.StatusOK, DashboardPage(w.s.page("Class"), v))
 	}
 	p, err := formError(err)

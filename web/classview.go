@@ -34,6 +34,11 @@ type dashView struct {
 	// lessonOpts and pollOpts fill the room's controls: the lessons to
 	// push or open, and the exercises whose answers can be counted.
 	lessonOpts, pollOpts []roomOpt
+	// grades is the "Grades to <course>" panel of a class of a course,
+	// nil for any other: drawn on the page only, and kept out of the
+	// live updates, which go whole to every stream on each change
+	// (grades.js reads it on its own).
+	grades *gradesView
 }
 
 // roomOpt is one choice in the room's controls.

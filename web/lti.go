@@ -17,7 +17,8 @@ import (
 // ltiRoutes serves the LTI 1.3 tool when the server has one: its keys,
 // the login and launch a platform sends (cross-site by design, so
 // without the same-origin guard), dynamic registration, the content
-// picker of deep linking and the course roster for the dashboard.
+// picker of deep linking, and the course roster and the grades sent to
+// the course for the dashboard.
 func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	if s.cfg.LTI == nil {
 		return
@@ -39,6 +40,8 @@ func (s *Server) ltiRoutes(e *echo.Echo, w *classWeb) {
 	e.GET("/lti/pick/:token", s.ltiPickPage)
 	e.POST("/lti/pick/:token", s.ltiPick, s.sameOrigin)
 	e.GET("/api/classes/:code/lti/roster", s.ltiRoster, w.needStore)
+	e.GET("/api/classes/:code/lti/grades", s.ltiGrades, w.needStore, s.sameOrigin)
+	e.POST("/api/classes/:code/lti/grades/retry", s.ltiGradesRetry, w.needStore, s.sameOrigin)
 	e.GET("/class/:code/roster", s.ltiRosterPage, w.needStore)
 }
 

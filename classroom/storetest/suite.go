@@ -70,6 +70,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealKept", testLTIRevealKept},
 		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
 		{"LTIRevealGivenUp", testLTIRevealGivenUp},
+		{"LTIGrades", testLTIGrades},
 		{"LTIRevealClaimRenewed", testLTIRevealClaimRenewed},
 		{"LTIRevealClaimLost", testLTIRevealClaimLost},
 		{"LTIRevealStaleClaimCannotEnd", testLTIRevealStaleClaimCannotEnd},

@@ -53,6 +53,14 @@ type Platform struct {
 	lastAuth  url.Values
 	next      *Launch // what the auth endpoint launches, for a browser
 
+	// hang, while not nil, holds score posts unanswered until it is
+	// closed (HangScores); hanging counts those held now, maxHanging
+	// the most held at once; arrived hears of each, and dropped of each
+	// the tool gave up on while it was held.
+	hang                chan struct{}
+	hanging, maxHanging int
+	arrived, dropped    chan struct{}
+
 	registrations []map[string]any // what dynamic registrations asked for
 	configReads   int
 	closed        int // close messages from the tool's registration page
@@ -352,9 +360,73 @@ func (p *Platform) FailScores(n int) {
 	p.mu.Unlock()
 }
 
+// HangScores makes the platform hang: every score post from now on is
+// held unanswered until ReleaseScores, or until the tool gives up on it
+// (then it is not recorded). held hears of each post as it starts to
+// hang, dropped of each the tool gave up on, once the platform saw it go.
+func (p *Platform) HangScores() (held, dropped <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hang, p.arrived, p.dropped = make(chan struct{}), make(chan struct{}, 64), make(chan struct{}, 64)
+	return p.arrived, p.dropped
+}
+
+// ReleaseScores answers the score posts held, and those after, as usual.
+func (p *Platform) ReleaseScores() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.hang != nil {
+		close(p.hang)
+		p.hang = nil
+	}
+}
+
+// Hanging counts the score posts held unanswered now, and the most that
+// were ever held at once.
+func (p *Platform) Hanging() (now, most int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hanging, p.maxHanging
+}
+
+// holdScore holds a score post while the platform hangs, and says
+// whether to go on with it: false when the tool gave up on it first.
+func (p *Platform) holdScore(r *http.Request) bool {
+	p.mu.Lock()
+	hang := p.hang
+	if hang == nil {
+		p.mu.Unlock()
+		return true
+	}
+	p.hanging++
+	p.maxHanging = max(p.maxHanging, p.hanging)
+	p.arrived <- struct{}{}
+	dropped := p.dropped
+	p.mu.Unlock()
+	held := true
+	select {
+	case <-hang:
+	case <-r.Context().Done():
+		held = false
+	}
+	p.mu.Lock()
+	p.hanging--
+	p.mu.Unlock()
+	if !held {
+		dropped <- struct{}{}
+	}
+	return held
+}
+
 func (p *Platform) serveScore(w http.ResponseWriter, r *http.Request) {
 	if !p.authorized(r) {
 		http.Error(w, "no token", http.StatusUnauthorized)
+		return
+	}
+	// The body is read before the post is held: the server hears that
+	// the tool went away only once it has read it all.
+	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	if !p.holdScore(r) {
 		return
 	}
 	p.mu.Lock()
@@ -365,7 +437,6 @@ func (p *Platform) serveScore(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.mu.Unlock()
-	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	var s Score
 	var fields map[string]json.RawMessage
 	if err == nil {
