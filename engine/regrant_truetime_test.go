@@ -47,7 +47,8 @@ func regrantScenario(lease, before, late int64) engine.Scenario {
 // node-2's clock, says it was to run until then. The client redoes its
 // job at once each time (on_refused retry), and each time the service
 // hands the same lease back and the storage refuses its read, until it
-// gives up: the events say so, once a redo. Swept over the lease and
+// gives up: the events say so, once a redo, and each refusal names the
+// grant of token 34 the service forgot, not a token handed out again. Swept over the lease and
 // node-2's clock jumps before the re-grant and after.
 func TestRegrantKeepsTheLeaseTrueEnd(t *testing.T) {
 	for _, lease := range []int64{15000, 20000} {
@@ -87,6 +88,11 @@ func TestRegrantKeepsTheLeaseTrueEnd(t *testing.T) {
 					t.Errorf("%s: the lease's end at %s says %q; it was to run until %s", name, engine.FormatMS(e.T), e.Message, end)
 				}
 				redo, refused := find(res, "client-1", engine.KindRetrying), find(res, "client-1", engine.KindReadRefused)
+				for _, e := range refused {
+					if !strings.Contains(e.Reason, "token 34 came from client-1's own grant by node-1 at") || strings.Contains(e.Reason, "handed out again") {
+						t.Errorf("%s: the read refused says %q; want the forgotten grant of token 34 named", name, e.Reason)
+					}
+				}
 				if len(refused) != len(back) || len(redo) != 5 || len(find(res, "client-1", engine.KindGaveUp)) != 1 {
 					t.Errorf("%s: %d redos, %d leases back, %d reads refused", name, len(redo), len(back), len(refused))
 				}
