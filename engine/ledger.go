@@ -95,7 +95,8 @@ func (l *ledger) add(w *world, g *grantRec) {
 	for _, h := range l.grants {
 		if h.client != g.client && h.start <= now && now < h.trueEnd {
 			g.double = true
-			g.splitBrain = g.splitBrain || (h.beside != "" && h.beside == g.node && g.beside == h.node)
+			g.splitBrain = g.splitBrain || (h.beside != "" && h.beside == g.node && g.beside == h.node) ||
+				(g.beside != "" && g.beside == h.node && w.besideKeeps(h))
 		}
 	}
 	g.start = now

@@ -62,6 +62,20 @@ func (w *world) splitFenceWords(client string, token, fence int64) string {
 	return ""
 }
 
+// besideKeeps reports whether the other primary, serving beside the one
+// whose record is the service's, still keeps grant h, which it made or
+// last renewed (before the partition too): its record holds h's lease,
+// running by its clock. A grant the service's primary makes over it is
+// two primaries granting, each on its own side.
+func (w *world) besideKeeps(h *grantRec) bool {
+	sp, ok := w.svc.(splitter)
+	if !ok || h.node == "" {
+		return false
+	}
+	e, held, clk, node := sp.besideRecord(w.lockName)
+	return node == h.node && held && e.Holder == h.client && e.Token == h.token && clk != nil && clk.at(w.s.now) < e.LeaseUntil
+}
+
 // leaseClock is the clock that ends grant g's lease: the service record's,
 // or, while the node that granted or last renewed g serves as a primary
 // beside the one whose record is the service's and its record holds the
