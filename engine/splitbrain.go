@@ -17,6 +17,23 @@ type splitter interface {
 	// (lockService.record), with the clock that judges it, and names that
 	// primary; node is "" when no other primary serves.
 	besideRecord(lock string) (e lockEntry, held bool, clock *nodeClock, node string)
+	// deposedServing names a deposed primary that is up while no
+	// primary serves: it still answers the clients on its side, unaware,
+	// and leads there. "" otherwise.
+	deposedServing() string
+}
+
+// leaderNow names the node that leads now, the one a fault aimed at the
+// leader strikes: the serving node, or, while none serves, a deposed
+// primary still answering its side of a partition; "" when none does.
+func (w *world) leaderNow() string {
+	if lead := w.svc.serving(); lead != "" {
+		return lead
+	}
+	if sp, ok := w.svc.(splitter); ok {
+		return sp.deposedServing()
+	}
+	return ""
 }
 
 // primaryBeside names the primary that serves now beside node, on the
