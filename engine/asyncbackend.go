@@ -93,6 +93,13 @@ func (s *asyncService) primaryBeside(node string) string {
 	return ""
 }
 
+func (s *asyncService) deposedServing() string {
+	if s.primary >= 0 && s.nodes[s.primary].up() || s.deposed < 0 || !s.nodes[s.deposed].up() {
+		return ""
+	}
+	return s.nodes[s.deposed].name
+}
+
 // besideRecord is the deposed primary's record, while it is up beside the
 // node whose record is the service's (the promoted primary, or the
 // primary lost last), and its clock.

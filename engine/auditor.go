@@ -14,6 +14,7 @@ type auditor struct {
 
 	writesAccepted, writesRefused, stale int
 	holderRefused, holderSplit           int
+	holderForgot                         int
 	forgotten, releasesForgotten         int
 	renewalsLost                         int
 	forgottenEnded                       int
@@ -50,8 +51,12 @@ func (a *auditor) observe(e Event) {
 		a.writesRefused++
 		if e.Holder != "" && e.Holder == e.Client {
 			a.holderRefused++
-			if e.Fence != nil && a.w.splitFenceWords(e.Client, e.Token, *e.Fence) != "" {
+			switch {
+			case e.Fence == nil:
+			case a.w.splitFenceWords(e.Client, e.Token, *e.Fence) != "":
 				a.holderSplit++
+			case a.w.forgottenFenceWords(e.Client, e.Token, *e.Fence) != "":
+				a.holderForgot++
 			}
 		}
 	case KindGrantForgotten:
@@ -120,24 +125,25 @@ func beliefChange(e Event) belief {
 // summary condenses the run, which ended at end with the record's value.
 func (a *auditor) summary(end, final int64, truncated bool) Summary {
 	s := Summary{
-		FinalValue:              final,
-		ExpectedValue:           a.expected,
-		WritesAccepted:          a.writesAccepted,
-		WritesRefused:           a.writesRefused,
-		HolderWritesRefused:     a.holderRefused,
-		SplitBrainWritesRefused: a.holderSplit,
-		ForgottenGrants:         a.forgotten,
-		ForgottenEndedGrants:    a.forgottenEnded,
-		ForgottenReleases:       a.releasesForgotten,
-		LostRenewals:            a.renewalsLost,
-		StaleWritesAccepted:     a.stale,
-		StaleReads:              a.staleReads,
-		ClaimsWon:               a.claimsWon,
-		ClaimsLost:              a.claimsLost,
-		UnavailableMS:           a.w.unavail.until(end),
-		CutOffMS:                a.w.unavail.cutUntil(end),
-		EndMS:                   end,
-		Truncated:               truncated,
+		FinalValue:                  final,
+		ExpectedValue:               a.expected,
+		WritesAccepted:              a.writesAccepted,
+		WritesRefused:               a.writesRefused,
+		HolderWritesRefused:         a.holderRefused,
+		SplitBrainWritesRefused:     a.holderSplit,
+		ForgottenGrantWritesRefused: a.holderForgot,
+		ForgottenGrants:             a.forgotten,
+		ForgottenEndedGrants:        a.forgottenEnded,
+		ForgottenReleases:           a.releasesForgotten,
+		LostRenewals:                a.renewalsLost,
+		StaleWritesAccepted:         a.stale,
+		StaleReads:                  a.staleReads,
+		ClaimsWon:                   a.claimsWon,
+		ClaimsLost:                  a.claimsLost,
+		UnavailableMS:               a.w.unavail.until(end),
+		CutOffMS:                    a.w.unavail.cutUntil(end),
+		EndMS:                       end,
+		Truncated:                   truncated,
 	}
 	s.LostUpdate = s.FinalValue != s.ExpectedValue
 	for _, n := range a.sent {

@@ -522,6 +522,8 @@ func (c *client) read(a *actor) {
 			why = "the storage has seen a higher token, though the lock service counts " + c.cfg.Name + " as its holder: its token was handed out again, lower"
 			if split := w.splitFenceWords(c.cfg.Name, c.token, r.Fence); split != "" {
 				why = split
+			} else if forgot := w.forgottenFenceWords(c.cfg.Name, c.token, r.Fence); forgot != "" {
+				why = forgot
 			}
 		}
 		c.emit(Event{Kind: KindReadRefused, Token: c.token, Fence: ptr(r.Fence), SQL: query, Rows: ptr(rows),

@@ -291,14 +291,26 @@ func num(v int64) string {
 // holderRefusedWhy says why the lock holder's own writes were refused:
 // its token handed out again (handedOut, the words for it), a higher
 // token another primary granted on the other side of a partition
-// (SplitBrainWritesRefused), or some of each.
+// (SplitBrainWritesRefused), a higher token from a grant the service
+// then forgot (ForgottenGrantWritesRefused), or some of each with how
+// many.
 func holderRefusedWhy(s Summary, handedOut string) string {
-	split := "another primary, serving the other side of a partition, had granted a higher token"
-	switch s.SplitBrainWritesRefused {
-	case 0:
-		return handedOut
-	case s.HolderWritesRefused:
-		return split
+	causes := []struct {
+		n     int
+		words string
+	}{
+		{s.HolderWritesRefused - s.SplitBrainWritesRefused - s.ForgottenGrantWritesRefused, handedOut},
+		{s.SplitBrainWritesRefused, "another primary, serving the other side of a partition, had granted a higher token"},
+		{s.ForgottenGrantWritesRefused, "a higher token came from a grant the lock service forgot"},
 	}
-	return fmt.Sprintf("%s (%d), or %s (%d)", handedOut, s.HolderWritesRefused-s.SplitBrainWritesRefused, split, s.SplitBrainWritesRefused)
+	var parts []string
+	for _, c := range causes {
+		if c.n == s.HolderWritesRefused {
+			return c.words
+		}
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s (%d)", c.words, c.n))
+		}
+	}
+	return strings.Join(parts, ", or ")
 }

@@ -155,8 +155,15 @@ type Summary struct {
 	// partition: no token was handed out again, two primaries each
 	// granted the lock (their events' reason says so). Absent when none.
 	SplitBrainWritesRefused int `json:"split_brain_writes_refused,omitempty"`
-	StaleWritesAccepted     int `json:"stale_writes_accepted"`
-	StaleReads              int `json:"stale_reads"`
+	// ForgottenGrantWritesRefused counts, among HolderWritesRefused, those
+	// whose higher token came from a grant the lock service made after the
+	// writer's and then forgot (a promoted replica that never got its
+	// copy): no token was handed out again, the service went back to a
+	// record that still counts the writer (their events' reason says so).
+	// Absent when none.
+	ForgottenGrantWritesRefused int `json:"forgotten_grant_writes_refused,omitempty"`
+	StaleWritesAccepted         int `json:"stale_writes_accepted"`
+	StaleReads                  int `json:"stale_reads"`
 	// OverlapMS is the time during which two or more clients believed
 	// they held the lock: a length, so beliefs that begin and end at one
 	// instant add nothing, even two at once under a broken lock (that

@@ -27,7 +27,7 @@ func (w *world) applyFault(f Fault) {
 	}
 	target := f.Target
 	if target == TargetLeader {
-		if target = w.svc.serving(); target == "" {
+		if target = w.leaderNow(); target == "" {
 			w.ignored(f, "no node leads right now")
 			return
 		}
@@ -78,11 +78,11 @@ func (w *world) partition(f Fault) {
 	var order []string
 	for _, m := range members {
 		if m == TargetLeader {
-			if w.svc == nil || w.svc.serving() == "" {
+			if w.svc == nil || w.leaderNow() == "" {
 				w.ignored(f, "no node leads right now")
 				return
 			}
-			m = w.svc.serving()
+			m = w.leaderNow()
 		}
 		if !side[m] {
 			side[m] = true

@@ -95,7 +95,8 @@ func (l *ledger) add(w *world, g *grantRec) {
 	for _, h := range l.grants {
 		if h.client != g.client && h.start <= now && now < h.trueEnd {
 			g.double = true
-			g.splitBrain = g.splitBrain || (h.beside != "" && h.beside == g.node && g.beside == h.node)
+			g.splitBrain = g.splitBrain || (h.beside != "" && h.beside == g.node && g.beside == h.node) ||
+				(g.beside != "" && g.beside == h.node && w.besideKeeps(h))
 		}
 	}
 	g.start = now
@@ -114,6 +115,13 @@ func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
 func (l *ledger) grantFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
 		trueEnd: stamped + cmd.Lease + heldBack(cmd, r), beside: w.primaryBeside(node)}
+	if old := l.find(cmd.Client, r.Token); old != nil && old.leaseUntil == r.LeaseUntil && r.LeaseUntil < r.Now+cmd.Lease {
+		// The state machine answered with the lease it already held for
+		// this client (a record that brought it back after another node
+		// ended it by its clock): the lease runs as it was granted, not
+		// from now.
+		g.trueEnd = old.trueEnd
+	}
 	g.end = w.serviceEnd(g)
 	l.add(w, g)
 }

@@ -17,6 +17,23 @@ type splitter interface {
 	// (lockService.record), with the clock that judges it, and names that
 	// primary; node is "" when no other primary serves.
 	besideRecord(lock string) (e lockEntry, held bool, clock *nodeClock, node string)
+	// deposedServing names a deposed primary that is up while no
+	// primary serves: it still answers the clients on its side, unaware,
+	// and leads there. "" otherwise.
+	deposedServing() string
+}
+
+// leaderNow names the node that leads now, the one a fault aimed at the
+// leader strikes: the serving node, or, while none serves, a deposed
+// primary still answering its side of a partition; "" when none does.
+func (w *world) leaderNow() string {
+	if lead := w.svc.serving(); lead != "" {
+		return lead
+	}
+	if sp, ok := w.svc.(splitter); ok {
+		return sp.deposedServing()
+	}
+	return ""
 }
 
 // primaryBeside names the primary that serves now beside node, on the
@@ -60,6 +77,20 @@ func (w *world) splitFenceWords(client string, token, fence int64) string {
 		}
 	}
 	return ""
+}
+
+// besideKeeps reports whether the other primary, serving beside the one
+// whose record is the service's, still keeps grant h, which it made or
+// last renewed (before the partition too): its record holds h's lease,
+// running by its clock. A grant the service's primary makes over it is
+// two primaries granting, each on its own side.
+func (w *world) besideKeeps(h *grantRec) bool {
+	sp, ok := w.svc.(splitter)
+	if !ok || h.node == "" {
+		return false
+	}
+	e, held, clk, node := sp.besideRecord(w.lockName)
+	return node == h.node && held && e.Holder == h.client && e.Token == h.token && clk != nil && clk.at(w.s.now) < e.LeaseUntil
 }
 
 // leaseClock is the clock that ends grant g's lease: the service record's,

@@ -191,11 +191,15 @@ func (w *world) judge(e *Event) {
 	}
 	if e.Kind == KindWriteRefused && w.holds(e.Client, e.Token) {
 		// Refused, though the service counts the writer as its holder:
-		// its token was handed out again, lower than one the storage had
-		// seen, or another primary granted a higher one. Not a stale
+		// another primary granted a higher token, or the service forgot
+		// the grant of a higher one, or its token was handed out again,
+		// lower than one the storage had seen. Not a stale
 		// write, and the verdict must not call it one.
 		e.Holder = e.Client
 		why := w.splitFenceWords(e.Client, e.Token, deref(e.Fence))
+		if why == "" {
+			why = w.forgottenFenceWords(e.Client, e.Token, deref(e.Fence))
+		}
 		if why == "" {
 			why = "the lock service counts " + e.Client + " as its holder: token " + fmt.Sprint(e.Token) + " was handed out again, lower than one the storage had seen"
 		}
