@@ -248,6 +248,14 @@ type LTIGrades struct {
 	RevealsGivenUp int       `json:"reveals_given_up"`
 	LastError      string    `json:"last_error,omitempty"`
 	GivenUpAt      time.Time `json:"given_up_at,omitzero"`
+	// Unmatched counts the scores on a line item linked to the class,
+	// queued before scores named their class (migration 0014), that the
+	// upgrade could match to no one class (the line item linked by
+	// several, and the user in several of the platform's classes), and
+	// not known to have reached the course: still waiting, or given up
+	// while the last queued for their user on the line item. They are in
+	// none of the counts above, and "Send again" leaves them alone.
+	Unmatched int `json:"unmatched,omitempty"`
 }
 
 // LTIDeepLink is a platform's request to pick content, waiting for the
