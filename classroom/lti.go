@@ -64,9 +64,14 @@ type LTIStore interface {
 	// ClaimLTIScore takes the next score due at now for lease (so that
 	// one replica sends it), or nil when none is due.
 	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)
-	// FinishLTIScore records a send: done (outcome "sent" or "failed"),
-	// or to be tried again at retryAt with lastError.
-	FinishLTIScore(ctx context.Context, id int64, outcome, lastError string, retryAt time.Time) error
+	// FinishLTIScore records job's send: done (outcome "sent" or
+	// "failed"), or to be tried again at retryAt with lastError. A failure
+	// counts only while job's claim stands (job.ClaimedUntil) and the
+	// score is not done: one whose claim ran out and was taken is another
+	// replica's to send, and neither given up nor re-armed under it. "sent"
+	// always holds, since the course has the score, but it ends only the
+	// worker's own claim, never another replica's.
+	FinishLTIScore(ctx context.Context, job *LTIScoreJob, outcome, lastError string, retryAt time.Time) error
 	// LTIScoreJobs lists the queue, newest first, at most limit.
 	LTIScoreJobs(ctx context.Context, limit int) ([]LTIScoreJob, error)
 
@@ -194,6 +199,9 @@ type LTIScoreJob struct {
 	// "withdrawn" when the teacher removed the learner before it was sent.
 	Outcome   string `json:"outcome,omitempty"`
 	LastError string `json:"last_error,omitempty"`
+	// ClaimedUntil is when the claim that took it ends, and another
+	// replica may take it (zero when none has).
+	ClaimedUntil time.Time `json:"-"`
 }
 
 // LTIRevealJob is a teacher's reveal of an exercise to a class of a
@@ -240,6 +248,14 @@ type LTIGrades struct {
 	RevealsGivenUp int       `json:"reveals_given_up"`
 	LastError      string    `json:"last_error,omitempty"`
 	GivenUpAt      time.Time `json:"given_up_at,omitzero"`
+	// Unmatched counts the scores on a line item linked to the class,
+	// queued before scores named their class (migration 0014), that the
+	// upgrade could match to no one class (the line item linked by
+	// several, and the user in several of the platform's classes), and
+	// not known to have reached the course: still waiting, or given up
+	// while the last queued for their user on the line item. They are in
+	// none of the counts above, and "Send again" leaves them alone.
+	Unmatched int `json:"unmatched,omitempty"`
 }
 
 // LTIDeepLink is a platform's request to pick content, waiting for the

@@ -146,12 +146,12 @@ func (t *Tool) Deliver(ctx context.Context) (int, error) {
 		switch {
 		case err == nil:
 			sent++
-			err = t.store.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{})
+			err = t.store.FinishLTIScore(ctx, job, "sent", "", time.Time{})
 		case job.Tries >= maxTries:
 			t.log.Warn("lti: gave up sending a score", "lineitem", job.LineItemURL, "tries", job.Tries, "err", err)
-			err = t.store.FinishLTIScore(ctx, job.ID, "failed", err.Error(), time.Time{})
+			err = t.store.FinishLTIScore(ctx, job, "failed", err.Error(), time.Time{})
 		default:
-			err = t.store.FinishLTIScore(ctx, job.ID, "", err.Error(), t.now().Add(Backoff(job.Tries)))
+			err = t.store.FinishLTIScore(ctx, job, "", err.Error(), t.now().Add(Backoff(job.Tries)))
 		}
 		if err != nil {
 			return sent, err

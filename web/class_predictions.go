@@ -87,7 +87,8 @@ func (w *classWeb) apiPredictions(c echo.Context) error {
 // predictions chart (revealToClass). A POST, refused cross-site like every
 // class write: a GET a link or a prefetch can send must not end a class's
 // credit. Posting it again for an exercise already revealed answers
-// "already": true and changes nothing.
+// "already": true and changes nothing; posting it to an archived or
+// expired class answers 409, saying why, and changes nothing either.
 func (w *classWeb) apiReveal(c echo.Context) error {
 	var in struct {
 		Exercise string `json:"exercise"`
@@ -139,7 +140,8 @@ func (w *classWeb) chartExercise(id string) (*lessons.Exercise, error) {
 // an exercise (classroom.Settings.Revealed): the chart on the projector
 // says which answer is right, so an answer given after it earns nothing,
 // as after "show me". An archived or expired class takes no answers, and
-// records nothing. Revealing again an exercise already revealed writes
+// records nothing: its error (409) says why, as every other change of a
+// closed class does. Revealing again an exercise already revealed writes
 // nothing and queues nothing, and says so (already): a reveal the score
 // queue gave up passing on to a course is sent again by the teacher's
 // "Send again" (apiGradesRetry), not by a second reveal.
@@ -152,8 +154,8 @@ func (w *classWeb) revealToClass(c echo.Context, exercise string) (already bool,
 	if cl.Settings.RevealedToClass(exercise) {
 		return true, nil
 	}
-	if cl.ClosedError(w.s.cfg.Class.Clock(), "changes") != nil {
-		return false, nil
+	if err := cl.ClosedError(w.s.cfg.Class.Clock(), "changes"); err != nil {
+		return false, err
 	}
 	was := false
 	if _, err = w.store().UpdateSettings(ctx, cl.Code, teacherKey(c), func(cur classroom.Settings) (classroom.Settings, error) {

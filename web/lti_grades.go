@@ -32,6 +32,10 @@ type gradesView struct {
 	SentText    string `json:"sent_text"`
 	WaitingText string `json:"waiting_text,omitempty"`
 	GivenUpText string `json:"given_up_text,omitempty"`
+	// UnmatchedText is the line for the older scores of the course the
+	// upgrade could match to no class (LTIGrades.Unmatched), "" when
+	// there are none.
+	UnmatchedText string `json:"unmatched_text,omitempty"`
 	// RetryProblem and Problem are, in plain words, the last failure of
 	// what waits and of what was given up (lti.Problem); RetryError and
 	// LastError keep the errors themselves, for whoever runs the course.
@@ -64,6 +68,10 @@ func gradesOf(g *classroom.LTIGrades, now time.Time) *gradesView {
 		v.GivenUpText = both(g.GivenUp, g.RevealsGivenUp) + " given up after the last try"
 		v.Problem = lti.Problem(g.LastError)
 		v.JumpText = "Grades: " + strconv.Itoa(g.GivenUp+g.RevealsGivenUp) + " given up"
+	}
+	if g.Unmatched > 0 {
+		v.UnmatchedText = countWord(g.Unmatched, "older score", "older scores") + " of this course, queued before an upgrade, could not be matched to a class: " +
+			"not counted above, and not sent again by Send again"
 	}
 	return v
 }

@@ -179,3 +179,13 @@ func TestUpgradeNamesQueuedScoresOwners(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeLTIScoreOwner(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradeCountsScoresItCouldNotMatch(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIScoreUnmatched(t, harness(), addr, db, postgres.Dialect("test"))
+}

@@ -150,3 +150,13 @@ func TestUpgradeNamesQueuedScoresOwners(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeLTIScoreOwner(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradeCountsScoresItCouldNotMatch(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIScoreUnmatched(t, harness(), dir, db, sqlite.Dialect())
+}

@@ -251,11 +251,19 @@ func testLTILaunchAndQueue(t *testing.T, h Harness) {
 	if j2, err := ls.ClaimLTIScore(ctx, now, time.Minute); err != nil || j2 != nil {
 		t.Fatalf("a second claim while the first holds it: %+v, %v", j2, err)
 	}
-	// The claimer died: after the lease another takes it.
-	if j3, err := ls.ClaimLTIScore(ctx, now.Add(2*time.Minute), time.Minute); err != nil || j3 == nil || j3.ID != job.ID || j3.Tries != 2 {
+	// The claimer stalled: after the lease another takes it.
+	j3, err := ls.ClaimLTIScore(ctx, now.Add(2*time.Minute), time.Minute)
+	if err != nil || j3 == nil || j3.ID != job.ID || j3.Tries != 2 {
 		t.Fatalf("claim after the lease = %+v, %v", j3, err)
 	}
-	if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
+	// The stalled claimer's post did reach the course after all: the
+	// score is sent, whoever holds it now. The second claimer's try, which
+	// fails, neither sends it again later nor gives it up
+	// (testLTIScoreStaleClaimCannotEnd has a stale failure instead).
+	if err := ls.FinishLTIScore(ctx, job, "sent", "", time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ls.FinishLTIScore(ctx, j3, "", "503", now.Add(3*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	if j4, _ := ls.ClaimLTIScore(ctx, now.Add(time.Hour), time.Minute); j4 != nil {
@@ -281,7 +289,7 @@ func testLTILaunchAndQueue(t *testing.T, h Harness) {
 	// The platform refused it until the queue gave up: it still holds
 	// the 1. The same standing queued again is sent, not taken for one
 	// the platform has.
-	if err := ls.FinishLTIScore(ctx, j5.ID, "failed", "503", time.Time{}); err != nil {
+	if err := ls.FinishLTIScore(ctx, j5, "failed", "503", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := enqueue("exercise:ex1", 0.25); n != 1 {
@@ -375,7 +383,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if err != nil || j == nil || j.Given != 1 || j.Maximum != 3 {
 		t.Fatalf("lesson score = %+v, %v; want 1 of 3 (z is not the lesson's, b is wrong)", j, err)
 	}
-	if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+	if err := ls.FinishLTIScore(ctx, j, "sent", "", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// A revealed exercise the teacher scored counts as the gradebook
@@ -398,7 +406,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if err != nil || j == nil || j.Given != 2 || j.Maximum != 3 {
 		t.Fatalf("lesson score after the teacher scored b = %+v, %v; want 2 of 3, as the gradebook says", j, err)
 	}
-	if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+	if err := ls.FinishLTIScore(ctx, j, "sent", "", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// Each exercise counts at its points: a worth 2 makes it 3 of 4.
@@ -415,7 +423,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if err != nil || j == nil || j.Given != 3 || j.Maximum != 4 {
 		t.Fatalf("lesson score with a worth 2 = %+v, %v; want 3 of 4", j, err)
 	}
-	if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+	if err := ls.FinishLTIScore(ctx, j, "sent", "", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	// An open answer in the lesson, submitted and not scored yet, makes
@@ -427,7 +435,7 @@ func testLTILessonScore(t *testing.T, h Harness) {
 		if err != nil || j == nil || j.Given != given || j.Maximum != 3 || j.Pending != pending {
 			t.Fatalf("%s: %+v, %v; want %v of 3, pending %v", want, j, err, given, pending)
 		}
-		if err := ls.FinishLTIScore(ctx, j.ID, "sent", "", time.Time{}); err != nil {
+		if err := ls.FinishLTIScore(ctx, j, "sent", "", time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 	}

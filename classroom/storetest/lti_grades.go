@@ -41,7 +41,7 @@ func testLTIGrades(t *testing.T, h Harness) {
 		if outcome == "" {
 			retryAt = clk.Now().Add(30 * time.Second)
 		}
-		if err := ls.FinishLTIScore(ctx, j.ID, outcome, lastError, retryAt); err != nil {
+		if err := ls.FinishLTIScore(ctx, j, outcome, lastError, retryAt); err != nil {
 			t.Fatal(err)
 		}
 	}

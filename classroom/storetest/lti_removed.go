@@ -111,7 +111,7 @@ func sendQueued(t *testing.T, ls classroom.LTIStore, clk *Clock, withItem bool) 
 			who += " on " + job.LineItemURL
 		}
 		sent = append(sent, who)
-		if err := ls.FinishLTIScore(ctx, job.ID, "sent", "", time.Time{}); err != nil {
+		if err := ls.FinishLTIScore(ctx, job, "sent", "", time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -74,6 +74,8 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealClaimRenewed", testLTIRevealClaimRenewed},
 		{"LTIRevealClaimLost", testLTIRevealClaimLost},
 		{"LTIRevealStaleClaimCannotEnd", testLTIRevealStaleClaimCannotEnd},
+		{"LTIScoreStaleClaimCannotEnd", testLTIScoreStaleClaimCannotEnd},
+		{"LTIScoreSentByStaleClaim", testLTIScoreSentByStaleClaim},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},

@@ -28,6 +28,8 @@ function render(g) {
   part('grades-given-up').hidden = !g.given_up_text;
   part('grades-given-up-text').textContent = g.given_up_text || '';
   part('grades-problem').textContent = g.problem || '';
+  part('grades-unmatched').hidden = !g.unmatched_text;
+  part('grades-unmatched').textContent = g.unmatched_text || '';
   retry.hidden = !g.given_up_text;
   const err = g.given_up_text && g.last_error ? g.last_error : g.waiting_text ? g.retry_error || '' : '';
   part('grades-error').hidden = !err;

@@ -178,6 +178,7 @@ function renderLifecycle(lc) {
   line.textContent = lc.text;
   line.dataset.status = lc.status;
   const closed = lc.status !== 'open';
+  classClosed = closed;
   const archive = document.getElementById('archive-class');
   archive.dataset.closed = String(closed);
   archive.textContent = closed ? 'Restore class' : 'Archive class';
@@ -501,6 +502,9 @@ const pollReveal = document.getElementById('poll-reveal');
 const pollState = document.getElementById('poll-state');
 let shown = null;
 let classRevealed = false;
+// classClosed: an archived or expired class takes no reveal (the server
+// refuses it), so the chart's button there only shows and hides the marks.
+let classClosed = false;
 async function refreshPoll() {
   const id = pollSelect.value;
   pollReveal.disabled = !id;
@@ -530,15 +534,16 @@ async function refreshPoll() {
       el('span', { class: 'poll-track' }, bar),
       el('span', { class: 'poll-count', 'data-testid': 'poll-count', title: a.ran_first ? a.ran_first + ' of them had run the scenario first' : '' }, a.count));
   }));
-  pollReveal.textContent = shown ? 'Hide the answer' : classRevealed ? 'Show the answer' : 'Reveal the answer';
+  pollReveal.textContent = shown ? 'Hide the answer' : classRevealed || classClosed ? 'Show the answer' : 'Reveal the answer';
   pollState.textContent = classRevealed ? 'Revealed to the class: answers to this exercise now earn nothing.' : '';
 }
 pollSelect.addEventListener('change', () => { shown = null; act(refreshPoll); });
 pollReveal.addEventListener('click', () => act(async () => {
   // The first reveal is the class's (a POST: answers after it earn
   // nothing, and it cannot be taken back), so it is asked first; hiding
-  // and showing again only move the marks on the chart.
-  if (!shown && !classRevealed) {
+  // and showing again only move the marks on the chart, as every press
+  // does on a closed class.
+  if (!shown && !classRevealed && !classClosed) {
     if (!window.confirm('Reveal the answer to the class? From now on, answers to this exercise earn nothing for anyone who has not solved it. What was earned before stands. This cannot be undone.')) return;
     await send('POST', api('/reveal'), { exercise: pollSelect.value });
   }

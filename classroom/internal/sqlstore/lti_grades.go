@@ -23,6 +23,15 @@ const givenUpScores = `j.class_id = ? AND j.outcome = 'failed'
 	AND EXISTS (SELECT 1 FROM lti_links k WHERE k.class_id = j.class_id AND k.lineitem_url = j.lineitem_url)
 	AND NOT EXISTS (SELECT 1 FROM lti_scores n WHERE n.lineitem_url = j.lineitem_url AND n.user_sub = j.user_sub AND n.id > j.id)`
 
+// unmatchedScores is the WHERE, over lti_scores j, of the scores queued
+// before scores named their class that the upgrade matched to no class
+// (class_id 0), on a line item linked to the class (its one parameter),
+// not known to have reached the course: waiting, or given up while still
+// the last queued for their user on the line item.
+const unmatchedScores = `j.class_id = 0 AND j.outcome IN ('', 'failed')
+	AND EXISTS (SELECT 1 FROM lti_links k WHERE k.class_id = ? AND k.lineitem_url = j.lineitem_url)
+	AND NOT EXISTS (SELECT 1 FROM lti_scores n WHERE n.lineitem_url = j.lineitem_url AND n.user_sub = j.user_sub AND n.id > j.id)`
+
 // LTIGrades implements classroom.LTIStore.
 func (s *DB) LTIGrades(ctx context.Context, classID int64, now time.Time) (*classroom.LTIGrades, error) {
 	var g classroom.LTIGrades
@@ -88,6 +97,10 @@ func (s *DB) LTIGrades(ctx context.Context, classID int64, now time.Time) (*clas
 		}
 	}
 	g.GivenUpAt = fromMS(givenUpAt)
+	err = s.db.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM lti_scores j WHERE `+unmatchedScores), classID).Scan(&g.Unmatched)
+	if err != nil {
+		return nil, wrap("read the grades sent", err)
+	}
 	return &g, nil
 }
 

@@ -108,15 +108,15 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 	return queued, wrap("queue the score", err)
 }
 
-const scoreColumns = `j.id, j.platform_id, j.lineitem_url, j.user_sub, j.score_given, j.score_max, j.pending, j.scored_at, j.tries, j.next_at, j.done_at, j.outcome, j.last_error`
+const scoreColumns = `j.id, j.platform_id, j.lineitem_url, j.user_sub, j.score_given, j.score_max, j.pending, j.scored_at, j.tries, j.next_at, j.done_at, j.outcome, j.last_error, j.claimed_until`
 
 func scanScore(r rowScanner, extra ...any) (*classroom.LTIScoreJob, error) {
 	var j classroom.LTIScoreJob
-	var scored, next, done int64
-	if err := r.Scan(append([]any{&j.ID, &j.PlatformID, &j.LineItemURL, &j.UserSub, &j.Given, &j.Maximum, &j.Pending, &scored, &j.Tries, &next, &done, &j.Outcome, &j.LastError}, extra...)...); err != nil {
+	var scored, next, done, claimed int64
+	if err := r.Scan(append([]any{&j.ID, &j.PlatformID, &j.LineItemURL, &j.UserSub, &j.Given, &j.Maximum, &j.Pending, &scored, &j.Tries, &next, &done, &j.Outcome, &j.LastError, &claimed}, extra...)...); err != nil {
 		return nil, err
 	}
-	j.ScoredAt, j.NextAt, j.DoneAt = fromMS(scored), fromMS(next), fromMS(done)
+	j.ScoredAt, j.NextAt, j.DoneAt, j.ClaimedUntil = fromMS(scored), fromMS(next), fromMS(done), fromMS(claimed)
 	return &j, nil
 }
 
@@ -161,19 +161,34 @@ func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Durati
 	return job, nil
 }
 
-// FinishLTIScore implements classroom.LTIStore.
-func (s *DB) FinishLTIScore(ctx context.Context, id int64, outcome, lastError string, retryAt time.Time) error {
+// FinishLTIScore implements classroom.LTIStore. A failure is recorded
+// only while job's claim stands and the score is not done: a worker whose
+// claim ran out and was taken clears no claim of the replica now sending
+// the score (a third would take it, and post it while the second still
+// does), nor gives up or re-arms a score the course already has. A send
+// is recorded whoever holds the score now, since the course has it, but
+// it ends only the worker's own claim.
+func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, outcome, lastError string, retryAt time.Time) error {
+	claim := job.ClaimedUntil.UnixMilli()
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
 		if len(lastError) > 500 {
 			lastError = lastError[:500]
 		}
-		if outcome != "" {
-			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0 WHERE id = ?`),
-				s.nowMS(), outcome, lastError, id)
+		switch {
+		case outcome == "sent":
+			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'sent', last_error = '',
+				claimed_until = CASE WHEN claimed_until = ? THEN 0 ELSE claimed_until END WHERE id = ?`),
+				s.nowMS(), claim, job.ID)
+			return err
+		case outcome != "":
+			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0
+				WHERE id = ? AND claimed_until = ? AND done_at = 0`),
+				s.nowMS(), outcome, lastError, job.ID, claim)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0 WHERE id = ?`),
-			retryAt.UnixMilli(), lastError, id)
+		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0
+			WHERE id = ? AND claimed_until = ? AND done_at = 0`),
+			retryAt.UnixMilli(), lastError, job.ID, claim)
 		return err
 	})
 	return wrap("record the score's sending", err)
