@@ -62,7 +62,11 @@ type LTIStore interface {
 	// as the item's column of the gradebook.
 	EnqueueLTIItemScore(ctx context.Context, classID, learnerID int64, target string, item GradeItem) (int, error)
 	// ClaimLTIScore takes the next score due at now for lease (so that
-	// one replica sends it), or nil when none is due.
+	// one replica sends it), or nil when none is due. A learner's scores
+	// on a line item go one at a time, oldest first, and never an older
+	// after a newer: one is not claimed while another of theirs is
+	// claimed and its claim stands, and one with a newer queued after it
+	// is superseded instead of claimed.
 	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)
 	// FinishLTIScore records job's send: done (outcome "sent" or
 	// "failed"), or to be tried again at retryAt with lastError. A failure
