@@ -14,9 +14,10 @@ import (
 // arrive, and keeps the last one, as a platform that ignores the
 // timestamp does.
 type coursePosts struct {
-	t      *testing.T
-	ls     classroom.LTIStore
-	arrive []float64
+	t       *testing.T
+	ls      classroom.LTIStore
+	classID int64
+	arrive  []float64
 }
 
 // claim has a replica claim the next score due at now, nil when none is.
@@ -62,7 +63,7 @@ func scoreOrderCourse(t *testing.T, h Harness) (*Clock, *coursePosts, func(given
 		}
 	}
 	queue(0.5)
-	return clk, &coursePosts{t: t, ls: ls}, queue
+	return clk, &coursePosts{t: t, ls: ls, classID: cc.class.ID}, queue
 }
 
 // testLTIScoreNewerAfterClaimed: Ada's 0.5 is on its way (a replica
@@ -106,6 +107,9 @@ func testLTIScoreOlderRetryNeverLast(t *testing.T, h Harness) {
 	queue(1)
 	if err := course.ls.FinishLTIScore(ctx, old, "", "scores endpoint answered 503 Service Unavailable", clk.Now().Add(30*time.Second)); err != nil {
 		t.Fatal(err)
+	}
+	if g, err := course.ls.LTIGrades(ctx, course.classID, clk.Now()); err != nil || g.Waiting != 1 {
+		t.Errorf("the teacher is told %+v (%v); want one score waiting, the 1: the 0.5 is never to be sent", g, err)
 	}
 	for range 3 {
 		for j := course.claim(clk.Now()); j != nil; j = course.claim(clk.Now()) {

@@ -212,6 +212,8 @@ func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Durati
 // does), nor gives up or re-arms a score the course already has. A send
 // is recorded whoever holds the score now, since the course has it, but
 // it ends only the worker's own claim.
+// A failed try of a score with a newer one queued after it supersedes
+// it: it is never tried after the newer one.
 func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, outcome, lastError string, retryAt time.Time) error {
 	claim := job.ClaimedUntil.UnixMilli()
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
@@ -230,9 +232,24 @@ func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, out
 				s.nowMS(), outcome, lastError, job.ID, claim)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0
 			WHERE id = ? AND claimed_until = ? AND done_at = 0`),
 			retryAt.UnixMilli(), lastError, job.ID, claim)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		// A newer score of the learner on the line item was queued while
+		// this one was on its way: it is the one the course must keep, so
+		// this one is not tried again (nor counted as waiting).
+		var newer int
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM lti_scores n JOIN lti_scores j
+			ON n.lineitem_url = j.lineitem_url AND n.user_sub = j.user_sub AND n.id > j.id WHERE j.id = ?`), job.ID).Scan(&newer); err != nil || newer == 0 {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded' WHERE id = ? AND done_at = 0`), s.nowMS(), job.ID)
 		return err
 	})
 	return wrap("record the score's sending", err)
