@@ -79,6 +79,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIScoreNewerAfterClaimed", testLTIScoreNewerAfterClaimed},
 		{"LTIScoreOlderRetryNeverLast", testLTIScoreOlderRetryNeverLast},
 		{"LTIScoreNewerAfterLapsedClaim", testLTIScoreNewerAfterLapsedClaim},
+		{"LTIScoreOrderReplicas", testLTIScoreOrderReplicas},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},
