@@ -74,7 +74,9 @@ type LTIStore interface {
 	// score is not done: one whose claim ran out and was taken is another
 	// replica's to send, and neither given up nor re-armed under it. "sent"
 	// always holds, since the course has the score, but it ends only the
-	// worker's own claim, never another replica's.
+	// worker's own claim, never another replica's; and when a newer score
+	// of the learner on the line item had reached the course before it,
+	// that newer one is re-armed, so that it is the last the course gets.
 	FinishLTIScore(ctx context.Context, job *LTIScoreJob, outcome, lastError string, retryAt time.Time) error
 	// LTIScoreJobs lists the queue, newest first, at most limit.
 	LTIScoreJobs(ctx context.Context, limit int) ([]LTIScoreJob, error)

@@ -147,3 +147,29 @@ func testLTIScoreNewerAfterLapsedClaim(t *testing.T, h Harness) {
 		t.Errorf("the course got %v in that order and keeps %s; want the 1 alone", course.arrive, course.kept())
 	}
 }
+
+// testLTIScoreStalePostResent: a replica claimed Ada's 0.5 and stalled
+// past its claim; the 1 queued meanwhile superseded it and was sent.
+// Then the stalled worker's post of the 0.5 reached the course after all,
+// and the course keeps it: the 1 is sent again, so it is the last the
+// course gets. Before, the queue took the 1 for the course's, and the
+// course kept 0.5.
+func testLTIScoreStalePostResent(t *testing.T, h Harness) {
+	clk, course, queue := scoreOrderCourse(t, h)
+	stale := course.claim(clk.Now())
+	if stale == nil {
+		t.Fatal("nothing to claim")
+	}
+	clk.Advance(2 * time.Minute)
+	queue(1)
+	for j := course.claim(clk.Now()); j != nil; j = course.claim(clk.Now()) {
+		course.post(j)
+	}
+	course.post(stale)
+	for j := course.claim(clk.Now()); j != nil; j = course.claim(clk.Now()) {
+		course.post(j)
+	}
+	if course.kept() != "1" {
+		t.Errorf("the course got %v in that order and keeps %s; want the 1 last", course.arrive, course.kept())
+	}
+}

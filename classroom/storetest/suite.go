@@ -80,6 +80,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIScoreOlderRetryNeverLast", testLTIScoreOlderRetryNeverLast},
 		{"LTIScoreNewerAfterLapsedClaim", testLTIScoreNewerAfterLapsedClaim},
 		{"LTIScoreOrderReplicas", testLTIScoreOrderReplicas},
+		{"LTIScoreStalePostResent", testLTIScoreStalePostResent},
 		{"LTIRemovedLearner", testLTIRemovedLearner},
 		{"LTIRemovedLearnerRepointed", testLTIRemovedLearnerRepointed},
 		{"LTILinkKeepsItsLineItem", testLTILinkKeepsItsLineItem},

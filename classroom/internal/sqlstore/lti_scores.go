@@ -222,10 +222,12 @@ func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, out
 		}
 		switch {
 		case outcome == "sent":
-			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'sent', last_error = '',
+			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'sent', last_error = '',
 				claimed_until = CASE WHEN claimed_until = ? THEN 0 ELSE claimed_until END WHERE id = ?`),
-				s.nowMS(), claim, job.ID)
-			return err
+				s.nowMS(), claim, job.ID); err != nil {
+				return err
+			}
+			return s.resendNewer(ctx, tx, job.ID)
 		case outcome != "":
 			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0
 				WHERE id = ? AND claimed_until = ? AND done_at = 0`),
@@ -253,6 +255,27 @@ func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, out
 		return err
 	})
 	return wrap("record the score's sending", err)
+}
+
+// resendNewer re-arms the newest score of the learner on the line item
+// of the score id, when the course had it already: the post of score id,
+// an older one (a worker that stalled past its claim and still posted
+// it), reached the course after it, and the course keeps the last
+// score posted. The newest goes again, so it is the last the course gets.
+func (s *DB) resendNewer(ctx context.Context, tx *sql.Tx, id int64) error {
+	var newest int64
+	var outcome string
+	err := tx.QueryRowContext(ctx, s.d.q(`SELECT n.id, n.outcome FROM lti_scores n JOIN lti_scores j
+		ON n.lineitem_url = j.lineitem_url AND n.user_sub = j.user_sub AND n.id > j.id
+		WHERE j.id = ? ORDER BY n.id DESC LIMIT 1`), id).Scan(&newest, &outcome)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && outcome != "sent" {
+		return nil // no newer one, or it is still to be sent (or never will be)
+	} else if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = 0, outcome = '', last_error = '', tries = 0, next_at = ?, claimed_until = 0
+		WHERE id = ? AND outcome = 'sent'`), s.nowMS(), newest)
+	return err
 }
 
 // LTIScoreJobs implements classroom.LTIStore.
