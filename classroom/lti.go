@@ -62,7 +62,11 @@ type LTIStore interface {
 	// as the item's column of the gradebook.
 	EnqueueLTIItemScore(ctx context.Context, classID, learnerID int64, target string, item GradeItem) (int, error)
 	// ClaimLTIScore takes the next score due at now for lease (so that
-	// one replica sends it), or nil when none is due.
+	// one replica sends it), or nil when none is due. A learner's scores
+	// on a line item go one at a time, oldest first, and never an older
+	// after a newer: one is not claimed while another of theirs is
+	// claimed and its claim stands, and one with a newer queued after it
+	// is superseded instead of claimed.
 	ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*LTIScoreJob, error)
 	// FinishLTIScore records job's send: done (outcome "sent" or
 	// "failed"), or to be tried again at retryAt with lastError. A failure
@@ -70,7 +74,9 @@ type LTIStore interface {
 	// score is not done: one whose claim ran out and was taken is another
 	// replica's to send, and neither given up nor re-armed under it. "sent"
 	// always holds, since the course has the score, but it ends only the
-	// worker's own claim, never another replica's.
+	// worker's own claim, never another replica's; and when a newer score
+	// of the learner on the line item had reached the course before it,
+	// that newer one is re-armed, so that it is the last the course gets.
 	FinishLTIScore(ctx context.Context, job *LTIScoreJob, outcome, lastError string, retryAt time.Time) error
 	// LTIScoreJobs lists the queue, newest first, at most limit.
 	LTIScoreJobs(ctx context.Context, limit int) ([]LTIScoreJob, error)

@@ -124,35 +124,79 @@ func scanScore(r rowScanner, extra ...any) (*classroom.LTIScoreJob, error) {
 // whose WHERE is checked again on the row it changes, so two replicas
 // that pick the same score cannot both claim it: PostgreSQL re-reads the
 // row after the other's commit, and SQLite runs one write at a time.
+//
+// Scores of one learner on one line item reach the course in the order
+// they were queued, and an older one never after a newer: a score is not
+// claimed while another of theirs is claimed and its claim stands (it
+// waits its turn), and one with a newer score queued after it is
+// superseded rather than claimed (the newer is the one the course must
+// keep). The waiting rows of the score's learner and line item are
+// locked (on PostgreSQL) before this is read, so a claim of another of
+// them by another replica has committed, and is seen, first.
 func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*classroom.LTIScoreJob, error) {
 	var job *classroom.LTIScoreJob
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
 		job = nil
 		nowMS := now.UnixMilli()
-		var id int64
-		err := tx.QueryRowContext(ctx, s.d.q(`SELECT id FROM lti_scores WHERE done_at = 0 AND next_at <= ? AND claimed_until <= ?
-			ORDER BY next_at, id LIMIT 1`), nowMS, nowMS).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
+		// Each turn either claims, finds nothing, supersedes a score or
+		// steps over one a claim committed meanwhile now holds back.
+		for range 64 {
+			var id int64
+			var url, sub string
+			err := tx.QueryRowContext(ctx, s.d.q(`SELECT j.id, j.lineitem_url, j.user_sub FROM lti_scores j
+				WHERE j.done_at = 0 AND j.next_at <= ? AND j.claimed_until <= ?
+				AND NOT EXISTS (SELECT 1 FROM lti_scores o WHERE o.lineitem_url = j.lineitem_url AND o.user_sub = j.user_sub
+					AND o.id <> j.id AND o.done_at = 0 AND o.claimed_until > ?)
+				ORDER BY j.next_at, j.id LIMIT 1`), nowMS, nowMS, nowMS).Scan(&id, &url, &sub)
+			if errors.Is(err, sql.ErrNoRows) {
+				return nil
+			} else if err != nil {
+				return err
+			}
+			if s.d.LockRow != "" {
+				rows, err := tx.QueryContext(ctx, s.d.q(`SELECT id FROM lti_scores WHERE lineitem_url = ? AND user_sub = ? AND done_at = 0 ORDER BY id`+s.d.LockRow), url, sub)
+				if err != nil {
+					return err
+				}
+				if err := rows.Close(); err != nil {
+					return err
+				}
+			}
+			var held, newer int
+			if err := tx.QueryRowContext(ctx, s.d.q(`SELECT
+				COALESCE(SUM(CASE WHEN id <> ? AND done_at = 0 AND claimed_until > ? THEN 1 ELSE 0 END), 0),
+				COALESCE(SUM(CASE WHEN id > ? THEN 1 ELSE 0 END), 0)
+				FROM lti_scores WHERE lineitem_url = ? AND user_sub = ?`), id, nowMS, id, url, sub).Scan(&held, &newer); err != nil {
+				return err
+			}
+			switch {
+			case held > 0:
+				continue // another replica's claim committed first: its turn
+			case newer > 0:
+				if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
+					WHERE id = ? AND done_at = 0 AND claimed_until <= ?`), s.nowMS(), id, nowMS); err != nil {
+					return err
+				}
+				continue
+			}
+			res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET claimed_until = ?, tries = tries + 1
+				WHERE id = ? AND done_at = 0 AND claimed_until <= ?`), nowMS+lease.Milliseconds(), id, nowMS)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return err // another replica took it: nothing to do now
+			}
+			var pl platformRow
+			j, err := scanScore(tx.QueryRowContext(ctx, s.d.q(`SELECT `+scoreColumns+`, `+platformColumns+`
+				FROM lti_scores j JOIN lti_platforms p ON p.id = j.platform_id WHERE j.id = ?`), id), pl.dest()...)
+			if err != nil {
+				return err
+			}
+			j.Platform = pl.platform()
+			job = j
 			return nil
-		} else if err != nil {
-			return err
 		}
-		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET claimed_until = ?, tries = tries + 1
-			WHERE id = ? AND done_at = 0 AND claimed_until <= ?`), nowMS+lease.Milliseconds(), id, nowMS)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return err // another replica took it: nothing to do now
-		}
-		var pl platformRow
-		j, err := scanScore(tx.QueryRowContext(ctx, s.d.q(`SELECT `+scoreColumns+`, `+platformColumns+`
-			FROM lti_scores j JOIN lti_platforms p ON p.id = j.platform_id WHERE j.id = ?`), id), pl.dest()...)
-		if err != nil {
-			return err
-		}
-		j.Platform = pl.platform()
-		job = j
 		return nil
 	})
 	if err != nil {
@@ -168,6 +212,8 @@ func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Durati
 // does), nor gives up or re-arms a score the course already has. A send
 // is recorded whoever holds the score now, since the course has it, but
 // it ends only the worker's own claim.
+// A failed try of a score with a newer one queued after it supersedes
+// it: it is never tried after the newer one.
 func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, outcome, lastError string, retryAt time.Time) error {
 	claim := job.ClaimedUntil.UnixMilli()
 	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
@@ -176,22 +222,60 @@ func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, out
 		}
 		switch {
 		case outcome == "sent":
-			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'sent', last_error = '',
+			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'sent', last_error = '',
 				claimed_until = CASE WHEN claimed_until = ? THEN 0 ELSE claimed_until END WHERE id = ?`),
-				s.nowMS(), claim, job.ID)
-			return err
+				s.nowMS(), claim, job.ID); err != nil {
+				return err
+			}
+			return s.resendNewer(ctx, tx, job.ID)
 		case outcome != "":
 			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0
 				WHERE id = ? AND claimed_until = ? AND done_at = 0`),
 				s.nowMS(), outcome, lastError, job.ID, claim)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0
+		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0
 			WHERE id = ? AND claimed_until = ? AND done_at = 0`),
 			retryAt.UnixMilli(), lastError, job.ID, claim)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		// A newer score of the learner on the line item was queued while
+		// this one was on its way: it is the one the course must keep, so
+		// this one is not tried again (nor counted as waiting).
+		var newer int
+		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM lti_scores n JOIN lti_scores j
+			ON n.lineitem_url = j.lineitem_url AND n.user_sub = j.user_sub AND n.id > j.id WHERE j.id = ?`), job.ID).Scan(&newer); err != nil || newer == 0 {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded' WHERE id = ? AND done_at = 0`), s.nowMS(), job.ID)
 		return err
 	})
 	return wrap("record the score's sending", err)
+}
+
+// resendNewer re-arms the newest score of the learner on the line item
+// of the score id, when the course had it already: the post of score id,
+// an older one (a worker that stalled past its claim and still posted
+// it), reached the course after it, and the course keeps the last
+// score posted. The newest goes again, so it is the last the course gets.
+func (s *DB) resendNewer(ctx context.Context, tx *sql.Tx, id int64) error {
+	var newest int64
+	var outcome string
+	err := tx.QueryRowContext(ctx, s.d.q(`SELECT n.id, n.outcome FROM lti_scores n JOIN lti_scores j
+		ON n.lineitem_url = j.lineitem_url AND n.user_sub = j.user_sub AND n.id > j.id
+		WHERE j.id = ? ORDER BY n.id DESC LIMIT 1`), id).Scan(&newest, &outcome)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && outcome != "sent" {
+		return nil // no newer one, or it is still to be sent (or never will be)
+	} else if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = 0, outcome = '', last_error = '', tries = 0, next_at = ?, claimed_until = 0
+		WHERE id = ? AND outcome = 'sent'`), s.nowMS(), newest)
+	return err
 }
 
 // LTIScoreJobs implements classroom.LTIStore.
