@@ -36,7 +36,22 @@ func UpgradeLTIScoreOwner(t *testing.T, h Harness, addr string, db *sql.DB, d *s
 		ResourceLinkID: "l", Target: "exercise:num", LineItemURL: courseLineItem2}); err != nil {
 		t.Fatal(err)
 	}
-	// The queue as it was before: scores that name no class or learner.
+	upgradeScoreOwners(t, db, d) // the queue as it was before: scores that name no class or learner
+	if err := s.RemoveLearner(ctx, cc.class.Code, cc.key, cc.learners["Ada"].Learner.ID); err != nil {
+		t.Fatal(err)
+	}
+	sent := sendQueued(t, ls, clk, true)
+	if want := "sub-Bo on " + courseLineItem; len(sent) != 1 || sent[0] != want {
+		t.Errorf("Ada removed after the upgrade, the queue sent %q; want Bo's alone (%q)", sent, want)
+	}
+}
+
+// upgradeScoreOwners takes the queued scores back to before migration
+// 0014 (no class or learner on them) and runs the upgrade again, which
+// must apply 0014 alone.
+func upgradeScoreOwners(t *testing.T, db *sql.DB, d *sqlstore.Dialect) {
+	t.Helper()
+	ctx := context.Background()
 	for _, q := range []string{`DROP INDEX lti_scores_owner`, `ALTER TABLE lti_scores DROP COLUMN class_id`,
 		`ALTER TABLE lti_scores DROP COLUMN learner_id`, `DELETE FROM schema_migrations WHERE version = 14`} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
@@ -45,12 +60,5 @@ func UpgradeLTIScoreOwner(t *testing.T, h Harness, addr string, db *sql.DB, d *s
 	}
 	if applied, err := sqlstore.Migrate(ctx, db, d); err != nil || !slices.Equal(applied, []int{14}) {
 		t.Fatalf("the upgrade applied %v, %v; want 14", applied, err)
-	}
-	if err := s.RemoveLearner(ctx, cc.class.Code, cc.key, cc.learners["Ada"].Learner.ID); err != nil {
-		t.Fatal(err)
-	}
-	sent := sendQueued(t, ls, clk, true)
-	if want := "sub-Bo on " + courseLineItem; len(sent) != 1 || sent[0] != want {
-		t.Errorf("Ada removed after the upgrade, the queue sent %q; want Bo's alone (%q)", sent, want)
 	}
 }

@@ -3,7 +3,6 @@ package storetest
 import (
 	"context"
 	"database/sql"
-	"slices"
 	"testing"
 	"time"
 
@@ -40,16 +39,7 @@ func UpgradeLTIScoreUnmatched(t *testing.T, h Harness, addr string, db *sql.DB, 
 			t.Fatalf("%s's score queued %d (%v), want 1", name, n, err)
 		}
 	}
-	// The queue as it was before: scores that name no class or learner.
-	for _, q := range []string{`DROP INDEX lti_scores_owner`, `ALTER TABLE lti_scores DROP COLUMN class_id`,
-		`ALTER TABLE lti_scores DROP COLUMN learner_id`, `DELETE FROM schema_migrations WHERE version = 14`} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if applied, err := sqlstore.Migrate(ctx, db, d); err != nil || !slices.Equal(applied, []int{14}) {
-		t.Fatalf("the upgrade applied %v, %v; want 14", applied, err)
-	}
+	upgradeScoreOwners(t, db, d) // the queue as it was before: scores that name no class or learner
 
 	grades := func(classID int64) *classroom.LTIGrades {
 		t.Helper()
