@@ -322,31 +322,8 @@ func testLTIQueueReplicas(t *testing.T, h Harness) {
 			t.Fatalf("enqueue: %d %v", q, err)
 		}
 	}
-	replicas := []classroom.LTIStore{ls, ltiStore(t, h.MustOpen(t, addr, classroom.Options{Now: clock.Now})), ltiStore(t, h.MustOpen(t, addr, classroom.Options{Now: clock.Now}))}
-	now := clock.Now().Add(time.Minute)
-	var mu sync.Mutex
 	seen := map[int64]int{}
-	var wg sync.WaitGroup
-	for _, r := range replicas {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				j, err := r.ClaimLTIScore(ctx, now, time.Hour)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if j == nil {
-					return
-				}
-				mu.Lock()
-				seen[j.ID]++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	claimOnReplicas(t, h, addr, ls, clock, clock.Now().Add(time.Minute), func(j *classroom.LTIScoreJob) { seen[j.ID]++ })
 	if len(seen) != n {
 		t.Fatalf("%d scores claimed, want %d", len(seen), n)
 	}
@@ -460,4 +437,33 @@ func testLTILessonScore(t *testing.T, h Harness) {
 	if n, err := ls.EnqueueLTIItemScore(ctx, r.Class.ID, hand.Learner.ID, "lesson:leases", classroom.ItemOf("leases", []string{"a"}, one)); err != nil || n != 0 {
 		t.Fatalf("a learner who joined by code queued %d, %v", n, err)
 	}
+}
+
+// claimOnReplicas has ls and two more replicas opened on addr claim
+// scores at now, all at once, until none is left, and calls claimed with
+// each score claimed, one call at a time.
+func claimOnReplicas(t *testing.T, h Harness, addr string, ls classroom.LTIStore, clock *Clock, now time.Time, claimed func(*classroom.LTIScoreJob)) {
+	t.Helper()
+	ctx := context.Background()
+	replicas := []classroom.LTIStore{ls, ltiStore(t, h.MustOpen(t, addr, classroom.Options{Now: clock.Now})), ltiStore(t, h.MustOpen(t, addr, classroom.Options{Now: clock.Now}))}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, r := range replicas {
+		wg.Go(func() {
+			for {
+				j, err := r.ClaimLTIScore(ctx, now, time.Hour)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if j == nil {
+					return
+				}
+				mu.Lock()
+				claimed(j)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
 }

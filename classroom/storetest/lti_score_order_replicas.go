@@ -3,7 +3,6 @@ package storetest
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -49,29 +48,10 @@ func testLTIScoreOrderReplicas(t *testing.T, h Harness) {
 		}
 	}
 	queue(1)
-	replicas := []classroom.LTIStore{ls, ltiStore(t, h.MustOpen(t, addr, classroom.Options{Now: clock.Now})), ltiStore(t, h.MustOpen(t, addr, classroom.Options{Now: clock.Now}))}
-	now := clock.Now().Add(2 * time.Minute)
-	var mu sync.Mutex
 	claims := map[string][]float64{}
-	var wg sync.WaitGroup
-	for _, r := range replicas {
-		wg.Go(func() {
-			for {
-				j, err := r.ClaimLTIScore(ctx, now, time.Hour)
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				if j == nil {
-					return
-				}
-				mu.Lock()
-				claims[j.UserSub] = append(claims[j.UserSub], j.Given)
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
+	claimOnReplicas(t, h, addr, ls, clock, clock.Now().Add(2*time.Minute), func(j *classroom.LTIScoreJob) {
+		claims[j.UserSub] = append(claims[j.UserSub], j.Given)
+	})
 	if len(claims) != n {
 		t.Errorf("%d learners' scores claimed, want %d", len(claims), n)
 	}
