@@ -476,7 +476,7 @@ func (s *raftService) settleOrphans(nd *raftNode) {
 				f.cmd.Client, op, f.leader.name, f.term, strings.Join(f.reached, " and "), s.term, nd.name, what, f.cmd.Client)})
 		w.committed(f.cmd, r, nd.name, f.stamped)
 		if f.lost {
-			w.history.pending(f.cmd, r, served{nd.name, f.stamped}, f.callAt)
+			w.history.pending(f.cmd, r, served{node: nd.name, at: f.stamped}, f.callAt)
 		}
 		if s.probe != nil {
 			s.probe.committed(s, f.cmd, nd.name)

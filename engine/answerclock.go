@@ -67,19 +67,27 @@ func (w *world) skewedCheckWords(client string, token int64, node string, skew, 
 // ran out at 22s" is read, when that clock is off true time: "by node-1's
 // clock, 9s ahead of true time; in true time it was to last until 22s",
 // trueEnd being the end the lease was granted or renewed for (0: unknown).
-// The skew is the one the node's clock had when it served the refusal
-// (r, as world.serve read it), which judged it: a jump while the answer
-// travels back changed nothing in it. A refusal served otherwise is
-// judged by the clock as it reads now.
-func (w *world) ranOutClockWords(r Reply, node string, trueEnd int64) string {
-	skew, ok := r.skew, r.skewed
+// The skew is the one by.node's clock had when it served the refusal
+// (by.skew, as servedBy read it), which judged it: a jump while the
+// answer travels back changed nothing in it. A refusal whose serving was
+// not seen is judged by the clock as it reads now.
+func (w *world) ranOutClockWords(by served, trueEnd int64) string {
+	skew, ok := by.skew, by.skewed
 	if !ok {
-		_, skew, ok = w.clockSkew(node)
+		_, skew, ok = w.clockSkew(by.node)
 	}
 	if !ok || skew == 0 {
 		return ""
 	}
-	return fmt.Sprintf("by %s's clock, %s", node, skewWords(skew)) + trueEndWords(trueEnd, w.s.now)
+	return fmt.Sprintf("by %s's clock, %s", by.node, skewWords(skew)) + trueEndWords(trueEnd, w.s.now)
+}
+
+// servedBy is node serving a command now: the true time, and how far the
+// node's clock reads from it.
+func (w *world) servedBy(node string) served {
+	by := served{node: node, at: w.s.now}
+	_, by.skew, by.skewed = w.clockSkew(node)
+	return by
 }
 
 // trueEndWords says when a lease granted or renewed until trueEnd (in true
@@ -103,15 +111,25 @@ func ranOutWords(token, until int64) string {
 // refusalClockWords adds to the lock service's refusal r of the client's
 // renew or check the clock words of the lease end it quotes, when that end
 // is the client's own latest grant's and the answering node's clock was
-// off true time when it served the refusal.
-func (c *client) refusalClockWords(r Reply, token int64, node string) string {
+// off true time when it served the refusal (by).
+func (c *client) refusalClockWords(r Reply, token int64, by served) string {
 	reason := r.Reason
 	g := c.w.ledger.find(c.cfg.Name, token)
 	if g == nil || token == 0 || reason != ranOutWords(token, g.leaseUntil) {
 		return reason
 	}
-	if words := c.w.ranOutClockWords(r, node, g.trueEnd); words != "" {
+	if words := c.w.ranOutClockWords(by, g.trueEnd); words != "" {
 		return reason + " " + words
 	}
 	return reason
+}
+
+// servedAs is how node served the client's last lock call: as callService
+// saw it serve, or, for a call answered otherwise (a quorum's), by its
+// name alone, its clock read when the answer is judged.
+func (c *client) servedAs(node string) served {
+	if c.served.node == node {
+		return c.served
+	}
+	return served{node: node}
 }

@@ -49,6 +49,9 @@ type client struct {
 	// partition cut the client off from a lock service that could serve
 	// (cutOffWords), or is "".
 	cutOff string
+	// served is the node that served the last lock call, when and by what
+	// clock (servedBy), or zero.
+	served served
 	// unreleased names, after a release counted by its client among
 	// independent servers, the servers it never reached: they still count
 	// the lease until it runs out.
@@ -214,7 +217,7 @@ func (c *client) step(a *actor, st Step) {
 			}
 			c.emit(e)
 		default:
-			reason := c.refusalClockWords(r, token, node)
+			reason := c.refusalClockWords(r, token, c.servedAs(node))
 			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: reason})
 			c.loseLock("the lock service says it no longer holds the lock: " + reason)
 		}
@@ -470,7 +473,7 @@ func (c *client) call(a *actor, op Op, token int64) (r Reply, node string, ok bo
 // answer was lost on the way).
 func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string, ok bool) {
 	w := c.w
-	c.answerLost, c.cutOff = false, ""
+	c.answerLost, c.cutOff, c.served = false, "", served{}
 	cmd := c.command(op, token)
 	callAt := w.history.tick()
 	var by served
@@ -479,7 +482,8 @@ func (c *client) callService(a *actor, op Op, token int64) (r Reply, node string
 			c.cutOff = w.cutOffWords(c.cfg.Name)
 			return ""
 		}
-		by = served{node, w.s.now}
+		by = w.servedBy(node)
+		c.served = by
 		return node
 	}, func() { w.answerLost(cmd, r, node, by, callAt) })
 	if !ok || x.lost {

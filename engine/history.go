@@ -63,10 +63,15 @@ func (h *history) tick() int64 {
 	return h.clock
 }
 
-// served is where and when (in true time) the service applied a command.
+// served is where and when (in true time) the service applied a command,
+// and how far that node's clock read from true time then (skewed: it was
+// read, world.servedBy): a refusal was judged by the clock as it read
+// when the node served it, whatever it reads when the answer arrives.
 type served struct {
-	node string
-	at   int64
+	node   string
+	at     int64
+	skew   int64
+	skewed bool
 }
 
 func (h *history) record(cmd Command, r Reply, by served, call, ret int64) {

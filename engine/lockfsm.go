@@ -61,12 +61,6 @@ type Reply struct {
 	Holder     string // current holder when refused
 	Reason     string // why refused
 	Now        int64  // the (monotonic) time the command was applied at
-
-	// skew is how far the serving node's clock read from true time when
-	// it served a refusal (world.serve), the clock that judged it; skewed
-	// says it was read. Never stored: a state machine does not know it.
-	skew   int64
-	skewed bool
 }
 
 // LockFSM is the deterministic lock state machine that every backend keeps:

@@ -181,7 +181,7 @@ func (c *client) checkLocal(a *actor, mode string, token int64) {
 			}
 		}
 		stale = valid != w.holds(c.cfg.Name, token)
-		by = served{node, w.s.now}
+		by = w.servedBy(node)
 		return node
 	}, nil)
 	if !ok || x.lost {

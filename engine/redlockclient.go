@@ -174,7 +174,7 @@ func (c *client) redlockRenewal(l *renewLoop, rl *redlockService, sent, deadline
 			c.emit(Event{Kind: KindUnavailable, Message: "renew", Reason: why + "; the next renewal goes out on schedule"})
 			c.renewFailed(l, "a renewal got no answer from a majority")
 		default:
-			c.renewAnswered(l, r, node, r.LeaseUntil, sent, w.s.now > deadline)
+			c.renewAnswered(l, r, served{node: node}, r.LeaseUntil, sent, w.s.now > deadline)
 		}
 	})
 }

@@ -78,7 +78,7 @@ func (c *client) renewAtService(l *renewLoop) {
 			cutOff = w.cutOffWords(c.cfg.Name)
 			return ""
 		}
-		by = served{node, w.s.now}
+		by = w.servedBy(node)
 		return node
 	}, func() { w.answerLost(cmd, r, node, by, callAt) }, func(x *exchange) {
 		c.inGroup(func() {
@@ -103,7 +103,7 @@ func (c *client) renewAtService(l *renewLoop) {
 				w.history.record(cmd, r, by, callAt, w.history.tick())
 			default:
 				w.history.record(cmd, r, by, callAt, w.history.tick())
-				c.renewAnswered(l, r, node, sentOwn+w.sc.Lock.Lease.MS(), sent, x.at > deadline)
+				c.renewAnswered(l, r, by, sentOwn+w.sc.Lock.Lease.MS(), sent, x.at > deadline)
 			}
 		})
 	})
@@ -140,7 +140,8 @@ func (c *client) inGroup(fn func()) {
 // renewAnswered takes a renewal's answer: a grant extends the lease the
 // client believes it holds (never shortens it: a late answer to an older
 // renewal does not undo a newer one); a refusal stops the renewals.
-func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, sent int64, late bool) {
+func (c *client) renewAnswered(l *renewLoop, r Reply, by served, believedEnd, sent int64, late bool) {
+	node := by.node
 	if r.OK {
 		c.leaseEnd = max(c.leaseEnd, believedEnd)
 		msg := r.Reason
@@ -157,7 +158,7 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, node string, believedEnd, 
 		c.emit(e)
 		return
 	}
-	reason := c.refusalClockWords(r, l.token, node)
+	reason := c.refusalClockWords(r, l.token, by)
 	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: reason})
 	c.stopRenewing(l, false, "the lock service refused a renewal: "+reason)
 }

@@ -247,11 +247,6 @@ func (w *world) serve(cmd Command) (Reply, string, bool) {
 		}
 		w.committed(cmd, r, node, w.s.now)
 	}
-	if !r.OK {
-		// A refusal is judged now, by the node's clock as it reads now,
-		// whatever it reads when the answer arrives.
-		_, r.skew, r.skewed = w.clockSkew(node)
-	}
 	return r, node, true
 }
 

@@ -296,7 +296,7 @@ func (zkClient) call(c *client, a *actor, op Op, token int64) (Reply, string, bo
 			if r, node, ok = w.serve(cmd); !ok {
 				return ""
 			}
-			by = served{node, w.s.now}
+			by = w.servedBy(node)
 			return node
 		}, func() { w.answerLost(cmd, r, node, by, callAt) })
 		if !ok || x.lost {
