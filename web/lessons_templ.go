@@ -153,9 +153,9 @@ func LessonIndexPage(p Page, d LessonIndexData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var10 string
-					templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(e.Exercises), "exercise"))
+					templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(countWord(len(e.Exercises), "exercise", "exercises"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/lessons.templ`, Line: 35, Col: 46}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/lessons.templ`, Line: 35, Col: 62}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 					if templ_7745c5c3_Err != nil {
@@ -679,14 +679,6 @@ func exercisesNote(inClass bool) templ.Component {
 		}
 		return nil
 	})
-}
-
-// plural writes a count with its noun: 1 exercise, 4 exercises.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // kindLabel names an exercise kind in the index.

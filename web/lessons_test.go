@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -72,6 +73,13 @@ func TestLessonIndexListsLessonsInOrder(t *testing.T) {
 		}
 		if strings.Join(ids, ",") != strings.Join(l.ExerciseIDs, ",") {
 			t.Errorf("entry %s lists exercises %v, want %v", l.Slug, ids, l.ExerciseIDs)
+		}
+		wantCount := fmt.Sprintf("%d exercises", len(l.ExerciseIDs))
+		if len(l.ExerciseIDs) == 1 {
+			wantCount = "1 exercise"
+		}
+		if count := byTestID(entries[i], "lesson-count"); len(count) != 1 || text(count[0]) != wantCount {
+			t.Errorf("entry %s: %d counts (%q), want one reading %q", l.Slug, len(count), textsOf(count), wantCount)
 		}
 	}
 	oneByTestID(t, doc, "progress-reset")
@@ -376,4 +384,13 @@ func TestCheckScenarioRunsTheEngine(t *testing.T) {
 	if n := srv.LiveRuns(); n != 0 {
 		t.Errorf("%d live-run slots still held", n)
 	}
+}
+
+// textsOf is the text of each node, joined.
+func textsOf(nodes []*html.Node) string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, text(n))
+	}
+	return strings.Join(out, " | ")
 }

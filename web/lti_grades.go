@@ -88,13 +88,6 @@ func both(scores, reveals int) string {
 	return countWord(scores, "score", "scores") + " and " + countWord(reveals, "revealed exercise", "revealed exercises")
 }
 
-func countWord(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // inWords says when a try comes, from now: "now", "in 4 min".
 func inWords(d time.Duration) string {
 	switch {
