@@ -165,6 +165,24 @@ func (s *asyncService) witness(g *grantRec) string {
 	return ""
 }
 
+// serving names the primary the monitor put in place, while it is up:
+// the node whose record is the service's (record) and whose clock judges
+// it, which is what every reader pairing the two asks for (the actor of
+// a grant or release the service forgot, the clock a cut-back lease ends
+// by, the witness of a lease end beside the node that granted it). It is
+// "" while none serves, even when a deposed primary, cut off from the
+// monitor, still answers the clients on its side: its record is not the
+// service's while the record of the primary lost last is (seed 349: node-1,
+// deposed, holds an older lease of client-2's token 34 than the one the
+// crashed node-2 granted, and must not tell that lease's end by node-2's
+// clock). Who serves a given asker otherwise:
+//   - a client: serverFor, the primary it reaches, else a deposed primary
+//     on its side;
+//   - a client that got no answer (cutOffWords, cutOff) and a fault aimed
+//     at the leader: leaderNow, this node, or while none serves a deposed
+//     primary that is up (deposedServing), which answers whoever reaches
+//     it;
+//   - the end of a lease: witness.
 func (s *asyncService) serving() string {
 	if s.primary < 0 || !s.nodes[s.primary].up() {
 		return ""
