@@ -182,3 +182,44 @@ func TestDeposedPrimaryTellsNoLeaseItNeverGranted(t *testing.T) {
 		t.Errorf("client-2's lease of token 34 ended %q, want only %q", ends, want)
 	}
 }
+
+// TestCutOffFromDeposedNode2NamesIt: node-1 crashes at 300ms and node-2 is
+// promoted at 1.3s; node-1 comes back at 2s as its replica. At 3s a
+// partition cuts node-2 off with client-1, its holder: the monitor
+// replaces it, promoting node-1 at 4s, and until then node-2, deposed,
+// alone serves. client-2, on node-1's side, asks at 3.2s: it is told a
+// partition cut it off from node-2, which serves the lock, and its lost
+// request was going to node-2, not to node-1, which served no one then.
+func TestCutOffFromDeposedNode2NamesIt(t *testing.T) {
+	sc := deposedCutScenario(true, 0, 0, 3200)
+	sc.Faults = []engine.Fault{
+		{At: engine.Ms(300), Do: "crash", Target: "node-1"}, {At: engine.Sec(2), Do: "restart", Target: "node-1"},
+		{At: engine.Sec(3), Do: "partition", Side: []string{"node-2", "client-1"}, For: engine.Sec(20)}}
+	res := runMessages(t, sc, nil)
+	var words []string
+	for _, e := range find(res, "client-2", engine.KindUnavailable) {
+		if e.T < 4000 {
+			words = append(words, engine.Describe(e))
+		}
+	}
+	if len(words) == 0 {
+		t.Fatal("client-2 was answered before node-1 was promoted: the scenario proves nothing")
+	}
+	for _, w := range words {
+		if !strings.Contains(w, "a partition cut client-2 off from node-2, which serves the lock") {
+			t.Errorf("%q, want it to name node-2, deposed, which served client-1", w)
+		}
+	}
+	lost := 0
+	for _, m := range res.Messages {
+		if m.From == "client-2" && m.Lost && m.Answer == 0 && m.At >= 3000 && m.At < 4000 {
+			lost++
+			if m.To != "node-2" {
+				t.Errorf("client-2's %s at %dms went to %s, want node-2, the node that served", m.Kind, m.At, m.To)
+			}
+		}
+	}
+	if lost == 0 {
+		t.Error("no request of client-2's was lost before node-1 was promoted")
+	}
+}
