@@ -171,17 +171,20 @@ func (s *asyncService) witness(g *grantRec) string {
 // a grant or release the service forgot, the clock a cut-back lease ends
 // by, the witness of a lease end beside the node that granted it). It is
 // "" while none serves, even when a deposed primary, cut off from the
-// monitor, still answers the clients on its side: its record is not the
-// service's while the record of the primary lost last is (seed 349: node-1,
-// deposed, holds an older lease of client-2's token 34 than the one the
-// crashed node-2 granted, and must not tell that lease's end by node-2's
-// clock). Who serves a given asker otherwise:
-//   - a client: serverFor, the primary it reaches, else a deposed primary
-//     on its side;
-//   - a client that got no answer (cutOffWords, cutOff) and a fault aimed
-//     at the leader: leaderNow, this node, or while none serves a deposed
-//     primary that is up (deposedServing), which answers whoever reaches
-//     it;
+// monitor, still answers the clients on its side: the service's record is
+// then the one the primary lost last left, which is another node's when
+// the promoted primary crashed. Named there, the deposed primary would
+// tell the end of a lease only that other node granted, by that node's
+// clock (chaos seed 349: node-1, deposed, keeps its own older lease of
+// client-2's token 34, while node-2, crashed, had granted it again). Who
+// serves a given asker:
+//   - a client's request: serverFor, the primary if the client reaches
+//     it, else a deposed primary on its side;
+//   - a client that got no answer (cutOffWords, cutOff, the lost
+//     request's addressee) and a fault aimed at the leader: leaderNow,
+//     this node, or while none serves a deposed primary that is up
+//     (deposedServing), which answers whoever reaches it; with two nodes,
+//     a client that reached neither of two primaries reached no node;
 //   - the end of a lease: witness.
 func (s *asyncService) serving() string {
 	if s.primary < 0 || !s.nodes[s.primary].up() {
