@@ -34,15 +34,21 @@ var asyncBackend = Backend{
 // cannot reach is replaced like a crashed one, but it is not told: it goes
 // on answering the clients on its side (two primaries, each granting the
 // lock) until it reaches the new primary again and rejoins as its replica.
+// The new primary can be replaced in its turn before the deposed one
+// reached it: both are then deposed, each answering its side, until the
+// monitor makes one of them primary again with its own record.
 // A replica that missed copies while cut off is brought up to date when
 // it reaches the primary again.
 type asyncService struct {
 	w       *world
 	nodes   []*simNode // node-1 starts as primary, node-2 as replica
 	primary int        // index of the primary, or -1 while none serves
-	// deposed is a primary cut off from the replica that still believes
-	// it is primary, or -1.
-	deposed int
+	// deposed, per node: a primary the monitor replaced, cut off from
+	// it, that still believes it is primary and answers the clients it
+	// reaches. Both can be at once: a deposed node-1 the monitor reaches
+	// again while node-2, the primary it promoted, is cut off in its turn
+	// never reached node-2 to rejoin as its replica.
+	deposed []bool
 	gen     []int  // per node: bumps when it goes down, cancelling copies in flight to or from it
 	missed  []bool // per node: a copy to it was lost because it was out of reach
 	// The monitor's failover: lost is the primary it replaces; due is set
@@ -53,7 +59,7 @@ type asyncService struct {
 }
 
 func newAsyncService(w *world) *asyncService {
-	return &asyncService{w: w, nodes: w.simNodes(2), gen: make([]int, 2), missed: make([]bool, 2), primary: 0, deposed: -1}
+	return &asyncService{w: w, nodes: w.simNodes(2), gen: make([]int, 2), missed: make([]bool, 2), primary: 0, deposed: make([]bool, 2)}
 }
 
 // monitored reports whether the failover monitor reaches node i.
@@ -67,47 +73,70 @@ func (s *asyncService) other(i int) int { return 1 - i }
 // client reaches it, else a deposed primary on the client's side; -1 when
 // none does.
 func (s *asyncService) serverFor(client string) int {
-	for _, i := range []int{s.primary, s.deposed} {
-		if i >= 0 && s.nodes[i].up() && s.w.net.connected(client, s.nodes[i].name) {
+	reaches := func(i int) bool { return s.nodes[i].up() && s.w.net.connected(client, s.nodes[i].name) }
+	if s.primary >= 0 && reaches(s.primary) {
+		return s.primary
+	}
+	for i := range s.nodes {
+		if s.deposed[i] && reaches(i) {
 			return i
 		}
 	}
 	return -1
 }
 
+// deposedUp reports whether node i is a deposed primary that is up.
+func (s *asyncService) deposedUp(i int) bool { return i >= 0 && s.deposed[i] && s.nodes[i].up() }
+
 func (s *asyncService) answers(client string) bool { return s.serverFor(client) >= 0 }
 
-// primaryBeside names the other of two primaries serving at once, the one
-// the monitor promoted and a deposed one cut off from it, when node is
-// one of them; "" otherwise.
+// primaryBeside names the other of two primaries serving at once, each
+// its own side of a partition, when node is one of them; "" otherwise.
+// A primary serves while it is up: the one the monitor promoted, and a
+// deposed one cut off from it, or two deposed ones while the monitor has
+// yet to promote either.
 func (s *asyncService) primaryBeside(node string) string {
-	if s.primary < 0 || s.deposed < 0 || !s.nodes[s.primary].up() || !s.nodes[s.deposed].up() {
+	n := s.node(node)
+	if n == nil {
 		return ""
 	}
-	switch node {
-	case s.nodes[s.primary].name:
-		return s.nodes[s.deposed].name
-	case s.nodes[s.deposed].name:
-		return s.nodes[s.primary].name
+	i := s.index(n)
+	if s.servesAsPrimary(i) && s.servesAsPrimary(s.other(i)) {
+		return s.nodes[s.other(i)].name
 	}
 	return ""
 }
 
+// servesAsPrimary reports whether node i is up and answers as primary:
+// the primary, or a deposed one.
+func (s *asyncService) servesAsPrimary(i int) bool {
+	return i == s.primary && s.nodes[i].up() || s.deposedUp(i)
+}
+
+// deposedServing names a deposed primary that is up while no primary
+// serves: the one whose record is the service's when both are (the
+// primary the monitor lost last), else the other.
 func (s *asyncService) deposedServing() string {
-	if s.primary >= 0 && s.nodes[s.primary].up() || s.deposed < 0 || !s.nodes[s.deposed].up() {
+	if s.primary >= 0 && s.nodes[s.primary].up() {
 		return ""
 	}
-	return s.nodes[s.deposed].name
+	for _, i := range []int{s.recordNode(), s.other(s.recordNode())} {
+		if s.deposedUp(i) {
+			return s.nodes[i].name
+		}
+	}
+	return ""
 }
 
 // besideRecord is the deposed primary's record, while it is up beside the
 // node whose record is the service's (the promoted primary, or the
 // primary lost last), and its clock.
 func (s *asyncService) besideRecord(lock string) (lockEntry, bool, *nodeClock, string) {
-	if s.deposed < 0 || s.deposed == s.recordNode() || !s.nodes[s.deposed].up() {
+	i := s.other(s.recordNode())
+	if !s.deposedUp(i) {
 		return lockEntry{}, false, nil, ""
 	}
-	d := s.nodes[s.deposed]
+	d := s.nodes[i]
 	h, tok, until, ok := d.fsm.Entry(lock)
 	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, ok, &d.clock, d.name
 }
@@ -120,7 +149,7 @@ func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 	p := s.nodes[from]
 	cmd.Now = p.clock.at(s.w.s.now)
 	r := p.fsm.Apply(cmd)
-	if from == s.deposed && cmd.Op == OpRelease && r.OK {
+	if s.deposed[from] && cmd.Op == OpRelease && r.OK {
 		s.releaseSplit(from, cmd)
 	}
 	// The copy leaves after the answer: if the primary dies or is cut off
@@ -165,6 +194,27 @@ func (s *asyncService) witness(g *grantRec) string {
 	return ""
 }
 
+// serving names the primary the monitor put in place, while it is up:
+// the node whose record is the service's (record) and whose clock judges
+// it, which is what every reader pairing the two asks for (the actor of
+// a grant or release the service forgot, the clock a cut-back lease ends
+// by, the witness of a lease end beside the node that granted it). It is
+// "" while none serves, even when a deposed primary, cut off from the
+// monitor, still answers the clients on its side: the service's record is
+// then the one the primary lost last left, which is another node's when
+// the promoted primary crashed. Named there, the deposed primary would
+// tell the end of a lease only that other node granted, by that node's
+// clock (chaos seed 349: node-1, deposed, keeps its own older lease of
+// client-2's token 34, while node-2, crashed, had granted it again). Who
+// serves a given asker:
+//   - a client's request: serverFor, the primary if the client reaches
+//     it, else a deposed primary on its side;
+//   - a client that got no answer (cutOffWords, cutOff, the lost
+//     request's addressee) and a fault aimed at the leader: leaderNow,
+//     this node, or while none serves a deposed primary that is up
+//     (deposedServing), which answers whoever reaches it; with two nodes,
+//     a client that reached neither of two primaries reached no node;
+//   - the end of a lease: witness.
 func (s *asyncService) serving() string {
 	if s.primary < 0 || !s.nodes[s.primary].up() {
 		return ""
@@ -212,9 +262,9 @@ func (s *asyncService) crash(n *simNode) {
 	i := s.index(n)
 	n.down = true
 	s.gen[i]++
-	if i == s.deposed {
+	if s.deposed[i] {
 		// What it granted alone, cut off from the primary, is gone with it.
-		s.deposed = -1
+		s.deposed[i] = false
 		if p := s.primary; p >= 0 {
 			who := n.name + ", a deposed primary cut off from " + s.nodes[p].name + ", stopped"
 			s.w.forgetLost(s.nodes[p].fsm.state(), who+": the grants it made alone are gone", who+": the renewals it made alone are gone")
@@ -232,7 +282,7 @@ func (s *asyncService) crash(n *simNode) {
 // reaches the primary again rejoins as its replica.
 func (s *asyncService) netChanged() {
 	if p := s.primary; p >= 0 && s.nodes[p].up() && !s.monitored(p) && s.monitored(s.other(p)) {
-		s.deposed = p
+		s.deposed[p] = true
 		s.failover(p)
 		return
 	}

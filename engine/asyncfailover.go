@@ -57,9 +57,7 @@ func (s *asyncService) choose() {
 		// It came back before another could be promoted: it serves again,
 		// and a deposed primary that reaches it rejoins as its replica.
 		s.primary, s.missed[old] = old, false
-		if s.deposed == old {
-			s.deposed = -1
-		}
+		s.deposed[old] = false
 		w.nodeEvent(s.nodes[old].name, KindLeader, "serves again as primary")
 		s.catchUp()
 		return
@@ -71,10 +69,10 @@ func (s *asyncService) choose() {
 	}
 	s.primary, s.missed[to] = to, false
 	promoted, had, applier := "the promoted replica", "with the copies it had received", "the old primary"
-	if to == s.deposed {
-		// The primary the monitor replaced: it granted alone while cut
+	if s.deposed[to] {
+		// A primary the monitor replaced: it granted alone while cut
 		// off, and never heard what its successor did.
-		s.deposed = -1
+		s.deposed[to] = false
 		promoted = "the deposed primary made primary again"
 		had = fmt.Sprintf("again with its own record: %s was cut off while %s served, and never received what %s did", s.nodes[to].name, s.nodes[old].name, s.nodes[old].name)
 		applier = s.nodes[old].name
@@ -91,12 +89,10 @@ func (s *asyncService) choose() {
 // it: a deposed primary, or a replica that missed copies.
 func (s *asyncService) catchUp() {
 	for i := range s.nodes {
-		if s.primary < 0 || i == s.primary || !s.linked(i, s.primary) || (i != s.deposed && !s.missed[i]) {
+		if s.primary < 0 || i == s.primary || !s.linked(i, s.primary) || (!s.deposed[i] && !s.missed[i]) {
 			continue
 		}
-		if i == s.deposed {
-			s.deposed = -1
-		}
+		s.deposed[i] = false
 		s.rejoin(s.nodes[i])
 	}
 }

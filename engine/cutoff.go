@@ -2,17 +2,23 @@ package engine
 
 // cutOffWords says why no lock server answered client's request when
 // the reason is a partition: a lock service that could serve (a server
-// up, a leader with a majority) stood on the other side. "client-2 was
-// cut off from the lock service by a partition" when it reached none of
-// the lock servers that were up; "a partition cut client-2 off from
-// node-1, which serves the lock" when it reached only others. It is ""
-// when no server could serve anyone (all down, no leader), for which "no
-// lock server answered" is the truth.
+// up, a leader with a majority, a deposed async primary still answering
+// whoever reaches it) stood on the other side. "client-2 was cut off
+// from the lock service by a partition" when it reached none of the lock
+// servers that were up; "a partition cut client-2 off from node-1, which
+// serves the lock" when it reached only others. It is "" when no server
+// could serve anyone (all down, no leader, no deposed primary up), for
+// which "no lock server answered" is the truth.
+//
+// The node named is the one that would have answered client but for the
+// partition (leaderNow): the serving node, or, while none serves, a
+// deposed primary the monitor replaced (or has found none to replace
+// with), which still answers every client that reaches it.
 func (w *world) cutOffWords(client string) string {
 	if w.svc == nil {
 		return ""
 	}
-	serving := w.svc.serving()
+	serving := w.leaderNow()
 	if serving == "" || w.net.connected(client, serving) {
 		return ""
 	}
@@ -45,13 +51,14 @@ type quorumService interface{ quorumUp() bool }
 
 // cutOff reports whether the lock service could serve but no client
 // could reach it: the unavailability is the partition's, not the
-// servers'.
+// servers'. A deposed primary that alone is up could serve: it answers
+// whoever reaches it (leaderNow).
 func (w *world) cutOff() bool {
 	if q, ok := w.svc.(quorumService); ok {
 		if !q.quorumUp() {
 			return false
 		}
-	} else if w.svc == nil || w.svc.serving() == "" {
+	} else if w.svc == nil || w.leaderNow() == "" {
 		return false
 	}
 	for _, c := range w.clients {

@@ -135,8 +135,9 @@ func (m *msgLog) what(kind string) string {
 }
 
 // addressee is where an unanswered request was going: the endpoint its
-// serve function aimed at, the storage, or the node that serves (the
-// first node when none does).
+// serve function aimed at, the storage, or the node that serves, a
+// deposed async primary still answering its side while no primary serves
+// (leaderNow); the first node when none does.
 func (m *msgLog) addressee(kind string) string {
 	if m.aimed != "" {
 		return m.aimed
@@ -150,7 +151,7 @@ func (m *msgLog) addressee(kind string) string {
 	if m.w.svc == nil {
 		return ActorStorage
 	}
-	if s := m.w.svc.serving(); s != "" {
+	if s := m.w.leaderNow(); s != "" {
 		return s
 	}
 	if names := m.w.svc.nodeNames(); len(names) > 0 {

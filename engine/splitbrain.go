@@ -24,7 +24,8 @@ type splitter interface {
 }
 
 // leaderNow names the node that leads now, the one a fault aimed at the
-// leader strikes: the serving node, or, while none serves, a deposed
+// leader strikes and the one a client left without an answer was cut off
+// from (cutOffWords): the serving node, or, while none serves, a deposed
 // primary still answering its side of a partition; "" when none does.
 func (w *world) leaderNow() string {
 	if lead := w.svc.serving(); lead != "" {
