@@ -115,6 +115,14 @@ func testLTIGradesChanges(t *testing.T, h Harness) {
 	}
 	heard("a reveal passed on")
 
+	// The teacher's launch from a link re-pointed to another column: the
+	// failures on the old one are no longer the class's.
+	if _, err := ls.LTILaunch(ctx, classroom.LTILaunch{PlatformID: p.ID, ContextID: "c", Sub: "t1", Name: "Teacher", Instructor: true,
+		ResourceLinkID: "l", Target: "exercise:num", LineItemURL: "https://lms.example.edu/li/num-2"}); err != nil {
+		t.Fatal(err)
+	}
+	heard("the teacher's launch re-pointing the link")
+
 	select {
 	case c := <-elsewhere.ch:
 		t.Errorf("the other course's class heard %+v of this class's grades", c)
