@@ -61,3 +61,30 @@ func rowsChanged(res sql.Result, err error, classID int64, changed func(classroo
 	gradesChanged(classID, n, changed)
 	return nil
 }
+
+// unmatchedOvertaken reports, in the write that queues a newer score of
+// the user on the line item, a ChangeGrades for every class linked to
+// the line item when an older score of theirs there is one the upgrade
+// matched to no class (class_id 0) and those classes' panels still count
+// as unmatched (waiting, or given up): the newer score overtakes it, so
+// they count it no more.
+func (s *DB) unmatchedOvertaken(ctx context.Context, tx *sql.Tx, lineItem, sub string, changed func(classroom.Change)) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM lti_scores
+		WHERE lineitem_url = ? AND user_sub = ? AND class_id = 0 AND outcome IN ('', 'failed')`), lineItem, sub).Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT class_id FROM lti_links WHERE lineitem_url = ?`), lineItem)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var classID int64
+		if err := rows.Scan(&classID); err != nil {
+			return err
+		}
+		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
+	}
+	return rows.Err()
+}

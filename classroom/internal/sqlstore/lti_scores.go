@@ -93,6 +93,9 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 			case math.Abs(given/maximum-last) < 1e-9 && pending == lastPending:
 				continue
 			}
+			if err := s.unmatchedOvertaken(ctx, tx, it.url, sub, changed); err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
 				WHERE lineitem_url = ? AND user_sub = ? AND done_at = 0 AND claimed_until <= ?`), now, it.url, sub, now); err != nil {
 				return err
