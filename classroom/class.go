@@ -294,4 +294,10 @@ const (
 	// ChangeResync follows a lost connection to the database's
 	// notifications: changes may have been missed, reload.
 	ChangeResync = "resync"
+	// ChangeGrades follows a change of how the class's grades stand with
+	// its course (LTIStore.LTIGrades): a score or a reveal queued, sent,
+	// tried again later, given up, superseded or re-armed, or an
+	// instructor's launch that may have re-pointed a link to another line
+	// item. Nothing else of the class changed with it.
+	ChangeGrades = "grades"
 )

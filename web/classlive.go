@@ -48,6 +48,10 @@ type dashFeeds struct {
 type dashFeed struct {
 	feedCore
 	key string // the class's teacher key, which every stream of it carried
+	// grades is the class's "Grades to <course>" panel, for a class of a
+	// course (class_grades_live.go): versions of its own, so that a
+	// change of the grades alone re-reads and sends only the panel.
+	grades gradesFeed
 }
 
 func newDashFeeds(w *classWeb) *dashFeeds {
@@ -66,7 +70,7 @@ func errTooManyStreams(max int) error {
 // first, or refuses it past the per-key cap.
 func (fs *dashFeeds) join(classID int64, key string) (*dashFeed, error) {
 	return fs.feedTable.join(classID,
-		func() *dashFeed { return &dashFeed{key: key} },
+		func() *dashFeed { return &dashFeed{key: key, grades: newGradesFeed()} },
 		func(f *dashFeed) error {
 			if capped := fs.w.s.cfg.Class.StreamsPerKey; f.streams >= capped {
 				return errTooManyStreams(capped)
@@ -78,12 +82,30 @@ func (fs *dashFeeds) join(classID int64, key string) (*dashFeed, error) {
 // leave uncounts a stream; the last one out stops the feed.
 func (fs *dashFeeds) leave(f *dashFeed) { fs.feedTable.leave(f, nil) }
 
-// run publishes the class's dashboard until the last stream leaves or
-// the server shuts down: every change may change it.
+// run publishes the class's dashboard, and its grades panel, until the
+// last stream leaves or the server shuts down: every change may change
+// them, a ChangeGrades the panel alone.
 func (fs *dashFeeds) run(ctx context.Context, f *dashFeed) {
 	defer f.end()
-	fs.w.followClass(ctx, f.classID, func() (bool, time.Time) { return fs.reload(ctx, f) },
-		func(classroom.Change) (reload, stop bool) { return true, false })
+	defer f.grades.end()
+	whole := true      // the dashboard is to be read, not only the panel
+	var life time.Time // when the dashboard next changes by the clock alone
+	fs.w.followClass(ctx, f.classID, func() (bool, time.Time) {
+		if whole || !life.IsZero() && !fs.w.s.cfg.Class.Clock().Before(life) {
+			ok, turn := fs.reload(ctx, f)
+			if !ok {
+				return false, time.Time{}
+			}
+			life = turn
+		}
+		whole = false
+		return true, earliest(life, fs.reloadGrades(ctx, f))
+	}, func(ch classroom.Change) (reload, stop bool) {
+		if ch.Kind != classroom.ChangeGrades {
+			whole = true
+		}
+		return true, false
+	})
 }
 
 // followClass subscribes to a class's changes, calls reload once, then
@@ -180,7 +202,8 @@ func (fs *dashFeeds) reload(ctx context.Context, f *dashFeed) (bool, time.Time) 
 // dashEventHead begins a dashboard event; the view's JSON follows.
 const dashEventHead = "event: dashboard\ndata: "
 
-// apiEvents: GET /api/classes/{code}/events streams "dashboard" events
+// apiEvents: GET /api/classes/{code}/events streams "dashboard" events,
+// and for a class of a course "grades" events (class_grades_live.go),
 // until the browser goes away or the server shuts down. A stream counts
 // against Config.MaxDashboardStreams (503 past it), its address's
 // Config.DashboardStreamsPerAddress and its key's
@@ -219,14 +242,21 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 	st := s.startEventStream(c, true)
 	keep := time.NewTicker(sseKeepAlive)
 	defer keep.Stop()
-	var sent uint64
+	var sent, sentGrades uint64
 	for {
 		seq, event, piece, done, ready := f.latest()
+		gseq, gevent, gpiece, _, gready := f.grades.latest()
 		if seq > sent {
 			if st.send(event, piece) != nil {
 				return nil
 			}
 			sent = seq
+		}
+		if gseq > sentGrades {
+			if st.send(gevent, gpiece) != nil {
+				return nil
+			}
+			sentGrades = gseq
 		}
 		if done {
 			// The class is gone or the store failed: end the stream, and
@@ -237,6 +267,7 @@ func (w *classWeb) apiEvents(c echo.Context) error {
 		case <-ctx.Done():
 			return st.finish()
 		case <-ready:
+		case <-gready:
 		case <-keep.C:
 			if st.keepAlive() != nil {
 				return nil

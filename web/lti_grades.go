@@ -21,7 +21,8 @@ const MaxGradesRetry = 1000
 
 // gradesView is the dashboard's "Grades to <course>" panel: how the
 // class's grades are reaching its course, in words worked out here once
-// for the page and for teacher.js, which draws what it is sent.
+// for the page, for the dashboard stream's "grades" events and for GET
+// .../lti/grades; grades.js draws what it is sent.
 type gradesView struct {
 	classroom.LTIGrades
 	// State is "sent" (nothing waits, nothing given up), "waiting" or

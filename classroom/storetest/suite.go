@@ -71,6 +71,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealLaterLearner", testLTIRevealLaterLearner},
 		{"LTIRevealGivenUp", testLTIRevealGivenUp},
 		{"LTIGrades", testLTIGrades},
+		{"LTIGradesChanges", testLTIGradesChanges},
 		{"LTIRevealClaimRenewed", testLTIRevealClaimRenewed},
 		{"LTIRevealClaimLost", testLTIRevealClaimLost},
 		{"LTIRevealStaleClaimCannotEnd", testLTIRevealStaleClaimCannotEnd},

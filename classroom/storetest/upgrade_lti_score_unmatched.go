@@ -16,7 +16,8 @@ import (
 // whose links grade into one line item, so her score could be either
 // class's. It is in neither class's counts, and Send again leaves it, but
 // both classes' status counts it as unmatched, until it reaches the
-// course; Bo, in one class only, is matched and counted as before. db is
+// course, or a later score of hers overtakes it, which both classes are
+// told of; Bo, in one class only, is matched and counted as before. db is
 // a raw handle on the empty database at addr, d its dialect.
 func UpgradeLTIScoreUnmatched(t *testing.T, h Harness, addr string, db *sql.DB, d *sqlstore.Dialect) {
 	ctx := context.Background()
@@ -77,9 +78,22 @@ func UpgradeLTIScoreUnmatched(t *testing.T, h Harness, addr string, db *sql.DB, 
 	if g := grades(cc.class.ID); g.Unmatched != 1 {
 		t.Errorf("after Send again: %d unmatched; want Ada's, which it leaves alone", g.Unmatched)
 	}
-	// Ada's next score names its class: the old one is overtaken.
+	// Ada's next score names its class: the old one is overtaken, and
+	// the other course's class, whose panel counted it, is told.
+	follow, stop := context.WithCancel(ctx)
+	defer stop()
+	changes, err := s.Subscribe(follow, other)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if n, err := ls.EnqueueLTIItemScore(ctx, cc.class.ID, cc.learners["Ada"].Learner.ID, "exercise:num", item); err != nil || n != 1 {
 		t.Fatalf("Ada's score queued again %d (%v), want 1", n, err)
+	}
+	if c := next(t, changes, "the other course's class, after Ada's new score"); c.Kind != classroom.ChangeGrades || c.ClassID != other {
+		t.Errorf("the other course's class heard %+v; want a change of its grades", c)
+	}
+	if g := grades(other); g.Unmatched != 0 {
+		t.Errorf("the other course's grades after Ada's new score: %d unmatched; want none", g.Unmatched)
 	}
 	if g := grades(cc.class.ID); g.Unmatched != 0 || g.Waiting != 2 {
 		t.Errorf("after Ada's new score: %d unmatched, %d waiting; want none unmatched, Ada's and Bo's waiting", g.Unmatched, g.Waiting)

@@ -1,19 +1,40 @@
 // The dashboard's "Grades to <course>" panel (class_grades.templ), on a
-// class of a course: redrawn from GET .../lti/grades every half minute
-// while the page is seen, and after "Send again", which has the class's
-// grades the queue gave up on tried again. The words come worked out by
-// the server (gradesOf in web/lti_grades.go) and go in as text only.
+// class of a course: redrawn live from the dashboard's stream, whose
+// "grades" events teacher.js hands on as it hears them (a score queued,
+// sent, to be tried again, given up or sent again: web/class_grades_live.go),
+// and after "Send again", which has the class's grades the queue gave up
+// on tried again. While the stream is down it is read from GET
+// .../lti/grades once a minute instead. The words come worked out by the
+// server (gradesOf in web/lti_grades.go) and go in as text only.
 
 const panel = document.getElementById('grades-out');
 const root = document.querySelector('[data-testid=dashboard]');
 const retry = document.getElementById('grades-retry');
 const state = document.getElementById('grades-state');
+const heading = document.getElementById('grades-out-heading');
+
+// How often the panel is read while the dashboard's stream is down.
+const fallbackEvery = 60000;
+
+// After Send again, the panel's words as its answer left them: the
+// first panel that reads otherwise says in the status line how it went.
+let awaiting = null;
 
 function part(id) { return panel.querySelector('[data-testid=' + id + ']'); }
 
 // The class's code may change while the page is open (a new join code):
 // the dashboard keeps the current one on its root.
 function url(path) { return '/api/classes/' + encodeURIComponent(root.dataset.code) + '/lti/grades' + path; }
+
+function words(g) { return [g.state, g.sent_text, g.waiting_text, g.given_up_text].join('|'); }
+
+// outcome says in one sentence how the grades stand: what the status line
+// says once the scores sent again have been tried.
+function outcome(g) {
+  if (g.given_up_text) return g.given_up_text + '.' + (g.problem ? ' ' + g.problem : '');
+  if (g.waiting_text) return g.waiting_text + '.' + (g.retry_problem_words ? ' ' + g.retry_problem_words : '');
+  return g.sent_text + ': nothing waits and nothing is given up.';
+}
 
 function render(g) {
   panel.dataset.state = g.state;
@@ -30,10 +51,18 @@ function render(g) {
   part('grades-problem').textContent = g.problem || '';
   part('grades-unmatched').hidden = !g.unmatched_text;
   part('grades-unmatched').textContent = g.unmatched_text || '';
+  // Send again going away under the keyboard leaves the focus in the
+  // panel, not lost at the top of the page.
+  const focused = document.activeElement === retry;
   retry.hidden = !g.given_up_text;
+  if (focused && retry.hidden) heading.focus();
   const err = g.given_up_text && g.last_error ? g.last_error : g.waiting_text ? g.retry_error || '' : '';
   part('grades-error').hidden = !err;
   part('grades-error-text').textContent = err;
+  if (awaiting !== null && words(g) !== awaiting) {
+    awaiting = null;
+    state.textContent = outcome(g);
+  }
 }
 
 async function call(method, path, body) {
@@ -48,36 +77,51 @@ async function call(method, path, body) {
   return data;
 }
 
+// refresh reads the panel while the stream is down.
 async function refresh() {
   try {
     render(await call('GET', ''));
-    // The panel says how it stands now: an earlier word on Send again,
-    // or on a read that failed, is out of date.
-    state.textContent = '';
+    // A word on a read that failed is out of date.
+    if (awaiting === null && state.dataset.failed) {
+      state.textContent = '';
+      delete state.dataset.failed;
+    }
   } catch (err) {
     state.textContent = 'The grades could not be read just now (' + err.message + ').';
+    state.dataset.failed = '1';
   }
 }
 
 function count(n, one, many) { return n === 1 ? '1 ' + one : n + ' ' + many; }
 
 retry.addEventListener('click', async () => {
+  const focused = document.activeElement === retry;
   retry.disabled = true;
+  awaiting = null;
   state.textContent = 'Sending again…';
+  delete state.dataset.failed;
   try {
     const r = await call('POST', '/retry', {});
-    render(r.grades);
     const parts = [];
     if (r.scores) parts.push(count(r.scores, 'score', 'scores'));
     if (r.reveals) parts.push(count(r.reveals, 'revealed exercise', 'revealed exercises'));
     state.textContent = parts.length ? parts.join(' and ') + ' to be sent again now.' : 'Nothing was left to send again.';
-    // The queue sends at once: show how it went.
-    setTimeout(refresh, 3000);
+    // The queue sends at once, and the stream says how it went; or it
+    // already has.
+    if (parts.length && r.grades.waiting_text) awaiting = words(r.grades);
+    else if (parts.length) state.textContent = outcome(r.grades);
+    retry.disabled = false;
+    render(r.grades);
+    // A disabled button loses the focus: it goes back to Send again, or,
+    // with nothing left to send again, to the card's heading.
+    if (focused) (retry.hidden ? heading : retry).focus();
   } catch (err) {
     state.textContent = 'Could not send again: ' + err.message;
-  } finally {
     retry.disabled = false;
+    if (focused) retry.focus();
   }
 });
 
-setInterval(() => { if (!document.hidden) refresh(); }, 30000);
+root.addEventListener('grades', (e) => render(e.detail));
+
+setInterval(() => { if (!document.hidden && root.dataset.live !== 'open') refresh(); }, fallbackEvery);

@@ -288,14 +288,22 @@ function setCode(c) {
 function connect() {
   if (source) source.close();
   source = new EventSource('/api/classes/' + encodeURIComponent(code) + '/events');
-  source.addEventListener('open', () => { status.textContent = 'Live: updates as learners answer.'; });
+  source.addEventListener('open', () => {
+    status.textContent = 'Live: updates as learners answer.';
+    root.dataset.live = 'open';
+  });
   source.addEventListener('dashboard', (e) => {
     render(JSON.parse(e.data));
     status.textContent = 'Live: updated ' + new Date().toLocaleTimeString() + '.';
     root.dataset.updates = String(Number(root.dataset.updates || 0) + 1);
   });
+  // The "Grades to <course>" panel's own events, for grades.js.
+  source.addEventListener('grades', (e) => {
+    root.dispatchEvent(new CustomEvent('grades', { detail: JSON.parse(e.data) }));
+  });
   source.addEventListener('bye', () => { status.textContent = 'The server is restarting; reconnecting…'; });
   source.addEventListener('error', () => {
+    root.dataset.live = 'lost';
     status.textContent = source.readyState === EventSource.CLOSED
       ? 'Live updates stopped (is the teacher link still valid?). Reload the page to try again.'
       : 'Connection lost; reconnecting…';

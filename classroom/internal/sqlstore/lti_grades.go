@@ -108,7 +108,7 @@ func (s *DB) LTIGrades(ctx context.Context, classID int64, now time.Time) (*clas
 // as new (no tries yet, due now), the reveals as a settings change
 // re-arms them (retryReveals), in one write.
 func (s *DB) RetryLTIGrades(ctx context.Context, classID int64, now time.Time, limit int) (scores, reveals int, err error) {
-	err = s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err = s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		scores, reveals = 0, 0
 		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = 0, outcome = '', tries = 0, next_at = ?, claimed_until = 0
 			WHERE outcome = 'failed' AND id IN (SELECT j.id FROM lti_scores j WHERE `+givenUpScores+` ORDER BY j.id LIMIT ?)`),
@@ -128,6 +128,7 @@ func (s *DB) RetryLTIGrades(ctx context.Context, classID int64, now time.Time, l
 		}
 		n, err = res.RowsAffected()
 		reveals = int(n)
+		gradesChanged(classID, int64(scores+reveals), changed)
 		return err
 	})
 	if err != nil {

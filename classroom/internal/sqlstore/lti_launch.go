@@ -71,6 +71,13 @@ func (s *DB) LTILaunch(ctx context.Context, l classroom.LTILaunch) (*classroom.L
 			}
 			if l.Instructor {
 				res.TeacherKey = key
+				if l.ResourceLinkID != "" {
+					// The link may grade into another line item now: the
+					// scores given up on the old one are no longer the
+					// class's to send (a learner's launch is a join, which
+					// has the panel read again as well).
+					changed(classroom.Change{ClassID: c.ID, Kind: classroom.ChangeGrades})
+				}
 				return nil
 			}
 			sess, err := s.ltiLearner(ctx, tx, c, l, name, studentID, email)

@@ -104,15 +104,17 @@ func (s *DB) FailLTIReveal(ctx context.Context, job *classroom.LTIRevealJob, las
 	if len(lastError) > 500 {
 		lastError = lastError[:500]
 	}
-	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		var res sql.Result
+		var err error
 		if retryAt.IsZero() {
-			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET failed_at = ?, last_error = ?, claimed_until = 0 WHERE id = ? AND claimed_until = ?`),
+			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET failed_at = ?, last_error = ?, claimed_until = 0 WHERE id = ? AND claimed_until = ?`),
 				s.nowMS(), lastError, job.ID, job.ClaimedUntil.UnixMilli())
-			return err
+		} else {
+			res, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET next_at = ?, last_error = ?, claimed_until = 0 WHERE id = ? AND claimed_until = ?`),
+				retryAt.UnixMilli(), lastError, job.ID, job.ClaimedUntil.UnixMilli())
 		}
-		_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_reveals SET next_at = ?, last_error = ?, claimed_until = 0 WHERE id = ? AND claimed_until = ?`),
-			retryAt.UnixMilli(), lastError, job.ID, job.ClaimedUntil.UnixMilli())
-		return err
+		return rowsChanged(res, err, job.ClassID, changed)
 	})
 	return wrap("record the reveal's failure", err)
 }
@@ -121,9 +123,9 @@ func (s *DB) FailLTIReveal(ctx context.Context, job *classroom.LTIRevealJob, las
 // stands, so a worker whose claim ran out and was taken cannot take the
 // reveal from the replica now passing it on.
 func (s *DB) FinishLTIReveal(ctx context.Context, job *classroom.LTIRevealJob) error {
-	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
-		_, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM lti_reveals WHERE id = ? AND claimed_until = ?`), job.ID, job.ClaimedUntil.UnixMilli())
-		return err
+	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
+		res, err := tx.ExecContext(ctx, s.d.q(`DELETE FROM lti_reveals WHERE id = ? AND claimed_until = ?`), job.ID, job.ClaimedUntil.UnixMilli())
+		return rowsChanged(res, err, job.ClassID, changed)
 	})
 	return wrap("record the reveal passed on", err)
 }

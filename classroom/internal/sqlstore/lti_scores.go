@@ -43,7 +43,7 @@ type standingFunc func(tx *sql.Tx) (given, maximum float64, pending bool, err er
 // has already counted.
 func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target string, standing standingFunc) (int, error) {
 	queued := 0
-	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		queued = 0
 		var sub string
 		err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`+s.d.LockRow), classID, learnerID).Scan(&sub)
@@ -93,6 +93,9 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 			case math.Abs(given/maximum-last) < 1e-9 && pending == lastPending:
 				continue
 			}
+			if err := s.unmatchedOvertaken(ctx, tx, it.url, sub, changed); err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
 				WHERE lineitem_url = ? AND user_sub = ? AND done_at = 0 AND claimed_until <= ?`), now, it.url, sub, now); err != nil {
 				return err
@@ -103,6 +106,7 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 			}
 			queued++
 		}
+		gradesChanged(classID, int64(queued), changed)
 		return nil
 	})
 	return queued, wrap("queue the score", err)
@@ -135,7 +139,7 @@ func scanScore(r rowScanner, extra ...any) (*classroom.LTIScoreJob, error) {
 // them by another replica has committed, and is seen, first.
 func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Duration) (*classroom.LTIScoreJob, error) {
 	var job *classroom.LTIScoreJob
-	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		job = nil
 		nowMS := now.UnixMilli()
 		// Each turn either claims, finds nothing, supersedes a score or
@@ -177,6 +181,10 @@ func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Durati
 					WHERE id = ? AND done_at = 0 AND claimed_until <= ?`), s.nowMS(), id, nowMS); err != nil {
 					return err
 				}
+				// It no longer waits.
+				if err := s.scoreChanged(ctx, tx, id, changed); err != nil {
+					return err
+				}
 				continue
 			}
 			res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET claimed_until = ?, tries = tries + 1
@@ -216,7 +224,7 @@ func (s *DB) ClaimLTIScore(ctx context.Context, now time.Time, lease time.Durati
 // it: it is never tried after the newer one.
 func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, outcome, lastError string, retryAt time.Time) error {
 	claim := job.ClaimedUntil.UnixMilli()
-	err := s.write(ctx, func(tx *sql.Tx, _ func(classroom.Change)) error {
+	err := s.write(ctx, func(tx *sql.Tx, changed func(classroom.Change)) error {
 		if len(lastError) > 500 {
 			lastError = lastError[:500]
 		}
@@ -227,12 +235,21 @@ func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, out
 				s.nowMS(), claim, job.ID); err != nil {
 				return err
 			}
-			return s.resendNewer(ctx, tx, job.ID)
+			if err := s.resendNewer(ctx, tx, job.ID); err != nil {
+				return err
+			}
+			return s.scoreChanged(ctx, tx, job.ID, changed)
 		case outcome != "":
-			_, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0
+			res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = ?, last_error = ?, claimed_until = 0
 				WHERE id = ? AND claimed_until = ? AND done_at = 0`),
 				s.nowMS(), outcome, lastError, job.ID, claim)
-			return err
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				return err // another's claim: nothing of this one was written
+			}
+			return s.scoreChanged(ctx, tx, job.ID, changed)
 		}
 		res, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET next_at = ?, last_error = ?, claimed_until = 0
 			WHERE id = ? AND claimed_until = ? AND done_at = 0`),
@@ -241,6 +258,10 @@ func (s *DB) FinishLTIScore(ctx context.Context, job *classroom.LTIScoreJob, out
 			return err
 		}
 		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		// Its next try and why the last failed are the panel's.
+		if err := s.scoreChanged(ctx, tx, job.ID, changed); err != nil {
 			return err
 		}
 		// A newer score of the learner on the line item was queued while

@@ -1,0 +1,90 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/leaselab/playground/classroom"
+)
+
+// scoreChanged reports, in the write that changed the score id, a
+// ChangeGrades for the classes whose grades panel counts it: its class,
+// or, for one queued before scores named their class that the upgrade
+// matched to none (class_id 0), every class linked to its line item,
+// whose panel counts it as unmatched.
+func (s *DB) scoreChanged(ctx context.Context, tx *sql.Tx, id int64, changed func(classroom.Change)) error {
+	var classID int64
+	var lineItem string
+	err := tx.QueryRowContext(ctx, s.d.q(`SELECT class_id, lineitem_url FROM lti_scores WHERE id = ?`), id).Scan(&classID, &lineItem)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if classID != 0 {
+		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT class_id FROM lti_links WHERE lineitem_url = ?`), lineItem)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := rows.Scan(&classID); err != nil {
+			return err
+		}
+		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
+	}
+	return rows.Err()
+}
+
+// gradesChanged reports a ChangeGrades for the class when n rows of its
+// queue changed.
+func gradesChanged(classID, n int64, changed func(classroom.Change)) {
+	if n > 0 {
+		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
+	}
+}
+
+// rowsChanged reports a ChangeGrades for the class when the statement
+// whose result res is changed a row, and returns the statement's error.
+func rowsChanged(res sql.Result, err error, classID int64, changed func(classroom.Change)) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	gradesChanged(classID, n, changed)
+	return nil
+}
+
+// unmatchedOvertaken reports, in the write that queues a newer score of
+// the user on the line item, a ChangeGrades for every class linked to
+// the line item when an older score of theirs there is one the upgrade
+// matched to no class (class_id 0) and those classes' panels still count
+// as unmatched (waiting, or given up): the newer score overtakes it, so
+// they count it no more.
+func (s *DB) unmatchedOvertaken(ctx context.Context, tx *sql.Tx, lineItem, sub string, changed func(classroom.Change)) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM lti_scores
+		WHERE lineitem_url = ? AND user_sub = ? AND class_id = 0 AND outcome IN ('', 'failed')`), lineItem, sub).Scan(&n); err != nil || n == 0 {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT class_id FROM lti_links WHERE lineitem_url = ?`), lineItem)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var classID int64
+		if err := rows.Scan(&classID); err != nil {
+			return err
+		}
+		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
+	}
+	return rows.Err()
+}
