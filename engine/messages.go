@@ -88,17 +88,44 @@ func (m *msgLog) request(c *client, kind string, sent, delayed int64, served str
 	}
 	r := Message{Kind: kind, From: c.cfg.Name, To: served, Sent: sent, At: m.w.s.now}
 	if served == "" {
+		aimed := m.aimed != ""
 		r.To, r.Lost = m.addressee(kind), true
-		r.Why = "no lock server could answer it"
-		if m.what(kind) == "storage" {
-			r.Why = "the storage is out of reach"
-		}
+		r.Why = m.lostWhy(c, kind, r.To, aimed)
 	}
 	m.aimed = ""
 	if delayed > 0 {
 		r.Late, r.Why = true, fmt.Sprintf("held %s by the network", FormatMS(delayed))
 	}
 	x.msg = m.add(r)
+}
+
+// lostWhy says why a request to the endpoint to was not served: the
+// storage out of reach; the lock server it was aimed at down, or cut off
+// from the client; a partition between the client and a lock service
+// that could serve it (cutOffWords); else no lock server could answer it
+// (none up, no leader, no majority).
+func (m *msgLog) lostWhy(c *client, kind, to string, aimed bool) string {
+	switch m.what(kind) {
+	case "storage":
+		return "the storage is out of reach"
+	case "lock server":
+		if !aimed {
+			if words := m.w.cutOffWords(c.cfg.Name); words != "" {
+				return words
+			}
+			break
+		}
+		if m.w.svc == nil {
+			break
+		}
+		if n := m.w.svc.node(to); n != nil && !n.up() {
+			return to + " is down"
+		}
+		if !m.w.net.connected(c.cfg.Name, to) {
+			return c.cfg.Name + " is cut off from " + to
+		}
+	}
+	return "no lock server could answer it"
 }
 
 // answer settles the answer to x's request as it reaches the client's

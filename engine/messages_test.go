@@ -208,3 +208,32 @@ func TestMessagesAreBounded(t *testing.T) {
 		t.Errorf("the last record kept is %d", last.ID)
 	}
 }
+
+// TestALostRequestSaysWhatCutItOff: a request that reached no server
+// blames a partition when one cut its client off from a lock service that
+// could serve, and names the server it was sent to when the client aims
+// at each (Redlock); "no lock server could answer it" is left for a
+// service that could answer nobody (TestDelayedMessageIsRecordedLate).
+func TestALostRequestSaysWhatCutItOff(t *testing.T) {
+	sc := mustPreset(t, "paused-holder", false)
+	sc.Faults = []engine.Fault{{At: engine.Ms(2500), Do: "partition", Side: []string{"client-1"}, For: engine.Sec(3)}}
+	res := runMessages(t, sc, nil)
+	i := indexOf(t, res.Messages, func(m engine.Message) bool { return m.Kind == "renew" && m.Lost && m.Answer == 0 })
+	if m := res.Messages[i]; m.From != "client-1" || m.To != "node-1" || m.Why != "client-1 was cut off from the lock service by a partition" {
+		t.Errorf("a renewal sent while a partition cut client-1 off from every node: %+v", m)
+	}
+
+	sc = mustPreset(t, "paused-holder", false)
+	sc.Faults = []engine.Fault{{At: engine.Ms(2500), Do: "partition", Side: []string{"client-1", "node-2"}, For: engine.Sec(3)}}
+	res = runMessages(t, sc, nil)
+	i = indexOf(t, res.Messages, func(m engine.Message) bool { return m.Kind == "renew" && m.Lost && m.Answer == 0 })
+	if m := res.Messages[i]; m.To != "node-1" || m.Why != "a partition cut client-1 off from node-1, which serves the lock" {
+		t.Errorf("a renewal sent while a partition cut client-1 off from the leader alone: %+v", m)
+	}
+
+	res = runMessages(t, mustPreset(t, "redlock-clock-jump", false), nil)
+	i = indexOf(t, res.Messages, func(m engine.Message) bool { return m.Kind == "acquire" && m.Lost && m.To == "node-4" })
+	if m := res.Messages[i]; m.From != "client-1" || m.Why != "client-1 is cut off from node-4" {
+		t.Errorf("an acquire sent to node-4, cut off at first: %+v", m)
+	}
+}
