@@ -1,0 +1,42 @@
+package engine
+
+// kept returns the lock's entry as node records it, and its clock, when
+// node serves as a primary (the one the monitor put in place, or a
+// deposed one still answering its side) and its record counts client's
+// grant of token, the lease still running by that clock.
+func (s *asyncService) kept(node, client string, token int64) (lockEntry, *nodeClock, bool) {
+	n := s.node(node)
+	if n == nil || !s.servesAsPrimary(s.index(n)) {
+		return lockEntry{}, nil, false
+	}
+	h, tok, until, ok := n.fsm.Entry(s.w.lockName)
+	if !ok || h != client || tok != token || n.clock.at(s.w.s.now) >= until {
+		return lockEntry{}, nil, false
+	}
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, &n.clock, true
+}
+
+// keeper names the node that keeps client's grant of token for the
+// clients it answers: a primary, or a deposed one, that some client's
+// requests reach (serverFor) and whose record counts the grant, its lease
+// running by its clock, and ending at until when until is not 0. "" when
+// none does: a node cut off from every client keeps the grant for
+// nobody.
+func (s *asyncService) keeper(client string, token, until int64) string {
+	for i, n := range s.nodes {
+		if e, _, ok := s.kept(n.name, client, token); ok && (until == 0 || e.LeaseUntil == until) && s.answersSome(i) {
+			return n.name
+		}
+	}
+	return ""
+}
+
+// answersSome reports whether some client's requests go to node i.
+func (s *asyncService) answersSome(i int) bool {
+	for _, c := range s.w.clients {
+		if s.serverFor(c.cfg.Name) == i {
+			return true
+		}
+	}
+	return false
+}
