@@ -1,5 +1,17 @@
 package engine
 
+// KindGrantBack is the async replica's event for a grant the lock service
+// had forgotten that a node serving as primary still holds, once a client
+// reaches that node again: the grant is back (ledger.seeBack).
+const KindGrantBack = "grant_back"
+
+// grantBackKind declares grant_back on the timeline.
+var grantBackKind = EventKind{Kind: KindGrantBack,
+	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and that clients reach; reason: which node forgot it, and when, and how long its lease runs",
+	Lane: "node", Shape: "diamond", Class: "m-grant", Lease: true,
+	Label:  "grant {token} of {holder} is back",
+	Legend: "a forgotten grant is back"}
+
 // kept returns the lock's entry as node records it, and its clock, when
 // node serves as a primary (the one the monitor put in place, or a
 // deposed one still answering its side) and its record counts client's

@@ -222,6 +222,7 @@ func (w *world) renewalsLost(g *grantRec, until int64, why string) {
 func (w *world) forget(g *grantRec, reason string) {
 	g.end = w.s.now
 	g.forgotten = true
+	g.lostRunning, g.lostBy, g.lostAt = true, w.svc.serving(), w.s.now
 	g.gen++
 	w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
 }

@@ -2,11 +2,19 @@ package engine
 
 import "fmt"
 
-// A grant a deposed async primary keeps for the clients that reach it,
-// or keeps with the renewals another never received, is neither
-// forgotten nor cut back when the promoted replica lacks it (keeper): its
-// holder is still served it, and a grant made over it is two primaries
-// granting at once (split brain), which the promotion's words name.
+// A grant the lock service forgot while its lease ran can come back: a
+// deposed async primary, cut off from every client when the promoted
+// replica forgot the grant, still holds it, and once a client reaches it
+// again (a partition heals, the primary that forgot it crashes, the
+// monitor makes it primary again with its own record) it renews the
+// grant for its holder and refuses everybody else. The ledger counts the
+// grant again from then (seeBack), and the timeline says so; the
+// summary's forgotten_grants counts only the grants that stayed
+// forgotten. A grant such a node keeps for the clients that reach it
+// when another forgets it, or keeps with the renewals another never
+// received, is neither forgotten nor cut back (keeper): its holder is
+// still served it, and a grant made over it is two primaries granting at
+// once (split brain), which the promotion's words name.
 
 // keeper names the node that still keeps grant g for the clients it
 // answers: a primary, or a deposed one, that some client reaches and
@@ -41,6 +49,58 @@ func (w *world) keptWords(st fsmState) string {
 		if k := w.keeper(g, 0); k != "" {
 			words += fmt.Sprintf("; it never received %s's grant of token %d, which %s, deposed, still holds for the clients that reach it", g.client, g.token, k)
 		}
+	}
+	return words
+}
+
+// seeBack brings back each grant the service forgot while its lease ran
+// that a node serving as primary keeps again for the clients that reach
+// it (keeper): the grant counts again, with the lease that node holds,
+// by its clock, and grant_back says so.
+func (l *ledger) seeBack(w *world) {
+	sp, ok := w.svc.(splitter)
+	if !ok {
+		return
+	}
+	for _, g := range l.grants {
+		if !g.forgotten || !g.lostRunning || g.released || l.find(g.client, g.token) != g {
+			continue
+		}
+		node := sp.keeper(g.client, g.token, 0)
+		if node == "" {
+			continue
+		}
+		e, clk, _ := sp.kept(node, g.client, g.token)
+		if e.LeaseUntil != g.leaseUntil {
+			g.trueEnd = clk.trueAt(e.LeaseUntil)
+		}
+		g.forgotten, g.unseen, g.cutBack = false, false, ""
+		g.node, g.leaseUntil, g.beside = node, e.LeaseUntil, w.primaryBeside(node)
+		g.end = w.serviceEnd(g)
+		g.gen++
+		l.watch(w, g)
+		w.emit(Event{Actor: node, Kind: KindGrantBack, Holder: g.client, Token: g.token, Node: node, LeaseUntil: e.LeaseUntil,
+			Reason: w.backWords(g, node, e.LeaseUntil)})
+	}
+}
+
+// backWords says why grant g is back, kept by node with its lease until
+// (by node's clock): "still holds client-2's grant of token 34, which
+// node-2 forgot at 22.753s, and clients reach it, a deposed primary: the
+// grant is back, its lease running until 42s".
+func (w *world) backWords(g *grantRec, node string, until int64) string {
+	how := "serving as primary"
+	if w.svc.serving() != node {
+		how = "a deposed primary"
+	}
+	who := "the lock service"
+	if g.lostBy != "" {
+		who = g.lostBy
+	}
+	words := fmt.Sprintf("still holds %s's grant of token %d, which %s forgot at %s, and clients reach it, %s: the grant is back, its lease running until %s",
+		g.client, g.token, who, FormatMS(g.lostAt), how, FormatMS(g.trueEnd))
+	if until != g.trueEnd {
+		words += fmt.Sprintf(" (%s by %s's clock)", FormatMS(until), node)
 	}
 	return words
 }
