@@ -1,13 +1,13 @@
 package engine
 
 // KindGrantBack is the async replica's event for a grant the lock service
-// had forgotten that a node serving as primary still holds, once a client
-// reaches that node again: the grant is back (ledger.seeBack).
+// had forgotten that a node serving as primary still holds, once its
+// holder reaches that node again: the grant is back (ledger.seeBack).
 const KindGrantBack = "grant_back"
 
 // grantBackKind declares grant_back on the timeline.
 var grantBackKind = EventKind{Kind: KindGrantBack,
-	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and that clients reach; reason: which node forgot it, and when, and how long its lease runs",
+	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs",
 	Lane: "node", Shape: "diamond", Class: "m-grant", Lease: true,
 	Label:  "grant {token} of {holder} is back",
 	Legend: "a forgotten grant is back"}
@@ -28,16 +28,30 @@ func (s *asyncService) kept(node, client string, token int64) (lockEntry, *nodeC
 	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, &n.clock, true
 }
 
-// keeper names the node that keeps client's grant of token for the
-// clients it answers: a primary, or a deposed one, that some client's
-// requests reach (serverFor) and whose record counts the grant, its lease
-// running by its clock, and ending at until when until is not 0. "" when
-// none does: a node cut off from every client keeps the grant for
-// nobody.
+// keeper names the node that keeps client's grant of token for its
+// holder: a primary, or a deposed one, whose record counts the grant, its
+// lease running by its clock (and ending at until when until is not 0),
+// and that answers the holder's requests (serverFor). A holder the
+// service answers elsewhere, by a node that lacks the grant, is refused
+// as if it held nothing: the grant is forgotten though a primary on the
+// other side still counts it. When the holder reaches no node, the keeper
+// is a node that answers some client: it still refuses them for the
+// holder. "" when none does: a node cut off from every client keeps the
+// grant for nobody.
 func (s *asyncService) keeper(client string, token, until int64) string {
-	for i, n := range s.nodes {
-		if e, _, ok := s.kept(n.name, client, token); ok && (until == 0 || e.LeaseUntil == until) && s.answersSome(i) {
-			return n.name
+	keeps := func(i int) bool {
+		e, _, ok := s.kept(s.nodes[i].name, client, token)
+		return ok && (until == 0 || e.LeaseUntil == until)
+	}
+	if i := s.serverFor(client); i >= 0 {
+		if keeps(i) {
+			return s.nodes[i].name
+		}
+		return ""
+	}
+	for i := range s.nodes {
+		if keeps(i) && s.answersSome(i) {
+			return s.nodes[i].name
 		}
 	}
 	return ""

@@ -58,3 +58,45 @@ func TestGrantKeptBesideIsNotForgotten(t *testing.T) {
 		t.Errorf("forgotten_grants %d, double_grants %d, split_brain_grants %d: want 0, 1, 1", s.ForgottenGrants, s.DoubleGrants, s.SplitBrainGrants)
 	}
 }
+
+// keptAcrossScenario: client-1 is granted the lock by node-1 at 1s; at
+// 1.5s a partition cuts node-1 off with client-2, not with client-1,
+// before the grant's copy reaches node-2, which is promoted without it at
+// 2.5s and answers client-1 from then on.
+func keptAcrossScenario() engine.Scenario {
+	sc := keptBesideScenario()
+	sc.Title = "a grant the deposed primary keeps for others"
+	sc.Faults = []engine.Fault{{At: engine.Ms(1500), Do: "partition", Side: []string{"node-1", "client-2"}, For: engine.Sec(10)}}
+	return sc
+}
+
+// TestGrantKeptAwayFromItsHolderIsForgotten: node-1, deposed, still
+// counts client-1's grant for client-2, on its side, but client-1 is
+// answered by node-2, which never received the grant and refuses its
+// renewal as if it held nothing: the grant is forgotten at node-2's
+// promotion, and the promotion does not say node-1 keeps it for the
+// holder. Before, any client reaching node-1 kept the grant from being
+// forgotten.
+func TestGrantKeptAwayFromItsHolderIsForgotten(t *testing.T) {
+	res := mustRun(t, keptAcrossScenario())
+	var forgot []engine.Event
+	for _, e := range find(res, "node-2", engine.KindGrantForgotten) {
+		if !e.Ended {
+			forgot = append(forgot, e)
+		}
+	}
+	if len(forgot) != 1 || forgot[0].T != 2500 || forgot[0].Holder != "client-1" {
+		t.Errorf("node-2's grant_forgotten %v, want client-1's at 2.5s, while its lease ran", forgot)
+	}
+	for _, e := range find(res, "node-2", engine.KindLeader) {
+		if strings.Contains(e.Message, "still holds") {
+			t.Errorf("node-2's promotion %q: node-1 does not answer client-1", e.Message)
+		}
+	}
+	if refused := find(res, "client-1", engine.KindRenewRefused); len(refused) == 0 {
+		t.Errorf("client-1's renewals were never refused: %v", find(res, "client-1", ""))
+	}
+	if s := res.Summary; s.ForgottenGrants != 1 {
+		t.Errorf("forgotten_grants %d, want 1", s.ForgottenGrants)
+	}
+}

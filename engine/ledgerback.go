@@ -10,17 +10,21 @@ import "fmt"
 // grant for its holder and refuses everybody else. The ledger counts the
 // grant again from then (seeBack), and the timeline says so; the
 // summary's forgotten_grants counts only the grants that stayed
-// forgotten. A grant such a node keeps for the clients that reach it
-// when another forgets it, or keeps with the renewals another never
-// received, is neither forgotten nor cut back (keeper): its holder is
-// still served it, and a grant made over it is two primaries granting at
-// once (split brain), which the promotion's words name.
+// forgotten. A grant such a node keeps for its holder, the node the
+// holder's requests reach, when another forgets it, or keeps with the
+// renewals another never received, is neither forgotten nor cut back
+// (keeper): its holder is still served it, and a grant made over it is
+// two primaries granting at once (split brain), which the promotion's
+// words name. A holder served by the node that forgot its grant is
+// refused as if it held nothing: that grant is forgotten, though the
+// other primary still counts it.
 
-// keeper names the node that still keeps grant g for the clients it
-// answers: a primary, or a deposed one, that some client reaches and
-// whose record counts g, its lease running by its clock (and ending at
-// until, when until is not 0: the lease g's last renewal gave); "" when
-// none does, or the service cannot split.
+// keeper names the node that still keeps grant g for its holder: a
+// primary, or a deposed one, that answers the holder (or, when the holder
+// reaches no node, some client) and whose record counts g, its lease
+// running by its clock (and ending at until, when until is not 0: the
+// lease g's last renewal gave); "" when none does, or the service cannot
+// split.
 func (w *world) keeper(g *grantRec, until int64) string {
 	if sp, ok := w.svc.(splitter); ok {
 		return sp.keeper(g.client, g.token, until)

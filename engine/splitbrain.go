@@ -25,9 +25,10 @@ type splitter interface {
 	// when node serves as a primary and its record counts client's grant
 	// of token, its lease running by that clock.
 	kept(node, client string, token int64) (e lockEntry, clock *nodeClock, ok bool)
-	// keeper names the node serving as a primary, answering some client,
-	// that keeps client's grant of token (kept), with its lease ending at
-	// until when until is not 0; "" when none does.
+	// keeper names the node serving as a primary that keeps client's
+	// grant of token (kept) for its holder, the node answering it (or,
+	// when the holder reaches none, some other client), with its lease
+	// ending at until when until is not 0; "" when none does.
 	keeper(client string, token, until int64) string
 }
 
