@@ -10,6 +10,7 @@ var asyncBackend = Backend{
 	Nodes:       []int{2}, DefaultNodes: 2, NodesRule: "async-replica has a primary and one replica: 2 nodes",
 	Tokens: true, Leader: true, Follower: "replica",
 	Options:   []BackendOption{replicationLag, lockDelay},
+	Kinds:     []EventKind{grantBackKind},
 	start:     func(w *world, _ *RaftPool) (lockService, error) { return newAsyncService(w), nil },
 	witness:   func(w *world, g *grantRec) string { return w.svc.(*asyncService).witness(g) },
 	restarted: "starts again",

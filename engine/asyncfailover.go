@@ -77,7 +77,7 @@ func (s *asyncService) choose() {
 		had = fmt.Sprintf("again with its own record: %s was cut off while %s served, and never received what %s did", s.nodes[to].name, s.nodes[old].name, s.nodes[old].name)
 		applier = s.nodes[old].name
 	}
-	w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary %s (next token %d)", had, s.nodes[to].fsm.NextToken()))
+	w.nodeEvent(s.nodes[to].name, KindLeader, fmt.Sprintf("is promoted to primary %s (next token %d)%s", had, s.nodes[to].fsm.NextToken(), w.keptWords(s.nodes[to].fsm.state())))
 	w.forgetLost(s.nodes[to].fsm.state(), promoted+" never received this grant", promoted+" never received the renewals that kept this lease")
 	w.releaseForgotten(func(holder string, at int64) string {
 		return fmt.Sprintf("%s never received %s's release, which %s applied at %s", promoted, holder, applier, FormatMS(at))

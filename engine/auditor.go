@@ -65,6 +65,8 @@ func (a *auditor) observe(e Event) {
 		} else {
 			a.forgotten++
 		}
+	case KindGrantBack:
+		a.forgotten-- // it did not stay forgotten
 	case KindReleaseForgotten:
 		a.releasesForgotten++
 	case KindLeaseExpired:

@@ -177,10 +177,13 @@ func (w *world) forgetLostBy(st fsmState, how func(g *grantRec) string, renewal 
 		}
 		e, ok := st.Locks[w.lockName]
 		if ok && e.Holder == g.client && e.Token == g.token {
-			if renewal != "" && e.LeaseUntil < g.leaseUntil {
+			if renewal != "" && e.LeaseUntil < g.leaseUntil && w.keeper(g, g.leaseUntil) == "" {
 				w.renewalsLost(g, e.LeaseUntil, renewal)
 			}
 			continue
+		}
+		if w.keeper(g, 0) != "" {
+			continue // another primary still keeps it for its clients (keptWords)
 		}
 		w.forget(g, how(g))
 	}
@@ -219,6 +222,7 @@ func (w *world) renewalsLost(g *grantRec, until int64, why string) {
 func (w *world) forget(g *grantRec, reason string) {
 	g.end = w.s.now
 	g.forgotten = true
+	g.lostRunning, g.lostBy, g.lostAt = true, w.svc.serving(), w.s.now
 	g.gen++
 	w.emit(Event{Actor: w.svc.serving(), Kind: KindGrantForgotten, Holder: g.client, Token: g.token, Reason: reason})
 }

@@ -1,5 +1,7 @@
 package engine
 
+import "fmt"
+
 // cutOffWords says why no lock server answered client's request when
 // the reason is a partition: a lock service that could serve (a server
 // up, a leader with a majority, a deposed async primary still answering
@@ -32,12 +34,18 @@ func (w *world) cutOffWords(client string) string {
 
 // leaseLeftWords ends the words of a release that reached no server: "; the
 // lease will run out" while the service still counts the client's grant,
-// else that it had already ended it, and when, in true time.
+// else that it had already ended it, and when, in true time. A grant the
+// service forgot that a node serving as primary still holds, cut off from
+// client (a deposed async primary), runs on there: "; node-1, cut off,
+// still counts the lease until 16s".
 func (w *world) leaseLeftWords(client string, token int64) string {
 	g := w.ledger.find(client, token)
 	switch {
 	case g == nil || g.released:
 	case g.forgotten:
+		if words := w.cutOffKeepsWords(client, token); words != "" {
+			return words
+		}
 		return "; the lock service had already forgotten the grant"
 	case g.end <= w.s.now:
 		return "; its lease had already run out at " + FormatMS(g.end)
@@ -67,4 +75,28 @@ func (w *world) cutOff() bool {
 		}
 	}
 	return true
+}
+
+// cutOffKeepsWords says which node serving as primary still counts
+// client's grant of token, though the service forgot it, and until when
+// in true time: "; node-1, cut off, still counts the lease until 16s"
+// (the node that forgot it is named when another serves). "" when none
+// does.
+func (w *world) cutOffKeepsWords(client string, token int64) string {
+	sp, ok := w.svc.(splitter)
+	if !ok {
+		return ""
+	}
+	for _, name := range w.svc.nodeNames() {
+		e, clk, ok := sp.kept(name, client, token)
+		if !ok {
+			continue
+		}
+		words := fmt.Sprintf("; %s, cut off, still counts the lease until %s", name, FormatMS(clk.trueAt(e.LeaseUntil)))
+		if lead := w.leaderNow(); lead != "" && lead != name {
+			words = fmt.Sprintf("; %s had forgotten the grant, but %s", lead, words[2:])
+		}
+		return words
+	}
+	return ""
 }

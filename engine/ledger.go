@@ -28,6 +28,12 @@ type grantRec struct {
 	trueEnd   int64
 	released  bool
 	forgotten bool
+	// lostRunning marks a grant the service forgot while its lease ran,
+	// lostBy naming the node that served then ("" none) and lostAt when:
+	// a node that kept it can bring it back (seeBack).
+	lostRunning bool
+	lostBy      string
+	lostAt      int64
 	// releasedAt is when it was released; back, when the service then lost
 	// that release and holds the lease again, says how (releaseForgotten).
 	releasedAt int64

@@ -21,6 +21,15 @@ type splitter interface {
 	// primary serves: it still answers the clients on its side, unaware,
 	// and leads there. "" otherwise.
 	deposedServing() string
+	// kept returns the lock's entry as node records it, and its clock,
+	// when node serves as a primary and its record counts client's grant
+	// of token, its lease running by that clock.
+	kept(node, client string, token int64) (e lockEntry, clock *nodeClock, ok bool)
+	// keeper names the node serving as a primary that keeps client's
+	// grant of token (kept) for its holder, the node answering it (or,
+	// when the holder reaches none, some other client), with its lease
+	// ending at until when until is not 0; "" when none does.
+	keeper(client string, token, until int64) string
 }
 
 // leaderNow names the node that leads now, the one a fault aimed at the

@@ -301,11 +301,13 @@ func (w *world) leaderChanged() {
 }
 
 // serviceChanged follows a change in which lock nodes run and serve:
-// availability is recorded, and lease ends that no node could tell are
-// told by one that now can.
+// availability is recorded, a forgotten grant that a node clients reach
+// again still holds is back (seeBack), and lease ends that no node could
+// tell are told by one that now can.
 func (w *world) serviceChanged() {
 	w.noteAvailability()
 	if w.svc != nil {
+		w.ledger.seeBack(w)
 		w.ledger.seeUnseen(w)
 	}
 }

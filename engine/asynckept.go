@@ -1,0 +1,68 @@
+package engine
+
+// KindGrantBack is the async replica's event for a grant the lock service
+// had forgotten that a node serving as primary still holds, once its
+// holder reaches that node again: the grant is back (ledger.seeBack).
+const KindGrantBack = "grant_back"
+
+// grantBackKind declares grant_back on the timeline.
+var grantBackKind = EventKind{Kind: KindGrantBack,
+	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs",
+	Lane: "node", Shape: "diamond", Class: "m-grant", Lease: true,
+	Label:  "grant {token} of {holder} is back",
+	Legend: "a forgotten grant is back"}
+
+// kept returns the lock's entry as node records it, and its clock, when
+// node serves as a primary (the one the monitor put in place, or a
+// deposed one still answering its side) and its record counts client's
+// grant of token, the lease still running by that clock.
+func (s *asyncService) kept(node, client string, token int64) (lockEntry, *nodeClock, bool) {
+	n := s.node(node)
+	if n == nil || !s.servesAsPrimary(s.index(n)) {
+		return lockEntry{}, nil, false
+	}
+	h, tok, until, ok := n.fsm.Entry(s.w.lockName)
+	if !ok || h != client || tok != token || n.clock.at(s.w.s.now) >= until {
+		return lockEntry{}, nil, false
+	}
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, &n.clock, true
+}
+
+// keeper names the node that keeps client's grant of token for its
+// holder: a primary, or a deposed one, whose record counts the grant, its
+// lease running by its clock (and ending at until when until is not 0),
+// and that answers the holder's requests (serverFor). A holder the
+// service answers elsewhere, by a node that lacks the grant, is refused
+// as if it held nothing: the grant is forgotten though a primary on the
+// other side still counts it. When the holder reaches no node, the keeper
+// is a node that answers some client: it still refuses them for the
+// holder. "" when none does: a node cut off from every client keeps the
+// grant for nobody.
+func (s *asyncService) keeper(client string, token, until int64) string {
+	keeps := func(i int) bool {
+		e, _, ok := s.kept(s.nodes[i].name, client, token)
+		return ok && (until == 0 || e.LeaseUntil == until)
+	}
+	if i := s.serverFor(client); i >= 0 {
+		if keeps(i) {
+			return s.nodes[i].name
+		}
+		return ""
+	}
+	for i := range s.nodes {
+		if keeps(i) && s.answersSome(i) {
+			return s.nodes[i].name
+		}
+	}
+	return ""
+}
+
+// answersSome reports whether some client's requests go to node i.
+func (s *asyncService) answersSome(i int) bool {
+	for _, c := range s.w.clients {
+		if s.serverFor(c.cfg.Name) == i {
+			return true
+		}
+	}
+	return false
+}
