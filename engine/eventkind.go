@@ -37,6 +37,11 @@ type EventKind struct {
 	// Lease: the event moves its holder's lease to end at its lease_until
 	// (a lock service that extends a lease it did not grant).
 	Lease bool `json:"lease,omitempty"`
+	// Back: the event gives its holder the lock again in the service's
+	// record, its lease running to lease_until (a grant the service had
+	// forgotten that a node it answers from still holds): the lock panel
+	// shows that holder again, and the timeline opens its lease anew.
+	Back bool `json:"back,omitempty"`
 
 	// describe says the event in one line (Describe); nil: its reason, or
 	// else its message.

@@ -78,6 +78,7 @@ type KindMark struct {
 	Title  string `json:"title,omitempty"`
 	Label  string `json:"label,omitempty"`
 	Lease  bool   `json:"lease,omitempty"`
+	Back   bool   `json:"back,omitempty"`
 }
 
 // OptionMax is the largest value, in milliseconds, that any backend takes
@@ -181,8 +182,8 @@ func buildCatalog() Catalog {
 			c.legend = append(c.legend, h)
 		}
 		for _, k := range b.Kinds {
-			if k.Lane != "" || k.Lease {
-				m := KindMark{Kind: k.Kind, Client: k.Lane == "client", Class: k.Class, Title: k.Title, Label: k.Label, Lease: k.Lease}
+			if k.Lane != "" || k.Lease || k.Back {
+				m := KindMark{Kind: k.Kind, Client: k.Lane == "client", Class: k.Class, Title: k.Title, Label: k.Label, Lease: k.Lease, Back: k.Back}
 				if k.Lane != "" {
 					m.Shape = k.Shape
 				}

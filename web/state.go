@@ -164,21 +164,31 @@ func (s *State) Apply(e engine.Event) bool {
 		}
 		st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Client, e.Kind
 	default:
-		// A backend's own kind that moves its holder's lease (a new leader
-		// giving the lease it inherits its full TTL again).
-		if s.movesLease(e.Kind) && s.Lock.Holder == e.Holder && s.Lock.Token == e.Token && e.LeaseUntil != 0 {
+		k := s.kind(e.Kind)
+		switch {
+		case k.Back && e.Holder != "":
+			// A grant the service had forgotten, held again by the node
+			// the clients reach: the lock is its holder's.
+			s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Holder, e.Token, e.LeaseUntil, e.Node
+		case k.Lease && s.Lock.Holder == e.Holder && s.Lock.Token == e.Token && e.LeaseUntil != 0:
+			// A backend's own kind that moves its holder's lease (a new
+			// leader giving the lease it inherits its full TTL again).
 			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
 		}
 	}
 	return !s.equal(before)
 }
 
-// movesLease reports whether the backend's registry entry declares kind
-// as one that moves its holder's lease end (EventKind.Lease), as the
-// timeline's model reads it from the catalog.
-func (s *State) movesLease(kind string) bool {
-	b, ok := engine.LookupBackend(s.Backend)
-	return ok && slices.ContainsFunc(b.Kinds, func(k engine.EventKind) bool { return k.Kind == kind && k.Lease })
+// kind is the backend's registry entry for one of its own event kinds
+// (what it does to the lock: EventKind.Lease, EventKind.Back), as the
+// timeline's model reads it from the catalog; zero for any other kind.
+func (s *State) kind(kind string) engine.EventKind {
+	if b, ok := engine.LookupBackend(s.Backend); ok {
+		if i := slices.IndexFunc(b.Kinds, func(k engine.EventKind) bool { return k.Kind == kind }); i >= 0 {
+			return b.Kinds[i]
+		}
+	}
+	return engine.EventKind{}
 }
 
 func (s *State) node(name string) *NodeState {

@@ -252,8 +252,13 @@ export function buildModel(sc, events, now, states = [], cast = events) {
         if (c && holds) for (const s of c.servers || []) closeHold(s, e.actor, e.t, 'released');
         break;
       default: {
-        // A backend's own kind (k): its mark, and a lease it moves.
+        // A backend's own kind (k): its mark, a lease it moves, a
+        // forgotten grant it gives back.
         const k = own[e.kind], h = C[e.holder], on = k && (k.client ? c : N[e.actor]);
+        if (k?.back && h && h.lease?.token !== e.token) {
+          closeLease(h, e.t, 'replaced');
+          h.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [], back: e.actor + ' still held it', forgot: 1 };
+        }
         if (k?.lease && h?.lease?.token === e.token) h.lease.until = e.lease_until;
         if (on && k.shape) on.marks.push({ t: e.t, kind: e.kind, d: k, e });
         else if (c && ASKS.has(e.kind)) c.marks.push({ t: e.t, kind: e.kind, token: e.token, message: e.message, reason: e.reason, node: e.node, stale: e.stale === true });

@@ -221,15 +221,17 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   for (const b of c.beliefs) {
     const lease = c.leases.find(s => s.token === b.token && s.from <= b.from + 1 && s.to >= b.from) || c.leases.find(s => s.token === b.token);
     const from = lease ? Math.max(lease.to, b.from) : b.from;
-    if (b.to > from) {
-      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(b.to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
-      const bw = `believes it holds ${b.token || 'the lock'}`, bx = lay.clear(x(from) + 5, top + 14, textWidth(bw, 600, 11));
-      if (!compact && x(b.to) - bx > 105) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">${bw}</text>`);
+    // Until a lease it holds again (a forgotten grant that came back).
+    const to = Math.min(b.to, ...c.leases.filter(s => s.from >= from).map(s => s.from));
+    if (to > from) {
+      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
+      const bw = `believes it holds ${b.token || 'the lock'}`, tw = textWidth(bw, 600, 11), bx = lay.clear(x(from) + 5, top + 14, tw);
+      if (!compact && x(to) - bx > tw + 4) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">${bw}</text>`);
     }
   }
   for (const s of c.leases) {
     const w = Math.max(x(s.to) - x(s.from), 2);
-    const began = s.back ? `given back${s.released != null ? ' at ' + fmt(s.released) : ''}, came back at ${fmt(s.from)}`
+    const began = s.back ? `${s.forgot ? 'forgotten' : 'given back'}${s.released != null ? ' at ' + fmt(s.released) : ''}, came back at ${fmt(s.from)}`
       : `granted at ${fmt(s.from)}${s.heard != null ? `, its answer lost (${c.name} heard of it at ${fmt(s.heard)})` : s.unheard ? ', its answer lost' : ''}`;
     out.push(`<rect x="${x(s.from)}" y="${top}" width="${w}" height="${h}" rx="3" class="lease${s.open ? ' open' : ''}${s.back ? ' back' : ''}" data-testid="lease" data-mark="lease"><title>${tok(s.token)}: ${began}, lease until ${fmt(s.until)}${s.how ? ', ' + s.how : ''}${s.early ? ' early: ' + s.early : ''}</title></rect>`);
     // Under the bar, pointing at it: a tick inside would cut its words.
@@ -318,6 +320,8 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
   const rows = [l.y + 11, l.y + l.h - 3];
   for (const d of n.drifts) drawDrift(out, l, d, x, label, rows);
   for (const k of n.marks) if (k.kind === 'answer_lost') lay.reserve(mid + 4, x(k.t) - 7, x(k.t) + 7);
+  // A violation's badge ("2×" after its moment, "#" before): no word on it.
+  for (const v of m.violations) if (v.node === n.name) lay.reserve(mid + 4, x(v.t) - 25, x(v.t) + 25);
   let was = null;
   for (const r of n.roles) {
     if (r.to <= r.from) continue; // nothing has happened yet
