@@ -58,7 +58,7 @@ func (etcdStore) apply(f *LockFSM, l *lockSlot, c Command, now int64) (Reply, bo
 	case opTxn:
 		// Compare the lock key's create revision with the writer's token;
 		// on success the put is a write of its own.
-		if reason := f.refusal(&c, &e, held, true); reason != "" {
+		if reason := f.refusal(&c, &e, held, true, now); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: "compare failed: " + reason, Now: now}, true
 		}
 		f.next++

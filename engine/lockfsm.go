@@ -259,7 +259,7 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 		if c.Op == OpRenew && f.rules.keysStand && held && now >= e.LeaseUntil {
 			valid = false // a lease that ran out waits for its delete: no keep-alive
 		}
-		if reason := f.refusal(c, &e, held, valid); reason != "" {
+		if reason := f.refusal(c, &e, held, valid, now); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		if c.Op == OpRenew {
@@ -269,7 +269,7 @@ func (f *LockFSM) apply(l *lockSlot, c *Command) Reply {
 		return Reply{OK: true, Token: e.Token, LeaseUntil: e.LeaseUntil, Holder: e.Holder, Now: now}
 	case OpRelease:
 		// An expired lease may still be given back by its holder.
-		if reason := f.refusal(c, &e, held, true); reason != "" {
+		if reason := f.refusal(c, &e, held, true, now); reason != "" {
 			return Reply{Holder: e.Holder, Token: e.Token, Reason: reason, Now: now}
 		}
 		l.e, l.held, l.delayUntil = lockEntry{}, false, 0
@@ -302,16 +302,24 @@ func (f *LockFSM) delayedUntil(l *lockSlot, held bool, now int64) int64 {
 }
 
 // refusal says why a renew, check or release by c.Client naming c.Token
-// fails, or "". Holder and token must both match: after a token was handed
-// out twice (a restart that forgot a grant, a replica that never got it),
-// the old holder carries the new holder's token, and must not extend,
-// vouch for or give back the new holder's lease.
-func (f *LockFSM) refusal(c *Command, e *lockEntry, held, valid bool) string {
+// fails at now, or "". Holder and token must both match: after a token was
+// handed out twice (a restart that forgot a grant, a replica that never
+// got it), the old holder carries the new holder's token, and must not
+// extend, vouch for or give back the new holder's lease. The record's
+// holder is said to hold the lock only while its lease runs by the
+// machine's time; once it ran out (its key not deleted yet) the holder
+// was granted it, which stays true whatever any clock says.
+func (f *LockFSM) refusal(c *Command, e *lockEntry, held, valid bool, now int64) string {
+	ran := held && !f.rules.keysStand && now >= e.LeaseUntil
 	switch {
 	case !held:
 		return fmt.Sprintf("token %d is not held: the lock is free", c.Token)
+	case e.Token != c.Token && ran:
+		return fmt.Sprintf("token %d is not current: %s was granted token %d", c.Token, e.Holder, e.Token)
 	case e.Token != c.Token:
 		return fmt.Sprintf("token %d is not current: %s holds token %d", c.Token, e.Holder, e.Token)
+	case e.Holder != c.Client && ran:
+		return fmt.Sprintf("token %d was granted to %s, not %s: the token was handed out twice", c.Token, e.Holder, c.Client)
 	case e.Holder != c.Client:
 		return fmt.Sprintf("token %d is held by %s, not %s: the token was handed out twice", c.Token, e.Holder, c.Client)
 	case !valid:

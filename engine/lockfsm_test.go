@@ -363,3 +363,40 @@ func TestALockSlotDroppedUnderAClientIsNotReused(t *testing.T) {
 		t.Errorf("c took x while a holds it: %+v", r)
 	}
 }
+
+// TestARefusalSaysHoldsOnlyWhileTheLeaseRuns: a renew, check or release
+// refused because its token is not the record's says the record's holder
+// holds its token while that lease runs by the machine's time, and only
+// that it was granted it once the lease ran out (the record keeps the
+// entry until another grant): "client-1 holds token 33" at 20 s of a lease
+// that ended at 10 s was false. The same for a token handed out twice.
+// (The machine's time never runs back: the cases go in time order.)
+func TestARefusalSaysHoldsOnlyWhileTheLeaseRuns(t *testing.T) {
+	f := NewLockFSM(33)
+	do := func(op Op, client string, token, now int64, id uint64) Reply {
+		return f.Apply(Command{Op: op, Lock: "account-42", Client: client, Token: token, Lease: 10000, Now: now, ReqID: id})
+	}
+	if r := do(OpAcquire, "client-1", 0, 0, 1); !r.OK || r.Token != 33 {
+		t.Fatalf("grant: %+v", r)
+	}
+	id := uint64(1)
+	for _, c := range []struct {
+		op     Op
+		client string
+		token  int64
+		now    int64
+		want   string
+	}{
+		{OpRenew, "client-2", 34, 5000, "token 34 is not current: client-1 holds token 33"},
+		{OpRenew, "client-2", 33, 5000, "token 33 is held by client-1, not client-2: the token was handed out twice"},
+		{OpCheck, "client-2", 34, 20000, "token 34 is not current: client-1 was granted token 33"},
+		{OpRelease, "client-2", 34, 20000, "token 34 is not current: client-1 was granted token 33"},
+		{OpRenew, "client-2", 33, 20000, "token 33 was granted to client-1, not client-2: the token was handed out twice"},
+		{OpRenew, "client-1", 33, 20000, "the lease of token 33 ran out at 10s"},
+	} {
+		id++ // each a request of its own, not one answered from memory
+		if r := do(c.op, c.client, c.token, c.now, id); r.OK || r.Reason != c.want {
+			t.Errorf("%s's %v of token %d at %s: %+v, want the reason %q", c.client, c.op, c.token, FormatMS(c.now), r, c.want)
+		}
+	}
+}
