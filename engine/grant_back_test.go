@@ -68,12 +68,14 @@ func TestForgottenGrantComesBack(t *testing.T) {
 // because its holder holds the lock), unless the timeline first says it
 // is back; forgotten_grants counts the grant_forgotten events (not ended)
 // less the grant_back ones. A renewal answered within a round trip of the
-// forgetting was served before it.
+// forgetting was served before it. Under -short (the race-detector pass) a
+// tenth of the seeds, which still hold seed 70's grant that comes back.
 func TestForgottenGrantsStayForgotten(t *testing.T) {
 	backs := 0
+	seeds := int64(chaosRuns(t, 1500))
 	for _, fencing := range []bool{true, false} {
 		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= 1500; seed++ {
+		for seed := int64(1); seed <= seeds; seed++ {
 			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
 			if err != nil {
 				t.Fatal(err)
