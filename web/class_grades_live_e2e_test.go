@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -27,30 +26,19 @@ import (
 // of the dashboard with the card at 1366x900, 1280x720 and 390x844, its
 // point and Send again in the first screen at each.
 func TestE2EGradesCardLiveByKeyboard(t *testing.T) {
-	var b *browser
-	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
-		b = startBrowserWith(t, cfg) // skips without PLAYGROUND_E2E=1 or a chromium
-		return b.base
-	})
-	ctx := context.Background()
+	e, b := startLTIBrowser(t, nil)
 	item := e.plat.LineItem("7")
-	deliver := func() {
-		t.Helper()
-		if _, err := e.tool.Deliver(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
 	learner := func(u ltitest.User) {
 		p := newPerson(t, e.url)
 		e.launchAs(p, u, "link-ex", "exercise:outlive-lease", item)
 		checkRight(t, p)
 	}
 	learner(ltitest.User{Sub: "user-cy", Name: "Cy Young"})
-	deliver() // Cy's score is sent
+	e.deliver() // Cy's score is sent
 	learner(ltitest.Learner)
 	e.plat.FailScores(1000)
 	for range 24 { // a day of the queue's passes: Ada's is given up
-		deliver()
+		e.deliver()
 		e.clock.Advance(time.Hour)
 	}
 
@@ -130,7 +118,7 @@ func TestE2EGradesCardLiveByKeyboard(t *testing.T) {
 	if got := active(); got != "grades-out-heading" {
 		t.Errorf("with Send again gone the focus is on %q; want the card's heading, so Tab goes on in the card", got)
 	}
-	deliver() // the queue sends Ada's score
+	e.deliver() // the queue sends Ada's score
 	b.waitUntil(tab, `document.querySelector('[data-testid=grades-sent]').textContent === '2 scores sent' && document.querySelector('[data-testid=grades-out]').dataset.state === 'sent'`,
 		"the card saying the score was sent")
 	if got := run(b, tab, chromedp.TextContent(chromedp.ID("grades-state"))); got != "2 scores sent: nothing waits and nothing is given up." {

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -20,19 +19,8 @@ import (
 // sent them, the panel and its status line say every score was sent, and
 // it offers nothing more.
 func TestE2ELTIGradesPanel(t *testing.T) {
-	var b *browser
-	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
-		b = startBrowserWith(t, cfg) // skips without PLAYGROUND_E2E=1 or a chromium
-		return b.base
-	})
-	ctx := context.Background()
+	e, b := startLTIBrowser(t, nil)
 	item := e.plat.LineItem("7")
-	deliver := func() {
-		t.Helper()
-		if _, err := e.tool.Deliver(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
 	learner := func(u ltitest.User) *person {
 		p := newPerson(t, e.url)
 		state, nonce := e.login(p)
@@ -43,18 +31,18 @@ func TestE2ELTIGradesPanel(t *testing.T) {
 	}
 	cy := learner(ltitest.User{Sub: "user-cy", Name: "Cy Young"})
 	checkRight(t, cy)
-	deliver() // Cy's score is sent
+	e.deliver() // Cy's score is sent
 
 	ada := learner(ltitest.Learner)
 	checkRight(t, ada)
 	e.plat.FailScores(1000)
 	for range 24 { // a day of the queue's passes: Ada's is given up
-		deliver()
+		e.deliver()
 		e.clock.Advance(time.Hour)
 	}
 	bo := learner(ltitest.User{Sub: "user-bo", Name: "Bo Diddley"})
 	checkRight(t, bo)
-	deliver() // Bo's first try fails: it waits for the next
+	e.deliver() // Bo's first try fails: it waits for the next
 
 	grace := newPerson(t, e.url)
 	a := e.launchAs(grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", item)
@@ -92,7 +80,7 @@ func TestE2ELTIGradesPanel(t *testing.T) {
 	b.do(tab, chromedp.Click(chromedp.CSS(`[data-testid=grades-retry]`)))
 	b.waitJS(tab, `document.querySelector('[data-testid=grades-state]').textContent === '1 score to be sent again now.'`, "Send again answered")
 	e.clock.Advance(time.Minute) // Bo's next try is due too
-	deliver()
+	e.deliver()
 	// The dashboard's stream redraws the panel as the queue sends them.
 	b.waitJS(tab, `document.querySelector('[data-testid=grades-sent]').textContent === '3 scores sent'`, "the panel saying every score was sent")
 	b.waitJS(tab, `document.querySelector('[data-testid=grades-retry]').hidden && document.querySelector('[data-testid=grades-given-up]').hidden && document.querySelector('[data-testid=grades-waiting]').hidden`,

@@ -114,6 +114,30 @@ func startLTIWith(t *testing.T, kind string, start func(web.Config) string) *lti
 	return e
 }
 
+// startLTIBrowser is startLTIWith on a browser test's server, with
+// tweak (nil: none) applied to its configuration first. It skips without
+// PLAYGROUND_E2E=1 or a chromium.
+func startLTIBrowser(t *testing.T, tweak func(*web.Config)) (*ltiEnv, *browser) {
+	t.Helper()
+	var b *browser
+	e := startLTIWith(t, "sqlite", func(cfg web.Config) string {
+		if tweak != nil {
+			tweak(&cfg)
+		}
+		b = startBrowserWith(t, cfg)
+		return b.base
+	})
+	return e, b
+}
+
+// deliver has the tool's queue send what is due now.
+func (e *ltiEnv) deliver() {
+	e.t.Helper()
+	if _, err := e.tool.Deliver(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // login runs the OIDC login as the platform's browser would and returns
 // the state and nonce the tool sent to the authorization endpoint.
 func (e *ltiEnv) login(p *person) (state, nonce string) {
