@@ -117,6 +117,16 @@ func TestTheLivenessProbeDoesNotWaitForABusyStore(t *testing.T) {
 		t.Fatal("released early")
 	default:
 	}
+	// The probes started one ping, on a goroutine of its own, which may
+	// not have begun yet on a busy machine: wait for it (the deadline
+	// only bounds a broken test), then probe again. No probe starts a
+	// second ping while it hangs.
+	for deadline := time.Now().Add(30 * time.Second); st.pings.Load() < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range 5 {
+		p.get("/healthz")
+	}
 	if n := st.pings.Load(); n != 2 {
 		t.Errorf("%d pings, want 2 (the first probe's, and one under way for the rest)", n)
 	}
