@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -114,14 +115,16 @@ func TestPlaygroundBadQueryIs400WithTheField(t *testing.T) {
 	}
 	shared := "s=" + mustShare(t, base.Scenario)
 	for _, tc := range []struct{ query, want string }{
-		{"preset=nope", "preset: unknown preset"},
+		// Whole, not cut to the bound on a message's length in the middle
+		// of a list of every preset's name.
+		{"preset=nope", fmt.Sprintf(`preset: "nope" is not one of the %d presets: pick one from the Scenario list below`, len(engine.PresetNames()))},
 		{"s=%21%21", "s: is not a scenario link"},
 		{"s=" + mustShare(t, engine.Scenario{Clients: []engine.Client{{Name: "a", Steps: []engine.Step{{Do: "work", For: engine.Ms(-5)}}}}}), "clients[0].steps[0].for: must be positive"},
 		{"s=" + strings.Repeat("A", 100000), "s: the shared scenario is 100000 characters"},
 		{"speed=fast", "speed: must be a number"},
 		// What goes with a share link only, or cannot go with one, is
 		// refused by name rather than dropped.
-		{shared + "&from=nope", `from: is not a preset ("nope")`},
+		{shared + "&from=nope", `from: is not a preset ("nope"), so what the link changed cannot be said: the link's scenario is shown as it is`},
 		{shared + "&preset=paused-holder", "preset: cannot go with a share link (s)"},
 		{shared + "&run=yes", `run: must be 1 (start the shared scenario when the page opens) or left out, not "yes"`},
 		{"preset=paused-holder&run=1", "run: goes with a share link (s) only"},

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -65,7 +64,7 @@ func (s *Server) playground(c echo.Context) error {
 		d.Preset, d.Scenario = "", sc
 		if from := q.Get("from"); from != "" {
 			if p, err := engine.LoadPreset(from); err != nil {
-				fail(badRequest("from", "is not a preset (%s), so what the link changed cannot be said: use one of %s", excerpt(from), strings.Join(engine.PresetNames(), ", ")))
+				fail(badRequest("from", "is not a preset (%s), so what the link changed cannot be said: the link's scenario is shown as it is", excerpt(from)))
 			} else {
 				d.From, d.Changes = p.Name, shareChanges(p.Scenario, sc)
 			}
@@ -73,7 +72,7 @@ func (s *Server) playground(c echo.Context) error {
 		d.AutoRun = q.Get("run") == "1" && d.Error == ""
 	case q.Get("preset") != "":
 		if _, err := engine.LoadPreset(q.Get("preset")); err != nil {
-			fail(err)
+			fail(badRequest("preset", "%s is not one of the %d presets: pick one from the Scenario list below", excerpt(q.Get("preset")), len(engine.PresetNames())))
 			break
 		}
 		d.Preset = q.Get("preset")
