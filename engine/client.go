@@ -322,6 +322,8 @@ func (c *client) acquire(a *actor) {
 				}
 				// A holder that had released it: the service lost the release.
 				reason += c.w.cameBackWords(r.Holder, r.Token)
+				// Two primaries at once: whose record refused it.
+				reason += c.w.splitRefusalWords(node, r.Holder, r.Token)
 			}
 			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: reason})
 		}
