@@ -78,3 +78,18 @@ func (s *asyncService) primaryRecord(node string) (lockEntry, bool, *nodeClock, 
 	h, tok, until, held := n.fsm.Entry(s.w.lockName)
 	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, held, &n.clock, s.deposed[s.index(n)], true
 }
+
+// servesClients reports whether the requests of some client still at
+// work (not finished, not crashed) go to node.
+func (s *asyncService) servesClients(node string) bool {
+	n := s.node(node)
+	if n == nil {
+		return false
+	}
+	for _, c := range s.w.clients {
+		if !c.done && s.serverFor(c.cfg.Name) == s.index(n) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -85,5 +86,78 @@ func TestSplitRefusalsNameTheirRecord(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("node-1 refused client-4 nowhere in the sweep: it tests nothing")
+	}
+}
+
+// TestNoDisagreementWithAPrimaryNobodyReaches: node-1 grants client-1
+// the lock at 1s and is cut off alone at 1.5s, before the copy reaches
+// node-2, which is promoted without it and grants client-2. node-2
+// refuses client-3 for client-2's grant while node-1, deposed, still
+// counts client-1, but no client reaches node-1: it grants nobody, so the
+// refusal says nothing of two primaries disagreeing.
+func TestNoDisagreementWithAPrimaryNobodyReaches(t *testing.T) {
+	steps := []engine.Step{{Do: "acquire"}, {Do: "read"}, {Do: "work", For: engine.Sec(3)}, {Do: "write", Add: ptr(int64(1))}, {Do: "release"}}
+	sc := engine.Scenario{
+		Title: "a deposed primary cut off from every client", Seed: 1, Fencing: true, Until: engine.Sec(30),
+		Lock: engine.Lock{Backend: engine.BackendAsyncReplica, Nodes: 2, Lease: engine.Sec(6), FirstToken: 33,
+			ReplicationLag: engine.Sec(1), Election: engine.Sec(1)},
+		Storage: engine.Storage{Initial: 1000},
+		Clients: []engine.Client{
+			{Name: "client-1", Start: engine.Sec(1), RetryEvery: engine.Ms(500), Steps: steps},
+			{Name: "client-2", Start: engine.Sec(3), RetryEvery: engine.Ms(500), Steps: steps},
+			{Name: "client-3", Start: engine.Ms(3500), RetryEvery: engine.Ms(500), Steps: steps},
+		},
+		Faults: []engine.Fault{{At: engine.Ms(1500), Do: "partition", Target: "node-1", For: engine.Sec(10)}},
+	}
+	res := mustRun(t, sc)
+	refused := 0
+	for _, e := range find(res, "client-3", engine.KindAcquireRefused) {
+		if e.Node != "node-2" || e.Holder != "client-2" || e.T >= 11500 {
+			continue
+		}
+		refused++
+		if d := engine.Describe(e); strings.Contains(d, "disagree") || strings.Contains(d, "node-1") {
+			t.Errorf("node-2's refusal at %dms says %q: node-1, reached by no client, grants nobody", e.T, d)
+		}
+	}
+	if refused == 0 {
+		t.Fatalf("node-2 never refused client-3 for client-2 during the partition: %v", find(res, "client-3", ""))
+	}
+}
+
+// TestSplitDisagreementSaysWhatDiffers sweeps generated async-replica
+// runs: a refusal that says two primaries disagree "about who holds the
+// lock" names, for the other primary, nobody or another client than the
+// one the refusal names; when both name the same client by two grants
+// (chaos seed 195 at 14.9s: node-2 counts client-3's token 33, node-1
+// its token 34), it says they disagree about which of its grants holds
+// the lock.
+func TestSplitDisagreementSaysWhatDiffers(t *testing.T) {
+	same := 0
+	seeds := int64(chaosRuns(t, 1000))
+	for _, fencing := range []bool{true, false} {
+		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
+		for seed := int64(1); seed <= seeds; seed++ {
+			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range find(mustRun(t, sc), "", engine.KindAcquireRefused) {
+				d := engine.Describe(e)
+				other := "counts " + e.Holder + " as its holder"
+				switch {
+				case strings.Contains(d, "disagree about who holds the lock") && strings.Contains(d, other):
+					t.Errorf("seed %d fencing %v: %q: both primaries name %s", seed, fencing, d, e.Holder)
+				case strings.Contains(d, "disagree about which of"):
+					same++
+					if !strings.Contains(d, other) {
+						t.Errorf("seed %d fencing %v: %q: the other primary names another client", seed, fencing, d)
+					}
+				}
+			}
+		}
+	}
+	if same == 0 && !testing.Short() {
+		t.Fatal("no refusal in the sweep named one client by two grants: it tests nothing")
 	}
 }

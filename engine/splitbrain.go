@@ -34,6 +34,9 @@ type splitter interface {
 	// the clock that judges it, and whether the monitor deposed node;
 	// ok is false when node does not serve as a primary.
 	primaryRecord(node string) (e lockEntry, held bool, clock *nodeClock, deposed, ok bool)
+	// servesClients reports whether the requests of some client still
+	// at work go to node.
+	servesClients(node string) bool
 }
 
 // leaderNow names the node that leads now, the one a fault aimed at the

@@ -8,12 +8,14 @@ import "fmt"
 // it: the refusal is node's record, and the other primary's differs
 // ("; node-1, deposed but still serving its side of a partition, holds
 // it for client-3, while node-2, the primary on the other side, forgot
-// that grant at 5.568s and counts nobody as holder: the two primaries
-// disagree about who holds the lock"); the later refusals of the same
-// disagreement name whose record refused ("; by the record of node-1, deposed
-// but still serving its side of a partition: node-2, the primary on the
-// other side, disagrees"). "" when node serves alone, or
-// when the other primary counts the same grant, its lease running.
+// that grant at 5.568s and counts client-1 as its holder of token 34: the
+// two primaries disagree about who holds the lock"). The later refusals
+// of the same disagreement name whose record refused ("; by the record
+// of node-1, deposed but still serving its side of a partition: node-2,
+// the primary on the other side, disagrees"). "" when node serves alone,
+// or the other primary is a deposed one that answers no client still at
+// work (it grants nobody: its record is no longer the service's), or
+// counts the same grant, its lease running.
 func (w *world) splitRefusalWords(node, holder string, token int64) string {
 	sp, ok := w.svc.(splitter)
 	if !ok || node == "" || holder == "" {
@@ -28,8 +30,8 @@ func (w *world) splitRefusalWords(node, holder string, token int64) string {
 		return ""
 	}
 	oe, oheld, oclk, odeposed, ok := sp.primaryRecord(other)
-	if !ok {
-		return ""
+	if !ok || odeposed && !sp.servesClients(other) {
+		return "" // a deposed primary no working client reaches grants nobody
 	}
 	live := oheld && oclk != nil && oclk.at(w.s.now) < oe.LeaseUntil
 	if live && oe.Holder == holder && oe.Token == token {
@@ -62,6 +64,10 @@ func (w *world) splitRefusalWords(node, holder string, token int64) string {
 	if g != nil {
 		g.splitSaid = key
 	}
-	return fmt.Sprintf("; %s, %s, holds it for %s, while %s, %s, %s: the two primaries disagree about who holds the lock",
-		node, role, holder, other, orole, says)
+	about := "who holds the lock"
+	if live && oe.Holder == holder {
+		about = "which of " + holder + "'s grants holds the lock" // the same client, by another grant
+	}
+	return fmt.Sprintf("; %s, %s, holds it for %s, while %s, %s, %s: the two primaries disagree about %s",
+		node, role, holder, other, orole, says, about)
 }
