@@ -57,7 +57,7 @@ func (s *asyncService) choose() {
 		// It came back before another could be promoted: it serves again,
 		// and a deposed primary that reaches it rejoins as its replica.
 		s.primary, s.missed[old] = old, false
-		s.deposed[old] = false
+		s.deposed[old], s.deposedAt[old] = false, 0
 		w.nodeEvent(s.nodes[old].name, KindLeader, "serves again as primary")
 		s.catchUp()
 		return
@@ -72,7 +72,7 @@ func (s *asyncService) choose() {
 	if s.deposed[to] {
 		// A primary the monitor replaced: it granted alone while cut
 		// off, and never heard what its successor did.
-		s.deposed[to] = false
+		s.deposed[to], s.deposedAt[to] = false, 0
 		promoted = "the deposed primary made primary again"
 		had = fmt.Sprintf("again with its own record: %s was cut off while %s served, and never received what %s did", s.nodes[to].name, s.nodes[old].name, s.nodes[old].name)
 		applier = s.nodes[old].name

@@ -66,3 +66,30 @@ func (s *asyncService) answersSome(i int) bool {
 	}
 	return false
 }
+
+// primaryRecord returns the lock's entry as node records it, and its
+// clock, while node serves as a primary (the monitor's, or a deposed one
+// still answering its side), and whether it is deposed.
+func (s *asyncService) primaryRecord(node string) (lockEntry, bool, *nodeClock, bool, bool) {
+	n := s.node(node)
+	if n == nil || !s.servesAsPrimary(s.index(n)) {
+		return lockEntry{}, false, nil, false, false
+	}
+	h, tok, until, held := n.fsm.Entry(s.w.lockName)
+	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, held, &n.clock, s.deposed[s.index(n)], true
+}
+
+// servesClients reports whether the requests of some client still at
+// work (not finished, not crashed) go to node.
+func (s *asyncService) servesClients(node string) bool {
+	n := s.node(node)
+	if n == nil {
+		return false
+	}
+	for _, c := range s.w.clients {
+		if !c.done && s.serverFor(c.cfg.Name) == s.index(n) {
+			return true
+		}
+	}
+	return false
+}

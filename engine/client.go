@@ -211,7 +211,8 @@ func (c *client) step(a *actor, st Step) {
 		case !ok:
 			c.emit(Event{Kind: KindUnavailable, Message: "check", Reason: c.noAnswerWords()})
 		case r.OK:
-			e := Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node}
+			e := Event{Kind: KindCheckOK, Token: token, LeaseUntil: r.LeaseUntil, Node: node,
+				Message: c.w.withForgotSince("", c.cfg.Name, token, c.served)}
 			if token != 0 {
 				e.Reason = c.w.checkClockWords(c.cfg.Name, token, node, r.LeaseUntil)
 			}
@@ -322,6 +323,8 @@ func (c *client) acquire(a *actor) {
 				}
 				// A holder that had released it: the service lost the release.
 				reason += c.w.cameBackWords(r.Holder, r.Token)
+				// Two primaries at once: whose record refused it.
+				reason += c.w.splitRefusalWords(node, r.Holder, r.Token)
 			}
 			c.emit(Event{Kind: KindAcquireRefused, Holder: r.Holder, Token: r.Token, Node: node, Reason: reason})
 		}

@@ -38,10 +38,13 @@ type grantRec struct {
 	// that release and holds the lease again, says how (releaseForgotten).
 	releasedAt int64
 	back       string
-	backGen    int  // bumps each time the service brings it back
-	backSaid   int  // the backGen whose first refusal said how (cameBackWords)
-	accessed   bool // its holder read or wrote the storage under it
-	gen        int  // bumps on every change, so stale expiry timers do nothing
+	backGen    int // bumps each time the service brings it back
+	backSaid   int // the backGen whose first refusal said how (cameBackWords)
+	// splitSaid is the last disagreement between two primaries that a
+	// refusal naming this grant said whole (splitRefusalWords).
+	splitSaid string
+	accessed  bool // its holder read or wrote the storage under it
+	gen       int  // bumps on every change, so stale expiry timers do nothing
 	// unseen is set when the lease ran out while no node that could know
 	// it was up and serving: the event waits for one that can.
 	unseen bool

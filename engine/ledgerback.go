@@ -36,7 +36,9 @@ func (w *world) keeper(g *grantRec, until int64) string {
 // open grants it never received that another primary, serving its own
 // side, keeps for the clients it answers: "; it never received client-1's
 // grant of token 35, which node-1, deposed, still holds for the clients
-// that reach it", or the renewals that keep one. Those grants are
+// that reach it", or the renewals that keep one ("; it lacks client-1's
+// renewals of token 33, which node-1, deposed, still holds for the
+// clients that reach it"). Those grants are
 // neither forgotten nor cut back (forgetLostBy).
 func (w *world) keptWords(st fsmState) string {
 	words := ""
@@ -46,7 +48,7 @@ func (w *world) keptWords(st fsmState) string {
 		}
 		if e, ok := st.Locks[w.lockName]; ok && e.Holder == g.client && e.Token == g.token {
 			if k := w.keeper(g, g.leaseUntil); e.LeaseUntil < g.leaseUntil && k != "" {
-				words += fmt.Sprintf("; it never received the renewals that keep %s's grant of token %d, which %s, deposed, still holds for the clients that reach it", g.client, g.token, k)
+				words += fmt.Sprintf("; it lacks %s's renewals of token %d, which %s, deposed, still holds for the clients that reach it", g.client, g.token, k)
 			}
 			continue
 		}

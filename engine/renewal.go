@@ -151,6 +151,7 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, by served, believedEnd, se
 				msg += ": " + r.Reason
 			}
 		}
+		msg = c.w.withForgotSince(msg, c.cfg.Name, l.token, by)
 		e := Event{Kind: KindRenewed, Token: l.token, LeaseUntil: r.LeaseUntil, Node: node, Message: msg}
 		if l.token != 0 {
 			e.Reason = c.w.leaseClockWords(c.cfg.Name, l.token, r.LeaseUntil)

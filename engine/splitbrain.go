@@ -30,6 +30,13 @@ type splitter interface {
 	// when the holder reaches none, some other client), with its lease
 	// ending at until when until is not 0; "" when none does.
 	keeper(client string, token, until int64) string
+	// primaryRecord returns the lock's entry as node records it, with
+	// the clock that judges it, and whether the monitor deposed node;
+	// ok is false when node does not serve as a primary.
+	primaryRecord(node string) (e lockEntry, held bool, clock *nodeClock, deposed, ok bool)
+	// servesClients reports whether the requests of some client still
+	// at work go to node.
+	servesClients(node string) bool
 }
 
 // leaderNow names the node that leads now, the one a fault aimed at the
