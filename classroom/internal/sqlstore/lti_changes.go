@@ -22,16 +22,31 @@ func (s *DB) scoreChanged(ctx context.Context, tx *sql.Tx, id int64, changed fun
 	} else if err != nil {
 		return err
 	}
+	return s.ownerChanged(ctx, tx, classID, lineItem, changed)
+}
+
+// ownerChanged reports a ChangeGrades for the classes whose grades panel
+// counts a score of the class on the line item: the class, or, for a
+// score the upgrade matched to none (class 0), every class linked to
+// the line item, whose panel counts it as unmatched.
+func (s *DB) ownerChanged(ctx context.Context, tx *sql.Tx, classID int64, lineItem string, changed func(classroom.Change)) error {
 	if classID != 0 {
 		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
 		return nil
 	}
+	return s.linkedChanged(ctx, tx, lineItem, changed)
+}
+
+// linkedChanged reports a ChangeGrades for every class linked to the
+// line item.
+func (s *DB) linkedChanged(ctx context.Context, tx *sql.Tx, lineItem string, changed func(classroom.Change)) error {
 	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT class_id FROM lti_links WHERE lineitem_url = ?`), lineItem)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
+		var classID int64
 		if err := rows.Scan(&classID); err != nil {
 			return err
 		}
@@ -74,17 +89,5 @@ func (s *DB) unmatchedOvertaken(ctx context.Context, tx *sql.Tx, lineItem, sub s
 		WHERE lineitem_url = ? AND user_sub = ? AND class_id = 0 AND outcome IN ('', 'failed')`), lineItem, sub).Scan(&n); err != nil || n == 0 {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT class_id FROM lti_links WHERE lineitem_url = ?`), lineItem)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var classID int64
-		if err := rows.Scan(&classID); err != nil {
-			return err
-		}
-		changed(classroom.Change{ClassID: classID, Kind: classroom.ChangeGrades})
-	}
-	return rows.Err()
+	return s.linkedChanged(ctx, tx, lineItem, changed)
 }
