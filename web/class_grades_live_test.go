@@ -13,8 +13,6 @@ import (
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/postgres"
 	"github.com/leaselab/playground/classroom/storetest"
-	"github.com/leaselab/playground/lti"
-	"github.com/leaselab/playground/lti/ltitest"
 	"github.com/leaselab/playground/web"
 )
 
@@ -91,14 +89,10 @@ func (s *gradesStream) next(what string) liveGrades {
 func TestGradesSentReachTheOpenDashboard(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		e := startLTI(t, kind)
-		item := e.plat.LineItem("7")
-		ada := newPerson(t, e.url)
-		e.launchAs(ada, ltitest.Learner, "link-ex", "exercise:outlive-lease", item)
-		grace := newPerson(t, e.url)
-		a := e.launchAs(grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", item)
-		code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
+		c := e.gradedCourse()
+		ada := c.ada
 
-		s := openGradesStream(t, e.url, code, grace.cookie(web.TeacherCookie))
+		s := openGradesStream(t, e.url, c.code, c.grace.cookie(web.TeacherCookie))
 		if g := s.next("the panel on connect"); g.State != "sent" || g.SentText != "No score sent yet" || g.Course != "Distributed Systems 101" {
 			t.Fatalf("the panel on connect: %+v", g)
 		}
@@ -139,33 +133,15 @@ func TestGradesSentReachADashboardOnAnotherReplica(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		e := &ltiEnv{t: t, clock: clock, st: st, lst: st}
-		e.tool = lti.New(lti.Config{Store: e.lst, Now: clock.Now, Lessons: catalog(t)})
-		t.Cleanup(e.tool.Close)
-		ts, _ := startServer(t, web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: clock.Now}})
-		e.url = ts.URL
-		return e
+		return serveLTI(t, st, st, clock.Now, nil, serveHTTP(t))
 	}
 	one, two := replica(), replica()
-	one.plat = ltitest.New(t, clock.Now)
-	one.plat.ToolJWKS = one.url + "/lti/jwks"
-	reg, err := lti.CheckPlatform(one.plat.Registration())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := one.lst.AddLTIPlatform(ctx, reg); err != nil {
-		t.Fatal(err)
-	}
-	item := one.plat.LineItem("7")
-	ada := newPerson(t, one.url)
-	one.launchAs(ada, ltitest.Learner, "link-ex", "exercise:outlive-lease", item)
-	grace := newPerson(t, one.url)
-	a := one.launchAs(grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", item)
-	code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
-	checkRight(t, ada)
+	one.addPlatform(clock.Now)
+	c := one.gradedCourse()
+	checkRight(t, c.ada)
 
 	// The balancer sends the teacher's dashboard to the other replica.
-	s := openGradesStream(t, two.url, code, grace.cookie(web.TeacherCookie))
+	s := openGradesStream(t, two.url, c.code, c.grace.cookie(web.TeacherCookie))
 	if g := s.next("the panel on connect"); g.State != "waiting" {
 		t.Fatalf("the panel on connect: %+v; want Ada's score waiting", g)
 	}
