@@ -20,6 +20,9 @@ import (
 type liveGrades struct {
 	gradesBody
 	RetryProblemWords string `json:"retry_problem_words"`
+	// Unread is the status line's words of a read that failed, in place
+	// of a panel.
+	Unread string `json:"unread"`
 }
 
 // gradesStream is a teacher's open dashboard stream, read for its

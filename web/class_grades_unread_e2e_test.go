@@ -1,34 +1,14 @@
 package web_test
 
 import (
-	"context"
-	"errors"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/lti"
 	"github.com/leaselab/playground/lti/ltitest"
 	"github.com/leaselab/playground/web"
 )
-
-// flakyGrades is an LTI store whose reads of a class's grades fail while
-// fail is set, as those of a database gone for a while would.
-type flakyGrades struct {
-	classroom.LTIStore
-	fail atomic.Bool
-}
-
-// LTIGrades fails while fail is set, and reads the grades otherwise.
-func (f *flakyGrades) LTIGrades(ctx context.Context, classID int64, now time.Time) (*classroom.LTIGrades, error) {
-	if f.fail.Load() {
-		return nil, errors.New("the database went away")
-	}
-	return f.LTIStore.LTIGrades(ctx, classID, now)
-}
 
 // startFlakyGrades is startLTIBrowser, with tweak (nil: none), on a tool
 // whose reads of the grades fail while the flakyGrades returned says so.
