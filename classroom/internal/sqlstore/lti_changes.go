@@ -77,17 +77,37 @@ func rowsChanged(res sql.Result, err error, classID int64, changed func(classroo
 	return nil
 }
 
-// unmatchedOvertaken reports, in the write that queues a newer score of
-// the user on the line item, a ChangeGrades for every class linked to
-// the line item when an older score of theirs there is one the upgrade
-// matched to no class (class_id 0) and those classes' panels still count
-// as unmatched (waiting, or given up): the newer score overtakes it, so
-// they count it no more.
-func (s *DB) unmatchedOvertaken(ctx context.Context, tx *sql.Tx, lineItem, sub string, changed func(classroom.Change)) error {
-	var n int
-	if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COUNT(*) FROM lti_scores
-		WHERE lineitem_url = ? AND user_sub = ? AND class_id = 0 AND outcome IN ('', 'failed')`), lineItem, sub).Scan(&n); err != nil || n == 0 {
+// overtaken reports, in the write that queues a newer score of the user
+// on the line item for the class, a ChangeGrades for the other classes
+// whose panel counts an older score of theirs there (the user in two
+// courses whose links grade into one line item): one still waiting is
+// superseded, one given up is the course's problem no more, and one the
+// upgrade matched to no class (class_id 0) is unmatched no more, for
+// every class linked to the line item. The class itself is told of the
+// score it queued.
+func (s *DB) overtaken(ctx context.Context, tx *sql.Tx, lineItem, sub string, classID int64, changed func(classroom.Change)) error {
+	rows, err := tx.QueryContext(ctx, s.d.q(`SELECT DISTINCT class_id FROM lti_scores
+		WHERE lineitem_url = ? AND user_sub = ? AND class_id <> ? AND outcome IN ('', 'failed')`), lineItem, sub, classID)
+	if err != nil {
 		return err
 	}
-	return s.linkedChanged(ctx, tx, lineItem, changed)
+	var owners []int64
+	for rows.Next() {
+		var owner int64
+		if err := rows.Scan(&owner); err != nil {
+			rows.Close()
+			return err
+		}
+		owners = append(owners, owner)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, owner := range owners {
+		if err := s.ownerChanged(ctx, tx, owner, lineItem, changed); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -94,7 +94,7 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 			case math.Abs(given/maximum-last) < 1e-9 && pending == lastPending:
 				continue
 			}
-			if err := s.unmatchedOvertaken(ctx, tx, it.url, sub, changed); err != nil {
+			if err := s.overtaken(ctx, tx, it.url, sub, classID, changed); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
