@@ -10,9 +10,6 @@ import (
 
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/sqlite"
-	"github.com/leaselab/playground/lti"
-	"github.com/leaselab/playground/lti/ltitest"
-	"github.com/leaselab/playground/web"
 )
 
 // gatedGrades counts the reads of a class's grades panel, and holds them
@@ -62,22 +59,11 @@ func TestAThousandScoresSentRedrawThePanelOnce(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	grades := &gatedGrades{LTIStore: st, waiting: make(chan struct{}, 1)}
-	tool := lti.New(lti.Config{Store: grades, Now: clock.Now, Lessons: catalog(t)})
-	t.Cleanup(tool.Close)
-	ts, _ := startServer(t, web.Config{Classroom: st, LTI: tool, Class: web.ClassConfig{Clock: clock.Now}})
-	plat := ltitest.New(t, clock.Now)
-	plat.ToolJWKS = ts.URL + "/lti/jwks"
-	reg, err := lti.CheckPlatform(plat.Registration())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := grades.AddLTIPlatform(ctx, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := serveLTI(t, st, grades, clock.Now, nil, serveHTTP(t))
+	platform := e.addPlatform(clock.Now)
 	launch := func(sub string, instructor bool) *classroom.LTILaunchResult {
-		r, err := grades.LTILaunch(ctx, classroom.LTILaunch{PlatformID: p.ID, ContextID: "course-1", ContextTitle: "Distributed Systems 101",
-			Sub: sub, Name: sub, Instructor: instructor, ResourceLinkID: "link-ex", Target: "exercise:outlive-lease", LineItemURL: plat.LineItem("7")})
+		r, err := grades.LTILaunch(ctx, classroom.LTILaunch{PlatformID: platform, ContextID: "course-1", ContextTitle: "Distributed Systems 101",
+			Sub: sub, Name: sub, Instructor: instructor, ResourceLinkID: "link-ex", Target: "exercise:outlive-lease", LineItemURL: e.plat.LineItem("7")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +77,7 @@ func TestAThousandScoresSentRedrawThePanelOnce(t *testing.T) {
 		}
 	}
 
-	s := openGradesStream(t, ts.URL, teacher.Class.Code, teacher.TeacherKey)
+	s := openGradesStream(t, e.url, teacher.Class.Code, teacher.TeacherKey)
 	if g := s.next("the panel on connect"); g.Waiting != learners {
 		t.Fatalf("the panel on connect: %+v; want %d waiting", g, learners)
 	}
@@ -100,7 +86,7 @@ func TestAThousandScoresSentRedrawThePanelOnce(t *testing.T) {
 	grades.mu.Lock()
 	grades.gate = gate
 	grades.mu.Unlock()
-	if sent, err := tool.Deliver(ctx); err != nil || sent != learners {
+	if sent, err := e.tool.Deliver(ctx); err != nil || sent != learners {
 		t.Fatalf("the worker sent %d scores (%v); want %d", sent, err, learners)
 	}
 	select {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/leaselab/playground/classroom"
@@ -60,11 +61,30 @@ func (fs *dashFeeds) reloadGrades(ctx context.Context, f *dashFeed) time.Time {
 		return time.Time{}
 	case err != nil:
 		s.log.Warn("lti: could not read a class's grades for its dashboard", "class", f.classID, "err", err)
+		// The card says so: what it shows may be out of date.
+		g.send(gradesUnread{Unread: gradesUnreadWords})
 		return now.Add(gradesReadAgain)
 	}
+	g.send(v)
+	return gradesTurn(v, now)
+}
+
+// gradesUnread is the grades event of a panel whose read failed: the
+// card keeps what it shows and says, on its status line, that it could
+// not be read, until the next good read.
+type gradesUnread struct {
+	Unread string `json:"unread"`
+}
+
+// gradesUnreadWords is what the card's status line says of a failed read.
+var gradesUnreadWords = "Could not read the grades; trying again in " + strconv.Itoa(int(gradesReadAgain/time.Second)) + " s."
+
+// send publishes v as a grades event to every stream when it reads
+// differently from the last one published.
+func (g *gradesFeed) send(v any) {
 	data, err := json.Marshal(v)
 	if err != nil {
-		return time.Time{}
+		return
 	}
 	event := make([]byte, 0, len(gradesEventHead)+len(data)+2)
 	event = append(append(append(event, gradesEventHead...), data...), "\n\n"...)
@@ -72,7 +92,6 @@ func (fs *dashFeeds) reloadGrades(ctx context.Context, f *dashFeed) time.Time {
 		g.last = event
 		g.publishPiece(event, deflateAlone(event))
 	}
-	return gradesTurn(v, now)
 }
 
 // gradesTurn is when the panel's words next change by the clock alone:

@@ -13,8 +13,6 @@ import (
 	"github.com/leaselab/playground/classroom"
 	"github.com/leaselab/playground/classroom/postgres"
 	"github.com/leaselab/playground/classroom/storetest"
-	"github.com/leaselab/playground/lti"
-	"github.com/leaselab/playground/lti/ltitest"
 	"github.com/leaselab/playground/web"
 )
 
@@ -22,6 +20,9 @@ import (
 type liveGrades struct {
 	gradesBody
 	RetryProblemWords string `json:"retry_problem_words"`
+	// Unread is the status line's words of a read that failed, in place
+	// of a panel.
+	Unread string `json:"unread"`
 }
 
 // gradesStream is a teacher's open dashboard stream, read for its
@@ -90,16 +91,11 @@ func (s *gradesStream) next(what string) liveGrades {
 // (waiting, why in plain words), then sent once the course is back.
 func TestGradesSentReachTheOpenDashboard(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
-		ctx := context.Background()
 		e := startLTI(t, kind)
-		item := e.plat.LineItem("7")
-		ada := newPerson(t, e.url)
-		e.launchAs(ada, ltitest.Learner, "link-ex", "exercise:outlive-lease", item)
-		grace := newPerson(t, e.url)
-		a := e.launchAs(grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", item)
-		code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
+		c := e.gradedCourse()
+		ada := c.ada
 
-		s := openGradesStream(t, e.url, code, grace.cookie(web.TeacherCookie))
+		s := openGradesStream(t, e.url, c.code, c.grace.cookie(web.TeacherCookie))
 		if g := s.next("the panel on connect"); g.State != "sent" || g.SentText != "No score sent yet" || g.Course != "Distributed Systems 101" {
 			t.Fatalf("the panel on connect: %+v", g)
 		}
@@ -108,18 +104,14 @@ func TestGradesSentReachTheOpenDashboard(t *testing.T) {
 			t.Errorf("after Ada's score was queued the panel says %+v", g)
 		}
 		e.plat.FailScores(1)
-		if _, err := e.tool.Deliver(ctx); err != nil {
-			t.Fatal(err)
-		}
+		e.deliver()
 		g := s.next("the score's first try failed")
 		if g.State != "waiting" || g.WaitingText != "1 score waiting, next try in under a minute" ||
 			g.RetryProblemWords != "Last try: the course's gradebook was not working (it answered 503 Service Unavailable)." {
 			t.Errorf("after a failed try the panel says %+v", g)
 		}
 		e.clock.Advance(time.Minute)
-		if _, err := e.tool.Deliver(ctx); err != nil {
-			t.Fatal(err)
-		}
+		e.deliver()
 		if g := s.next("the score sent"); g.State != "sent" || g.SentText != "1 score sent" || g.WaitingText != "" {
 			t.Errorf("after the score was sent the panel says %+v", g)
 		}
@@ -144,39 +136,19 @@ func TestGradesSentReachADashboardOnAnotherReplica(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		e := &ltiEnv{t: t, clock: clock, st: st, lst: st}
-		e.tool = lti.New(lti.Config{Store: e.lst, Now: clock.Now, Lessons: catalog(t)})
-		t.Cleanup(e.tool.Close)
-		ts, _ := startServer(t, web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: clock.Now}})
-		e.url = ts.URL
-		return e
+		return serveLTI(t, st, st, clock.Now, nil, serveHTTP(t))
 	}
 	one, two := replica(), replica()
-	one.plat = ltitest.New(t, clock.Now)
-	one.plat.ToolJWKS = one.url + "/lti/jwks"
-	reg, err := lti.CheckPlatform(one.plat.Registration())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := one.lst.AddLTIPlatform(ctx, reg); err != nil {
-		t.Fatal(err)
-	}
-	item := one.plat.LineItem("7")
-	ada := newPerson(t, one.url)
-	one.launchAs(ada, ltitest.Learner, "link-ex", "exercise:outlive-lease", item)
-	grace := newPerson(t, one.url)
-	a := one.launchAs(grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", item)
-	code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
-	checkRight(t, ada)
+	one.addPlatform(clock.Now)
+	c := one.gradedCourse()
+	checkRight(t, c.ada)
 
 	// The balancer sends the teacher's dashboard to the other replica.
-	s := openGradesStream(t, two.url, code, grace.cookie(web.TeacherCookie))
+	s := openGradesStream(t, two.url, c.code, c.grace.cookie(web.TeacherCookie))
 	if g := s.next("the panel on connect"); g.State != "waiting" {
 		t.Fatalf("the panel on connect: %+v; want Ada's score waiting", g)
 	}
-	if _, err := one.tool.Deliver(ctx); err != nil {
-		t.Fatal(err)
-	}
+	one.deliver()
 	if g := s.next("the score sent by the other replica"); g.State != "sent" || g.SentText != "1 score sent" {
 		t.Errorf("after the first replica sent the score, the dashboard on the second says %+v", g)
 	}

@@ -33,24 +33,18 @@ func TestLTIGradesGivenUpShownAndSentAgain(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		ctx := context.Background()
 		e := startLTI(t, kind)
-		item := e.plat.LineItem("7")
-		ada := newPerson(t, e.url)
-		e.launchAs(ada, ltitest.Learner, "link-ex", "exercise:outlive-lease", item)
-		grace := newPerson(t, e.url)
-		a := e.launchAs(grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", item)
-		code := strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
+		course := e.gradedCourse()
+		ada, grace, code := course.ada, course.grace, course.code
 		api := "/api/classes/" + code + "/lti/grades"
 
 		checkRight(t, ada)
 		e.plat.FailScores(1000)
 		for range 24 { // a day of the queue's passes, an hour apart
-			if _, err := e.tool.Deliver(ctx); err != nil {
-				t.Fatal(err)
-			}
+			e.deliver()
 			e.clock.Advance(time.Hour)
 		}
 		var g gradesBody
-		a = grace.get(api)
+		a := grace.get(api)
 		wantStatus(t, a, http.StatusOK, "the class's grades")
 		a.decode(t, &g)
 		if g.Course != "Distributed Systems 101" || g.Sent != 0 || g.Waiting != 0 || g.GivenUp != 1 || g.State != "given-up" ||

@@ -86,10 +86,16 @@ func eachLTIStore(t *testing.T, f func(t *testing.T, kind string)) {
 
 func startLTI(t *testing.T, kind string) *ltiEnv {
 	t.Helper()
-	return startLTIWith(t, kind, func(cfg web.Config) string {
+	return startLTIWith(t, kind, serveHTTP(t))
+}
+
+// serveHTTP starts a test HTTP server on a configuration and returns its
+// URL.
+func serveHTTP(t *testing.T) func(web.Config) string {
+	return func(cfg web.Config) string {
 		ts, _ := startServer(t, cfg)
 		return ts.URL
-	})
+	}
 }
 
 // startLTIWith is startLTI on a server that start serves (a browser
@@ -98,20 +104,63 @@ func startLTIWith(t *testing.T, kind string, start func(web.Config) string) *lti
 	t.Helper()
 	clock := newStillClock()
 	st := ltiStore(t, kind, clock)
-	e := &ltiEnv{t: t, clock: clock, st: st, lst: st.(classroom.LTIStore)}
-	e.tool = lti.New(lti.Config{Store: e.lst, Now: clock.Now, Lessons: catalog(t)})
+	e := serveLTI(t, st, st.(classroom.LTIStore), clock.Now, nil, start)
+	e.clock = clock
+	e.addPlatform(clock.Now)
+	return e
+}
+
+// serveLTI is a playground serving st and the LTI tool on lst (st's own,
+// or a wrapper of it), on the clock now, with tweak (nil: none) applied
+// to its configuration, started by start, which returns its URL. No
+// platform is registered yet (addPlatform).
+func serveLTI(t *testing.T, st classroom.Store, lst classroom.LTIStore, now func() time.Time, tweak func(*web.Config), start func(web.Config) string) *ltiEnv {
+	t.Helper()
+	e := &ltiEnv{t: t, st: st, lst: lst}
+	e.tool = lti.New(lti.Config{Store: lst, Now: now, Lessons: catalog(t)})
 	t.Cleanup(e.tool.Close)
-	e.url = start(web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: clock.Now}})
-	e.plat = ltitest.New(t, clock.Now)
+	cfg := web.Config{Classroom: st, LTI: e.tool, Class: web.ClassConfig{Clock: now}}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	e.url = start(cfg)
+	return e
+}
+
+// addPlatform registers a test platform, on the clock now, with the
+// env's tool, and returns its ID in the store.
+func (e *ltiEnv) addPlatform(now func() time.Time) int64 {
+	e.t.Helper()
+	e.plat = ltitest.New(e.t, now)
 	e.plat.ToolJWKS = e.url + "/lti/jwks"
 	reg, err := lti.CheckPlatform(e.plat.Registration())
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
-	if _, err := e.lst.AddLTIPlatform(context.Background(), reg); err != nil {
-		t.Fatal(err)
+	p, err := e.lst.AddLTIPlatform(context.Background(), reg)
+	if err != nil {
+		e.t.Fatal(err)
 	}
-	return e
+	return p.ID
+}
+
+// gradedCourse is a course's class graded into a line item of the env's
+// platform: Ada, a learner, and Grace, its teacher, launched into it
+// from the course's link to outlive-lease.
+type gradedCourse struct {
+	item       string // the link's line item
+	ada, grace *person
+	code       string // the class's code
+}
+
+// gradedCourse launches Ada, then Grace, from the course's graded link.
+func (e *ltiEnv) gradedCourse() gradedCourse {
+	e.t.Helper()
+	c := gradedCourse{item: e.plat.LineItem("7"), ada: newPerson(e.t, e.url), grace: newPerson(e.t, e.url)}
+	e.launchAs(c.ada, ltitest.Learner, "link-ex", "exercise:outlive-lease", c.item)
+	a := e.launchAs(c.grace, ltitest.Teacher, "link-ex", "exercise:outlive-lease", c.item)
+	c.code = strings.TrimSuffix(strings.TrimPrefix(a.header.Get("Location"), "/class/"), "/teacher")
+	return c
 }
 
 // startLTIBrowser is startLTIWith on a browser test's server, with

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -24,7 +23,6 @@ import (
 func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		e := startLTI(t, kind)
-		ctx := context.Background()
 		lineItem := e.plat.LineItem("9")
 		ada := newPerson(t, e.url)
 		e.launchAs(ada, ltitest.Learner, "link-09", "lesson:side-effects", lineItem)
@@ -40,9 +38,7 @@ func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 		answerAs(t, ada, "sms-twice", "Give each text an idempotency key the provider keeps.")
 		// Until the teacher scores it, the lesson's grade is partial: the
 		// points so far, marked as needing grading.
-		if _, err := e.tool.Deliver(ctx); err != nil {
-			t.Fatal(err)
-		}
+		e.deliver()
 		if s := lastScore(e.plat, lineItem); s == nil || !s.Given || s.ScoreGiven != 1 || s.ScoreMaximum != 3 || s.Grading != "PendingManual" || s.Activity != "Submitted" {
 			t.Errorf("with the open answer waiting, the lesson's link was sent %+v; want 1 of 3, PendingManual", s)
 		}
@@ -59,9 +55,7 @@ func TestLTILessonScoreIsTheGradebooksLessonColumn(t *testing.T) {
 		ada.get("/api/me").decode(t, &me)
 		wantStatus(t, grace.postJSON("/api/classes/"+code+"/reviews",
 			fmt.Sprintf(`{"learner_id":%d,"exercise":"sms-twice","score":0.5}`, me.Learner.ID)), http.StatusOK, "the teacher's review")
-		if _, err := e.tool.Deliver(ctx); err != nil {
-			t.Fatal(err)
-		}
+		e.deliver()
 
 		// The gradebook's lesson column: Ada's points, and the points
 		// possible (Canvas's second row).

@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -20,7 +19,6 @@ import (
 func TestLTIOpenAnswerScoredAgainAlike(t *testing.T) {
 	eachLTIStore(t, func(t *testing.T, kind string) {
 		e := startLTI(t, kind)
-		ctx := context.Background()
 		item := e.plat.LineItem("10")
 		ada := newPerson(t, e.url)
 		e.launchAs(ada, ltitest.Learner, "link-sms-twice", "exercise:sms-twice", item)
@@ -37,22 +35,14 @@ func TestLTIOpenAnswerScoredAgainAlike(t *testing.T) {
 			t.Helper()
 			wantStatus(t, grace.postJSON("/api/classes/"+code+"/reviews",
 				fmt.Sprintf(`{"learner_id":%d,"exercise":"sms-twice","score":1}`, me.Learner.ID)), http.StatusOK, "the teacher's review")
-			if _, err := e.tool.Deliver(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
-		deliver := func() {
-			t.Helper()
-			if _, err := e.tool.Deliver(ctx); err != nil {
-				t.Fatal(err)
-			}
+			e.deliver()
 		}
 
 		answerAs(t, ada, "sms-twice", "An idempotency key the provider keeps.")
 		score()
 		e.clock.Advance(time.Second)
 		answerAs(t, ada, "sms-twice", "An idempotency key the provider keeps, and a check before each send.")
-		deliver()
+		e.deliver()
 		if s := lastScore(e.plat, item); s == nil || s.Grading != "PendingManual" {
 			t.Fatalf("after the answer written again, the course was sent %+v; want PendingManual", s)
 		}

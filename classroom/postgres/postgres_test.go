@@ -189,3 +189,13 @@ func TestUpgradeCountsScoresItCouldNotMatch(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeLTIScoreUnmatched(t, harness(), addr, db, postgres.Dialect("test"))
 }
+
+func TestUpgradeUnmatchedScoreWithdrawnTellsEveryLinkedClass(t *testing.T) {
+	addr := newSchema(t)
+	db, err := sql.Open("pgx", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIRemovedUnmatched(t, harness(), addr, db, postgres.Dialect("test"))
+}

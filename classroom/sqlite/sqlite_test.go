@@ -160,3 +160,13 @@ func TestUpgradeCountsScoresItCouldNotMatch(t *testing.T) {
 	defer db.Close()
 	storetest.UpgradeLTIScoreUnmatched(t, harness(), dir, db, sqlite.Dialect())
 }
+
+func TestUpgradeUnmatchedScoreWithdrawnTellsEveryLinkedClass(t *testing.T) {
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName)+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	storetest.UpgradeLTIRemovedUnmatched(t, harness(), dir, db, sqlite.Dialect())
+}

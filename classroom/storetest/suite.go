@@ -72,6 +72,7 @@ func Run(t *testing.T, h Harness) {
 		{"LTIRevealGivenUp", testLTIRevealGivenUp},
 		{"LTIGrades", testLTIGrades},
 		{"LTIGradesChanges", testLTIGradesChanges},
+		{"LTIGradesOvertakenElsewhere", testLTIGradesOvertakenElsewhere},
 		{"LTIRevealClaimRenewed", testLTIRevealClaimRenewed},
 		{"LTIRevealClaimLost", testLTIRevealClaimLost},
 		{"LTIRevealStaleClaimCannotEnd", testLTIRevealStaleClaimCannotEnd},

@@ -4,8 +4,11 @@
 // sent, to be tried again, given up or sent again: web/class_grades_live.go),
 // and after "Send again", which has the class's grades the queue gave up
 // on tried again. While the stream is down it is read from GET
-// .../lti/grades once a minute instead. The words come worked out by the
-// server (gradesOf in web/lti_grades.go) and go in as text only.
+// .../lti/grades once a minute instead, and once shortly after Send again
+// for how it went. A read that fails (the stream's, or the page's) is
+// said on the status line until the next good one. The words come worked
+// out by the server (gradesOf in web/lti_grades.go) and go in as text
+// only.
 
 const panel = document.getElementById('grades-out');
 const root = document.querySelector('[data-testid=dashboard]');
@@ -15,6 +18,10 @@ const heading = document.getElementById('grades-out-heading');
 
 // How often the panel is read while the dashboard's stream is down.
 const fallbackEvery = 60000;
+
+// How soon after Send again the panel is read, with the stream down, for
+// how it went: the queue tries at once.
+const sentAgainRead = 3000;
 
 // After Send again, the panel's words as its answer left them: the
 // first panel that reads otherwise says in the status line how it went.
@@ -77,18 +84,29 @@ async function call(method, path, body) {
   return data;
 }
 
+// unread says on the status line that the panel could not be read: what
+// it shows may be out of date.
+function unread(words) {
+  state.textContent = words;
+  state.dataset.failed = '1';
+}
+
+// read draws a panel read well: a word on a read that failed is out of
+// date.
+function read(g) {
+  if (state.dataset.failed) {
+    state.textContent = '';
+    delete state.dataset.failed;
+  }
+  render(g);
+}
+
 // refresh reads the panel while the stream is down.
 async function refresh() {
   try {
-    render(await call('GET', ''));
-    // A word on a read that failed is out of date.
-    if (awaiting === null && state.dataset.failed) {
-      state.textContent = '';
-      delete state.dataset.failed;
-    }
+    read(await call('GET', ''));
   } catch (err) {
-    state.textContent = 'The grades could not be read just now (' + err.message + ').';
-    state.dataset.failed = '1';
+    unread('Could not read the grades (' + err.message + '); trying again in a minute.');
   }
 }
 
@@ -112,6 +130,7 @@ retry.addEventListener('click', async () => {
     else if (parts.length) state.textContent = outcome(r.grades);
     retry.disabled = false;
     render(r.grades);
+    if (awaiting !== null && root.dataset.live !== 'open') setTimeout(refresh, sentAgainRead);
     // A disabled button loses the focus: it goes back to Send again, or,
     // with nothing left to send again, to the card's heading.
     if (focused) (retry.hidden ? heading : retry).focus();
@@ -122,6 +141,7 @@ retry.addEventListener('click', async () => {
   }
 });
 
-root.addEventListener('grades', (e) => render(e.detail));
+// The stream's read of the panel may fail: it says so, and reads again.
+root.addEventListener('grades', (e) => (e.detail.unread ? unread(e.detail.unread) : read(e.detail)));
 
 setInterval(() => { if (!document.hidden && root.dataset.live !== 'open') refresh(); }, fallbackEvery);

@@ -161,7 +161,7 @@ func (s *DB) RemoveLearner(ctx context.Context, code, key string, learnerID int6
 		if err := tx.QueryRowContext(ctx, s.d.q(`SELECT COALESCE(SUM(stored_bytes), 0) FROM progress WHERE learner_id = ? AND class_id = ?`), learnerID, c.ID).Scan(&freed); err != nil {
 			return err
 		}
-		if err := s.withdrawScores(ctx, tx, c.ID, learnerID); err != nil {
+		if err := s.withdrawScores(ctx, tx, c.ID, learnerID, changed); err != nil {
 			return err
 		}
 		// Attempts and progress go with the learner (ON DELETE CASCADE).

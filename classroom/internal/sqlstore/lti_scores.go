@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,7 +94,7 @@ func (s *DB) enqueueScore(ctx context.Context, classID, learnerID int64, target 
 			case math.Abs(given/maximum-last) < 1e-9 && pending == lastPending:
 				continue
 			}
-			if err := s.unmatchedOvertaken(ctx, tx, it.url, sub, changed); err != nil {
+			if err := s.overtaken(ctx, tx, it.url, sub, classID, changed); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'superseded'
@@ -326,8 +327,11 @@ func (s *DB) LTIScoreJobs(ctx context.Context, limit int) ([]classroom.LTIScoreJ
 // Their launch row is locked first (on PostgreSQL), so a queuing for them
 // that started before has committed, and one after finds them gone. A
 // score on its way is not stopped, but is not tried again. Nothing for a
-// learner who did not come by a launch.
-func (s *DB) withdrawScores(ctx context.Context, tx *sql.Tx, classID, learnerID int64) error {
+// learner who did not come by a launch. Each withdrawn score is reported
+// as a ChangeGrades of the classes whose panel counted it: one the upgrade
+// matched to no class is counted as unmatched by every class linked to
+// its line item, the learner's other courses' classes among them.
+func (s *DB) withdrawScores(ctx context.Context, tx *sql.Tx, classID, learnerID int64, changed func(classroom.Change)) error {
 	var sub string
 	err := tx.QueryRowContext(ctx, s.d.q(`SELECT sub FROM lti_users WHERE class_id = ? AND learner_id = ?`+s.d.LockRow), classID, learnerID).Scan(&sub)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -335,11 +339,39 @@ func (s *DB) withdrawScores(ctx context.Context, tx *sql.Tx, classID, learnerID 
 	} else if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'withdrawn'
+	rows, err := tx.QueryContext(ctx, s.d.q(`UPDATE lti_scores SET done_at = ?, outcome = 'withdrawn'
 		WHERE done_at = 0 AND (class_id = ? AND learner_id = ?
-			OR learner_id = 0 AND user_sub = ? AND lineitem_url IN (SELECT lineitem_url FROM lti_links WHERE class_id = ?))`),
+			OR learner_id = 0 AND user_sub = ? AND lineitem_url IN (SELECT lineitem_url FROM lti_links WHERE class_id = ?))
+		RETURNING class_id, lineitem_url`),
 		s.nowMS(), classID, learnerID, sub, classID)
-	return err
+	if err != nil {
+		return err
+	}
+	type owner struct {
+		classID  int64
+		lineItem string
+	}
+	var owners []owner
+	for rows.Next() {
+		var o owner
+		if err := rows.Scan(&o.classID, &o.lineItem); err != nil {
+			rows.Close()
+			return err
+		}
+		if !slices.Contains(owners, o) {
+			owners = append(owners, o)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, o := range owners {
+		if err := s.ownerChanged(ctx, tx, o.classID, o.lineItem, changed); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // cameByLaunch reports whether the learner came to the class by a launch.
