@@ -22,14 +22,7 @@ func TestFoldShowsAForgottenGrantThatCameBack(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pr, err := engine.Prepare(sc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := engine.Execute(t.Context(), pr)
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := mustRun(t, sc)
 			s := web.NewState(sc)
 			var back *engine.Event
 			for _, e := range res.Events {
