@@ -166,7 +166,7 @@ func (s *State) Apply(e engine.Event) bool {
 	default:
 		k := s.kind(e.Kind)
 		switch {
-		case k.Back && e.Holder != "":
+		case k.Back && e.Holder != "" && !s.shownByPrimary(e):
 			// A grant the service had forgotten, held again by the node
 			// the clients reach: the lock is its holder's.
 			s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Holder, e.Token, e.LeaseUntil, e.Node
@@ -177,6 +177,21 @@ func (s *State) Apply(e engine.Event) bool {
 		}
 	}
 	return !s.equal(before)
+}
+
+// shownByPrimary reports whether the lock panel shows another grant than
+// e's (a grant that came back), made or renewed by another node that still
+// serves as primary, its lease running: two primaries serve at once, and
+// the panel keeps the grant of the one the monitor put in place, which
+// the clients it serves reach; the grant that came back is held beside
+// it, by a deposed primary, for the holder that reaches that one. A panel
+// whose grant's node is down or cut off shows the grant that came back.
+func (s *State) shownByPrimary(e engine.Event) bool {
+	l := s.Lock
+	if l.Holder == "" || l.Holder == e.Holder && l.Token == e.Token || l.Node == "" || l.Node == e.Node || l.LeaseUntil <= e.T {
+		return false
+	}
+	return slices.Contains(s.Nodes, NodeState{Name: l.Node, Role: "leader"})
 }
 
 // kind is the backend's registry entry for one of its own event kinds
