@@ -1,10 +1,13 @@
 package web_test
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/leaselab/playground/engine"
 	"github.com/leaselab/playground/web"
@@ -33,8 +36,8 @@ func grantBackScenario(t *testing.T) engine.Scenario {
 // forgot comes back (grant_back), client-2's lane shows its lease running
 // again from 5.2s, marked as a forgotten grant that came back, not given
 // back, and renewed from there; the lock panel shows client-2 holding it;
-// the legend names every mark, and no label collides, on a laptop and on
-// a phone.
+// the legend names every mark, and no label collides, on a small laptop,
+// a laptop and a phone, where the run leaves the mark on the first screen.
 func TestE2EAGrantThatCameBackIsDrawn(t *testing.T) {
 	b := startBrowser(t)
 	share, err := web.EncodeShare(grantBackScenario(t))
@@ -55,12 +58,98 @@ func TestE2EAGrantThatCameBackIsDrawn(t *testing.T) {
 	if m := run(b, ctx, chromedp.Evaluate[[]string](unexplainedMarks)); len(m) > 0 {
 		t.Errorf("marks the legend does not name: %v", m)
 	}
-	for _, sz := range [][2]int{{1366, 900}, {390, 844}} {
+	for _, sz := range [][2]int{{1280, 720}, {1366, 900}, {390, 844}} {
+		// The page as it opens on that screen, and Run pressed there.
+		ctx := b.tab("/playground?s=" + share + "&speed=0")
 		b.size(ctx, sz[0], sz[1])
+		b.settle(ctx)
+		b.do(ctx, chromedp.Click(chromedp.ID("run")))
+		b.waitUntil(ctx, `!!document.querySelector('[data-testid=verdict-text]')`, "the verdict")
 		b.settle(ctx)
 		if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
 			t.Errorf("at %dx%d labels collide or run off: %v", sz[0], sz[1], bad)
 		}
+		if r := run(b, ctx, chromedp.Evaluate[[]float64](markBox)); r[1] < 0 || r[1]+r[3] > float64(sz[1]) || r[0] < 0 || r[0]+r[2] > float64(sz[0]) {
+			t.Errorf("at %dx%d after the run the grant_back mark is at %v, off the screen", sz[0], sz[1], r)
+		}
+		b.shot(ctx, "", fmt.Sprintf("grant-back-run-%dx%d", sz[0], sz[1]))
 	}
 	b.shots(ctx, "grant-back", "#timeline")
+}
+
+// markBox is the grant_back mark's box on the screen: x, y, width, height.
+const markBox = `(() => { const r = document.querySelector('#timeline [data-testid=grant-back]').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`
+
+// TestE2EStepFromTheGrantThatCameBack: a click on the grant_back mark puts
+// the playhead on it, at 5.2s, and the caption says the grant is back;
+// ← and → then step to the events just before and after it, the playhead
+// drawn on each, and back to the mark. Before, the click did nothing: the
+// playhead stayed at the end of the run, and the keys stepped from there.
+func TestE2EStepFromTheGrantThatCameBack(t *testing.T) {
+	b := startBrowser(t)
+	sc := grantBackScenario(t)
+	share, err := web.EncodeShare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []int64
+	var back int
+	for _, e := range mustRun(t, sc).Events {
+		if len(times) == 0 || times[len(times)-1] != e.T {
+			times = append(times, e.T)
+		}
+		if e.Kind == engine.KindGrantBack {
+			back = len(times) - 1
+		}
+	}
+	if back == 0 || times[back] != 5200 {
+		t.Fatalf("the run's grant_back is not at 5.2s: %v", times)
+	}
+	ctx := b.tab("/playground?s=" + share + "&run=1&speed=0")
+	b.size(ctx, 1280, 720)
+	b.waitUntil(ctx, `!!document.querySelector('[data-testid=verdict-text]')`, "the verdict")
+	b.settle(ctx)
+	r := run(b, ctx, chromedp.Evaluate[[]float64](markBox))
+	b.do(ctx, chromedp.MouseClickXY(r[0]+r[2]/2, r[1]+r[3]/2))
+	b.settle(ctx)
+	// Where the playhead stands: the slider, the caption, and the line
+	// on the timeline, against the grant_back mark's middle.
+	type at struct {
+		Scrub   string  `json:"scrub"`
+		Caption string  `json:"caption"`
+		Line    float64 `json:"line"`
+		Mark    float64 `json:"mark"`
+	}
+	where := func() at {
+		return run(b, ctx, chromedp.Evaluate[at](`(() => {
+  const line = document.querySelector('#timeline [data-testid=playhead]').getBoundingClientRect(), m = document.querySelector('#timeline [data-testid=grant-back]').getBoundingClientRect();
+  return { scrub: document.getElementById('scrub').value, caption: document.getElementById('now-caption').textContent, line: line.x + line.width / 2, mark: m.x + m.width / 2 };
+})()`))
+	}
+	onMark := func(how string) {
+		t.Helper()
+		w := where()
+		if w.Scrub != "5200" || !strings.HasPrefix(w.Caption, "5.2s · node-1 · still holds client-2's grant of token 33") {
+			t.Errorf("%s: the playhead is at %sms, the caption says %q; want 5.2s, the grant that came back", how, w.Scrub, w.Caption)
+		}
+		if math.Abs(w.Line-w.Mark) > 1 {
+			t.Errorf("%s: the playhead is drawn at x %.1f, the grant_back mark at %.1f", how, w.Line, w.Mark)
+		}
+	}
+	onMark("after a click on the mark")
+	for _, k := range []struct {
+		key  string
+		want int64
+	}{{kb.ArrowLeft, times[back-1]}, {kb.ArrowRight, times[back]}, {kb.ArrowRight, times[back+1]}, {kb.ArrowLeft, times[back]}} {
+		b.do(ctx, chromedp.KeyEvent(k.key))
+		b.settle(ctx)
+		if k.want == 5200 {
+			onMark("back on the mark")
+			continue
+		}
+		w := where()
+		if w.Scrub != fmt.Sprint(k.want) || !strings.HasPrefix(w.Caption, engine.FormatMS(k.want)+" · ") {
+			t.Errorf("from the mark the playhead stepped to %sms (%q), want the neighbouring event at %dms", w.Scrub, w.Caption, k.want)
+		}
+	}
 }

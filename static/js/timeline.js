@@ -381,7 +381,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
 /** drawOwn draws a backend's own event k.e as its entry says (k.d). */
 function drawOwn(out, { d, e }, mx, my, rows, label) {
   const r = d.client ? 5 : 7, id = e.kind.replace(/_/g, '-'), say = s => s.replace(/{(\w+)}/g, (_, f) => f === 'at' ? fmt(e.t) : f === 'until' ? fmt(e.lease_until) : e[f] ?? ''), dot = d.shape === 'dot' ? 'circle' : 'path';
-  out.push(`<${dot} ${dot === 'path' ? `d="M${mx} ${my - r}l${r} ${r}l-${r} ${r}l-${r}-${r}z"` : `cx="${mx}" cy="${my}" r="${r / 2 + 0.5}"`} class="${d.class}" data-mark="${id}" data-testid="${id}"><title>${esc(say(d.title || '{reason} ({at})'))}</title></${dot}>`);
+  out.push(`<${dot} ${dot === 'path' ? `d="M${mx} ${my - r}l${r} ${r}l-${r} ${r}l-${r}-${r}z"` : `cx="${mx}" cy="${my}" r="${r / 2 + 0.5}"`} class="${d.class}" data-mark="${id}" data-testid="${id}" data-t="${e.t}"><title>${esc(say(d.title || '{reason} ({at})'))}</title></${dot}>`);
   if (d.label) label(mx, say(d.label), rows, 'mark-label', 4);
 }
 
