@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 
@@ -18,6 +19,10 @@ type State struct {
 	Nodes   []NodeState `json:"nodes"`
 	Lock    LockRow     `json:"lock"`
 	Storage StorageRow  `json:"storage"`
+
+	// cuts counts the partitions that cut each node off now: a node
+	// stays cut off until the last of them heals.
+	cuts map[string]int
 }
 
 // NodeState is one lock server and its role: "leader", "follower" (Raft),
@@ -103,8 +108,14 @@ func (s *State) Apply(e engine.Event) bool {
 		// A partition's side may hold clients too; they are not servers.
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = "cut off"
+			s.cut(e.Actor, 1)
 		}
-	case engine.KindNodeRestarted, engine.KindHealed:
+	case engine.KindHealed:
+		// A node another partition still cuts off stays cut off.
+		if IsNode(e.Actor) && s.cut(e.Actor, -1) == 0 {
+			s.node(e.Actor).Role = s.followerRole()
+		}
+	case engine.KindNodeRestarted:
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = s.followerRole()
 		}
@@ -206,6 +217,15 @@ func (s *State) kind(kind string) engine.EventKind {
 	return engine.EventKind{}
 }
 
+// cut adds by to the partitions that cut node off and returns how many do.
+func (s *State) cut(node string, by int) int {
+	if s.cuts == nil {
+		s.cuts = map[string]int{}
+	}
+	s.cuts[node] = max(s.cuts[node]+by, 0)
+	return s.cuts[node]
+}
+
 func (s *State) node(name string) *NodeState {
 	for i := range s.Nodes {
 		if s.Nodes[i].Name == name {
@@ -219,6 +239,7 @@ func (s *State) node(name string) *NodeState {
 func (s *State) clone() State {
 	c := *s
 	c.Nodes = slices.Clone(s.Nodes)
+	c.cuts = maps.Clone(s.cuts)
 	return c
 }
 
