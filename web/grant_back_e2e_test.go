@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,6 +151,51 @@ func TestE2EStepFromTheGrantThatCameBack(t *testing.T) {
 		w := where()
 		if w.Scrub != fmt.Sprint(k.want) || !strings.HasPrefix(w.Caption, engine.FormatMS(k.want)+" · ") {
 			t.Errorf("from the mark the playhead stepped to %sms (%q), want the neighbouring event at %dms", w.Scrub, w.Caption, k.want)
+		}
+	}
+}
+
+// TestE2EThePanelShowsThePrimarysHolderBesideAGrantThatCameBack: in
+// grantBackBesideScenario node-1, deposed, brings client-2's grant back at
+// 5.2s while node-2, the primary, serves client-1 and renews it. At each
+// playhead from there to client-1's release at 10s the lock panel names
+// client-1, token 33, with the lease end node-2 last gave it, and the
+// timeline draws client-1's lease through the playhead. Before, the panel
+// named client-2 from 5.2s, and from 8.8s, when node-2 forgot client-2's
+// grant, showed the lock free under client-1's running lease.
+func TestE2EThePanelShowsThePrimarysHolderBesideAGrantThatCameBack(t *testing.T) {
+	b := startBrowser(t)
+	sc := grantBackBesideScenario(t)
+	share, err := web.EncodeShare(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := mustRun(t, sc).Events
+	ctx := b.tab("/playground?s=" + share + "&run=1&speed=0")
+	b.waitUntil(ctx, `!!document.querySelector('[data-testid=verdict-text]')`, "the verdict")
+	type shown struct {
+		Row   []string `json:"row"`
+		Drawn []string `json:"drawn"`
+	}
+	for _, at := range []int64{6000, 7500, 9000, 9500} {
+		until := int64(0)
+		for _, e := range events {
+			if e.T <= at && e.Actor == "client-1" && (e.Kind == engine.KindGranted || e.Kind == engine.KindRenewed) {
+				until = e.LeaseUntil
+			}
+		}
+		b.do(ctx, choose("#scrub", fmt.Sprint(at)))
+		b.settle(ctx)
+		// The lock row's cells, and the clients whose lane has a lease
+		// bar across the playhead.
+		got := run(b, ctx, chromedp.Evaluate[shown](`(() => {
+  const svg = document.getElementById('timeline'), px = svg.querySelector('[data-testid=playhead]').getBBox().x, leases = [...svg.querySelectorAll('rect.lease')].map(r => r.getBBox());
+  const drawn = [...svg.querySelectorAll('rect.lane[data-lane-kind=client]')].filter(l => { const a = l.getBBox(); return leases.some(b => b.y >= a.y && b.y < a.y + a.height && b.x <= px && b.x + b.width >= px); }).map(l => l.dataset.lane);
+  return { row: [...document.querySelectorAll('#lock-row td')].map(td => td.textContent), drawn };
+})()`))
+		want := []string{"account-42", "client-1", "33", engine.FormatMS(until)}
+		if !slices.Equal(got.Row, want) || !slices.Contains(got.Drawn, "client-1") {
+			t.Errorf("at %s the lock panel shows %v, the timeline draws the leases of %v; want %v, client-1's lease drawn", engine.FormatMS(at), got.Row, got.Drawn, want)
 		}
 	}
 }
