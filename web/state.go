@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 
@@ -20,9 +19,9 @@ type State struct {
 	Lock    LockRow     `json:"lock"`
 	Storage StorageRow  `json:"storage"`
 
-	// cuts counts the partitions that cut each node off now: a node
-	// stays cut off until the last of them heals.
-	cuts map[string]int
+	clients []string // the scenario's clients
+	sides   []side   // the partitions in force (state_beside.go)
+	beside  LockRow  // a grant another primary keeps beside the panel's
 }
 
 // NodeState is one lock server and its role: "leader", "follower" (Raft),
@@ -66,6 +65,9 @@ func NewState(sc engine.Scenario) State {
 		name = sc.Storage.Key
 	}
 	s := State{Backend: sc.Lock.Backend, Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
+	for _, c := range sc.Clients {
+		s.clients = append(s.clients, c.Name)
+	}
 	if engine.UsesLock(&sc) {
 		for i := 1; i <= sc.Lock.Nodes; i++ {
 			s.Nodes = append(s.Nodes, NodeState{Name: fmt.Sprintf("node-%d", i), Role: s.followerRole()})
@@ -106,13 +108,14 @@ func (s *State) Apply(e engine.Event) bool {
 		s.node(e.Actor).Role = "down"
 	case engine.KindPartitioned:
 		// A partition's side may hold clients too; they are not servers.
+		s.partitioned(e)
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = "cut off"
-			s.cut(e.Actor, 1)
 		}
 	case engine.KindHealed:
 		// A node another partition still cuts off stays cut off.
-		if IsNode(e.Actor) && s.cut(e.Actor, -1) == 0 {
+		s.healed(e)
+		if IsNode(e.Actor) && !s.cutOff(e.Actor) {
 			s.node(e.Actor).Role = s.followerRole()
 		}
 	case engine.KindNodeRestarted:
@@ -122,9 +125,7 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindRejoined:
 		s.node(e.Actor).Role = "replica"
 	case engine.KindGrantForgotten:
-		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
-			s.Lock = LockRow{Name: s.Lock.Name}
-		}
+		s.drop(e.Holder, e.Token, e.T)
 	case engine.KindReleaseForgotten:
 		// The service lost a release: by its record the lock is the
 		// holder's again, though the holder gave it back.
@@ -139,6 +140,9 @@ func (s *State) Apply(e engine.Event) bool {
 			st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Actor, e.Kind
 		}
 	case engine.KindGranted:
+		if s.beside.Node == e.Node {
+			s.beside = LockRow{} // that node's record holds this grant now
+		}
 		s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Actor, e.Token, e.LeaseUntil, e.Node
 	case engine.KindAnswerLost:
 		// An acquire or renew the service applied and never answered (it
@@ -155,15 +159,13 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindRenewed:
 		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {
 			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
+		} else if b := &s.beside; b.Holder == e.Actor && b.Token == e.Token && b.Node == e.Node {
+			b.LeaseUntil = e.LeaseUntil
 		}
 	case engine.KindReleased:
-		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {
-			s.Lock = LockRow{Name: s.Lock.Name}
-		}
+		s.drop(e.Actor, e.Token, e.T)
 	case engine.KindLeaseExpired:
-		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
-			s.Lock = LockRow{Name: s.Lock.Name}
-		}
+		s.drop(e.Holder, e.Token, e.T)
 	case engine.KindWriteAccepted, engine.KindWriteRefused, engine.KindClaimWon, engine.KindClaimLost:
 		st := &s.Storage
 		if e.Kind == engine.KindWriteAccepted {
@@ -177,10 +179,11 @@ func (s *State) Apply(e engine.Event) bool {
 	default:
 		k := s.kind(e.Kind)
 		switch {
-		case k.Back && e.Holder != "" && !s.shownByPrimary(e):
+		case k.Back && e.Holder != "":
 			// A grant the service had forgotten, held again by the node
-			// the clients reach: the lock is its holder's.
-			s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Holder, e.Token, e.LeaseUntil, e.Node
+			// the clients reach: the lock is its holder's, unless
+			// another primary serves them (state_beside.go).
+			s.back(LockRow{Name: s.Lock.Name, Holder: e.Holder, Token: e.Token, LeaseUntil: e.LeaseUntil, Node: e.Node}, e.T)
 		case k.Lease && s.Lock.Holder == e.Holder && s.Lock.Token == e.Token && e.LeaseUntil != 0:
 			// A backend's own kind that moves its holder's lease (a new
 			// leader giving the lease it inherits its full TTL again).
@@ -188,21 +191,6 @@ func (s *State) Apply(e engine.Event) bool {
 		}
 	}
 	return !s.equal(before)
-}
-
-// shownByPrimary reports whether the lock panel shows another grant than
-// e's (a grant that came back), made or renewed by another node that still
-// serves as primary, its lease running: two primaries serve at once, and
-// the panel keeps the grant of the one the monitor put in place, which
-// the clients it serves reach; the grant that came back is held beside
-// it, by a deposed primary, for the holder that reaches that one. A panel
-// whose grant's node is down or cut off shows the grant that came back.
-func (s *State) shownByPrimary(e engine.Event) bool {
-	l := s.Lock
-	if l.Holder == "" || l.Holder == e.Holder && l.Token == e.Token || l.Node == "" || l.Node == e.Node || l.LeaseUntil <= e.T {
-		return false
-	}
-	return slices.Contains(s.Nodes, NodeState{Name: l.Node, Role: "leader"})
 }
 
 // kind is the backend's registry entry for one of its own event kinds
@@ -215,15 +203,6 @@ func (s *State) kind(kind string) engine.EventKind {
 		}
 	}
 	return engine.EventKind{}
-}
-
-// cut adds by to the partitions that cut node off and returns how many do.
-func (s *State) cut(node string, by int) int {
-	if s.cuts == nil {
-		s.cuts = map[string]int{}
-	}
-	s.cuts[node] = max(s.cuts[node]+by, 0)
-	return s.cuts[node]
 }
 
 func (s *State) node(name string) *NodeState {
@@ -239,7 +218,7 @@ func (s *State) node(name string) *NodeState {
 func (s *State) clone() State {
 	c := *s
 	c.Nodes = slices.Clone(s.Nodes)
-	c.cuts = maps.Clone(s.cuts)
+	c.sides = slices.Clone(s.sides)
 	return c
 }
 

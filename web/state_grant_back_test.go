@@ -111,3 +111,57 @@ func TestFoldKeepsThePrimarysHolderBesideAGrantThatCameBack(t *testing.T) {
 		t.Fatalf("%d events between the grant_back on node-1 and client-1's release: the scenario no longer brings a grant back beside another primary", checked)
 	}
 }
+
+// TestFoldShowsTheGrantThatCameBackWhereTheClientsReachIt: as
+// grantBackBesideScenario, but client-1 is cut off with node-1 and
+// client-2 from 2.8s to 8.8s: from 5.2s every client reaches node-1
+// alone, which serves client-2 its grant again (and refuses client-1 "held
+// by client-2"), though node-2, which no client reaches, still leads.
+// The panel shows client-2's grant by node-1, with its renewals, until
+// node-2 forgets it at 8.8s; then client-1's grant, which node-2 kept
+// beside it (client-2 is refused "held by client-1"), until client-1
+// releases it at 10s; then the lock free.
+func TestFoldShowsTheGrantThatCameBackWhereTheClientsReachIt(t *testing.T) {
+	sc := grantBackBesideScenario(t)
+	sc.Faults[1].Side = append(sc.Faults[1].Side, "client-1")
+	res := mustRun(t, sc)
+	s := web.NewState(sc)
+	var back, primary, want web.LockRow
+	phase := ""
+	seen := map[string]int{}
+	row := func(e engine.Event, holder string) web.LockRow {
+		return web.LockRow{Name: s.Lock.Name, Holder: holder, Token: e.Token, LeaseUntil: e.LeaseUntil, Node: e.Node}
+	}
+	for _, e := range res.Events {
+		s.Apply(e)
+		switch {
+		case e.Actor == "client-1" && e.Node == "node-2" && (e.Kind == engine.KindGranted || e.Kind == engine.KindRenewed):
+			primary = row(e, "client-1")
+		case e.Kind == engine.KindGrantBack && e.Holder == "client-2":
+			back, phase = row(e, "client-2"), "back"
+		case phase == "back" && e.Actor == "client-2" && e.Kind == engine.KindRenewed && e.Node == "node-1":
+			back = row(e, "client-2")
+		case phase == "back" && e.Kind == engine.KindGrantForgotten && e.Holder == "client-2":
+			phase = "forgotten"
+		case phase == "forgotten" && e.Actor == "client-1" && e.Kind == engine.KindReleased:
+			phase = "released"
+		}
+		switch phase {
+		case "back":
+			want = back
+		case "forgotten":
+			want = primary
+		case "released":
+			want = web.LockRow{Name: s.Lock.Name}
+		default:
+			continue
+		}
+		seen[phase]++
+		if s.Lock != want {
+			t.Errorf("at %s, after %s %s: the lock panel shows %+v, want %+v", engine.FormatMS(e.T), e.Actor, e.Kind, s.Lock, want)
+		}
+	}
+	if seen["back"] == 0 || seen["forgotten"] == 0 || seen["released"] == 0 {
+		t.Fatalf("events after the grant came back, after it was forgotten again, after client-1's release: %v; the scenario no longer shows them", seen)
+	}
+}
