@@ -162,40 +162,52 @@ func TestE2EStepFromTheGrantThatCameBack(t *testing.T) {
 // client-1, token 33, with the lease end node-2 last gave it, and the
 // timeline draws client-1's lease through the playhead. Before, the panel
 // named client-2 from 5.2s, and from 8.8s, when node-2 forgot client-2's
-// grant, showed the lock free under client-1's running lease.
+// grant, showed the lock free under client-1's running lease. With
+// client-1 cut off with node-1 too, node-1 is the node the clients reach:
+// the panel names client-2 until 8.8s, then client-1.
 func TestE2EThePanelShowsThePrimarysHolderBesideAGrantThatCameBack(t *testing.T) {
 	b := startBrowser(t)
-	sc := grantBackBesideScenario(t)
-	share, err := web.EncodeShare(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	events := mustRun(t, sc).Events
-	ctx := b.tab("/playground?s=" + share + "&run=1&speed=0")
-	b.waitUntil(ctx, `!!document.querySelector('[data-testid=verdict-text]')`, "the verdict")
-	type shown struct {
-		Row   []string `json:"row"`
-		Drawn []string `json:"drawn"`
-	}
-	for _, at := range []int64{6000, 7500, 9000, 9500} {
-		until := int64(0)
-		for _, e := range events {
-			if e.T <= at && e.Actor == "client-1" && (e.Kind == engine.KindGranted || e.Kind == engine.KindRenewed) {
-				until = e.LeaseUntil
-			}
+	beside, reached := grantBackBesideScenario(t), grantBackBesideScenario(t)
+	reached.Faults[1].Side = append(reached.Faults[1].Side, "client-1")
+	for _, c := range []struct {
+		name    string
+		sc      engine.Scenario
+		holders map[int64]string // who the panel names at each playhead
+	}{
+		{"beside", beside, map[int64]string{6000: "client-1", 7500: "client-1", 9000: "client-1", 9500: "client-1"}},
+		{"reached", reached, map[int64]string{6000: "client-2", 7500: "client-2", 9000: "client-1", 9500: "client-1"}},
+	} {
+		share, err := web.EncodeShare(c.sc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		b.do(ctx, choose("#scrub", fmt.Sprint(at)))
-		b.settle(ctx)
-		// The lock row's cells, and the clients whose lane has a lease
-		// bar across the playhead.
-		got := run(b, ctx, chromedp.Evaluate[shown](`(() => {
+		events := mustRun(t, c.sc).Events
+		ctx := b.tab("/playground?s=" + share + "&run=1&speed=0")
+		b.waitUntil(ctx, `!!document.querySelector('[data-testid=verdict-text]')`, "the verdict")
+		type shown struct {
+			Row   []string `json:"row"`
+			Drawn []string `json:"drawn"`
+		}
+		for _, at := range []int64{6000, 7500, 9000, 9500} {
+			holder, until := c.holders[at], int64(0)
+			for _, e := range events {
+				if e.T <= at && (e.Actor == holder && (e.Kind == engine.KindGranted || e.Kind == engine.KindRenewed) || e.Kind == engine.KindGrantBack && e.Holder == holder) {
+					until = e.LeaseUntil
+				}
+			}
+			b.do(ctx, choose("#scrub", fmt.Sprint(at)))
+			b.settle(ctx)
+			// The lock row's cells, and the clients whose lane has a
+			// lease bar across the playhead.
+			got := run(b, ctx, chromedp.Evaluate[shown](`(() => {
   const svg = document.getElementById('timeline'), px = svg.querySelector('[data-testid=playhead]').getBBox().x, leases = [...svg.querySelectorAll('rect.lease')].map(r => r.getBBox());
   const drawn = [...svg.querySelectorAll('rect.lane[data-lane-kind=client]')].filter(l => { const a = l.getBBox(); return leases.some(b => b.y >= a.y && b.y < a.y + a.height && b.x <= px && b.x + b.width >= px); }).map(l => l.dataset.lane);
   return { row: [...document.querySelectorAll('#lock-row td')].map(td => td.textContent), drawn };
 })()`))
-		want := []string{"account-42", "client-1", "33", engine.FormatMS(until)}
-		if !slices.Equal(got.Row, want) || !slices.Contains(got.Drawn, "client-1") {
-			t.Errorf("at %s the lock panel shows %v, the timeline draws the leases of %v; want %v, client-1's lease drawn", engine.FormatMS(at), got.Row, got.Drawn, want)
+			want := []string{"account-42", holder, "33", engine.FormatMS(until)}
+			if !slices.Equal(got.Row, want) || !slices.Contains(got.Drawn, holder) {
+				t.Errorf("%s, at %s: the lock panel shows %v, the timeline draws the leases of %v; want %v, %s's lease drawn", c.name, engine.FormatMS(at), got.Row, got.Drawn, want, holder)
+			}
 		}
 	}
 }
