@@ -211,3 +211,41 @@ func TestE2EThePanelShowsThePrimarysHolderBesideAGrantThatCameBack(t *testing.T)
 		}
 	}
 }
+
+// TestE2EABeliefRunsOnAfterAGrantThatCameBackIsLostAgain: in
+// grantBackBesideScenario client-2's grant came back at 5.2s and node-2
+// forgot it again at 8.8s; client-2 is refused its renewal at 9s, but its
+// job is not told, and it believes it holds the lock until its stale
+// write at 13s. Its lane shows that belief from 8.8s to 13s (as from
+// 1.9s to 5.2s, before the grant came back), not only where the lease it
+// held again begins. Before, the belief stopped at 5.2s for good.
+func TestE2EABeliefRunsOnAfterAGrantThatCameBackIsLostAgain(t *testing.T) {
+	b := startBrowser(t)
+	share, err := web.EncodeShare(grantBackBesideScenario(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := b.tab("/playground?s=" + share + "&run=1&speed=0")
+	b.waitUntil(ctx, `!!document.querySelector('[data-testid=verdict-text]')`, "the verdict")
+	for _, at := range []int64{3000, 11000} {
+		// Whether a belief box in client-2's lane crosses the time at,
+		// its x read off the axis's seconds.
+		crossed := run(b, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
+  const svg = document.getElementById('timeline'), lane = svg.querySelector('rect.lane[data-lane="client-2"]').getBBox();
+  const ticks = [...svg.querySelectorAll('text')].filter(t => /^\d+s$/.test(t.textContent)).map(t => [parseFloat(t.textContent) * 1000, t.getBBox().x + t.getBBox().width / 2]);
+  const [t0, x0] = ticks[0], [t1, x1] = ticks[ticks.length - 1], px = x0 + (%d - t0) * (x1 - x0) / (t1 - t0);
+  return [...svg.querySelectorAll('rect.belief')].map(r => r.getBBox()).some(r => r.y >= lane.y && r.y < lane.y + lane.height && r.x <= px && r.x + r.width >= px);
+})()`, at)))
+		if !crossed {
+			t.Errorf("client-2's lane shows no belief at %s", engine.FormatMS(at))
+		}
+	}
+	for _, sz := range [][2]int{{1280, 720}, {390, 844}} {
+		b.size(ctx, sz[0], sz[1])
+		b.settle(ctx)
+		if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
+			t.Errorf("at %dx%d labels collide or run off: %v", sz[0], sz[1], bad)
+		}
+	}
+	b.shots(ctx, "grant-back-beside", "#timeline")
+}
