@@ -113,9 +113,10 @@ func (s *State) Apply(e engine.Event) bool {
 			s.node(e.Actor).Role = "cut off"
 		}
 	case engine.KindHealed:
-		// A node another partition still cuts off stays cut off.
+		// A node another partition still cuts off stays cut off; one
+		// that crashed meanwhile stays down until it restarts.
 		s.healed(e)
-		if IsNode(e.Actor) && !s.cutOff(e.Actor) {
+		if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
 			s.node(e.Actor).Role = s.followerRole()
 		}
 	case engine.KindNodeRestarted:
