@@ -210,10 +210,7 @@ func TestAPIRunReturnsTheContractTimeline(t *testing.T) {
 	}
 	sc, _ := engine.DecodeScenario(data)
 	sc.Fencing = false
-	want, err := engine.Execute(t.Context(), mustPrepare(t, sc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustRun(t, sc)
 	body, _ := json.Marshal(sc)
 	status, out := post(t, ts.URL+"/api/run", string(body))
 	if status != http.StatusOK {

@@ -125,3 +125,14 @@ func mustPrepare(tb testing.TB, sc engine.Scenario) *engine.Prepared {
 	}
 	return p
 }
+
+// mustRun prepares a scenario and runs it to its end, as the server would,
+// and fails the test on any error.
+func mustRun(tb testing.TB, sc engine.Scenario) *engine.Result {
+	tb.Helper()
+	res, err := engine.Execute(tb.Context(), mustPrepare(tb, sc))
+	if err != nil {
+		tb.Fatalf("run %q: %v", sc.Title, err)
+	}
+	return res
+}

@@ -68,14 +68,7 @@ func (b *browser) runPreset(ctx context.Context, name string, fencing *bool) (en
 		sc.Fencing = *fencing
 		b.fencing(ctx, *fencing)
 	}
-	prep, err := engine.Prepare(sc)
-	if err != nil {
-		b.t.Fatalf("%s: %v", name, err)
-	}
-	res, err := engine.Execute(b.t.Context(), prep)
-	if err != nil {
-		b.t.Fatal(err)
-	}
+	res := mustRun(b.t, sc)
 	b.do(ctx, chromedp.Click(chromedp.ID("run")))
 	// The verdict's text is the engine's, less its first word where the
 	// run's heading says more than SAFE or UNSAFE.

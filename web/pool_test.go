@@ -50,10 +50,7 @@ func TestWarmGroupsServeEveryKindOfRun(t *testing.T) {
 	var got struct{ Events []engine.Event }
 	json.Unmarshal(body, &got)
 	sc, _ := engine.DecodeScenario(preset(t, "paused-holder", false))
-	fresh, err := engine.Execute(t.Context(), mustPrepare(t, sc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	fresh := mustRun(t, sc)
 	gj, _ := json.Marshal(got.Events)
 	wj, _ := json.Marshal(fresh.Events)
 	if string(gj) != string(wj) {

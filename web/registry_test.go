@@ -266,14 +266,7 @@ func runPresetOnBackend(t *testing.T, b *browser, preset, backend string) contex
 		t.Fatal(err)
 	}
 	p.Scenario.Lock.Backend = backend
-	prep, err := engine.Prepare(p.Scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := engine.Execute(t.Context(), prep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustRun(t, p.Scenario)
 	_, checks, _ := strings.Cut(engine.Verdict(res.Summary), ": ")
 	b.waitVerdict(ctx, checks[1:])
 	return ctx

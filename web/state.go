@@ -18,6 +18,10 @@ type State struct {
 	Nodes   []NodeState `json:"nodes"`
 	Lock    LockRow     `json:"lock"`
 	Storage StorageRow  `json:"storage"`
+
+	clients []string // the scenario's clients
+	sides   []side   // the partitions in force (state_beside.go)
+	beside  LockRow  // a grant another primary keeps beside the panel's
 }
 
 // NodeState is one lock server and its role: "leader", "follower" (Raft),
@@ -61,6 +65,9 @@ func NewState(sc engine.Scenario) State {
 		name = sc.Storage.Key
 	}
 	s := State{Backend: sc.Lock.Backend, Nodes: []NodeState{}, Lock: LockRow{Name: name}, Storage: StorageRow{Key: sc.Storage.Key, Value: sc.Storage.Initial}}
+	for _, c := range sc.Clients {
+		s.clients = append(s.clients, c.Name)
+	}
 	if engine.UsesLock(&sc) {
 		for i := 1; i <= sc.Lock.Nodes; i++ {
 			s.Nodes = append(s.Nodes, NodeState{Name: fmt.Sprintf("node-%d", i), Role: s.followerRole()})
@@ -101,19 +108,25 @@ func (s *State) Apply(e engine.Event) bool {
 		s.node(e.Actor).Role = "down"
 	case engine.KindPartitioned:
 		// A partition's side may hold clients too; they are not servers.
+		s.partitioned(e)
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = "cut off"
 		}
-	case engine.KindNodeRestarted, engine.KindHealed:
+	case engine.KindHealed:
+		// A node another partition still cuts off stays cut off; one
+		// that crashed meanwhile stays down until it restarts.
+		s.healed(e)
+		if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
+			s.node(e.Actor).Role = s.followerRole()
+		}
+	case engine.KindNodeRestarted:
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = s.followerRole()
 		}
 	case engine.KindRejoined:
 		s.node(e.Actor).Role = "replica"
 	case engine.KindGrantForgotten:
-		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
-			s.Lock = LockRow{Name: s.Lock.Name}
-		}
+		s.drop(e.Holder, e.Token, e.T)
 	case engine.KindReleaseForgotten:
 		// The service lost a release: by its record the lock is the
 		// holder's again, though the holder gave it back.
@@ -128,6 +141,9 @@ func (s *State) Apply(e engine.Event) bool {
 			st.SQL, st.Rows, st.Client, st.Outcome = e.SQL, e.Rows, e.Actor, e.Kind
 		}
 	case engine.KindGranted:
+		if s.beside.Node == e.Node {
+			s.beside = LockRow{} // that node's record holds this grant now
+		}
 		s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Actor, e.Token, e.LeaseUntil, e.Node
 	case engine.KindAnswerLost:
 		// An acquire or renew the service applied and never answered (it
@@ -144,15 +160,13 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindRenewed:
 		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {
 			s.Lock.LeaseUntil, s.Lock.Node = e.LeaseUntil, e.Node
+		} else if b := &s.beside; b.Holder == e.Actor && b.Token == e.Token && b.Node == e.Node {
+			b.LeaseUntil = e.LeaseUntil
 		}
 	case engine.KindReleased:
-		if s.Lock.Holder == e.Actor && s.Lock.Token == e.Token {
-			s.Lock = LockRow{Name: s.Lock.Name}
-		}
+		s.drop(e.Actor, e.Token, e.T)
 	case engine.KindLeaseExpired:
-		if s.Lock.Holder == e.Holder && s.Lock.Token == e.Token {
-			s.Lock = LockRow{Name: s.Lock.Name}
-		}
+		s.drop(e.Holder, e.Token, e.T)
 	case engine.KindWriteAccepted, engine.KindWriteRefused, engine.KindClaimWon, engine.KindClaimLost:
 		st := &s.Storage
 		if e.Kind == engine.KindWriteAccepted {
@@ -168,8 +182,9 @@ func (s *State) Apply(e engine.Event) bool {
 		switch {
 		case k.Back && e.Holder != "":
 			// A grant the service had forgotten, held again by the node
-			// the clients reach: the lock is its holder's.
-			s.Lock.Holder, s.Lock.Token, s.Lock.LeaseUntil, s.Lock.Node = e.Holder, e.Token, e.LeaseUntil, e.Node
+			// the clients reach: the lock is its holder's, unless
+			// another primary serves them (state_beside.go).
+			s.back(LockRow{Name: s.Lock.Name, Holder: e.Holder, Token: e.Token, LeaseUntil: e.LeaseUntil, Node: e.Node}, e.T)
 		case k.Lease && s.Lock.Holder == e.Holder && s.Lock.Token == e.Token && e.LeaseUntil != 0:
 			// A backend's own kind that moves its holder's lease (a new
 			// leader giving the lease it inherits its full TTL again).
@@ -204,6 +219,7 @@ func (s *State) node(name string) *NodeState {
 func (s *State) clone() State {
 	c := *s
 	c.Nodes = slices.Clone(s.Nodes)
+	c.sides = slices.Clone(s.sides)
 	return c
 }
 

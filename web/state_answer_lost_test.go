@@ -17,14 +17,7 @@ func foldLostAnswers(t *testing.T, from, to int64, crash func(at int64) engine.S
 	checked := 0
 	for at := from; at <= to; at += 10 {
 		sc := crash(at)
-		pr, err := engine.Prepare(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := engine.Execute(t.Context(), pr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := mustRun(t, sc)
 		s := web.NewState(sc)
 		for _, e := range res.Events {
 			s.Apply(e)

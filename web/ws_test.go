@@ -94,10 +94,7 @@ func TestWebsocketStreamsEveryEventAndTheSummary(t *testing.T) {
 	msgs := c.until(web.MsgSummary)
 
 	parsed, _ := engine.DecodeScenario(sc)
-	want, err := engine.Execute(t.Context(), mustPrepare(t, parsed))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := mustRun(t, parsed)
 	got := events(msgs)
 	gj, _ := json.Marshal(got)
 	wj, _ := json.Marshal(want.Events)

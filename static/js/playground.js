@@ -839,7 +839,8 @@ el.actors.addEventListener('click', e => {
 });
 
 // Pointer on the timeline: a drag moves the playhead; a click on a lane
-// (or a message) opens that actor's menu.
+// (or a message) opens that actor's menu, on a mark with a time (data-t)
+// puts the playhead there.
 let press = null;
 el.svg.addEventListener('pointerdown', e => {
   if (e.button !== 0) return;
@@ -858,11 +859,12 @@ el.svg.addEventListener('pointerup', e => {
   press = null;
   if (!p || p.dragging) return;
   const arrow = p.target.closest('[data-arrow]');
-  const lane = p.target.closest('[data-lane]');
+  const lane = p.target.closest('[data-lane]'), at = p.target.closest('[data-t]');
   const box = el.wrap.getBoundingClientRect();
   const where = { x: e.clientX - box.left + 4, y: e.clientY - box.top + 4 };
   if (arrow) openMenu(arrow.dataset.client, 'client', where, null, arrow.dataset.arrow);
   else if (lane && (lane.dataset.laneKind === 'client' || lane.dataset.laneKind === 'node')) openMenu(lane.dataset.lane, lane.dataset.laneKind, where, lane.closest('.lane-name'));
+  else if (at) seek(+at.dataset.t);
 });
 el.svg.addEventListener('keydown', e => {
   const g = e.target.closest('.lane-name[data-lane]');

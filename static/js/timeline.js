@@ -161,8 +161,8 @@ export function render(svg, sc, events, opts) {
   });
 
   // Labels: the most important first, each where it fits.
-  // A label with no room is kept, with its time, for the list under the
-  // picture: the why of a mark is never dropped.
+  // A label with no room goes, with its time, to the list under the
+  // picture.
   labels.sort((a, b) => a.prio - b.prio || a.x - b.x);
   const unplaced = [];
   for (const lb of labels) {
@@ -220,13 +220,16 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   }
   for (const b of c.beliefs) {
     const lease = c.leases.find(s => s.token === b.token && s.from <= b.from + 1 && s.to >= b.from) || c.leases.find(s => s.token === b.token);
-    const from = lease ? Math.max(lease.to, b.from) : b.from;
-    // Until a lease it holds again (a forgotten grant that came back).
-    const to = Math.min(b.to, ...c.leases.filter(s => s.from >= from).map(s => s.from));
-    if (to > from) {
-      out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
-      const bw = `believes it holds ${b.token || 'the lock'}`, tw = textWidth(bw, 600, 11), bx = lay.clear(x(from) + 5, top + 14, tw);
-      if (!compact && x(to) - bx > tw + 4) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">${bw}</text>`);
+    let from = lease ? Math.max(lease.to, b.from) : b.from;
+    // Off a lease it holds again (a forgotten grant that came back).
+    for (const s of [...c.leases.filter(s => s.from >= from), { from: b.to, to: b.to }]) {
+      const to = Math.min(b.to, s.from);
+      if (to > from) {
+        out.push(`<rect x="${x(from)}" y="${top}" width="${Math.max(x(to) - x(from), 2)}" height="${h}" class="belief" data-mark="belief"><title>${esc(c.name)} still believes it holds ${tok(b.token)}, but its lease has ended</title></rect>`);
+        const bw = `believes it holds ${b.token || 'the lock'}`, tw = textWidth(bw, 600, 11), bx = lay.clear(x(from) + 5, top + 14, tw);
+        if (!compact && x(to) - bx > tw + 4) out.push(`<text x="${bx}" y="${top + 14}" class="belief-label">${bw}</text>`);
+      }
+      from = Math.max(from, s.to);
     }
   }
   for (const s of c.leases) {
@@ -255,8 +258,7 @@ function drawClient(out, l, x, label, fill, compact, lay) {
   for (const j of c.jumps) drawJump(out, l, j, x, label, rows);
   let shownLost = null;
   // Asks closer than 6 px (a client retrying every few ms) are one mark
-  // with their count: hundreds of dots would merge into a bar nobody can
-  // read.
+  // with their count, not a bar of dots.
   const asks = [], flush = () => {
     const my = band + (compact ? 4 : 7), a = asks[0], z = asks.at(-1), all = asks.every(k => k.kind.endsWith('refused'));
     if (asks.length > 3) {
@@ -381,7 +383,7 @@ function drawNode(out, l, x, label, fill, compact, m, lay) {
 /** drawOwn draws a backend's own event k.e as its entry says (k.d). */
 function drawOwn(out, { d, e }, mx, my, rows, label) {
   const r = d.client ? 5 : 7, id = e.kind.replace(/_/g, '-'), say = s => s.replace(/{(\w+)}/g, (_, f) => f === 'at' ? fmt(e.t) : f === 'until' ? fmt(e.lease_until) : e[f] ?? ''), dot = d.shape === 'dot' ? 'circle' : 'path';
-  out.push(`<${dot} ${dot === 'path' ? `d="M${mx} ${my - r}l${r} ${r}l-${r} ${r}l-${r}-${r}z"` : `cx="${mx}" cy="${my}" r="${r / 2 + 0.5}"`} class="${d.class}" data-mark="${id}" data-testid="${id}"><title>${esc(say(d.title || '{reason} ({at})'))}</title></${dot}>`);
+  out.push(`<${dot} ${dot === 'path' ? `d="M${mx} ${my - r}l${r} ${r}l-${r} ${r}l-${r}-${r}z"` : `cx="${mx}" cy="${my}" r="${r / 2 + 0.5}"`} class="${d.class}" data-mark="${id}" data-testid="${id}" data-t="${e.t}"><title>${esc(say(d.title || '{reason} ({at})'))}</title></${dot}>`);
   if (d.label) label(mx, say(d.label), rows, 'mark-label', 4);
 }
 

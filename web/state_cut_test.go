@@ -1,0 +1,73 @@
+package web_test
+
+import (
+	"testing"
+
+	"github.com/leaselab/playground/engine"
+	"github.com/leaselab/playground/web"
+)
+
+// TestFoldKeepsANodeCutOffUntilItsLastPartitionHeals: in
+// grantBackBesideScenario node-1 is cut off alone from 1.2s to 5.2s, and
+// with client-2 from 2.8s to 8.8s. When the first partition heals node-1
+// is still cut off from node-2, the monitor and client-1 (it serves
+// client-2 alone, a deposed primary, and brings its grant back): the node
+// panel and the timeline's role bar say "cut off" until 8.8s, when it
+// rejoins as replica. Before, the first heal made it a replica at 5.2s.
+func TestFoldKeepsANodeCutOffUntilItsLastPartitionHeals(t *testing.T) {
+	sc := grantBackBesideScenario(t)
+	res := mustRun(t, sc)
+	s := web.NewState(sc)
+	role := func() string {
+		for _, n := range s.Nodes {
+			if n.Name == "node-1" {
+				return n.Role
+			}
+		}
+		return ""
+	}
+	checked := 0
+	for _, e := range res.Events {
+		s.Apply(e)
+		if e.T >= 1200 && e.T < 8800 {
+			checked++
+			if role() != "cut off" {
+				t.Errorf("at %s, after %s %s: node-1 is shown %q, want cut off until 8.8s", engine.FormatMS(e.T), e.Actor, e.Kind, role())
+			}
+		}
+	}
+	if checked == 0 || role() != "replica" {
+		t.Errorf("node-1 ends the run shown %q after %d events while cut off, want replica", role(), checked)
+	}
+}
+
+// TestFoldKeepsANodeThatCrashedWhileCutOffDown: in paused-holder node-2 is
+// cut off from 1s to 3s, crashes at 2s and restarts at 5s: the node panel
+// and the timeline say it is down from 2s to 5s, not a follower again when
+// the partition heals at 3s.
+func TestFoldKeepsANodeThatCrashedWhileCutOffDown(t *testing.T) {
+	p, err := engine.LoadPreset("paused-holder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scenario
+	sc.Faults = []engine.Fault{
+		{At: engine.Ms(1000), Do: engine.FaultPartition, Target: "node-2", For: engine.Ms(2000)},
+		{At: engine.Ms(2000), Do: engine.FaultCrash, Target: "node-2"},
+		{At: engine.Ms(5000), Do: engine.FaultRestart, Target: "node-2"}}
+	res := mustRun(t, sc)
+	s := web.NewState(mustPrepare(t, sc).Scenario())
+	checked := 0
+	for _, e := range res.Events {
+		s.Apply(e)
+		if e.T >= 2000 && e.T < 5000 {
+			checked++
+			if s.Nodes[1].Role != "down" {
+				t.Errorf("at %s, after %s %s: node-2 is shown %q, want down until it restarts at 5s", engine.FormatMS(e.T), e.Actor, e.Kind, s.Nodes[1].Role)
+			}
+		}
+	}
+	if checked == 0 || s.Nodes[1].Role != "follower" {
+		t.Errorf("node-2 ends the run shown %q after %d events while down, want follower", s.Nodes[1].Role, checked)
+	}
+}
