@@ -318,7 +318,7 @@ func (c *client) acquire(a *actor) {
 			if r.Holder != "" && r.Token != 0 && r.LeaseUntil > 0 {
 				// "held by client-3 until 22s" is the node's clock reading:
 				// say whose, and the true end, when that clock is off.
-				if words := c.w.leaseClockWords(r.Holder, r.Token, r.LeaseUntil); words != "" {
+				if words := c.w.refusedEndWords(node, r.Holder, r.Token, r.LeaseUntil); words != "" {
 					reason += " " + words
 				}
 				// A holder that had released it: the service lost the release.
