@@ -245,6 +245,9 @@ func (c *client) step(a *actor, st Step) {
 				e.Reason = fmt.Sprintf("the release never reached %s, which still %s the lease until it runs out",
 					listWords(c.unreleased, "and"), map[bool]string{true: "counts", false: "count"}[len(c.unreleased) == 1])
 			}
+			if words := c.w.releasedForgottenWords(c.cfg.Name, tok); words != "" {
+				e.Reason = joinWords(words, e.Reason)
+			}
 			c.emit(e)
 		default:
 			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: r.Reason})
