@@ -219,6 +219,9 @@ func (c *client) step(a *actor, st Step) {
 			c.emit(e)
 		default:
 			reason := c.refusalClockWords(r, token, c.servedAs(node))
+			if r.Token == token {
+				reason += c.w.twiceWords(node, c.cfg.Name, r.Holder, token) // a token two primaries handed out
+			}
 			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: reason})
 			c.loseLock("the lock service says it no longer holds the lock: " + reason)
 		}
@@ -250,7 +253,11 @@ func (c *client) step(a *actor, st Step) {
 			}
 			c.emit(e)
 		default:
-			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: r.Reason})
+			reason := r.Reason
+			if r.Token == tok {
+				reason += c.w.twiceWords(node, c.cfg.Name, r.Holder, tok) // a token two primaries handed out
+			}
+			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: reason})
 		}
 	case StepPause:
 		c.pause(a, st.For.MS())

@@ -40,6 +40,11 @@ type grantRec struct {
 	back       string
 	backGen    int // bumps each time the service brings it back
 	backSaid   int // the backGen whose first refusal said how (cameBackWords)
+	// grantedBy names the node that made the grant (node is the one that
+	// last renewed it); grantedDeposed marks a grant a deposed primary
+	// made, still serving its side, unaware.
+	grantedBy      string
+	grantedDeposed bool
 	// endedAt is when the timeline said the lease ran out (lease_expired):
 	// the true time the service stopped counting it, which a clock jump
 	// past its end makes later than end. 0 until then.
@@ -127,7 +132,10 @@ func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
 // ambiguous commit, ambiguous.go) holds the lease it was stamped with.
 func (l *ledger) grantFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
-		trueEnd: stamped + cmd.Lease + heldBack(cmd, r), beside: w.primaryBeside(node)}
+		trueEnd: stamped + cmd.Lease + heldBack(cmd, r), beside: w.primaryBeside(node), grantedBy: node}
+	if sp, ok := w.svc.(splitter); ok && node != "" {
+		_, _, _, g.grantedDeposed, _ = sp.primaryRecord(node)
+	}
 	if old := l.find(cmd.Client, r.Token); old != nil && old.leaseUntil == r.LeaseUntil && r.LeaseUntil < r.Now+cmd.Lease {
 		// The state machine answered with the lease it already held for
 		// this client (a record that brought it back after another node
