@@ -219,6 +219,9 @@ func (c *client) step(a *actor, st Step) {
 			c.emit(e)
 		default:
 			reason := c.refusalClockWords(r, token, c.servedAs(node))
+			if r.Token == token {
+				reason += c.w.twiceWords(node, c.cfg.Name, r.Holder, token) // a token two primaries handed out
+			}
 			c.emit(Event{Kind: KindCheckFailed, Token: token, Node: node, Reason: reason})
 			c.loseLock("the lock service says it no longer holds the lock: " + reason)
 		}
@@ -245,9 +248,16 @@ func (c *client) step(a *actor, st Step) {
 				e.Reason = fmt.Sprintf("the release never reached %s, which still %s the lease until it runs out",
 					listWords(c.unreleased, "and"), map[bool]string{true: "counts", false: "count"}[len(c.unreleased) == 1])
 			}
+			if words := c.w.releasedForgottenWords(c.cfg.Name, tok); words != "" {
+				e.Reason = joinWords(words, e.Reason)
+			}
 			c.emit(e)
 		default:
-			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: r.Reason})
+			reason := r.Reason
+			if r.Token == tok {
+				reason += c.w.twiceWords(node, c.cfg.Name, r.Holder, tok) // a token two primaries handed out
+			}
+			c.emit(Event{Kind: KindReleaseRefused, Token: tok, Node: node, Reason: reason})
 		}
 	case StepPause:
 		c.pause(a, st.For.MS())
@@ -318,7 +328,7 @@ func (c *client) acquire(a *actor) {
 			if r.Holder != "" && r.Token != 0 && r.LeaseUntil > 0 {
 				// "held by client-3 until 22s" is the node's clock reading:
 				// say whose, and the true end, when that clock is off.
-				if words := c.w.leaseClockWords(r.Holder, r.Token, r.LeaseUntil); words != "" {
+				if words := c.w.refusedEndWords(node, r.Holder, r.Token, r.LeaseUntil); words != "" {
 					reason += " " + words
 				}
 				// A holder that had released it: the service lost the release.

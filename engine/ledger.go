@@ -40,6 +40,15 @@ type grantRec struct {
 	back       string
 	backGen    int // bumps each time the service brings it back
 	backSaid   int // the backGen whose first refusal said how (cameBackWords)
+	// grantedBy names the node that made the grant (node is the one that
+	// last renewed it); grantedDeposed marks a grant a deposed primary
+	// made, still serving its side, unaware.
+	grantedBy      string
+	grantedDeposed bool
+	// endedAt is when the timeline said the lease ran out (lease_expired):
+	// the true time the service stopped counting it, which a clock jump
+	// past its end makes later than end. 0 until then.
+	endedAt int64
 	// splitSaid is the last disagreement between two primaries that a
 	// refusal naming this grant said whole (splitRefusalWords).
 	splitSaid string
@@ -123,7 +132,10 @@ func (l *ledger) grant(w *world, cmd Command, r Reply, node string) {
 // ambiguous commit, ambiguous.go) holds the lease it was stamped with.
 func (l *ledger) grantFrom(w *world, cmd Command, r Reply, node string, stamped int64) {
 	g := &grantRec{client: cmd.Client, token: r.Token, node: node, lease: cmd.Lease, leaseUntil: r.LeaseUntil,
-		trueEnd: stamped + cmd.Lease + heldBack(cmd, r), beside: w.primaryBeside(node)}
+		trueEnd: stamped + cmd.Lease + heldBack(cmd, r), beside: w.primaryBeside(node), grantedBy: node}
+	if sp, ok := w.svc.(splitter); ok && node != "" {
+		_, _, _, g.grantedDeposed, _ = sp.primaryRecord(node)
+	}
 	if old := l.find(cmd.Client, r.Token); old != nil && old.leaseUntil == r.LeaseUntil && r.LeaseUntil < r.Now+cmd.Lease {
 		// The state machine answered with the lease it already held for
 		// this client (a record that brought it back after another node
@@ -211,6 +223,10 @@ func (l *ledger) expired(w *world, g *grantRec) {
 	}
 	told := g.unseen // told late: no node could when it ran out
 	g.unseen = false
+	g.endedAt = w.s.now
+	if told {
+		g.endedAt = g.end
+	}
 	e := Event{Actor: actor, Kind: KindLeaseExpired, Holder: g.client, Token: g.token, Node: actor}
 	if actor == w.backend.Actor {
 		e.Node = "" // no one node tells it
@@ -231,20 +247,31 @@ func (l *ledger) expired(w *world, g *grantRec) {
 // lease being its length from the true time it was granted. A clock that
 // read true time needs no words.
 func (w *world) leaseClockWords(client string, token, until int64) string {
-	g := w.ledger.find(client, token)
-	if g == nil || g.released || g.leaseUntil != until || g.node == "" {
+	node, end, ok := w.leaseClockEnd(client, token, until)
+	if !ok {
 		return ""
 	}
-	node, end := g.node, g.trueEnd
+	return fmt.Sprintf("by %s's clock; in true time it runs until %s", node, FormatMS(end))
+}
+
+// leaseClockEnd names the clock that set the lease end until of client's
+// grant of token, and when that lease runs out in true time; ok is false
+// when that clock read true time, or the ledger holds no such lease.
+func (w *world) leaseClockEnd(client string, token, until int64) (node string, end int64, ok bool) {
+	g := w.ledger.find(client, token)
+	if g == nil || g.released || g.leaseUntil != until || g.node == "" {
+		return "", 0, false
+	}
+	node, end = g.node, g.trueEnd
 	if g.cutBack != "" {
 		// The service holds the lease by an older record, its renewals
 		// lost: it ends when the serving node's clock reads until.
 		node, end = w.svc.serving(), g.end
 	}
 	if end == until || node == "" {
-		return ""
+		return "", 0, false
 	}
-	return fmt.Sprintf("by %s's clock; in true time it runs until %s", node, FormatMS(end))
+	return node, end, true
 }
 
 // expiryWords says why a lease ended when it did, judged by true time:

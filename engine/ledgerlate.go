@@ -36,3 +36,18 @@ func (w *world) withForgotSince(msg, client string, token int64, by served) stri
 	}
 	return msg + "; " + words
 }
+
+// releasedForgottenWords says, of a release the lock service answered
+// after it forgot the grant while its lease ran, that the release freed
+// nothing it still counted: "the lock service had forgotten that grant at
+// 32.328s, so the release changed nothing". Without these words the
+// timeline would read as if the forgotten grant had held the lock until
+// then. "" when the grant was not forgotten, or came back since
+// (grant_back).
+func (w *world) releasedForgottenWords(client string, token int64) string {
+	g := w.ledger.find(client, token)
+	if g == nil || token == 0 || !g.forgotten || !g.lostRunning || g.lostAt > w.s.now {
+		return ""
+	}
+	return fmt.Sprintf("the lock service had forgotten that grant at %s, so the release changed nothing", FormatMS(g.lostAt))
+}

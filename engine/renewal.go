@@ -160,6 +160,9 @@ func (c *client) renewAnswered(l *renewLoop, r Reply, by served, believedEnd, se
 		return
 	}
 	reason := c.refusalClockWords(r, l.token, by)
+	if r.Token == l.token {
+		reason += c.w.twiceWords(node, c.cfg.Name, r.Holder, l.token) // a token two primaries handed out
+	}
 	c.emit(Event{Kind: KindRenewRefused, Token: l.token, Node: node, Reason: reason})
 	c.stopRenewing(l, false, "the lock service refused a renewal: "+reason)
 }

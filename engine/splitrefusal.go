@@ -71,3 +71,41 @@ func (w *world) splitRefusalWords(node, holder string, token int64) string {
 	return fmt.Sprintf("; %s, %s, holds it for %s, while %s, %s, %s: the two primaries disagree about %s",
 		node, role, holder, other, orole, says, about)
 }
+
+// twiceWords says, of a request by client naming token that node, a
+// deposed primary still serving its side, refused because by its record
+// holder has that token, which two nodes handed it out, each serving as
+// primary by its own record: "; node-2 granted it to client-1 at 3s, and
+// node-1, deposed, never having received that grant, to client-2 at
+// 5.6s". (The primary's own refusals follow its promotion, whose
+// grant_forgotten already says which grant it lacked.) "" when node is
+// not a deposed primary, or the ledger does not hold both grants, made
+// by two nodes, the later one a duplicate token.
+func (w *world) twiceWords(node, client, holder string, token int64) string {
+	sp, ok := w.svc.(splitter)
+	if !ok || token == 0 || holder == "" || holder == client {
+		return ""
+	}
+	if _, _, _, deposed, ok := sp.primaryRecord(node); !ok || !deposed {
+		return ""
+	}
+	g, h := w.ledger.find(client, token), w.ledger.find(holder, token)
+	if g == nil || h == nil || g.grantedBy == "" || h.grantedBy == "" || g.grantedBy == h.grantedBy {
+		return ""
+	}
+	if h.start < g.start {
+		g, h = h, g
+	}
+	if !h.dupToken {
+		return ""
+	}
+	first, second := g.grantedBy, h.grantedBy+","
+	if g.grantedDeposed {
+		first += ", deposed,"
+	}
+	if h.grantedDeposed {
+		second += " deposed,"
+	}
+	return fmt.Sprintf("; %s granted it to %s at %s, and %s never having received that grant, to %s at %s",
+		first, g.client, FormatMS(g.start), second, h.client, FormatMS(h.start))
+}

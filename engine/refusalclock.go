@@ -1,0 +1,52 @@
+package engine
+
+import "fmt"
+
+// refusedEndWords says by which clock a refusal's lease end, until,
+// holds: that of node, the node that refused. Where node refused by a
+// copy of a lease another node set (an async replica promoted with the
+// primary's record), it judges that end by its own clock, not the
+// setter's: "by node-2's clock, which reads true time, an end node-1's
+// clock set 11.288s ahead of true time: in true time the lease was to
+// run until 24.35s". When the service had already ended that lease
+// before now (its setter's clock ran out first), the copy brought back
+// an ended lease, and the words say so. Elsewhere it is leaseClockWords,
+// told in the past ("in true time it ran out at 14.33s") when that end
+// had passed before the answer arrived.
+func (w *world) refusedEndWords(node, client string, token, until int64) string {
+	g := w.ledger.find(client, token)
+	clk, skew, ok := w.clockSkew(node)
+	if _, split := w.svc.(splitter); !split || !ok || g == nil || g.released || g.forgotten || g.node == "" || node == g.node || g.leaseUntil != until {
+		by, end, ok := w.leaseClockEnd(client, token, until)
+		switch {
+		case !ok:
+			return ""
+		case end <= w.s.now:
+			return fmt.Sprintf("by %s's clock; in true time it ran out at %s", by, FormatMS(end))
+		}
+		return fmt.Sprintf("by %s's clock; in true time it runs until %s", by, FormatMS(end))
+	}
+	now := w.s.now
+	ended := !g.open(now) && g.endedAt > 0 && g.endedAt <= now
+	lets := clk.trueAt(until) // when node's clock reads until, in true time
+	if lets == g.trueEnd && !ended {
+		return ""
+	}
+	words := "by " + node + "'s clock, which reads true time"
+	if skew != 0 {
+		words = "by " + node + "'s clock, " + skewWords(skew)
+	}
+	if set := until - g.trueEnd; set != 0 {
+		words += fmt.Sprintf(", an end %s's clock set %s", g.node, skewWords(set))
+	}
+	if lets != until {
+		words += fmt.Sprintf(" (it reads %s at %s in true time)", FormatMS(until), FormatMS(lets))
+	}
+	if ended {
+		words += fmt.Sprintf("; the lock service had ended that lease at %s, and %s's copy brought it back", FormatMS(g.endedAt), node)
+	}
+	if now < g.trueEnd {
+		return words + fmt.Sprintf(": in true time the lease was to run until %s", FormatMS(g.trueEnd))
+	}
+	return words + fmt.Sprintf(": in true time the lease ran out at %s", FormatMS(g.trueEnd))
+}
