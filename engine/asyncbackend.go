@@ -152,6 +152,9 @@ func (s *asyncService) serve(cmd Command) (Reply, string, bool) {
 		return Reply{}, "", false
 	}
 	p := s.nodes[from]
+	// A lease the service ended that p's record still holds counts again
+	// once p answers a request by it.
+	s.w.ledger.seeEndedServed(s.w, p.name, cmd)
 	cmd.Now = p.clock.at(s.w.s.now)
 	r := p.fsm.Apply(cmd)
 	if s.deposed[from] && cmd.Op == OpRelease && r.OK {

@@ -2,12 +2,14 @@ package engine
 
 // KindGrantBack is the async replica's event for a grant the lock service
 // had forgotten that a node serving as primary still holds, once its
-// holder reaches that node again: the grant is back (ledger.seeBack).
+// holder reaches that node again: the grant is back (ledger.seeBack); or
+// a lease it had ended that such a node's copy holds again
+// (ledger.seeEndedBack).
 const KindGrantBack = "grant_back"
 
 // grantBackKind declares grant_back on the timeline.
 var grantBackKind = EventKind{Kind: KindGrantBack,
-	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs",
+	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs; ended: the lease had ended (lease_expired) and a serving node's copy holds it again by its clock",
 	Lane: "node", Shape: "diamond", Class: "m-grant", Lease: true, Back: true,
 	Label:  "grant {token} of {holder} is back",
 	Legend: "a forgotten grant is back"}
@@ -51,6 +53,22 @@ func (s *asyncService) keeper(client string, token, until int64) string {
 	}
 	for i := range s.nodes {
 		if keeps(i) && s.answersSome(i) {
+			return s.nodes[i].name
+		}
+	}
+	return ""
+}
+
+// copyHolder names a node serving as a primary and answering some client
+// whose record counts client's grant of token, its lease running by its
+// clock: the primary first, then a deposed one. "" when none does.
+func (s *asyncService) copyHolder(client string, token int64) string {
+	order := []int{0, 1}
+	if s.primary == 1 {
+		order = []int{1, 0}
+	}
+	for _, i := range order {
+		if _, _, ok := s.kept(s.nodes[i].name, client, token); ok && s.answersSome(i) {
 			return s.nodes[i].name
 		}
 	}

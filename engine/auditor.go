@@ -66,7 +66,9 @@ func (a *auditor) observe(e Event) {
 			a.forgotten++
 		}
 	case KindGrantBack:
-		a.forgotten-- // it did not stay forgotten
+		if !e.Ended {
+			a.forgotten-- // it did not stay forgotten
+		}
 	case KindReleaseForgotten:
 		a.releasesForgotten++
 	case KindLeaseExpired:

@@ -49,6 +49,15 @@ type grantRec struct {
 	// the true time the service stopped counting it, which a clock jump
 	// past its end makes later than end. 0 until then.
 	endedAt int64
+	// backEnded is the endedAt of a lease a serving node's record brought
+	// back after the service had ended it (bringBack), backSet the node
+	// whose clock set the end that record holds, backUntil the lease end
+	// the ledger held before, and backEndSaid whether a refusal by it
+	// said so whole (refusedEndWords).
+	backEnded   int64
+	backSet     string
+	backUntil   int64
+	backEndSaid bool
 	// splitSaid is the last disagreement between two primaries that a
 	// refusal naming this grant said whole (splitRefusalWords).
 	splitSaid string
@@ -158,6 +167,7 @@ func (l *ledger) renewFrom(w *world, cmd Command, r Reply, node string, stamped 
 		return
 	}
 	g.node, g.leaseUntil, g.beside, g.cutBack = node, r.LeaseUntil, w.primaryBeside(node), ""
+	g.backEnded, g.backSet, g.backUntil = 0, "", 0 // a renewed lease is no copy of an ended one
 	g.end = w.serviceEnd(g)
 	g.trueEnd = stamped + cmd.Lease + heldBack(cmd, r)
 	g.gen++

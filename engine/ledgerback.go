@@ -68,6 +68,7 @@ func (l *ledger) seeBack(w *world) {
 	if !ok {
 		return
 	}
+	defer l.seeEndedBack(w)
 	for _, g := range l.grants {
 		if !g.forgotten || !g.lostRunning || g.released || l.find(g.client, g.token) != g {
 			continue

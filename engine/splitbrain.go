@@ -30,6 +30,10 @@ type splitter interface {
 	// when the holder reaches none, some other client), with its lease
 	// ending at until when until is not 0; "" when none does.
 	keeper(client string, token, until int64) string
+	// copyHolder names a node serving as a primary and answering some
+	// client whose record counts client's grant of token, its lease
+	// running by its clock (the primary first); "" when none does.
+	copyHolder(client string, token int64) string
 	// primaryRecord returns the lock's entry as node records it, with
 	// the clock that judges it, and whether the monitor deposed node;
 	// ok is false when node does not serve as a primary.
