@@ -335,3 +335,21 @@ func TestChaosReportsMisconfiguredApart(t *testing.T) {
 		t.Errorf("by_kind counts a misconfigured run: %+v", rep)
 	}
 }
+
+// eachAsyncRun runs the async-replica chaos scenarios of seeds 1 to n (a
+// tenth under -short), with fencing on and then off, and hands each run
+// to check: the sweeps that hold the timeline's words to what happened.
+func eachAsyncRun(t *testing.T, n int, check func(seed int64, fencing bool, sc engine.Scenario, res *engine.Result)) {
+	t.Helper()
+	seeds := int64(chaosRuns(t, n))
+	for _, fencing := range []bool{true, false} {
+		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
+		for seed := int64(1); seed <= seeds; seed++ {
+			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(seed, fencing, sc, mustRun(t, sc))
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -44,19 +43,11 @@ func TestEndedLeaseBroughtBackIsSaid(t *testing.T) {
 // by that lease's holder and token, and none renews it, unless a
 // grant_back said the lease came back (chaos seeds 80, 708, 813).
 func TestEndedLeaseIsNeverDefendedUnsaid(t *testing.T) {
-	seeds := int64(chaosRuns(t, 1000))
-	for _, fencing := range []bool{true, false} {
-		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= seeds; seed++ {
-			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if msg := endedDefended(mustRun(t, sc), sc.Lock.Latency.MS()); msg != "" {
-				t.Errorf("seed %d fencing %v: %s", seed, fencing, msg)
-			}
+	eachAsyncRun(t, 1000, func(seed int64, fencing bool, sc engine.Scenario, res *engine.Result) {
+		if msg := endedDefended(res, sc.Lock.Latency.MS()); msg != "" {
+			t.Errorf("seed %d fencing %v: %s", seed, fencing, msg)
 		}
-	}
+	})
 }
 
 // endedDefended returns the first refusal or renewal that a node served

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -74,56 +73,47 @@ func TestForgottenGrantComesBack(t *testing.T) {
 // which still hold seed 70's grant that comes back.
 func TestForgottenGrantsStayForgotten(t *testing.T) {
 	backs := 0
-	seeds := int64(chaosRuns(t, 1500))
-	for _, fencing := range []bool{true, false} {
-		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= seeds; seed++ {
-			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := mustRun(t, sc)
-			type grant struct {
-				client string
-				token  int64
-			}
-			forgot := map[grant]int64{}
-			counted := 0
-			for _, e := range res.Events {
-				switch e.Kind {
-				case engine.KindGrantForgotten:
-					if !e.Ended {
-						forgot[grant{e.Holder, e.Token}] = e.T
-						counted++
-					}
-				case engine.KindGrantBack:
-					if e.Ended {
-						break // a lease that had ended, not a forgotten grant (TestEndedLeaseIsNeverDefendedUnsaid)
-					}
-					delete(forgot, grant{e.Holder, e.Token})
-					counted--
-					backs++
-				case engine.KindGranted:
-					delete(forgot, grant{e.Actor, e.Token})
-				case engine.KindRenewed, engine.KindCheckOK:
-					if at, ok := forgot[grant{e.Actor, e.Token}]; ok && !strings.Contains(engine.Describe(e), "before the lock service forgot this grant") {
-						t.Errorf("seed %d fencing %v: %s's token %d, forgotten at %dms, %s at %dms without a word that it came back or was served before: %q", seed, fencing, e.Actor, e.Token, at, e.Kind, e.T, engine.Describe(e))
-					}
-				case engine.KindAcquireRefused:
-					if at, ok := forgot[grant{e.Holder, e.Token}]; ok {
-						t.Errorf("seed %d fencing %v: %s's token %d, forgotten at %dms, defended at %dms: %q", seed, fencing, e.Holder, e.Token, at, e.T, engine.Describe(e))
-					}
-				case engine.KindReleased:
-					if at, ok := forgot[grant{e.Actor, e.Token}]; ok && !strings.Contains(engine.Describe(e), "had forgotten that grant") {
-						t.Errorf("seed %d fencing %v: %s's token %d, forgotten at %dms, released at %dms without a word that the service had forgotten it: %q", seed, fencing, e.Actor, e.Token, at, e.T, engine.Describe(e))
-					}
+	eachAsyncRun(t, 1500, func(seed int64, fencing bool, _ engine.Scenario, res *engine.Result) {
+		type grant struct {
+			client string
+			token  int64
+		}
+		forgot := map[grant]int64{}
+		counted := 0
+		for _, e := range res.Events {
+			switch e.Kind {
+			case engine.KindGrantForgotten:
+				if !e.Ended {
+					forgot[grant{e.Holder, e.Token}] = e.T
+					counted++
+				}
+			case engine.KindGrantBack:
+				if e.Ended {
+					break // a lease that had ended, not a forgotten grant (TestEndedLeaseIsNeverDefendedUnsaid)
+				}
+				delete(forgot, grant{e.Holder, e.Token})
+				counted--
+				backs++
+			case engine.KindGranted:
+				delete(forgot, grant{e.Actor, e.Token})
+			case engine.KindRenewed, engine.KindCheckOK:
+				if at, ok := forgot[grant{e.Actor, e.Token}]; ok && !strings.Contains(engine.Describe(e), "before the lock service forgot this grant") {
+					t.Errorf("seed %d fencing %v: %s's token %d, forgotten at %dms, %s at %dms without a word that it came back or was served before: %q", seed, fencing, e.Actor, e.Token, at, e.Kind, e.T, engine.Describe(e))
+				}
+			case engine.KindAcquireRefused:
+				if at, ok := forgot[grant{e.Holder, e.Token}]; ok {
+					t.Errorf("seed %d fencing %v: %s's token %d, forgotten at %dms, defended at %dms: %q", seed, fencing, e.Holder, e.Token, at, e.T, engine.Describe(e))
+				}
+			case engine.KindReleased:
+				if at, ok := forgot[grant{e.Actor, e.Token}]; ok && !strings.Contains(engine.Describe(e), "had forgotten that grant") {
+					t.Errorf("seed %d fencing %v: %s's token %d, forgotten at %dms, released at %dms without a word that the service had forgotten it: %q", seed, fencing, e.Actor, e.Token, at, e.T, engine.Describe(e))
 				}
 			}
-			if res.Summary.ForgottenGrants != counted {
-				t.Errorf("seed %d fencing %v: forgotten_grants %d, but %d grants stayed forgotten", seed, fencing, res.Summary.ForgottenGrants, counted)
-			}
 		}
-	}
+		if res.Summary.ForgottenGrants != counted {
+			t.Errorf("seed %d fencing %v: forgotten_grants %d, but %d grants stayed forgotten", seed, fencing, res.Summary.ForgottenGrants, counted)
+		}
+	})
 	if backs == 0 {
 		t.Fatal("no grant came back in the sweep: it tests nothing")
 	}

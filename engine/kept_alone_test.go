@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -64,47 +63,38 @@ func TestKeptAloneGrantSaysWhenItWasMade(t *testing.T) {
 // renewals lost with it do.
 func TestMadeAloneGrantsWereMadeCutOff(t *testing.T) {
 	alone, kept := 0, 0
-	seeds := int64(chaosRuns(t, 1000))
-	for _, fencing := range []bool{true, false} {
-		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= seeds; seed++ {
-			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := mustRun(t, sc)
-			cut := map[string]int64{}     // node: when its last partition began
-			granted := map[string]int64{} // client and token: when granted
-			for _, e := range res.Events {
-				switch e.Kind {
-				case engine.KindPartitioned:
-					cut[e.Actor] = e.T
-				case engine.KindGranted:
-					granted[e.Actor+" "+fmt.Sprint(e.Token)] = e.T
-				case engine.KindGrantForgotten:
-					d := engine.Describe(e)
-					node := "node-1"
-					if strings.Contains(d, "node-2 rejoined") || strings.Contains(d, "node-2, a deposed primary") {
-						node = "node-2"
+	eachAsyncRun(t, 1000, func(seed int64, fencing bool, _ engine.Scenario, res *engine.Result) {
+		cut := map[string]int64{}     // node: when its last partition began
+		granted := map[string]int64{} // client and token: when granted
+		for _, e := range res.Events {
+			switch e.Kind {
+			case engine.KindPartitioned:
+				cut[e.Actor] = e.T
+			case engine.KindGranted:
+				granted[e.Actor+" "+fmt.Sprint(e.Token)] = e.T
+			case engine.KindGrantForgotten:
+				d := engine.Describe(e)
+				node := "node-1"
+				if strings.Contains(d, "node-2 rejoined") || strings.Contains(d, "node-2, a deposed primary") {
+					node = "node-2"
+				}
+				at, ok := granted[e.Holder+" "+fmt.Sprint(e.Token)]
+				switch {
+				case strings.Contains(d, "the grants it made alone"):
+					alone++
+					if ok && at < cut[node] {
+						t.Errorf("seed %d fencing %v: %q, but the grant was made at %dms, before %s was cut off at %dms", seed, fencing, d, at, node, cut[node])
 					}
-					at, ok := granted[e.Holder+" "+fmt.Sprint(e.Token)]
-					switch {
-					case strings.Contains(d, "the grants it made alone"):
-						alone++
-						if ok && at < cut[node] {
-							t.Errorf("seed %d fencing %v: %q, but the grant was made at %dms, before %s was cut off at %dms", seed, fencing, d, at, node, cut[node])
-						}
-					case strings.Contains(d, "it alone kept this grant"):
-						kept++
-					case strings.Contains(d, "renewals it made alone"):
-						// Seed 543: node-1 renewed at 14.42s, before it was
-						// cut off at 14.508s, and node-2 never got the copy.
-						t.Errorf("seed %d fencing %v: %q: the renewals lost are the ones the node alone kept, made before it was cut off too", seed, fencing, d)
-					}
+				case strings.Contains(d, "it alone kept this grant"):
+					kept++
+				case strings.Contains(d, "renewals it made alone"):
+					// Seed 543: node-1 renewed at 14.42s, before it was
+					// cut off at 14.508s, and node-2 never got the copy.
+					t.Errorf("seed %d fencing %v: %q: the renewals lost are the ones the node alone kept, made before it was cut off too", seed, fencing, d)
 				}
 			}
 		}
-	}
+	})
 	if alone == 0 || kept == 0 {
 		t.Fatalf("%d grants made alone, %d kept alone in the sweep: it tests too little", alone, kept)
 	}

@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -128,26 +127,18 @@ func TestRefusalClockIsTheRefusers(t *testing.T) {
 		}
 		return d.Milliseconds()
 	}
-	seeds := int64(chaosRuns(t, 1000))
-	for _, fencing := range []bool{true, false} {
-		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= seeds; seed++ {
-			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
-			if err != nil {
-				t.Fatal(err)
+	eachAsyncRun(t, 1000, func(seed int64, fencing bool, _ engine.Scenario, res *engine.Result) {
+		for _, e := range find(res, "", engine.KindAcquireRefused) {
+			d := engine.Describe(e)
+			if m := refusalClock.FindStringSubmatch(d); m != nil && m[1] != e.Node {
+				t.Errorf("seed %d fencing %v: %s refused at %dms by %s's clock: %q", seed, fencing, e.Node, e.T, m[1], d)
 			}
-			for _, e := range find(mustRun(t, sc), "", engine.KindAcquireRefused) {
-				d := engine.Describe(e)
-				if m := refusalClock.FindStringSubmatch(d); m != nil && m[1] != e.Node {
-					t.Errorf("seed %d fencing %v: %s refused at %dms by %s's clock: %q", seed, fencing, e.Node, e.T, m[1], d)
-				}
-				if m := refusalAhead.FindStringSubmatch(d); m != nil && ms(m[1]) <= e.T {
-					t.Errorf("seed %d fencing %v: a refusal at %dms tells a passed end as ahead: %q", seed, fencing, e.T, d)
-				}
-				if m := refusalPassed.FindStringSubmatch(d); m != nil && ms(m[1]) > e.T {
-					t.Errorf("seed %d fencing %v: a refusal at %dms tells an end ahead as passed: %q", seed, fencing, e.T, d)
-				}
+			if m := refusalAhead.FindStringSubmatch(d); m != nil && ms(m[1]) <= e.T {
+				t.Errorf("seed %d fencing %v: a refusal at %dms tells a passed end as ahead: %q", seed, fencing, e.T, d)
+			}
+			if m := refusalPassed.FindStringSubmatch(d); m != nil && ms(m[1]) > e.T {
+				t.Errorf("seed %d fencing %v: a refusal at %dms tells an end ahead as passed: %q", seed, fencing, e.T, d)
 			}
 		}
-	}
+	})
 }

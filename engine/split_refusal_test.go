@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -134,29 +133,21 @@ func TestNoDisagreementWithAPrimaryNobodyReaches(t *testing.T) {
 // the lock.
 func TestSplitDisagreementSaysWhatDiffers(t *testing.T) {
 	same := 0
-	seeds := int64(chaosRuns(t, 1000))
-	for _, fencing := range []bool{true, false} {
-		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= seeds; seed++ {
-			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, e := range find(mustRun(t, sc), "", engine.KindAcquireRefused) {
-				d := engine.Describe(e)
-				other := "counts " + e.Holder + " as its holder"
-				switch {
-				case strings.Contains(d, "disagree about who holds the lock") && strings.Contains(d, other):
-					t.Errorf("seed %d fencing %v: %q: both primaries name %s", seed, fencing, d, e.Holder)
-				case strings.Contains(d, "disagree about which of"):
-					same++
-					if !strings.Contains(d, other) {
-						t.Errorf("seed %d fencing %v: %q: the other primary names another client", seed, fencing, d)
-					}
+	eachAsyncRun(t, 1000, func(seed int64, fencing bool, _ engine.Scenario, res *engine.Result) {
+		for _, e := range find(res, "", engine.KindAcquireRefused) {
+			d := engine.Describe(e)
+			other := "counts " + e.Holder + " as its holder"
+			switch {
+			case strings.Contains(d, "disagree about who holds the lock") && strings.Contains(d, other):
+				t.Errorf("seed %d fencing %v: %q: both primaries name %s", seed, fencing, d, e.Holder)
+			case strings.Contains(d, "disagree about which of"):
+				same++
+				if !strings.Contains(d, other) {
+					t.Errorf("seed %d fencing %v: %q: the other primary names another client", seed, fencing, d)
 				}
 			}
 		}
-	}
+	})
 	if same == 0 && !testing.Short() {
 		t.Fatal("no refusal in the sweep named one client by two grants: it tests nothing")
 	}

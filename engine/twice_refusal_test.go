@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -52,39 +51,31 @@ func TestDeposedTwiceRefusalNamesBothPrimaries(t *testing.T) {
 // token was handed out twice names the two nodes that handed it out
 // (chaos seeds 70, 535, 684).
 func TestDeposedTwiceRefusalsSweep(t *testing.T) {
-	seeds := int64(chaosRuns(t, 1000))
 	named := 0
-	for _, fencing := range []bool{true, false} {
-		opt := engine.ChaosOptions{Backend: "async-replica", Fencing: fencing}
-		for seed := int64(1); seed <= seeds; seed++ {
-			sc, err := engine.GenerateScenario(context.Background(), seed, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			primary, deposed := "", map[string]bool{}
-			for _, e := range mustRun(t, sc).Events {
-				switch e.Kind {
-				case engine.KindLeader:
-					if primary != "" && primary != e.Node {
-						deposed[primary] = true
-					}
-					primary = e.Node
-					delete(deposed, e.Node)
-				case engine.KindRejoined:
-					delete(deposed, e.Node)
-				case engine.KindRenewRefused, engine.KindCheckFailed, engine.KindReleaseRefused:
-					d := engine.Describe(e)
-					if !deposed[e.Node] || !strings.Contains(d, "the token was handed out twice") {
-						continue
-					}
-					if !strings.Contains(d, "never having received that grant") {
-						t.Errorf("seed %d fencing %v: %s, deposed, refused at %dms without naming who handed the token out: %q", seed, fencing, e.Node, e.T, d)
-					}
-					named++
+	eachAsyncRun(t, 1000, func(seed int64, fencing bool, _ engine.Scenario, res *engine.Result) {
+		primary, deposed := "", map[string]bool{}
+		for _, e := range res.Events {
+			switch e.Kind {
+			case engine.KindLeader:
+				if primary != "" && primary != e.Node {
+					deposed[primary] = true
 				}
+				primary = e.Node
+				delete(deposed, e.Node)
+			case engine.KindRejoined:
+				delete(deposed, e.Node)
+			case engine.KindRenewRefused, engine.KindCheckFailed, engine.KindReleaseRefused:
+				d := engine.Describe(e)
+				if !deposed[e.Node] || !strings.Contains(d, "the token was handed out twice") {
+					continue
+				}
+				if !strings.Contains(d, "never having received that grant") {
+					t.Errorf("seed %d fencing %v: %s, deposed, refused at %dms without naming who handed the token out: %q", seed, fencing, e.Node, e.T, d)
+				}
+				named++
 			}
 		}
-	}
+	})
 	if named == 0 && !testing.Short() {
 		t.Fatal("no deposed primary refused a token handed out twice: the sweep tests nothing")
 	}
