@@ -19,9 +19,10 @@ type State struct {
 	Lock    LockRow     `json:"lock"`
 	Storage StorageRow  `json:"storage"`
 
-	clients []string // the scenario's clients
-	sides   []side   // the partitions in force (state_beside.go)
-	beside  LockRow  // a grant another primary keeps beside the panel's
+	clients []string  // the scenario's clients
+	sides   []side    // the partitions in force (state_beside.go)
+	beside  LockRow   // a grant another primary keeps beside the panel's
+	before  []cutRole // roles of the nodes cut off this instant (state_quorum.go)
 }
 
 // NodeState is one lock server and its role: "leader", "follower" (Raft),
@@ -109,19 +110,26 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindPartitioned:
 		// A partition's side may hold clients too; they are not servers.
 		s.partitioned(e)
-		if IsNode(e.Actor) {
+		if s.quorum() {
+			s.regroup(e.T)
+		} else if IsNode(e.Actor) {
 			s.node(e.Actor).Role = "cut off"
 		}
 	case engine.KindHealed:
 		// A node another partition still cuts off stays cut off; one
 		// that crashed meanwhile stays down until it restarts.
 		s.healed(e)
-		if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
+		if s.quorum() {
+			s.regroup(e.T)
+		} else if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
 			s.node(e.Actor).Role = s.followerRole()
 		}
 	case engine.KindNodeRestarted:
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = s.followerRole()
+			if s.quorum() && s.isolated(e.Actor) {
+				s.node(e.Actor).Role = "cut off"
+			}
 		}
 	case engine.KindRejoined:
 		s.node(e.Actor).Role = "replica"
@@ -220,6 +228,7 @@ func (s *State) clone() State {
 	c := *s
 	c.Nodes = slices.Clone(s.Nodes)
 	c.sides = slices.Clone(s.sides)
+	c.before = slices.Clone(s.before)
 	return c
 }
 

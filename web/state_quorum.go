@@ -1,0 +1,66 @@
+package web
+
+import (
+	"slices"
+
+	"github.com/leaselab/playground/engine"
+)
+
+// A consensus backend (a Raft group, etcd, ZooKeeper) serves while a
+// majority of its nodes reach each other: a partition cuts off the nodes
+// it leaves without a majority, listed on its side or not, and a leader
+// on the majority's side goes on leading. The other backends' nodes are
+// cut off when a partition lists them (an async replica's primary serves
+// its side; a Redlock server is its own).
+
+// quorum reports whether the run's backend is a consensus group: one node
+// leads the others, which its registry entry calls followers (an async
+// replica's are replicas, a single server's or Redlock's servers).
+func (s *State) quorum() bool {
+	b, ok := engine.LookupBackend(s.Backend)
+	return ok && b.Leader && b.Holds == "" && b.Follower == "follower"
+}
+
+// isolated reports whether the partitions in force leave node unable to
+// reach a majority of the nodes, itself included.
+func (s *State) isolated(node string) bool {
+	reach := 0
+	for _, n := range s.Nodes {
+		if !slices.ContainsFunc(s.sides, func(p side) bool {
+			return slices.Contains(p.members, n.Name) != slices.Contains(p.members, node)
+		}) {
+			reach++
+		}
+	}
+	return 2*reach <= len(s.Nodes)
+}
+
+// regroup gives each node of a consensus group its role under the
+// partitions in force, at t: an isolated node is cut off, one that was
+// cut off and reaches a majority again is a follower, a node down stays
+// down. A partition's members are told one at a time at one instant, so
+// a node cut off at t and not isolated once all are told takes back the
+// role it had (a leader on the majority's side keeps leading).
+func (s *State) regroup(t int64) {
+	for i := range s.Nodes {
+		n := &s.Nodes[i]
+		switch {
+		case n.Role == "down":
+		case s.isolated(n.Name) && n.Role != "cut off":
+			s.before = append(s.before, cutRole{n.Name, n.Role, t})
+			n.Role = "cut off"
+		case !s.isolated(n.Name) && n.Role == "cut off":
+			n.Role = s.followerRole()
+			if j := slices.IndexFunc(s.before, func(c cutRole) bool { return c.node == n.Name && c.at == t }); j >= 0 {
+				n.Role = s.before[j].role
+			}
+		}
+	}
+	s.before = slices.DeleteFunc(slices.Clone(s.before), func(c cutRole) bool { return c.at != t })
+}
+
+// cutRole is the role a node had before it was cut off at t.
+type cutRole struct {
+	node, role string
+	at         int64
+}
