@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,8 +17,9 @@ import (
 // and crashes at 30.961s, when node-1 brings client-2's grant of token 34
 // back; node-1, promoted again, forgets token 35 at 35.843s. client-2's
 // lease of token 35 is drawn to 35.843s, forgotten by the lock service,
-// beside the grant that came back. Before, the grant that came back ended
-// it at 30.961s as replaced.
+// beside the grant that came back, and the lock panel at 33s shows it.
+// Before, the grant that came back ended it at 30.961s as replaced, and
+// the panel showed the lock free from 31.8s.
 func TestE2EALeaseBesideAGrantThatCameBackRunsToItsEnd(t *testing.T) {
 	b := startBrowser(t)
 	sc, err := engine.GenerateScenario(t.Context(), 1036, engine.ChaosOptions{Backend: engine.BackendAsyncReplica, Fencing: true})
@@ -48,6 +50,12 @@ func TestE2EALeaseBesideAGrantThatCameBackRunsToItsEnd(t *testing.T) {
 	}
 	if l := got[0]; math.Abs((l.X1-l.X0)/l.Tick-5.043) > 0.1 {
 		t.Errorf("client-2's lease of token 35 runs %.2fs, want 5.04s (30.8s to 35.843s)", (l.X1-l.X0)/l.Tick)
+	}
+	// At 33s the lock panel names the lease the timeline draws running.
+	b.do(ctx, choose("#scrub", "33000"))
+	b.settle(ctx)
+	if row := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#lock-row td')].map(c => c.textContent)`)); !slices.Equal(row, []string{"account-42", "client-2", "35", "43.8s"}) {
+		t.Errorf("at 33s the lock panel shows %q, want client-2's token 35 until 43.8s", row)
 	}
 	for _, w := range []int{1366, 390} {
 		b.size(ctx, w, 900)

@@ -91,7 +91,8 @@ func (s *State) back(b LockRow, t int64) {
 
 // drop ends holder's grant of token at t: beside the panel's, or the
 // panel's, which then shows the grant kept beside it, if that one's
-// primary still leads and its lease runs, else the lock free.
+// primary still leads, or is down (a crashed primary's grant lasts
+// until the service forgets it), and its lease runs; else the lock free.
 func (s *State) drop(holder string, token, t int64) {
 	if s.beside.Holder == holder && s.beside.Token == token {
 		s.beside = LockRow{}
@@ -100,7 +101,7 @@ func (s *State) drop(holder string, token, t int64) {
 		return
 	}
 	s.Lock = LockRow{Name: s.Lock.Name}
-	if b := s.beside; b.Holder != "" && b.LeaseUntil > t && s.leads(b.Node) {
+	if b := s.beside; b.Holder != "" && b.LeaseUntil > t && (s.leads(b.Node) || slices.Contains(s.Nodes, NodeState{Name: b.Node, Role: "down"})) {
 		s.Lock = b
 	}
 	s.beside = LockRow{}
