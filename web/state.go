@@ -19,10 +19,9 @@ type State struct {
 	Lock    LockRow     `json:"lock"`
 	Storage StorageRow  `json:"storage"`
 
-	clients []string  // the scenario's clients
-	sides   []side    // the partitions in force (state_beside.go)
-	beside  LockRow   // a grant another primary keeps beside the panel's
-	before  []cutRole // roles of the nodes cut off this instant (state_quorum.go)
+	clients []string // the scenario's clients
+	sides   []side   // the partitions in force (state_beside.go)
+	beside  LockRow  // a grant another primary keeps beside the panel's
 }
 
 // NodeState is one lock server and its role: "leader", "follower" (Raft),
@@ -111,7 +110,7 @@ func (s *State) Apply(e engine.Event) bool {
 		// A partition's side may hold clients too; they are not servers.
 		s.partitioned(e)
 		if s.quorum() {
-			s.regroup(e.T)
+			s.regroup()
 		} else if IsNode(e.Actor) {
 			s.node(e.Actor).Role = "cut off"
 		}
@@ -120,7 +119,7 @@ func (s *State) Apply(e engine.Event) bool {
 		// that crashed meanwhile stays down until it restarts.
 		s.healed(e)
 		if s.quorum() {
-			s.regroup(e.T)
+			s.regroup()
 		} else if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
 			s.node(e.Actor).Role = s.followerRole()
 		}
@@ -228,7 +227,6 @@ func (s *State) clone() State {
 	c := *s
 	c.Nodes = slices.Clone(s.Nodes)
 	c.sides = slices.Clone(s.sides)
-	c.before = slices.Clone(s.before)
 	return c
 }
 

@@ -114,3 +114,39 @@ func TestFoldKeepsTheLeaderThatKeepsItsMajority(t *testing.T) {
 		t.Errorf("no event while the partition is in force")
 	}
 }
+
+// TestFoldKeepsTwoPartitionsOfOneInstantApart: in paused-holder node-1
+// (the leader) and node-2 are each cut off alone from 2s to 6s, by two
+// partitions that begin at one instant: no node reaches a majority, so
+// all three are cut off until 6s (node-1 steps down), then followers
+// until node-1 is elected again. Before, the fold took the two for one
+// side holding both: node-1 went on leading and node-2 following, and
+// node-3 alone was shown cut off.
+func TestFoldKeepsTwoPartitionsOfOneInstantApart(t *testing.T) {
+	p, err := engine.LoadPreset("paused-holder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := p.Scenario
+	sc.Faults = []engine.Fault{
+		{At: engine.Ms(2000), Do: engine.FaultPartition, Target: "node-1", For: engine.Ms(4000)},
+		{At: engine.Ms(2000), Do: engine.FaultPartition, Target: "node-2", For: engine.Ms(4000)}}
+	res := mustRun(t, sc)
+	s := web.NewState(mustPrepare(t, sc).Scenario())
+	checked := 0
+	for i, e := range res.Events {
+		s.Apply(e)
+		if e.T < 2000 || e.T >= 6000 || i+1 < len(res.Events) && res.Events[i+1].T == e.T {
+			continue
+		}
+		checked++
+		for _, n := range s.Nodes {
+			if n.Role != "cut off" {
+				t.Errorf("at %s, after %s %s: %s is shown %q, want cut off: no node reaches a majority", engine.FormatMS(e.T), e.Actor, e.Kind, n.Name, n.Role)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Errorf("no event while the partitions are in force")
+	}
+}

@@ -36,31 +36,19 @@ func (s *State) isolated(node string) bool {
 }
 
 // regroup gives each node of a consensus group its role under the
-// partitions in force, at t: an isolated node is cut off, one that was
-// cut off and reaches a majority again is a follower, a node down stays
-// down. A partition's members are told one at a time at one instant, so
-// a node cut off at t and not isolated once all are told takes back the
-// role it had (a leader on the majority's side keeps leading).
-func (s *State) regroup(t int64) {
+// partitions in force: an isolated node is cut off, one that was cut off
+// and reaches a majority again is a follower, a node down stays down,
+// and the others keep their roles (a leader on the majority's side goes
+// on leading).
+func (s *State) regroup() {
 	for i := range s.Nodes {
 		n := &s.Nodes[i]
 		switch {
 		case n.Role == "down":
-		case s.isolated(n.Name) && n.Role != "cut off":
-			s.before = append(s.before, cutRole{n.Name, n.Role, t})
+		case s.isolated(n.Name):
 			n.Role = "cut off"
-		case !s.isolated(n.Name) && n.Role == "cut off":
+		case n.Role == "cut off":
 			n.Role = s.followerRole()
-			if j := slices.IndexFunc(s.before, func(c cutRole) bool { return c.node == n.Name && c.at == t }); j >= 0 {
-				n.Role = s.before[j].role
-			}
 		}
 	}
-	s.before = slices.DeleteFunc(slices.Clone(s.before), func(c cutRole) bool { return c.at != t })
-}
-
-// cutRole is the role a node had before it was cut off at t.
-type cutRole struct {
-	node, role string
-	at         int64
 }
