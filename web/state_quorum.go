@@ -6,16 +6,17 @@ import (
 	"github.com/leaselab/playground/engine"
 )
 
-// A consensus backend (a Raft group, etcd, ZooKeeper) serves while a
-// majority of its nodes reach each other: a partition cuts off the nodes
-// it leaves without a majority, listed on its side or not, and a leader
-// on the majority's side goes on leading. The other backends' nodes are
-// cut off when a partition lists them (an async replica's primary serves
-// its side; a Redlock server is its own).
+// A consensus group serves while a majority of its nodes reach each
+// other: a partition cuts off the nodes it leaves without a majority,
+// listed on its side or not, and a leader on the majority's side goes on
+// leading. Other backends' nodes are cut off when a partition lists them
+// (a primary with an asynchronous replica serves its side; independent
+// servers each serve their own).
 
 // quorum reports whether the run's backend is a consensus group: one node
-// leads the others, which its registry entry calls followers (an async
-// replica's are replicas, a single server's or Redlock's servers).
+// leads the others, which its registry entry calls followers (not
+// replicas, nor servers: a backend without roles, or whose nodes each
+// hold the lock on their own).
 func (s *State) quorum() bool {
 	b, ok := engine.LookupBackend(s.Backend)
 	return ok && b.Leader && b.Holds == "" && b.Follower == "follower"
