@@ -87,10 +87,7 @@ export function buildModel(sc, events, now, states = [], cast = events) {
   const setRole = (name, role, t, e) => {
     const n = N[name];
     if (!n) return;
-    const p = n.roles.at(-1);
     if (n.role && t > n.role.from) { n.role.to = t; n.roles.push(n.role); }
-    // A role left and taken back at one instant runs on.
-    else if (p?.to === t && p.role === role) return void (n.role = n.roles.pop(), p.to = null);
     n.role = role ? { role, from: t, to: null } : null;
     if (n.role && role === 'leader') n.role.term = (e?.kind === 'leader' && e.actor === name && e.term) || n.term || undefined;
   };
