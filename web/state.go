@@ -109,19 +109,26 @@ func (s *State) Apply(e engine.Event) bool {
 	case engine.KindPartitioned:
 		// A partition's side may hold clients too; they are not servers.
 		s.partitioned(e)
-		if IsNode(e.Actor) {
+		if s.quorum() {
+			s.regroup()
+		} else if IsNode(e.Actor) {
 			s.node(e.Actor).Role = "cut off"
 		}
 	case engine.KindHealed:
 		// A node another partition still cuts off stays cut off; one
 		// that crashed meanwhile stays down until it restarts.
 		s.healed(e)
-		if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
+		if s.quorum() {
+			s.regroup()
+		} else if IsNode(e.Actor) && !s.cutOff(e.Actor) && s.node(e.Actor).Role == "cut off" {
 			s.node(e.Actor).Role = s.followerRole()
 		}
 	case engine.KindNodeRestarted:
 		if IsNode(e.Actor) {
 			s.node(e.Actor).Role = s.followerRole()
+			if s.quorum() && s.isolated(e.Actor) {
+				s.node(e.Actor).Role = "cut off"
+			}
 		}
 	case engine.KindRejoined:
 		s.node(e.Actor).Role = "replica"

@@ -2,6 +2,7 @@ package web
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/leaselab/playground/engine"
 )
@@ -21,26 +22,40 @@ type side struct {
 	members   []string
 }
 
-// partitioned adds e's actor to the side of the partition e tells of:
-// its members are told one after the other, at one instant, with one end.
+// partitioned adds the side of the partition e tells of, whole: its
+// members are told one after the other, at one instant, with one end,
+// and each one's message names the others (told). Two partitions that
+// begin at one instant stay two sides.
 func (s *State) partitioned(e engine.Event) {
-	for i, p := range s.sides {
-		if p.at == e.T && p.until == e.Until {
-			s.sides[i].members = append(slices.Clone(p.members), e.Actor)
-			return
-		}
+	if !slices.ContainsFunc(s.sides, func(p side) bool {
+		return p.at == e.T && p.until == e.Until && slices.Contains(p.members, e.Actor)
+	}) {
+		s.sides = append(slices.Clone(s.sides), side{at: e.T, until: e.Until, members: told(e)})
 	}
-	s.sides = append(s.sides, side{at: e.T, until: e.Until, members: []string{e.Actor}})
 }
 
-// healed takes e's actor off the side of the partition that heals now
-// (the one that ends now, else the first that holds it).
+// told is the side a partitioned event's message names: its actor and
+// those cut off with it ("is cut off, with node-2, client-1, from the
+// rest"); its actor alone when it is cut off from everything else.
+func told(e engine.Event) []string {
+	with, ok := strings.CutPrefix(e.Message, "is cut off, with ")
+	with, end := strings.CutSuffix(with, ", from the rest")
+	if !ok || !end {
+		return []string{e.Actor}
+	}
+	return append([]string{e.Actor}, strings.Split(with, ", ")...)
+}
+
+// healed ends the partition that ends now and holds e's actor: its
+// members heal together, at one instant. A heal at another time takes
+// e's actor off the first side that holds it.
 func (s *State) healed(e engine.Event) {
 	in := func(p side) bool { return slices.Contains(p.members, e.Actor) }
-	i := slices.IndexFunc(s.sides, func(p side) bool { return p.until == e.T && in(p) })
-	if i < 0 {
-		i = slices.IndexFunc(s.sides, in)
+	if i := slices.IndexFunc(s.sides, func(p side) bool { return p.until == e.T && in(p) }); i >= 0 {
+		s.sides = slices.Delete(slices.Clone(s.sides), i, i+1)
+		return
 	}
+	i := slices.IndexFunc(s.sides, in)
 	if i < 0 {
 		return
 	}
@@ -91,7 +106,8 @@ func (s *State) back(b LockRow, t int64) {
 
 // drop ends holder's grant of token at t: beside the panel's, or the
 // panel's, which then shows the grant kept beside it, if that one's
-// primary still leads and its lease runs, else the lock free.
+// primary still leads, or is down (a crashed primary's grant lasts
+// until the service forgets it), and its lease runs; else the lock free.
 func (s *State) drop(holder string, token, t int64) {
 	if s.beside.Holder == holder && s.beside.Token == token {
 		s.beside = LockRow{}
@@ -100,7 +116,7 @@ func (s *State) drop(holder string, token, t int64) {
 		return
 	}
 	s.Lock = LockRow{Name: s.Lock.Name}
-	if b := s.beside; b.Holder != "" && b.LeaseUntil > t && s.leads(b.Node) {
+	if b := s.beside; b.Holder != "" && b.LeaseUntil > t && (s.leads(b.Node) || slices.Contains(s.Nodes, NodeState{Name: b.Node, Role: "down"})) {
 		s.Lock = b
 	}
 	s.beside = LockRow{}

@@ -165,3 +165,48 @@ func TestFoldShowsTheGrantThatCameBackWhereTheClientsReachIt(t *testing.T) {
 		t.Fatalf("events after the grant came back, after it was forgotten again, after client-1's release: %v; the scenario no longer shows them", seen)
 	}
 }
+
+// TestFoldShowsTheGrantOfACrashedPrimaryUntilItIsForgotten: in
+// async-replica's chaos seed 1036 (fencing on) node-2, the primary,
+// grants client-2 token 35 at 30.8s and crashes at 30.961s, when node-1,
+// deposed, brings client-2's grant of token 34 back. When that one runs
+// out at 31.8s, the lock panel shows token 35 again, by node-2, as the
+// timeline draws it, until node-1, primary again, forgets it at 35.843s;
+// then the lock free until client-2 is granted token 35 anew at 37.3s.
+// Before, the panel showed the lock free from 31.8s while the timeline
+// drew token 35 running.
+func TestFoldShowsTheGrantOfACrashedPrimaryUntilItIsForgotten(t *testing.T) {
+	sc, err := engine.GenerateScenario(t.Context(), 1036, engine.ChaosOptions{Backend: engine.BackendAsyncReplica, Fencing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustRun(t, sc)
+	s := web.NewState(sc)
+	var kept web.LockRow
+	checked := 0
+	for i, e := range res.Events {
+		s.Apply(e)
+		if e.Kind == engine.KindGranted && e.Actor == "client-2" && e.Token == 35 && kept.Holder == "" {
+			kept = web.LockRow{Name: s.Lock.Name, Holder: e.Actor, Token: e.Token, LeaseUntil: e.LeaseUntil, Node: e.Node}
+		}
+		if i+1 < len(res.Events) && res.Events[i+1].T == e.T {
+			continue // the panel shows the end of an instant
+		}
+		var want web.LockRow
+		switch {
+		case e.T >= 31800 && e.T < 35843:
+			want = kept
+		case e.T >= 35843 && e.T < 37300:
+			want = web.LockRow{Name: s.Lock.Name}
+		default:
+			continue
+		}
+		checked++
+		if s.Lock != want {
+			t.Errorf("at %s, after %s %s: the lock panel shows %+v, want %+v", engine.FormatMS(e.T), e.Actor, e.Kind, s.Lock, want)
+		}
+	}
+	if checked < 3 || kept.Node != "node-2" {
+		t.Fatalf("%d events checked, token 35 granted %+v: the seed no longer shows a crashed primary's grant beside one that came back", checked, kept)
+	}
+}

@@ -121,6 +121,9 @@ export function buildModel(sc, events, now, states = [], cast = events) {
     if (O[e.actor]) O[e.actor].push({ t: e.t, kind: e.kind, client: e.client, message: e.message, reason: e.reason });
     const c = C[e.actor];
     const who = C[e.actor] || N[e.actor];
+    // A lease kept beside a grant that came back ends by its own events.
+    const x = C[e.holder] || c, sw = x?.kept && x.kept.token === e.token && /^(grant_fo|lease_ex|rene|released)/.test(e.kind);
+    if (sw) [x.lease, x.kept] = [x.kept, x.lease];
     switch (e.kind) {
       case 'granted': {
         if (!c) break;
@@ -256,7 +259,7 @@ export function buildModel(sc, events, now, states = [], cast = events) {
         // forgotten grant it gives back.
         const k = own[e.kind], h = C[e.holder], on = k && (k.client ? c : N[e.actor]);
         if (k?.back && h && h.lease?.token !== e.token) {
-          closeLease(h, e.t, 'replaced');
+          h.kept = h.lease;
           h.lease = { token: e.token, from: e.t, until: e.lease_until, node: e.node, renewals: [], back: e.actor + ' still held it', forgot: 1 };
         }
         if (k?.lease && h?.lease?.token === e.token) h.lease.until = e.lease_until;
@@ -272,9 +275,11 @@ export function buildModel(sc, events, now, states = [], cast = events) {
       if (e.kind === 'released') closeLease(c, e.t, 'released');
       else c.marks.push({ t: e.t, kind: e.kind, token: e.token, reason: e.reason });
     }
+    if (sw) [x.lease, x.kept] = [x.kept, x.lease];
   }
   for (const c of Object.values(C)) {
-    if (c.lease) { c.lease.to = c.lease.until; c.lease.open = true; c.leases.push(c.lease); }
+    for (const l of [c.lease, c.kept]) if (l) { l.to = l.until; l.open = true; c.leases.push(l); }
+    c.leases.sort((a, b) => a.from - b.from);
     if (c.belief) { c.belief.to = Math.max(now, c.belief.from); c.belief.open = true; c.beliefs.push(c.belief); }
   }
   for (const [name, n] of Object.entries(N)) {

@@ -1,8 +1,5 @@
-// The playground page: the settings kept in sync with the scenario and its
-// JSON, a live run over the websocket with a player (pause, step forward
-// and back, scrub and replay from any moment, any speed), the timeline
-// with its actors' menus, the verdict, compare, find a failure, the lock
-// history and share.
+// The playground page: settings and JSON in sync, a live run with its
+// player, the timeline, the verdict, compare, find a failure and share.
 
 import { clone, esc, formatMS, parseDuration } from './format.js';
 import { render, setBackends } from './timeline.js';
@@ -18,11 +15,8 @@ setBackends(catalog.backends);
 const reduceMotion = matchMedia('(prefers-reduced-motion: reduce)');
 const phone = matchMedia('(max-width: 700px)');
 
-// A scenario's question (what to look at) and watch text (what happens,
-// and the fix) are for people, not the engine: they are kept beside the
-// scenario the settings and the JSON editor show, so that neither tells
-// the outcome before a run. A share link carries them again. The page's
-// markup has them for the scenario it opens with.
+// A scenario's question and watch text are for people: kept beside the
+// scenario, so that neither tells the outcome before a run.
 let sc = clone(data.scenario); // the scenario the settings show
 let notes = { question: $('question').textContent, watch: $('watch').textContent };
 // A shared link's outcome is remembered by the link's scenario; from is
@@ -154,9 +148,7 @@ function jsonEdited() {
   }, 300);
 }
 
-// The fault list's editor loads when the list comes within a screen of
-// the view (or a fault is added): the first screen does not show it, and a
-// learner scrolling down finds it drawn, not growing under the pointer.
+// The fault list's editor loads when the list nears the view.
 let faults = null, faultsLoading = null;
 function faultEditor() {
   faultsLoading ??= import('./faults.js').then(({ FaultEditor }) => {
@@ -598,12 +590,8 @@ function paint() {
   const fade = h < (run.live ? lastT() : run.end) || run.live;
   const observed = observedAt(h);
   geo = render(el.svg, run.sc, run.events, { states: run.folds, domain, now: run.live ? Math.max(h, lastT()) : run.end, playhead: h, fade, view: viewOf(domain, h), width, interactive: true, highlight, observed });
-  // A live run's playhead may stand past its last event (the page's estimate
-  // of where the run is, or where it was paused): the slider reaches as far
-  // as the playhead has been, or it would show the last event's time and
-  // jump on when the next arrives; and it keeps that reach while a drag
-  // goes back. Up to a whole step: a paused value rounds the same way as
-  // events raise the max.
+  // A live run's slider reaches, to a whole step, as far as the playhead
+  // has been (past the last event), also while a drag goes back.
   if (run.live) run.reach = Math.max(run.reach, h);
   el.scrub.max = run.live ? Math.max(lastT(), Math.ceil(run.reach / SCRUB_STEP) * SCRUB_STEP, 1) : run.end;
   el.scrub.value = h;
