@@ -111,12 +111,12 @@ func ranOutWords(token, until int64) string {
 // refusalClockWords adds to the lock service's refusal r of the client's
 // renew or check the clock words of the lease end it quotes, when that end
 // is the client's own latest grant's (or, for a lease another node's copy
-// brought back, the end it had before) and the answering node's clock was
+// brought back or holds on, the end it had before) and the answering node's clock was
 // off true time when it served the refusal (by).
 func (c *client) refusalClockWords(r Reply, token int64, by served) string {
 	reason := r.Reason
 	g := c.w.ledger.find(c.cfg.Name, token)
-	if g == nil || token == 0 || reason != ranOutWords(token, g.leaseUntil) && (g.backEnded == 0 || reason != ranOutWords(token, g.backUntil)) {
+	if g == nil || token == 0 || reason != ranOutWords(token, g.leaseUntil) && (g.backUntil == 0 || reason != ranOutWords(token, g.backUntil)) {
 		return reason
 	}
 	if words := c.w.ranOutClockWords(by, g.trueEnd); words != "" {

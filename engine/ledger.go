@@ -52,8 +52,9 @@ type grantRec struct {
 	// backEnded is the endedAt of a lease a serving node's record brought
 	// back after the service had ended it (bringBack), backSet the node
 	// whose clock set the end that record holds, backUntil the lease end
-	// the ledger held before, and backEndSaid whether a refusal by it
-	// said so whole (refusedEndWords).
+	// the ledger held before (also when a deposed primary's clock ended
+	// it and the serving primary's record holds it on: handOver), and
+	// backEndSaid whether a refusal by it said so whole (refusedEndWords).
 	backEnded   int64
 	backSet     string
 	backUntil   int64
@@ -226,6 +227,9 @@ func (l *ledger) watch(w *world, g *grantRec) {
 // crashed node, or a Raft node cut off from the majority, cannot. With no
 // such node, the event waits until one serves (seeUnseen).
 func (l *ledger) expired(w *world, g *grantRec) {
+	if l.handOver(w, g) {
+		return
+	}
 	actor := w.expiryWitness(g)
 	if actor == "" {
 		g.unseen = true

@@ -6,8 +6,9 @@ import "fmt"
 // ended it (a fast clock, a jump ahead) is not the only one with a record.
 // A replica promoted with its copy of the lease, which its own clock
 // holds longer, or a primary whose record kept it while a deposed one's
-// clock ran it out, counts the lease again and refuses everybody else
-// for its holder. The ledger counts the grant again from the moment that
+// clock ran it out and no client reached it (one that some client
+// reaches holds the lease on: handOver), counts the lease again and
+// refuses everybody else for its holder. The ledger counts the grant again from the moment that
 // first matters, the promotion or the first request such a node serves
 // by it (seeEndedBack), and grant_back says so: the summary's double
 // grants and the stale writes are judged by the lease the service holds.
