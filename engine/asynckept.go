@@ -9,7 +9,7 @@ const KindGrantBack = "grant_back"
 
 // grantBackKind declares grant_back on the timeline.
 var grantBackKind = EventKind{Kind: KindGrantBack,
-	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs; ended: the lease had ended (lease_expired) and a serving node's copy holds it again by its clock",
+	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs; ended: the lease had ended (lease_expired) and a serving node's copy holds it again by its clock and its state machine's time",
 	Lane: "node", Shape: "diamond", Class: "m-grant", Lease: true, Back: true,
 	Label:  "grant {token} of {holder} is back",
 	Legend: "a forgotten grant is back"}
