@@ -9,7 +9,7 @@ const KindGrantBack = "grant_back"
 
 // grantBackKind declares grant_back on the timeline.
 var grantBackKind = EventKind{Kind: KindGrantBack,
-	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs; ended: the lease had ended (lease_expired) and a serving node's copy holds it again by its clock",
+	Doc:  "node: holder, token, lease_until: a grant the lock service forgot is held again by a node that serves as primary and answers its holder (or, when the holder reaches no node, other clients); reason: which node forgot it, and when, and how long its lease runs; ended: the lease had ended (lease_expired) and a serving node's copy holds it again by its clock and its state machine's time",
 	Lane: "node", Shape: "diamond", Class: "m-grant", Lease: true, Back: true,
 	Label:  "grant {token} of {holder} is back",
 	Legend: "a forgotten grant is back"}
@@ -17,17 +17,35 @@ var grantBackKind = EventKind{Kind: KindGrantBack,
 // kept returns the lock's entry as node records it, and its clock, when
 // node serves as a primary (the one the monitor put in place, or a
 // deposed one still answering its side) and its record counts client's
-// grant of token, the lease still running by that clock.
+// grant of token, the lease still running by its state machine's time
+// (nodeNow): a machine a faster clock pushed ahead has ended it already.
 func (s *asyncService) kept(node, client string, token int64) (lockEntry, *nodeClock, bool) {
 	n := s.node(node)
 	if n == nil || !s.servesAsPrimary(s.index(n)) {
 		return lockEntry{}, nil, false
 	}
 	h, tok, until, ok := n.fsm.Entry(s.w.lockName)
-	if !ok || h != client || tok != token || n.clock.at(s.w.s.now) >= until {
+	if !ok || h != client || tok != token || s.nodeNow(n) >= until {
 		return lockEntry{}, nil, false
 	}
 	return lockEntry{Holder: h, Token: tok, LeaseUntil: until}, &n.clock, true
+}
+
+// nodeNow is the time by which n's state machine judges a lease now: the
+// later of n's clock and the latest command time the machine applied,
+// which a copy stamped by the other node's faster clock can push ahead.
+func (s *asyncService) nodeNow(n *simNode) int64 {
+	return max(n.clock.at(s.w.s.now), n.fsm.state().Last)
+}
+
+// machineAt is nodeNow for the node whose clock is clk.
+func (s *asyncService) machineAt(clk *nodeClock) int64 {
+	for _, n := range s.nodes {
+		if &n.clock == clk {
+			return s.nodeNow(n)
+		}
+	}
+	return clk.at(s.w.s.now)
 }
 
 // keeper names the node that keeps client's grant of token for its

@@ -27,7 +27,7 @@ func (w *world) releaseForgotten(how func(holder string, releasedAt int64) strin
 		return
 	}
 	e, held, clk := w.svc.record(w.lockName)
-	if !held || clk == nil || clk.at(w.s.now) >= e.LeaseUntil {
+	if !held || clk == nil || w.machineAt(clk) >= e.LeaseUntil {
 		return
 	}
 	g := w.ledger.find(e.Holder, e.Token)
@@ -63,7 +63,7 @@ func (w *world) watchBroughtBack(g *grantRec, gen int) {
 		if g.backGen != gen || !held || e.Holder != g.client || e.Token != g.token || actor == "" {
 			return
 		}
-		if clk.at(w.s.now) < e.LeaseUntil { // its clock moved back: not yet
+		if w.machineAt(clk) < e.LeaseUntil { // its clock moved back: not yet
 			w.watchBroughtBack(g, gen)
 			return
 		}

@@ -275,13 +275,14 @@ func (w *world) serviceEnd(g *grantRec) int64 { return w.backend.client.grantEnd
 // once, each on its own side of a partition, the other's record counts
 // too: a client the deposed primary granted, whose lease by that
 // primary's record and clock still runs, holds the lock (split brain is
-// two holders).
+// two holders). A lease runs by the time the record's state machine
+// judges it by (world.machineAt).
 func (w *world) holds(client string, token int64) bool {
 	if w.svc == nil {
 		return false
 	}
 	counts := func(e lockEntry, held bool, clk *nodeClock) bool {
-		return held && e.Holder == client && (token == 0 || e.Token == token) && clk.at(w.s.now) < e.LeaseUntil
+		return held && e.Holder == client && (token == 0 || e.Token == token) && w.machineAt(clk) < e.LeaseUntil
 	}
 	if counts(w.svc.record(w.lockName)) {
 		return true
