@@ -240,12 +240,6 @@ func TestE2EABeliefRunsOnAfterAGrantThatCameBackIsLostAgain(t *testing.T) {
 			t.Errorf("client-2's lane shows no belief at %s", engine.FormatMS(at))
 		}
 	}
-	for _, sz := range [][2]int{{1280, 720}, {390, 844}} {
-		b.size(ctx, sz[0], sz[1])
-		b.settle(ctx)
-		if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
-			t.Errorf("at %dx%d labels collide or run off: %v", sz[0], sz[1], bad)
-		}
-	}
+	b.labelsFit(ctx, "the grant that came back beside another primary")
 	b.shots(ctx, "grant-back-beside", "#timeline")
 }

@@ -57,12 +57,6 @@ func TestE2EALeaseBesideAGrantThatCameBackRunsToItsEnd(t *testing.T) {
 	if row := run(b, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#lock-row td')].map(c => c.textContent)`)); !slices.Equal(row, []string{"account-42", "client-2", "35", "43.8s"}) {
 		t.Errorf("at 33s the lock panel shows %q, want client-2's token 35 until 43.8s", row)
 	}
-	for _, w := range []int{1366, 390} {
-		b.size(ctx, w, 900)
-		b.settle(ctx)
-		if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
-			t.Errorf("at %d px labels collide or run off: %v", w, bad)
-		}
-	}
+	b.labelsFit(ctx, "the lease beside a grant that came back")
 	b.shots(ctx, "lease-beside-grant-back", "#timeline")
 }

@@ -20,6 +20,23 @@ import (
 // past the picture's edges (an empty list is a clean layout).
 var labelTrouble = labelTroubleIn("#timeline")
 
+// screens are the sizes a learner sees the playground at: a laptop, a
+// projector and a phone.
+var screens = [][2]int{{1366, 900}, {1280, 720}, {390, 844}}
+
+// labelsFit checks the timeline at each of the screens for words that
+// collide or run off, naming what the page shows in the error.
+func (b *browser) labelsFit(ctx context.Context, what string) {
+	b.t.Helper()
+	for _, sz := range screens {
+		b.size(ctx, sz[0], sz[1])
+		b.settle(ctx)
+		if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
+			b.t.Errorf("%s at %dx%d: labels collide or run off: %v", what, sz[0], sz[1], bad)
+		}
+	}
+}
+
 // labelTroubleIn is labelTrouble for every picture sel selects, and it
 // also lists words under a ring (Compare's differences), where the ring
 // shows inside the plot. A glyph is part of the mark a ring circles, so

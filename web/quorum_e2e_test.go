@@ -54,12 +54,6 @@ func TestE2EALeaderOnTheMajoritysSideLeads(t *testing.T) {
 	if !slices.Equal(nodes, []string{"node-1: leader", "node-2: follower", "node-3: cut off"}) {
 		t.Errorf("at 4s the node panel says %q", nodes)
 	}
-	for _, w := range []int{1366, 390} {
-		b.size(ctx, w, 900)
-		b.settle(ctx)
-		if bad := run(b, ctx, chromedp.Evaluate[[]string](labelTrouble)); len(bad) > 0 {
-			t.Errorf("at %d px labels collide or run off: %v", w, bad)
-		}
-	}
+	b.labelsFit(ctx, "the leader on the majority's side")
 	b.shots(ctx, "majority-side-leader", "#timeline")
 }
